@@ -1,0 +1,83 @@
+#include "app/cli/clicommon.h"
+
+#include "core/run/proberunner.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QSaveFile>
+#include <QTimer>
+
+#include <atomic>
+#include <csignal>
+
+namespace Cli {
+
+namespace {
+std::atomic<int> g_signal {0};
+void onSignal(int sig)
+{
+    g_signal.store(sig);
+}
+} // namespace
+
+int badArgument(const QString& option, const QString& message)
+{
+    std::fprintf(stderr, "dirbench-cli: %s: %s\n", qPrintable(option), qPrintable(message));
+    return ExitBadArgs;
+}
+
+std::FILE* humanStream(bool jsonOnStdout)
+{
+    return jsonOnStdout ? stderr : stdout;
+}
+
+bool writeRecord(const RunRecord& rec, const QString& path)
+{
+    const QByteArray bytes = rec.toJsonBytes();
+    if (path == u"-") {
+        std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+        std::fflush(stdout);
+        return true;
+    }
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        std::fprintf(stderr, "dirbench-cli: --json: cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
+        return false;
+    }
+    return true;
+}
+
+RunRecord runWithSignals(ProbeRunner& runner, const std::function<RunRecord(RunContext&)>& job,
+    const std::function<void(const SampleBatch&)>& onSamples)
+{
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    RunRecord result;
+    const int id = runner.start(job);
+    QObject::connect(&runner, &ProbeRunner::samplesArrived, &runner, [&](int runId, const SampleBatch& batch) {
+        if (runId == id)
+            onSamples(batch);
+    });
+    QObject::connect(&runner, &ProbeRunner::finished, &runner, [&](int runId, const RunRecord& rec) {
+        if (runId != id)
+            return;
+        result = rec;
+        QCoreApplication::quit();
+    });
+    QTimer poll;
+    poll.setInterval(50);
+    QObject::connect(&poll, &QTimer::timeout, &runner, [&]() {
+        if (g_signal.load() != 0 && runner.isRunning(id)) {
+            std::fprintf(stderr, "dirbench-cli: cancelling (signal %d)...\n", g_signal.load());
+            g_signal.store(0);
+            runner.cancel(id);
+        }
+    });
+    poll.start();
+    QCoreApplication::exec();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    return result;
+}
+
+} // namespace Cli

@@ -1,0 +1,265 @@
+#include "app/cli/diskcommand.h"
+
+#include "app/cli/clicommon.h"
+#include "core/common/units.h"
+#include "core/disk/diskengine.h"
+#include "core/disk/diskspec.h"
+#include "core/run/proberunner.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+
+#include <cstdio>
+
+namespace Cli {
+
+namespace {
+
+const char* const kDescription = R"(Test a disk the way a directory server uses it.
+
+Profiles (defaults in brackets):
+  dd          the seed's exact command: 8192 buffered writes of 64 KiB zeros, one fdatasync at the end;
+              MB/s = 10^6 bytes/s as dd prints it. Takes only --dir, --repeat, --data, --json.
+  seq-write   sequential write, O_DIRECT [size 1G, block 1M, qd 8, one pass]
+  seq-read    sequential read, O_DIRECT, file written first [size 1G, block 1M, qd 8, one pass]
+  rand-read   random reads, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
+  rand-write  random writes, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
+  commit      4 KiB write + fdatasync each, like a transaction log [size 64M, duration 10 s]
+  directory   suite: rand-read QD1 and QD8, commit, sustained seq-write, dd; verdicts against the
+              requirement profiles [size 1G; --duration sets the sustained write, default 30 s;
+              the other parts take min(10 s, duration)]
+
+Sizes take K/M/G/T (powers of 1024). --duration is a time cap: random and sequential profiles loop over
+the file until it is reached; 0 makes one pass. Every test file is unnamed (O_TMPFILE, else created and
+unlinked at once) and never outlives the process. MB/s is 10^6 bytes/s; latency is in microseconds.
+)";
+
+struct Options
+{
+    QCommandLineOption dir {QStringLiteral("dir"), QStringLiteral("Directory on the file system to test (required)."),
+        QStringLiteral("DIR")};
+    QCommandLineOption profile {QStringLiteral("profile"), QStringLiteral("Test profile (default seq-write)."),
+        QStringLiteral("NAME")};
+    QCommandLineOption size {QStringLiteral("size"), QStringLiteral("Test file size."), QStringLiteral("N")};
+    QCommandLineOption block {QStringLiteral("block"), QStringLiteral("Block size."), QStringLiteral("N")};
+    QCommandLineOption qd {QStringLiteral("qd"), QStringLiteral("Queue depth (I/Os in flight)."), QStringLiteral("N")};
+    QCommandLineOption duration {QStringLiteral("duration"),
+        QStringLiteral("Time cap in seconds (0 = one pass over the file)."), QStringLiteral("SEC")};
+    QCommandLineOption repeat {QStringLiteral("repeat"), QStringLiteral("Repeat N times; the summary is the median "
+                                                                        "(default 1)."), QStringLiteral("N")};
+    QCommandLineOption data {QStringLiteral("data"), QStringLiteral("zeros (default, as dd) or random (incompressible)."),
+        QStringLiteral("zeros|random")};
+    QCommandLineOption engine {QStringLiteral("engine"),
+        QStringLiteral("auto (default: io_uring, threads where refused), io_uring, or threads."),
+        QStringLiteral("auto|io_uring|threads")};
+    QCommandLineOption buffered {QStringLiteral("buffered"), QStringLiteral("Use buffered I/O instead of O_DIRECT.")};
+    QCommandLineOption interval {QStringLiteral("interval"), QStringLiteral("Seconds per interval sample "
+                                                                            "(default 0.25)."), QStringLiteral("SEC")};
+    QCommandLineOption requirements {QStringLiteral("requirements"),
+        QStringLiteral("Judge against this requirement profile id only (default: all that apply)."), QStringLiteral("ID")};
+    QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and "
+                                                                    "nothing else goes to stdout)."), QStringLiteral("FILE")};
+    QCommandLineOption failOnVerdict {QStringLiteral("fail-on-verdict"), QStringLiteral("Exit 3 when a verdict fails.")};
+    QCommandLineOption quiet {QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary.")};
+};
+
+QString cell(const QJsonObject& s, const char* key, int decimals = 1)
+{
+    const QJsonValue v = s.value(QLatin1String(key));
+    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+}
+
+QString latCell(const QJsonObject& s, const char* key)
+{
+    return cell(s.value(QStringLiteral("latency_us")).toObject(), key);
+}
+
+void printSummary(std::FILE* out, const RunRecord& rec)
+{
+    QList<QPair<QString, QJsonObject>> rows;
+    const QJsonObject tests = rec.summary.value(QStringLiteral("tests")).toObject();
+    if (!tests.isEmpty()) {
+        for (auto it = tests.begin(); it != tests.end(); ++it)
+            rows.append({it.key(), it.value().toObject()});
+    } else if (!rec.summary.isEmpty()) {
+        rows.append({rec.summary.value(QStringLiteral("test")).toString(), rec.summary});
+    }
+    std::fprintf(out, "\n%-16s %10s %10s %10s %10s %10s %10s %9s\n", "test", "MB/s", "IOPS", "p50 us", "p99 us",
+        "p99.9 us", "max us", "seconds");
+    for (const auto& [name, s] : rows)
+        std::fprintf(out, "%-16s %10s %10s %10s %10s %10s %10s %9s\n", qPrintable(name), qPrintable(cell(s, "mb_per_s")),
+            qPrintable(cell(s, "iops")), qPrintable(latCell(s, "p50")), qPrintable(latCell(s, "p99")),
+            qPrintable(latCell(s, "p999")), qPrintable(latCell(s, "max")), qPrintable(cell(s, "seconds", 2)));
+    const QJsonObject eng = rec.engine.toObject();
+    if (!eng.isEmpty())
+        std::fprintf(out, "engine: %s, %s I/O\n", qPrintable(eng.value(QStringLiteral("io")).toString()),
+            eng.value(QStringLiteral("direct")).toBool() ? "direct" : "buffered");
+    if (!rec.verdicts.isEmpty()) {
+        std::fprintf(out, "\nverdicts:\n");
+        for (const auto& v : rec.verdicts) {
+            std::fprintf(out, "  %s  %s: measured %s %s (threshold %s)\n", v.passed ? "PASS" : "FAIL",
+                qPrintable(v.requirement), qPrintable(Units::formatNumber(v.measured)), qPrintable(v.unit),
+                qPrintable(Units::formatNumber(v.threshold)));
+            if (!v.note.isEmpty())
+                std::fprintf(out, "        note: %s\n", qPrintable(v.note));
+            std::fprintf(out, "        source: %s\n", qPrintable(v.source));
+        }
+    }
+    if (!rec.warnings.isEmpty()) {
+        std::fprintf(out, "\nwarnings:\n");
+        for (const auto& w : rec.warnings)
+            std::fprintf(out, "  [%s] %s\n", qPrintable(w.code), qPrintable(w.message));
+    }
+    if (rec.status != u"ok")
+        std::fprintf(out, "\nstatus: %s%s%s\n", qPrintable(rec.status), rec.failure.isEmpty() ? "" : ": ",
+            qPrintable(rec.failure));
+}
+
+void printInterval(std::FILE* out, const Sample& s)
+{
+    const QJsonObject lat = s.values.value(QStringLiteral("latency_us")).toObject();
+    std::fprintf(out, "%-14s t=%7.2f s  %10s MB/s  %10s IOPS  p50 %9s us  p99 %9s us\n",
+        qPrintable(s.series.isEmpty() ? QStringLiteral("-") : s.series), s.t,
+        qPrintable(Units::formatNumber(s.values.value(QStringLiteral("mb_per_s")).toDouble())),
+        qPrintable(Units::formatNumber(s.values.value(QStringLiteral("iops")).toDouble())),
+        qPrintable(cell(lat, "p50")), qPrintable(cell(lat, "p99")));
+    std::fflush(out);
+}
+
+} // namespace
+
+int runDiskCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    Options o;
+    const QList<QCommandLineOption*> all = {&o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration, &o.repeat,
+        &o.data, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json, &o.failOnVerdict, &o.quiet};
+    for (auto* opt : all)
+        parser.addOption(*opt);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli disk: %s\n", qPrintable(parser.errorText()));
+        return ExitBadArgs;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("dirbench-cli [options]"),
+                       QStringLiteral("dirbench-cli disk [options]"))),
+            stdout);
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
+
+    DiskSpec spec;
+    const QString profileName = parser.isSet(o.profile) ? parser.value(o.profile) : QStringLiteral("seq-write");
+    const auto profile = DiskSpec::profileFromName(profileName);
+    if (!profile)
+        return badArgument(QStringLiteral("--profile"),
+            QStringLiteral("unknown profile '") + profileName + QStringLiteral("' (one of ")
+                + DiskSpec::profileNames().join(QStringLiteral(", ")) + u')');
+    spec.profile = *profile;
+    if (spec.profile == DiskProfile::Dd) {
+        for (auto* opt : {&o.size, &o.block, &o.qd, &o.duration, &o.engine, &o.buffered, &o.interval})
+            if (parser.isSet(*opt))
+                return badArgument(QStringLiteral("--") + opt->names().first(),
+                    QStringLiteral("the dd profile is the seed's fixed test; it takes only --dir, --repeat, --data "
+                                   "and --json"));
+    }
+    if (!parser.isSet(o.dir))
+        return badArgument(QStringLiteral("--dir"), QStringLiteral("required: the directory to test in"));
+    spec.dir = parser.value(o.dir);
+
+    auto sizeOpt = [&](QCommandLineOption& opt, qint64* out) -> int {
+        if (!parser.isSet(opt))
+            return ExitOk;
+        const auto v = Units::parseSize(parser.value(opt));
+        if (!v || *v <= 0)
+            return badArgument(QStringLiteral("--") + opt.names().first(),
+                QStringLiteral("'") + parser.value(opt) + QStringLiteral("' is not a size (e.g. 4K, 1M, 2G)"));
+        *out = *v;
+        return ExitOk;
+    };
+    auto intOpt = [&](QCommandLineOption& opt, int* out) -> int {
+        if (!parser.isSet(opt))
+            return ExitOk;
+        bool ok = false;
+        const int v = parser.value(opt).toInt(&ok);
+        if (!ok || v <= 0)
+            return badArgument(QStringLiteral("--") + opt.names().first(),
+                QStringLiteral("'") + parser.value(opt) + QStringLiteral("' is not a positive whole number"));
+        *out = v;
+        return ExitOk;
+    };
+    if (int rc = sizeOpt(o.size, &spec.sizeBytes))
+        return rc;
+    if (int rc = sizeOpt(o.block, &spec.blockBytes))
+        return rc;
+    if (int rc = intOpt(o.qd, &spec.queueDepth))
+        return rc;
+    if (int rc = intOpt(o.repeat, &spec.repeat))
+        return rc;
+    if (parser.isSet(o.duration)) {
+        const auto v = Units::parseSeconds(parser.value(o.duration));
+        if (!v)
+            return badArgument(QStringLiteral("--duration"),
+                QStringLiteral("'") + parser.value(o.duration) + QStringLiteral("' is not a number of seconds"));
+        spec.durationSec = *v;
+    }
+    if (parser.isSet(o.interval)) {
+        const auto v = Units::parseSeconds(parser.value(o.interval));
+        if (!v)
+            return badArgument(QStringLiteral("--interval"),
+                QStringLiteral("'") + parser.value(o.interval) + QStringLiteral("' is not a number of seconds"));
+        spec.intervalMs = int(*v * 1000.0 + 0.5);
+    }
+    if (parser.isSet(o.data)) {
+        const QString d = parser.value(o.data);
+        if (d != u"zeros" && d != u"random")
+            return badArgument(QStringLiteral("--data"), QStringLiteral("must be zeros or random, not '") + d + u'\'');
+        spec.randomData = d == u"random";
+    }
+    if (parser.isSet(o.engine)) {
+        const QString e = parser.value(o.engine);
+        if (e == u"io_uring")
+            spec.engine = IoEngineChoice::IoUring;
+        else if (e == u"threads")
+            spec.engine = IoEngineChoice::Threads;
+        else if (e != u"auto")
+            return badArgument(QStringLiteral("--engine"),
+                QStringLiteral("must be auto, io_uring or threads, not '") + e + u'\'');
+    }
+    spec.forceBuffered = parser.isSet(o.buffered);
+    spec.requirementProfile = parser.value(o.requirements);
+    if (const ProbeError e = spec.validate(); e.isError())
+        return badArgument(QStringLiteral("--") + e.field, e.detail);
+
+    const QString jsonPath = parser.value(o.json);
+    const bool jsonStdout = jsonPath == u"-";
+    std::FILE* out = humanStream(jsonStdout);
+    const bool quiet = parser.isSet(o.quiet);
+    const DiskSpec resolved = spec.resolved();
+    std::fprintf(out, "dirbench disk: %s in %s, file %s%s\n", qPrintable(DiskSpec::profileName(spec.profile)),
+        qPrintable(spec.dir), qPrintable(Units::formatBytes(resolved.sizeBytes)),
+        spec.repeat > 1 ? qPrintable(QStringLiteral(", %1 repeats").arg(spec.repeat)) : "");
+    std::fflush(out);
+
+    ProbeRunner runner;
+    const RunRecord rec = runWithSignals(runner, Disk::makeJob(spec), [&](const SampleBatch& batch) {
+        if (!quiet)
+            for (const auto& s : batch)
+                printInterval(out, s);
+    });
+    printSummary(out, rec);
+    if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
+        return ExitFailed;
+    if (rec.status != u"ok")
+        return ExitFailed;
+    if (parser.isSet(o.failOnVerdict))
+        for (const auto& v : rec.verdicts)
+            if (!v.passed)
+                return ExitVerdict;
+    return ExitOk;
+}
+
+} // namespace Cli

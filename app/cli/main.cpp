@@ -1,0 +1,50 @@
+// dirbench-cli: the headless front end. Wiring only: each command lives in its own file.
+#include "app/cli/diskcommand.h"
+#include "app/cli/clicommon.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+namespace {
+
+const char* const kUsage = R"(Usage: dirbench-cli COMMAND [OPTIONS]
+
+DirBench: directory-service performance workbench, headless.
+
+Commands:
+  disk      test a disk the way a directory server uses it (dd as the seed measured, sequential,
+            random, commit latency, and the "directory" suite with verdicts)
+
+Run 'dirbench-cli COMMAND --help' for the options of a command.
+
+Exit codes: 0 the run completed; 1 the run failed or was cancelled; 2 bad arguments (nothing was run);
+3 a verdict failed and --fail-on-verdict was given.
+)";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("DirBench"));
+    QCoreApplication::setApplicationName(QStringLiteral("dirbench-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(DIRBENCH_VERSION));
+
+    const QStringList args = QCoreApplication::arguments();
+    if (args.size() < 2 || args.at(1) == u"--help" || args.at(1) == u"-h" || args.at(1) == u"help") {
+        std::fputs(kUsage, args.size() < 2 ? stderr : stdout);
+        return args.size() < 2 ? Cli::ExitBadArgs : Cli::ExitOk;
+    }
+    if (args.at(1) == u"--version" || args.at(1) == u"-v") {
+        std::printf("dirbench-cli %s\n", DIRBENCH_VERSION);
+        return Cli::ExitOk;
+    }
+    const QString command = args.at(1);
+    QStringList rest = args;
+    rest.removeAt(1); // keep argv[0] for QCommandLineParser
+    if (command == u"disk")
+        return Cli::runDiskCommand(rest);
+    std::fprintf(stderr, "dirbench-cli: unknown command '%s' (try --help)\n", qPrintable(command));
+    return Cli::ExitBadArgs;
+}

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+// One interval of a run, as the engine measured it. `values` is exactly what goes into the RunRecord's
+// `intervals` array (with "t" and, when the run has several series, "series" added), so what the chart
+// shows live and what the record keeps are the same numbers.
+struct Sample
+{
+    QString series; // "" for a single series; "repeat 2", "rand-read qd8", ... otherwise
+    double t = 0;   // seconds since the measured phase of this series began
+    QJsonObject values;
+
+    QJsonObject toJson() const;
+};
+
+using SampleBatch = QList<Sample>;
+
+Q_DECLARE_METATYPE(Sample)

@@ -1,0 +1,207 @@
+#include "core/disk/diskspec.h"
+
+#include "core/common/environment.h"
+#include "core/common/units.h"
+
+#include <QFileInfo>
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+namespace {
+
+struct ProfileInfo
+{
+    DiskProfile profile;
+    const char* name;
+    const char* description;
+    qint64 size;
+    qint64 block;
+    int qd;
+    double duration;
+};
+
+constexpr qint64 KiB = 1024;
+constexpr qint64 MiB = 1024 * KiB;
+constexpr qint64 GiB = 1024 * MiB;
+
+const ProfileInfo kProfiles[] = {
+    {DiskProfile::Dd, "dd", "The seed's command: 8192 buffered writes of 64 KiB, one fdatasync at the end (cache-sensitive)",
+     512 * MiB, 64 * KiB, 1, 0},
+    {DiskProfile::SeqWrite, "seq-write", "Sequential write, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB, 8, 0},
+    {DiskProfile::SeqRead, "seq-read", "Sequential read, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB, 8, 0},
+    {DiskProfile::RandRead, "rand-read", "Random 4 KiB reads, O_DIRECT, queue depth 32 (searches that miss the cache)",
+     1 * GiB, 4 * KiB, 32, 20},
+    {DiskProfile::RandWrite, "rand-write", "Random 4 KiB writes, O_DIRECT, queue depth 32", 1 * GiB, 4 * KiB, 32, 20},
+    {DiskProfile::Commit, "commit", "4 KiB write + fdatasync each, like a directory's transaction log", 64 * MiB, 4 * KiB,
+     1, 10},
+    {DiskProfile::Directory, "directory",
+     "Suite for a directory server: rand-read QD1 and QD8, commit, sustained seq-write, dd; with verdicts", 1 * GiB,
+     0, 0, 30},
+};
+
+const ProfileInfo& info(DiskProfile p)
+{
+    for (const auto& i : kProfiles)
+        if (i.profile == p)
+            return i;
+    return kProfiles[0];
+}
+
+} // namespace
+
+QString DiskSpec::profileName(DiskProfile p)
+{
+    return QString::fromLatin1(info(p).name);
+}
+
+QString DiskSpec::profileDescription(DiskProfile p)
+{
+    return QString::fromUtf8(info(p).description);
+}
+
+std::optional<DiskProfile> DiskSpec::profileFromName(const QString& name)
+{
+    for (const auto& i : kProfiles)
+        if (name == QLatin1String(i.name))
+            return i.profile;
+    return std::nullopt;
+}
+
+QStringList DiskSpec::profileNames()
+{
+    QStringList out;
+    for (const auto& i : kProfiles)
+        out << QString::fromLatin1(i.name);
+    return out;
+}
+
+QString DiskSpec::engineName(IoEngineChoice e)
+{
+    switch (e) {
+    case IoEngineChoice::IoUring:
+        return QStringLiteral("io_uring");
+    case IoEngineChoice::Threads:
+        return QStringLiteral("threads");
+    case IoEngineChoice::Auto:
+        break;
+    }
+    return QStringLiteral("auto");
+}
+
+DiskSpec DiskSpec::resolved() const
+{
+    DiskSpec s = *this;
+    const ProfileInfo& i = info(profile);
+    if (s.sizeBytes == 0)
+        s.sizeBytes = i.size;
+    if (s.blockBytes == 0)
+        s.blockBytes = i.block;
+    if (s.queueDepth == 0)
+        s.queueDepth = i.qd;
+    if (s.durationSec < 0)
+        s.durationSec = i.duration;
+    if (profile == DiskProfile::Directory) {
+        // --duration sets the sustained write; the short parts take at most 10 s each.
+        s.suiteSustainedSeconds = s.durationSec;
+        s.suitePartSeconds = std::min(s.suitePartSeconds, s.durationSec);
+    }
+    if (profile == DiskProfile::Dd)
+        s.forceBuffered = true;
+    return s;
+}
+
+ProbeError DiskSpec::validate() const
+{
+    const DiskSpec r = resolved();
+    if (profile == DiskProfile::Dd) {
+        const QString why = QStringLiteral("the dd profile is the seed's fixed test; it takes only --dir, --repeat, "
+                                           "--data and --json");
+        if (sizeBytes)
+            return ProbeError::invalid(QStringLiteral("size"), why);
+        if (blockBytes)
+            return ProbeError::invalid(QStringLiteral("block"), why);
+        if (queueDepth)
+            return ProbeError::invalid(QStringLiteral("qd"), why);
+        if (durationSec >= 0)
+            return ProbeError::invalid(QStringLiteral("duration"), why);
+        if (engine != IoEngineChoice::Auto)
+            return ProbeError::invalid(QStringLiteral("engine"), why);
+    }
+    if (dir.isEmpty())
+        return ProbeError::invalid(QStringLiteral("dir"), QStringLiteral("no directory given"));
+    const QByteArray path = dir.toLocal8Bit();
+    struct stat st {};
+    if (::stat(path.constData(), &st) != 0)
+        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" does not exist"));
+    if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))
+        return ProbeError::invalid(QStringLiteral("dir"),
+            dir + QStringLiteral(" is a device; DirBench tests a file system through a directory, never a raw device"));
+    if (!S_ISDIR(st.st_mode))
+        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is not a directory"));
+    struct statvfs vfs {};
+    if (::statvfs(path.constData(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is on a read-only file system"));
+    if (::access(path.constData(), W_OK | X_OK) != 0)
+        return ProbeError::invalid(QStringLiteral("dir"), QStringLiteral("no permission to create files in ") + dir);
+
+    if (r.blockBytes < 512 || r.blockBytes > 64 * MiB)
+        return ProbeError::invalid(QStringLiteral("block"), QStringLiteral("must be between 512 bytes and 64 MiB"));
+    if (!r.forceBuffered && r.blockBytes % 4096 != 0)
+        return ProbeError::invalid(QStringLiteral("block"),
+            QStringLiteral("direct I/O needs a multiple of 4 KiB (or use --buffered)"));
+    if (r.sizeBytes < r.blockBytes && profile != DiskProfile::Directory)
+        return ProbeError::invalid(QStringLiteral("size"),
+            Units::formatBytes(r.sizeBytes) + QStringLiteral(" is smaller than the block size ")
+                + Units::formatBytes(r.blockBytes));
+    if (profile != DiskProfile::Directory && r.sizeBytes % r.blockBytes != 0)
+        return ProbeError::invalid(QStringLiteral("size"), QStringLiteral("must be a multiple of the block size"));
+    if (r.sizeBytes < 1 * MiB && profile == DiskProfile::Directory)
+        return ProbeError::invalid(QStringLiteral("size"), QStringLiteral("the suite needs at least 1 MiB"));
+    if (r.queueDepth < 1 || r.queueDepth > 1024)
+        if (profile != DiskProfile::Directory)
+            return ProbeError::invalid(QStringLiteral("qd"), QStringLiteral("must be between 1 and 1024"));
+    if (r.durationSec < 0 || r.durationSec > 86400)
+        return ProbeError::invalid(QStringLiteral("duration"), QStringLiteral("must be between 0 and 86400 seconds"));
+    if (profile == DiskProfile::Directory && r.durationSec <= 0)
+        return ProbeError::invalid(QStringLiteral("duration"), QStringLiteral("the suite needs a duration > 0"));
+    if (repeat < 1 || repeat > 100)
+        return ProbeError::invalid(QStringLiteral("repeat"), QStringLiteral("must be between 1 and 100"));
+    if (intervalMs < 50 || intervalMs > 60000)
+        return ProbeError::invalid(QStringLiteral("interval"), QStringLiteral("must be between 0.05 and 60 seconds"));
+
+    const auto fs = Environment::fileSystemOf(dir);
+    const qint64 need = r.sizeBytes + r.sizeBytes / 10;
+    if (fs.ok && fs.freeBytes < need)
+        return ProbeError::invalid(QStringLiteral("size"),
+            QStringLiteral("needs ") + Units::formatBytes(need) + QStringLiteral(" free (size + 10 %), ") + dir
+                + QStringLiteral(" has ") + Units::formatBytes(fs.freeBytes));
+    return {};
+}
+
+QJsonObject DiskSpec::toJson() const
+{
+    const DiskSpec r = resolved();
+    QJsonObject o;
+    o.insert(QStringLiteral("profile"), profileName(profile));
+    o.insert(QStringLiteral("dir"), dir);
+    o.insert(QStringLiteral("size_bytes"), double(r.sizeBytes));
+    if (profile != DiskProfile::Directory) {
+        o.insert(QStringLiteral("block_bytes"), double(r.blockBytes));
+        o.insert(QStringLiteral("queue_depth"), r.queueDepth);
+    }
+    o.insert(QStringLiteral("duration_s"), r.durationSec);
+    o.insert(QStringLiteral("repeat"), repeat);
+    o.insert(QStringLiteral("data"), randomData ? QStringLiteral("random") : QStringLiteral("zeros"));
+    o.insert(QStringLiteral("engine"), engineName(engine));
+    o.insert(QStringLiteral("buffered"), r.forceBuffered);
+    o.insert(QStringLiteral("interval_s"), intervalMs / 1000.0);
+    if (profile == DiskProfile::Directory) {
+        o.insert(QStringLiteral("suite_part_s"), r.suitePartSeconds);
+        o.insert(QStringLiteral("suite_sustained_s"), r.suiteSustainedSeconds);
+    }
+    if (!requirementProfile.isEmpty())
+        o.insert(QStringLiteral("requirements"), requirementProfile);
+    return o;
+}

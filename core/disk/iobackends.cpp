@@ -1,0 +1,301 @@
+#include "core/disk/iobackends.h"
+
+#include "core/disk/iometer.h"
+#include "core/disk/testfile.h"
+#include "core/run/runcontext.h"
+
+#include <liburing.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+// Decides what the next I/O is and whether the phase may issue another one.
+class OpSource
+{
+public:
+    explicit OpSource(const IoPlan& p)
+        : m_plan(p)
+        , m_blocks(uint64_t(p.fileSize / p.block))
+        , m_maxOps(p.maxOps ? p.maxOps : (p.durationSec > 0 ? 0 : m_blocks))
+        , m_deadline(p.durationSec > 0 ? IoMeter::nowNs() + uint64_t(p.durationSec * 1e9) : 0)
+    {
+    }
+
+    // Thread-safe. Returns false when the phase must not issue more.
+    bool next(uint64_t& offset, uint64_t& rng)
+    {
+        if (m_stop.load(std::memory_order_relaxed))
+            return false;
+        const uint64_t n = m_issued.fetch_add(1, std::memory_order_relaxed);
+        if (m_maxOps && n >= m_maxOps)
+            return false;
+        if (m_deadline && (n & 15) == 0 && IoMeter::nowNs() >= m_deadline) {
+            m_stop.store(true);
+            return false;
+        }
+        if (m_plan.random) {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            offset = (rng % m_blocks) * uint64_t(m_plan.block);
+        } else {
+            offset = (n % m_blocks) * uint64_t(m_plan.block);
+        }
+        return true;
+    }
+
+    void stop() { m_stop.store(true); }
+    bool stopped() const { return m_stop.load(); }
+    bool timeUp() const { return m_deadline && IoMeter::nowNs() >= m_deadline; }
+
+    double progress() const
+    {
+        if (m_deadline) {
+            const double total = m_plan.durationSec * 1e9;
+            const double left = double(int64_t(m_deadline - IoMeter::nowNs()));
+            return 1.0 - left / total;
+        }
+        return m_maxOps ? double(std::min(m_issued.load(), m_maxOps)) / double(m_maxOps) : 0.0;
+    }
+
+private:
+    const IoPlan& m_plan;
+    const uint64_t m_blocks;
+    const uint64_t m_maxOps;
+    const uint64_t m_deadline;
+    std::atomic<uint64_t> m_issued {0};
+    std::atomic<bool> m_stop {false};
+};
+
+QString what(const IoPlan& p, uint64_t offset)
+{
+    return (p.write ? QStringLiteral("writing") : QStringLiteral("reading")) + QStringLiteral(" the test file at offset ")
+        + QString::number(offset);
+}
+
+ProbeError shortIo(const IoPlan& p, uint64_t offset, int64_t got)
+{
+    if (p.write)
+        // A short write is how a file system says it has no room left for the rest.
+        return ProbeError::fromErrno(ENOSPC, what(p, offset) + QStringLiteral(": short write of ") + QString::number(got)
+                + QStringLiteral(" bytes"));
+    ProbeError e = ProbeError::fromErrno(EIO, what(p, offset) + QStringLiteral(": short read"));
+    return e;
+}
+
+} // namespace
+
+IoOutcome runIoUring(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const ProgressFn& progress,
+    QString* refusedReason)
+{
+    IoOutcome out;
+    out.engine = QStringLiteral("io_uring");
+    io_uring ring {};
+    const unsigned entries = unsigned(std::max(plan.queueDepth, 1));
+    const int rc = io_uring_queue_init(entries, &ring, 0);
+    if (rc < 0) {
+        if (refusedReason)
+            *refusedReason = QStringLiteral("io_uring_queue_init: ") + QString::fromLocal8Bit(strerror(-rc));
+        out.engine.clear();
+        return out;
+    }
+    int fd = plan.fd;
+    int fdFlag = 0;
+    if (io_uring_register_files(&ring, &fd, 1) == 0) {
+        fd = 0; // index into the registered table
+        fdFlag = IOSQE_FIXED_FILE;
+    }
+
+    struct Slot
+    {
+        AlignedBuffer buf;
+        uint64_t start = 0;
+        uint64_t offset = 0;
+    };
+    std::vector<Slot> slotTable;
+    slotTable.reserve(entries);
+    for (unsigned i = 0; i < entries; ++i) {
+        slotTable.push_back({AlignedBuffer(size_t(plan.block)), 0, 0});
+        if (plan.write)
+            slotTable.back().buf.fill(plan.randomData, plan.seed * 1000 + i);
+    }
+
+    OpSource src(plan);
+    uint64_t rng = plan.seed * 0x9E3779B97F4A7C15ULL | 1;
+    unsigned inflight = 0;
+    auto issue = [&](unsigned slot) -> bool {
+        uint64_t off = 0;
+        if (ctx.stopRequested()) {
+            out.cancelled = true;
+            src.stop();
+        }
+        if (!src.next(off, rng))
+            return false;
+        io_uring_sqe* sqe = io_uring_get_sqe(&ring);
+        if (!sqe)
+            return false;
+        Slot& s = slotTable[slot];
+        if (plan.write)
+            io_uring_prep_write(sqe, fd, s.buf.data, unsigned(plan.block), off);
+        else
+            io_uring_prep_read(sqe, fd, s.buf.data, unsigned(plan.block), off);
+        sqe->flags |= uint8_t(fdFlag);
+        io_uring_sqe_set_data64(sqe, slot);
+        s.offset = off;
+        s.start = IoMeter::nowNs();
+        ++inflight;
+        return true;
+    };
+
+    for (unsigned i = 0; i < entries; ++i)
+        if (!issue(i))
+            break;
+    io_uring_submit(&ring);
+
+    while (inflight > 0) {
+        io_uring_cqe* cqe = nullptr;
+        __kernel_timespec ts {0, 50 * 1000 * 1000};
+        const int w = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+        if (w == -ETIME || w == -EINTR || w == -EAGAIN) {
+            meter.tick();
+            progress(src.progress());
+            if (ctx.stopRequested()) {
+                out.cancelled = true;
+                src.stop();
+            }
+            continue;
+        }
+        if (w < 0) {
+            out.error = ProbeError::fromErrno(-w, QStringLiteral("waiting for io_uring completions"));
+            break;
+        }
+        unsigned head = 0, seen = 0;
+        const uint64_t now = IoMeter::nowNs();
+        io_uring_for_each_cqe(&ring, head, cqe)
+        {
+            ++seen;
+            --inflight;
+            const auto slot = unsigned(io_uring_cqe_get_data64(cqe));
+            Slot& s = slotTable[slot];
+            if (cqe->res < 0) {
+                if (!out.error.isError())
+                    out.error = ProbeError::fromErrno(-cqe->res, what(plan, s.offset));
+                src.stop();
+                continue;
+            }
+            if (cqe->res != plan.block) {
+                if (!out.error.isError())
+                    out.error = shortIo(plan, s.offset, cqe->res);
+                src.stop();
+                continue;
+            }
+            meter.record(now - s.start, uint64_t(cqe->res));
+            issue(slot);
+        }
+        io_uring_cq_advance(&ring, seen);
+        io_uring_submit(&ring);
+        meter.tick();
+        progress(src.progress());
+    }
+    io_uring_queue_exit(&ring);
+    if (ctx.stopRequested())
+        out.cancelled = true;
+    return out;
+}
+
+IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const ProgressFn& progress)
+{
+    IoOutcome out;
+    out.engine = QStringLiteral("threads");
+    OpSource src(plan);
+    std::mutex mu;
+    std::condition_variable cv;
+    int running = plan.queueDepth;
+    ProbeError firstError;
+
+    auto worker = [&](int index) {
+        AlignedBuffer buf {size_t(plan.block)};
+        if (plan.write)
+            buf.fill(plan.randomData, plan.seed * 1000 + uint64_t(index));
+        uint64_t rng = (plan.seed + uint64_t(index) + 1) * 0x9E3779B97F4A7C15ULL | 1;
+        uint64_t off = 0;
+        while (src.next(off, rng)) {
+            const uint64_t t0 = IoMeter::nowNs();
+            ssize_t r = plan.write ? ::pwrite(plan.fd, buf.data, size_t(plan.block), off_t(off))
+                                   : ::pread(plan.fd, buf.data, size_t(plan.block), off_t(off));
+            int err = r < 0 ? errno : 0;
+            if (r == plan.block && plan.syncEachWrite && ::fdatasync(plan.fd) != 0) {
+                err = errno;
+                r = -1;
+            }
+            const uint64_t t1 = IoMeter::nowNs();
+            if (r != plan.block) {
+                std::lock_guard lock(mu);
+                if (!firstError.isError())
+                    firstError = r < 0 ? ProbeError::fromErrno(err, what(plan, off)) : shortIo(plan, off, r);
+                src.stop();
+                break;
+            }
+            meter.record(t1 - t0, uint64_t(r));
+        }
+        std::lock_guard lock(mu);
+        --running;
+        cv.notify_all();
+    };
+
+    std::vector<std::thread> threads;
+    threads.reserve(size_t(plan.queueDepth));
+    for (int i = 0; i < plan.queueDepth; ++i)
+        threads.emplace_back(worker, i);
+    {
+        std::unique_lock lock(mu);
+        while (running > 0) {
+            cv.wait_for(lock, std::chrono::milliseconds(20));
+            lock.unlock();
+            meter.tick();
+            progress(src.progress());
+            if (ctx.stopRequested()) {
+                out.cancelled = true;
+                src.stop();
+            }
+            if (src.timeUp())
+                src.stop();
+            lock.lock();
+        }
+    }
+    for (auto& t : threads)
+        t.join();
+    out.error = firstError;
+    return out;
+}
+
+ProbeError prefill(int fd, int64_t fileSize, bool randomData, RunContext& ctx, const ProgressFn& progress,
+    bool* cancelled)
+{
+    constexpr int64_t chunk = 1024 * 1024;
+    AlignedBuffer buf {size_t(chunk)};
+    buf.fill(randomData, 7);
+    for (int64_t off = 0; off < fileSize; off += chunk) {
+        if (ctx.stopRequested()) {
+            *cancelled = true;
+            return {};
+        }
+        const size_t n = size_t(std::min(chunk, fileSize - off));
+        const ssize_t r = ::pwrite(fd, buf.data, n, off_t(off));
+        if (r < 0)
+            return ProbeError::fromErrno(errno, QStringLiteral("preparing the test file at offset ") + QString::number(off));
+        if (size_t(r) != n)
+            return ProbeError::fromErrno(ENOSPC, QStringLiteral("preparing the test file: short write"));
+        progress(double(off + int64_t(n)) / double(fileSize));
+    }
+    if (::fdatasync(fd) != 0)
+        return ProbeError::fromErrno(errno, QStringLiteral("flushing the prepared test file"));
+    return {};
+}

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "core/common/histogram.h"
+#include "core/common/sample.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QMutex>
+#include <QString>
+
+#include <cstdint>
+
+class RunContext;
+
+// Counts completed I/Os (bytes, latency) per interval and in total. record() may be called from any thread;
+// tick() and end() from the coordinating thread, which turns each finished interval into a Sample for the
+// context and keeps it for the record.
+class IoMeter
+{
+public:
+    IoMeter(RunContext& ctx, QString series, int intervalMs);
+
+    static uint64_t nowNs();
+
+    void begin();
+    void record(uint64_t latencyNs, uint64_t bytes);
+    void tick();
+    void end();
+
+    double elapsedSec() const;
+    uint64_t ops() const;
+    QJsonObject summary() const;
+    const QJsonArray& intervals() const { return m_intervals; }
+
+private:
+    void emitInterval(uint64_t nowNs);
+
+    RunContext& m_ctx;
+    const QString m_series;
+    const uint64_t m_intervalNs;
+    uint64_t m_t0 = 0;
+    uint64_t m_lastEmit = 0;
+    uint64_t m_end = 0;
+
+    mutable QMutex m_mutex;
+    LatencyHistogram m_interval;
+    LatencyHistogram m_total;
+    uint64_t m_intervalBytes = 0;
+    uint64_t m_totalBytes = 0;
+    QJsonArray m_intervals;
+};
+
+QJsonObject latencySummaryUs(const LatencyHistogram& h, bool full);

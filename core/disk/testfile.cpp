@@ -1,0 +1,98 @@
+#include "core/disk/testfile.h"
+
+#include <QFile>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+TestFile::~TestFile()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+std::unique_ptr<TestFile> TestFile::create(const QString& dir, bool direct, ProbeError* error)
+{
+    std::unique_ptr<TestFile> f(new TestFile);
+    const QByteArray d = QFile::encodeName(dir);
+    const int base = O_RDWR | O_CLOEXEC;
+    auto fail = [&](int err, const QString& what) {
+        if (error)
+            *error = ProbeError::fromErrno(err, what);
+        return nullptr;
+    };
+
+    int fd = ::open(d.constData(), O_TMPFILE | base | (direct ? O_DIRECT : 0), 0600);
+    if (fd < 0 && direct && errno == EINVAL) {
+        // Either O_DIRECT or O_TMPFILE is refused: find out which.
+        fd = ::open(d.constData(), O_TMPFILE | base, 0600);
+        if (fd >= 0) {
+            f->m_directRefused = true;
+            direct = false;
+        }
+    }
+    if (fd >= 0) {
+        f->m_fd = fd;
+        f->m_anonymous = true;
+        f->m_direct = direct;
+        return f;
+    }
+    if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ENOSPC || errno == EDQUOT)
+        return fail(errno, QStringLiteral("cannot create a test file in ") + dir);
+
+    // No O_TMPFILE here: create a named file and unlink it at once.
+    QByteArray tmpl = d + "/.dirbench-test-XXXXXX";
+    fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    if (fd < 0)
+        return fail(errno, QStringLiteral("cannot create a test file in ") + dir);
+    ::unlink(tmpl.constData());
+    f->m_fd = fd;
+    if (direct) {
+        const int fl = ::fcntl(fd, F_GETFL);
+        if (::fcntl(fd, F_SETFL, fl | O_DIRECT) != 0) {
+            f->m_directRefused = true;
+            direct = false;
+        }
+    }
+    f->m_direct = direct;
+    return f;
+}
+
+AlignedBuffer::AlignedBuffer(size_t bytes)
+    : size(bytes)
+{
+    void* p = nullptr;
+    if (::posix_memalign(&p, 4096, bytes ? bytes : 4096) != 0)
+        p = nullptr;
+    data = static_cast<char*>(p);
+    if (data)
+        std::memset(data, 0, size);
+}
+
+AlignedBuffer::~AlignedBuffer()
+{
+    std::free(data);
+}
+
+void AlignedBuffer::fill(bool random, uint64_t seed)
+{
+    if (!data)
+        return;
+    if (!random) {
+        std::memset(data, 0, size);
+        return;
+    }
+    // splitmix64: incompressible enough for a disk, fast enough not to matter.
+    uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (size_t i = 0; i + 8 <= size; i += 8) {
+        x += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        std::memcpy(data + i, &z, 8);
+    }
+}

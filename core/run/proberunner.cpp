@@ -1,0 +1,141 @@
+#include "core/run/proberunner.h"
+
+#include "core/run/runcontext.h"
+
+#include <QDateTime>
+#include <QMutex>
+
+#include <atomic>
+#include <exception>
+
+struct ProbeRunner::Run
+{
+    explicit Run(int id)
+        : ctx(id)
+    {
+    }
+    RunContext ctx;
+    std::atomic<bool> done {false};
+    bool cancelled = false; // GUI-thread side only
+    double lastProgress = -1;
+    QString lastPhase;
+    QMutex resultMutex;
+    RunRecord result;
+};
+
+ProbeRunner::ProbeRunner(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<SampleBatch>("SampleBatch");
+    qRegisterMetaType<RunRecord>("RunRecord");
+    m_pool.setMaxThreadCount(4);
+    m_pool.setExpiryTimeout(5000);
+    // 60 ms: at most ~16 batches a second per run, well under the UI's budget of 20.
+    m_timer.setInterval(60);
+    m_timer.setTimerType(Qt::CoarseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &ProbeRunner::drain);
+}
+
+ProbeRunner::~ProbeRunner()
+{
+    cancelAll();
+    m_pool.waitForDone(10000);
+}
+
+int ProbeRunner::start(Job job)
+{
+    const int id = m_nextId++;
+    auto run = std::make_shared<Run>(id);
+    m_runs.insert(id, run);
+    m_pool.start([this, run, job = std::move(job)]() {
+        RunRecord rec;
+        try {
+            rec = job(run->ctx);
+        } catch (const std::exception& e) {
+            rec.status = QStringLiteral("failed");
+            rec.failure = QStringLiteral("internal error: ") + QString::fromLocal8Bit(e.what());
+        } catch (...) {
+            rec.status = QStringLiteral("failed");
+            rec.failure = QStringLiteral("internal error");
+        }
+        {
+            QMutexLocker lock(&run->resultMutex);
+            run->result = std::move(rec);
+        }
+        run->done.store(true);
+        // Deliver promptly instead of waiting for the next tick; dropped if the runner is gone.
+        QMetaObject::invokeMethod(this, &ProbeRunner::drain, Qt::QueuedConnection);
+    });
+    if (!m_timer.isActive())
+        m_timer.start();
+    emit started(id);
+    return id;
+}
+
+void ProbeRunner::cancel(int runId)
+{
+    const auto it = m_runs.constFind(runId);
+    if (it == m_runs.constEnd())
+        return;
+    (*it)->cancelled = true;
+    (*it)->ctx.requestStop();
+}
+
+void ProbeRunner::cancelAll()
+{
+    for (const auto& run : std::as_const(m_runs)) {
+        run->cancelled = true;
+        run->ctx.requestStop();
+    }
+}
+
+bool ProbeRunner::isRunning(int runId) const
+{
+    return m_runs.contains(runId);
+}
+
+int ProbeRunner::runningCount() const
+{
+    return int(m_runs.size());
+}
+
+bool ProbeRunner::waitForDone(int msecs)
+{
+    return m_pool.waitForDone(msecs);
+}
+
+void ProbeRunner::drain()
+{
+    const QList<int> ids = m_runs.keys();
+    for (const int id : ids) {
+        const auto run = m_runs.value(id);
+        if (!run)
+            continue;
+        const bool done = run->done.load(); // read before taking samples so none slips past the final batch
+        SampleBatch batch = run->ctx.takeSamples();
+        if (!run->cancelled) {
+            if (!batch.isEmpty())
+                emit samplesArrived(id, batch);
+            const double p = run->ctx.progress();
+            const QString phase = run->ctx.phase();
+            if (p != run->lastProgress || phase != run->lastPhase) {
+                run->lastProgress = p;
+                run->lastPhase = phase;
+                emit progressChanged(id, p, phase);
+            }
+        }
+        if (done) {
+            m_runs.remove(id);
+            RunRecord rec;
+            {
+                QMutexLocker lock(&run->resultMutex);
+                rec = std::move(run->result);
+            }
+            if (run->cancelled && rec.status == u"ok")
+                rec.status = QStringLiteral("cancelled");
+            emit finished(id, rec);
+        }
+    }
+    if (m_runs.isEmpty())
+        m_timer.stop();
+}

@@ -1,0 +1,54 @@
+#pragma once
+
+#include "core/common/runrecord.h"
+#include "core/common/sample.h"
+
+#include <QHash>
+#include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+class RunContext;
+
+// Runs jobs (engine calls) on its own bounded thread pool and reports to the thread it lives on. Each run gets
+// an id; progress and samples are drained on a timer (at most one progress signal and one sample batch per run
+// per tick, whatever the engine's rate); cancel sets the run's stop flag, and from then on that run delivers no
+// more progress or samples, only its final record (status "cancelled", with what it measured).
+class ProbeRunner final : public QObject
+{
+    Q_OBJECT
+public:
+    using Job = std::function<RunRecord(RunContext&)>;
+
+    explicit ProbeRunner(QObject* parent = nullptr);
+    ~ProbeRunner() override; // cancels everything and waits for the workers
+    Q_DISABLE_COPY_MOVE(ProbeRunner)
+
+    int start(Job job);
+    void cancel(int runId);
+    void cancelAll();
+    bool isRunning(int runId) const;
+    int runningCount() const;
+    // Blocks until every worker returned or msecs passed. For shutdown and tests only, never mid-session.
+    bool waitForDone(int msecs);
+
+    int drainIntervalMs() const { return m_timer.interval(); }
+
+signals:
+    void started(int runId);
+    void progressChanged(int runId, double fraction, const QString& phase);
+    void samplesArrived(int runId, const SampleBatch& samples);
+    void finished(int runId, const RunRecord& record);
+
+private:
+    struct Run;
+    void drain();
+
+    QThreadPool m_pool;
+    QTimer m_timer;
+    int m_nextId = 1;
+    QHash<int, std::shared_ptr<Run>> m_runs;
+};

@@ -1,0 +1,178 @@
+#include "ui/models/diskresultmodel.h"
+
+#include "core/common/runrecord.h"
+#include "core/common/units.h"
+
+#include <QJsonArray>
+#include <QStringList>
+
+#include <cmath>
+
+namespace {
+
+double number(const QJsonObject& o, const QString& key)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() ? v.toDouble() : DiskResultRow::None;
+}
+
+bool hasRates(const QJsonObject& s)
+{
+    return s.contains(QStringLiteral("mb_per_s")) || s.contains(QStringLiteral("iops"));
+}
+
+// Suite parts in the order they ran (first appearance in the intervals), then any others by name.
+QStringList partOrder(const QJsonObject& tests, const QJsonArray& intervals)
+{
+    QStringList order;
+    for (const QJsonValue& v : intervals) {
+        const QString series = v.toObject().value(QStringLiteral("series")).toString();
+        if (tests.contains(series) && !order.contains(series))
+            order << series;
+    }
+    const QStringList keys = tests.keys();
+    for (const QString& k : keys)
+        if (!order.contains(k))
+            order << k;
+    return order;
+}
+
+void appendSummary(QList<DiskResultRow>& rows, const QString& name, const QJsonObject& s, const QJsonArray& intervals,
+    bool topLevel)
+{
+    const QJsonObject tests = s.value(QStringLiteral("tests")).toObject();
+    if (!tests.isEmpty()) {
+        const QStringList order = partOrder(tests, intervals);
+        for (const QString& part : order)
+            appendSummary(rows, part, tests.value(part).toObject(), intervals, false);
+    }
+    const QJsonArray repeats = s.value(QStringLiteral("repeats")).toArray();
+    if (repeats.size() > 1) {
+        for (qsizetype i = 0; i < repeats.size(); ++i) {
+            const QString label = QStringLiteral("repeat %1").arg(i + 1);
+            rows << DiskResultModel::rowFromSummary(topLevel ? label : name + u' ' + label,
+                repeats.at(i).toObject());
+        }
+        if (hasRates(s))
+            rows << DiskResultModel::rowFromSummary(name + QStringLiteral(" (median)"), s);
+        return;
+    }
+    if (hasRates(s))
+        rows << DiskResultModel::rowFromSummary(name, s);
+}
+
+} // namespace
+
+DiskResultModel::DiskResultModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+int DiskResultModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int DiskResultModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+double DiskResultModel::value(const DiskResultRow& row, int column)
+{
+    switch (column) {
+    case MbPerSec:
+        return row.mbPerSec;
+    case Iops:
+        return row.iops;
+    case P50:
+        return row.p50Us;
+    case P99:
+        return row.p99Us;
+    case P999:
+        return row.p999Us;
+    case Max:
+        return row.maxUs;
+    default:
+        return DiskResultRow::None;
+    }
+}
+
+QVariant DiskResultModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const DiskResultRow& row = m_rows.at(index.row());
+    const int col = index.column();
+    switch (role) {
+    case Qt::DisplayRole: {
+        if (col == Name)
+            return row.name;
+        const double v = value(row, col);
+        if (std::isnan(v))
+            return QStringLiteral("–");
+        return Units::formatNumber(v, col == Iops ? 0 : 1);
+    }
+    case Qt::TextAlignmentRole:
+        return int(col == Name ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+    case ValueRole:
+        return col == Name ? QVariant(row.name) : QVariant(value(row, col));
+    default:
+        return {};
+    }
+}
+
+QVariant DiskResultModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case Name:
+        return tr("Test");
+    case MbPerSec:
+        return tr("MB/s");
+    case Iops:
+        return tr("IOPS");
+    case P50:
+        return tr("p50 µs");
+    case P99:
+        return tr("p99 µs");
+    case P999:
+        return tr("p99.9 µs");
+    case Max:
+        return tr("max µs");
+    default:
+        return {};
+    }
+}
+
+void DiskResultModel::setRows(const QList<DiskResultRow>& rows)
+{
+    beginResetModel();
+    m_rows = rows;
+    endResetModel();
+}
+
+DiskResultRow DiskResultModel::rowFromSummary(const QString& name, const QJsonObject& summary)
+{
+    DiskResultRow row;
+    row.name = name;
+    row.mbPerSec = number(summary, QStringLiteral("mb_per_s"));
+    row.iops = number(summary, QStringLiteral("iops"));
+    const QJsonObject lat = summary.value(QStringLiteral("latency_us")).toObject();
+    row.p50Us = number(lat, QStringLiteral("p50"));
+    row.p99Us = number(lat, QStringLiteral("p99"));
+    row.p999Us = number(lat, QStringLiteral("p999"));
+    row.maxUs = number(lat, QStringLiteral("max"));
+    return row;
+}
+
+QList<DiskResultRow> DiskResultModel::rowsFromRecord(const RunRecord& record)
+{
+    QString name = record.spec.value(QStringLiteral("profile")).toString();
+    if (name.isEmpty())
+        name = record.kind;
+    QList<DiskResultRow> rows;
+    appendSummary(rows, name, record.summary, record.intervals, true);
+    return rows;
+}

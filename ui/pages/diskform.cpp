@@ -1,0 +1,326 @@
+#include "ui/pages/diskform.h"
+
+#include "core/common/units.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace {
+
+const QString kDirKey = QStringLiteral("disk/dir");
+const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
+
+ProbeError unreadable(const QString& field, const QString& text, const QString& example)
+{
+    return ProbeError::invalid(field, DiskForm::tr("\"%1\" cannot be read; write it like %2").arg(text, example));
+}
+
+} // namespace
+
+DiskForm::DiskForm(QWidget* parent)
+    : QWidget(parent)
+    , m_dirEdit(new QLineEdit(this))
+    , m_browseButton(new QPushButton(tr("Browse…"), this))
+    , m_profileCombo(new QComboBox(this))
+    , m_profileDescription(new QLabel(this))
+    , m_sizeEdit(new QLineEdit(this))
+    , m_blockEdit(new QLineEdit(this))
+    , m_qdSpin(new QSpinBox(this))
+    , m_durationEdit(new QLineEdit(this))
+    , m_repeatSpin(new QSpinBox(this))
+    , m_dataCombo(new QComboBox(this))
+    , m_engineCombo(new QComboBox(this))
+    , m_bufferedCheck(new QCheckBox(tr("through the page cache"), this))
+    , m_errorLabel(new QLabel(this))
+{
+    m_dirEdit->setObjectName(QStringLiteral("dirEdit"));
+    m_dirEdit->setPlaceholderText(tr("a directory on the disk to test"));
+    m_dirEdit->setText(QSettings().value(kDirKey).toString());
+    m_browseButton->setObjectName(QStringLiteral("browseButton"));
+
+    m_profileCombo->setObjectName(QStringLiteral("profileCombo"));
+    const QStringList names = DiskSpec::profileNames();
+    for (const QString& name : names) {
+        const auto p = DiskSpec::profileFromName(name);
+        if (!p)
+            continue;
+        m_profileCombo->addItem(name, int(*p));
+        m_profileCombo->setItemData(m_profileCombo->count() - 1, DiskSpec::profileDescription(*p), Qt::ToolTipRole);
+    }
+    m_profileDescription->setObjectName(QStringLiteral("profileDescription"));
+    m_profileDescription->setWordWrap(true);
+    m_profileDescription->setStyleSheet(QStringLiteral("color: #555555;"));
+
+    m_sizeEdit->setObjectName(QStringLiteral("sizeEdit"));
+    m_sizeEdit->setToolTip(tr("Size of the test file: 64M, 1G, … (powers of 1024)"));
+    m_blockEdit->setObjectName(QStringLiteral("blockEdit"));
+    m_blockEdit->setToolTip(tr("Size of each I/O: 4K, 64K, 1M, …"));
+    m_qdSpin->setObjectName(QStringLiteral("qdSpin"));
+    m_qdSpin->setRange(0, 1024);
+    m_qdSpin->setToolTip(tr("I/Os in flight at once"));
+    m_durationEdit->setObjectName(QStringLiteral("durationEdit"));
+    m_durationEdit->setToolTip(tr("Seconds to measure (30, 2.5, 500ms, 2m); 0 = one pass over the file"));
+    m_repeatSpin->setObjectName(QStringLiteral("repeatSpin"));
+    m_repeatSpin->setRange(1, 100);
+    m_repeatSpin->setToolTip(tr("Runs of the test; the result is their median"));
+    m_dataCombo->setObjectName(QStringLiteral("dataCombo"));
+    m_dataCombo->addItem(tr("zeros"));
+    m_dataCombo->addItem(tr("random"));
+    m_dataCombo->setToolTip(tr("Zeros as dd writes them, or incompressible random data"));
+    m_engineCombo->setObjectName(QStringLiteral("engineCombo"));
+    for (const IoEngineChoice e : {IoEngineChoice::Auto, IoEngineChoice::IoUring, IoEngineChoice::Threads})
+        m_engineCombo->addItem(DiskSpec::engineName(e), int(e));
+    m_engineCombo->setToolTip(tr("auto: io_uring where the kernel allows it, threads otherwise"));
+    m_bufferedCheck->setObjectName(QStringLiteral("bufferedCheck"));
+    m_bufferedCheck->setToolTip(tr("Buffered I/O instead of O_DIRECT: measures the cache as much as the disk"));
+
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    m_errorLabel->hide();
+
+    m_fields = {{QStringLiteral("dir"), m_dirEdit}, {QStringLiteral("size"), m_sizeEdit},
+        {QStringLiteral("block"), m_blockEdit}, {QStringLiteral("qd"), m_qdSpin},
+        {QStringLiteral("duration"), m_durationEdit}, {QStringLiteral("repeat"), m_repeatSpin},
+        {QStringLiteral("data"), m_dataCombo}, {QStringLiteral("engine"), m_engineCombo},
+        {QStringLiteral("buffered"), m_bufferedCheck}};
+
+    auto* dirRow = new QHBoxLayout;
+    dirRow->addWidget(m_dirEdit, 1);
+    dirRow->addWidget(m_browseButton);
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(fieldLabel(QStringLiteral("dir")), dirRow);
+    form->addRow(tr("Profile"), m_profileCombo);
+    form->addRow(QString(), m_profileDescription);
+    for (const char* f : {"size", "block", "qd", "duration", "repeat", "data", "engine", "buffered"})
+        form->addRow(fieldLabel(QString::fromLatin1(f)), fieldWidget(QString::fromLatin1(f)));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_errorLabel);
+
+    connect(m_browseButton, &QPushButton::clicked, this, &DiskForm::browse);
+    connect(m_profileCombo, &QComboBox::currentIndexChanged, this, [this] {
+        updateForProfile();
+        clearError();
+    });
+    for (QLineEdit* e : {m_dirEdit, m_sizeEdit, m_blockEdit, m_durationEdit})
+        connect(e, &QLineEdit::textEdited, this, [this] {
+            clearError();
+            emit edited();
+        });
+    for (QSpinBox* s : {m_qdSpin, m_repeatSpin})
+        connect(s, &QSpinBox::valueChanged, this, &DiskForm::clearError);
+    setProfile(DiskProfile::SeqWrite);
+    updateForProfile();
+}
+
+QString DiskForm::fieldLabel(const QString& field)
+{
+    static const QHash<QString, QString> labels = {{QStringLiteral("dir"), tr("Directory")},
+        {QStringLiteral("size"), tr("File size")}, {QStringLiteral("block"), tr("Block size")},
+        {QStringLiteral("qd"), tr("Queue depth")}, {QStringLiteral("duration"), tr("Duration")},
+        {QStringLiteral("repeat"), tr("Repeat")}, {QStringLiteral("data"), tr("Data")},
+        {QStringLiteral("engine"), tr("I/O engine")}, {QStringLiteral("buffered"), tr("Buffered")},
+        {QStringLiteral("interval"), tr("Interval")}};
+    return labels.value(field, field);
+}
+
+bool DiskForm::profileUses(DiskProfile profile, const QString& field)
+{
+    if (field == u"dir" || field == u"repeat" || field == u"data")
+        return true;
+    switch (profile) {
+    case DiskProfile::Dd:
+        return false; // the seed's fixed command
+    case DiskProfile::Commit:
+        return field != u"qd"; // one write + fdatasync at a time
+    case DiskProfile::Directory:
+        return field != u"block" && field != u"qd"; // each part has its own
+    case DiskProfile::SeqWrite:
+    case DiskProfile::SeqRead:
+    case DiskProfile::RandRead:
+    case DiskProfile::RandWrite:
+        break;
+    }
+    return true;
+}
+
+void DiskForm::updateForProfile()
+{
+    const DiskProfile p = profile();
+    m_profileDescription->setText(DiskSpec::profileDescription(p));
+    DiskSpec defaults;
+    defaults.profile = p;
+    defaults = defaults.resolved();
+    m_sizeEdit->setPlaceholderText(tr("default: %1").arg(Units::formatBytes(defaults.sizeBytes)));
+    m_blockEdit->setPlaceholderText(defaults.blockBytes > 0 ? tr("default: %1").arg(Units::formatBytes(defaults.blockBytes))
+                                                            : tr("set by each part"));
+    m_qdSpin->setSpecialValueText(defaults.queueDepth > 0 ? tr("default (%1)").arg(defaults.queueDepth) : tr("default"));
+    m_durationEdit->setPlaceholderText(defaults.durationSec > 0
+            ? tr("default: %1 s").arg(Units::formatNumber(defaults.durationSec, 0))
+            : tr("default: one pass over the file"));
+    for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
+        it.value()->setEnabled(m_inputsEnabled && profileUses(p, it.key()));
+}
+
+void DiskForm::setInputsEnabled(bool enabled)
+{
+    m_inputsEnabled = enabled;
+    m_browseButton->setEnabled(enabled);
+    m_profileCombo->setEnabled(enabled);
+    updateForProfile();
+}
+
+ProbeError DiskForm::readSpec(DiskSpec* spec) const
+{
+    DiskSpec s;
+    s.profile = profile();
+    s.dir = directory();
+    const auto uses = [&s](const char* field) { return profileUses(s.profile, QString::fromLatin1(field)); };
+    if (uses("size") && !m_sizeEdit->text().trimmed().isEmpty()) {
+        const auto v = Units::parseSize(m_sizeEdit->text());
+        if (!v)
+            return unreadable(QStringLiteral("size"), m_sizeEdit->text(), tr("64M or 1G"));
+        s.sizeBytes = *v;
+    }
+    if (uses("block") && !m_blockEdit->text().trimmed().isEmpty()) {
+        const auto v = Units::parseSize(m_blockEdit->text());
+        if (!v)
+            return unreadable(QStringLiteral("block"), m_blockEdit->text(), tr("4K or 1M"));
+        s.blockBytes = *v;
+    }
+    if (uses("qd"))
+        s.queueDepth = m_qdSpin->value();
+    if (uses("duration") && !m_durationEdit->text().trimmed().isEmpty()) {
+        const auto v = Units::parseSeconds(m_durationEdit->text());
+        if (!v)
+            return unreadable(QStringLiteral("duration"), m_durationEdit->text(), tr("30, 2.5 or 500ms"));
+        s.durationSec = *v;
+    }
+    s.repeat = m_repeatSpin->value();
+    s.randomData = m_dataCombo->currentIndex() == 1;
+    if (uses("engine"))
+        s.engine = IoEngineChoice(m_engineCombo->currentData().toInt());
+    if (uses("buffered"))
+        s.forceBuffered = m_bufferedCheck->isChecked();
+    *spec = s;
+    return {};
+}
+
+void DiskForm::showError(const ProbeError& error)
+{
+    clearError();
+    m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
+    QString text = error.message();
+    if (!m_errorField.isEmpty())
+        text = fieldLabel(m_errorField) + QStringLiteral(": ") + error.detail;
+    m_errorLabel->setText(text);
+    m_errorLabel->show();
+    if (QWidget* w = fieldWidget(m_errorField)) {
+        w->setStyleSheet(kErrorStyle);
+        w->setToolTip(text);
+        w->setFocus();
+    }
+}
+
+void DiskForm::clearError()
+{
+    if (QWidget* w = fieldWidget(m_errorField))
+        w->setStyleSheet(QString());
+    m_errorField.clear();
+    m_errorLabel->clear();
+    m_errorLabel->hide();
+}
+
+QString DiskForm::errorText() const
+{
+    return m_errorLabel->text();
+}
+
+void DiskForm::rememberDirectory() const
+{
+    QSettings().setValue(kDirKey, directory());
+}
+
+void DiskForm::browse()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Directory to test"), directory());
+    if (dir.isEmpty())
+        return;
+    setDirectory(dir);
+    rememberDirectory();
+}
+
+QString DiskForm::directory() const
+{
+    return m_dirEdit->text().trimmed();
+}
+
+void DiskForm::setDirectory(const QString& dir)
+{
+    m_dirEdit->setText(dir);
+    clearError();
+}
+
+DiskProfile DiskForm::profile() const
+{
+    return DiskProfile(m_profileCombo->currentData().toInt());
+}
+
+void DiskForm::setProfile(DiskProfile profile)
+{
+    const int i = m_profileCombo->findData(int(profile));
+    if (i >= 0)
+        m_profileCombo->setCurrentIndex(i);
+}
+
+void DiskForm::setSizeText(const QString& text)
+{
+    m_sizeEdit->setText(text);
+}
+
+void DiskForm::setBlockText(const QString& text)
+{
+    m_blockEdit->setText(text);
+}
+
+void DiskForm::setDurationText(const QString& text)
+{
+    m_durationEdit->setText(text);
+}
+
+void DiskForm::setQueueDepth(int qd)
+{
+    m_qdSpin->setValue(qd);
+}
+
+void DiskForm::setRepeat(int repeat)
+{
+    m_repeatSpin->setValue(repeat);
+}
+
+void DiskForm::setRandomData(bool random)
+{
+    m_dataCombo->setCurrentIndex(random ? 1 : 0);
+}
+
+void DiskForm::setEngine(IoEngineChoice engine)
+{
+    m_engineCombo->setCurrentIndex(m_engineCombo->findData(int(engine)));
+}
+
+void DiskForm::setBuffered(bool buffered)
+{
+    m_bufferedCheck->setChecked(buffered);
+}

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "core/common/proberror.h"
+#include "core/disk/diskspec.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+// The inputs of a disk test. It reads itself into a DiskSpec (fields the profile does not use are disabled and
+// left at their defaults) and shows an error next to the field it names. Field names are the CLI's option names
+// without dashes, as in ProbeError::field: dir, size, block, qd, duration, repeat, data, engine, buffered.
+class DiskForm final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DiskForm(QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(DiskForm)
+
+    // Fills *spec from the form; an error (kind InvalidSpec, naming the field) when a text cannot be read.
+    // Does not call DiskSpec::validate().
+    ProbeError readSpec(DiskSpec* spec) const;
+
+    void showError(const ProbeError& error);
+    void clearError();
+    QString errorField() const { return m_errorField; }
+    QString errorText() const;
+
+    void setInputsEnabled(bool enabled);
+    void rememberDirectory() const; // QSettings "disk/dir"
+
+    QString directory() const;
+    void setDirectory(const QString& dir);
+    DiskProfile profile() const;
+    void setProfile(DiskProfile profile);
+    void setSizeText(const QString& text);
+    void setBlockText(const QString& text);
+    void setDurationText(const QString& text);
+    void setQueueDepth(int qd); // 0 = profile default
+    void setRepeat(int repeat);
+    void setRandomData(bool random);
+    void setEngine(IoEngineChoice engine);
+    void setBuffered(bool buffered);
+
+    // Does the profile take this field? (dd takes only dir, repeat and data.)
+    static bool profileUses(DiskProfile profile, const QString& field);
+    // The form's label of a field: "dir" -> "Directory".
+    static QString fieldLabel(const QString& field);
+
+signals:
+    void edited();
+
+private:
+    void browse();
+    void updateForProfile();
+    QWidget* fieldWidget(const QString& field) const { return m_fields.value(field); }
+
+    QLineEdit* m_dirEdit = nullptr;
+    QPushButton* m_browseButton = nullptr;
+    QComboBox* m_profileCombo = nullptr;
+    QLabel* m_profileDescription = nullptr;
+    QLineEdit* m_sizeEdit = nullptr;
+    QLineEdit* m_blockEdit = nullptr;
+    QSpinBox* m_qdSpin = nullptr;
+    QLineEdit* m_durationEdit = nullptr;
+    QSpinBox* m_repeatSpin = nullptr;
+    QComboBox* m_dataCombo = nullptr;
+    QComboBox* m_engineCombo = nullptr;
+    QCheckBox* m_bufferedCheck = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    QHash<QString, QWidget*> m_fields;
+    QString m_errorField;
+    bool m_inputsEnabled = true;
+};

@@ -1,0 +1,99 @@
+#pragma once
+
+#include "core/common/runrecord.h"
+#include "core/common/sample.h"
+#include "core/disk/diskspec.h"
+#include "ui/pages/page.h"
+
+#include <QHash>
+#include <QList>
+#include <QPointF>
+#include <QStringList>
+
+class DiskForm;
+class DiskResultModel;
+class LiveChartView;
+class ProbeRunner;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class VerdictList;
+
+// The Disk page: a form that builds a DiskSpec, a run through the shared ProbeRunner, a live chart (MB/s or IOPS,
+// one line per series), a latency readout, the result table, verdicts and warnings. It ignores every run id but
+// its own.
+class DiskPage final : public Page
+{
+    Q_OBJECT
+public:
+    explicit DiskPage(ProbeRunner* runner, QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(DiskPage)
+
+    QString title() const override { return tr("Disk"); }
+    bool isRunning() const override { return m_runId != 0; }
+    int currentRunId() const { return m_runId; }
+
+    DiskForm* form() const { return m_form; }
+    void setDirectory(const QString& dir);
+    void setProfile(DiskProfile profile);
+    void setSizeText(const QString& text);
+    void setBlockText(const QString& text);
+    void setDurationText(const QString& text);
+
+    RunRecord lastRecord() const { return m_lastRecord; }
+    int chartPointCount() const;
+    DiskResultModel* resultModel() const { return m_model; }
+    // The field named by the last validation error ("dir", "size", ...) and the message shown; empty when none.
+    QString errorField() const;
+    QString errorText() const;
+
+    enum class Metric { MbPerSec, Iops };
+    void setMetric(Metric metric);
+
+public slots:
+    void start() override;
+    void cancel() override;
+
+signals:
+    void runFinished(const RunRecord& record);
+
+private:
+    struct SeriesPoints
+    {
+        QList<QPointF> mbPerSec;
+        QList<QPointF> iops;
+    };
+
+    void onProgress(int runId, double fraction, const QString& phase);
+    void onSamples(int runId, const SampleBatch& samples);
+    void onFinished(int runId, const RunRecord& record);
+    void addSamples(const SampleBatch& samples, bool toChart);
+    void redrawChart();
+    void resetResults();
+    void showWarnings(const QList<RunWarning>& warnings);
+    void setRunning(bool running);
+    QString seriesLabel(const QString& series) const;
+
+    ProbeRunner* m_runner;
+    DiskForm* m_form = nullptr;
+    QPushButton* m_startButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QComboBox* m_metricCombo = nullptr;
+    LiveChartView* m_chart = nullptr;
+    QLabel* m_statusLabel = nullptr;
+    QLabel* m_warningsLabel = nullptr;
+    QLabel* m_latencyLabel = nullptr;
+    DiskResultModel* m_model = nullptr;
+    QTableView* m_table = nullptr;
+    VerdictList* m_verdicts = nullptr;
+
+    int m_runId = 0;
+    QString m_profileName;
+    Metric m_metric = Metric::MbPerSec;
+    QStringList m_seriesOrder;
+    QHash<QString, SeriesPoints> m_points;
+    RunRecord m_lastRecord;
+};
