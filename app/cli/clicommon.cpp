@@ -13,7 +13,7 @@
 namespace Cli {
 
 namespace {
-std::atomic<int> g_signal {0};
+std::atomic<int> g_signal { 0 };
 void onSignal(int sig)
 {
     g_signal.store(sig);
@@ -41,7 +41,8 @@ bool writeRecord(const RunRecord& rec, const QString& path)
     }
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        std::fprintf(stderr, "dirbench-cli: --json: cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
+        std::fprintf(
+            stderr, "dirbench-cli: --json: cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
         return false;
     }
     return true;

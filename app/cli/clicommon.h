@@ -13,7 +13,13 @@ class RunContext;
 
 namespace Cli {
 
-enum Exit { ExitOk = 0, ExitFailed = 1, ExitBadArgs = 2, ExitVerdict = 3 };
+enum Exit
+{
+    ExitOk = 0,
+    ExitFailed = 1,
+    ExitBadArgs = 2,
+    ExitVerdict = 3
+};
 
 // Prints "dirbench-cli: --option: message" to stderr and returns ExitBadArgs.
 int badArgument(const QString& option, const QString& message);

@@ -36,31 +36,40 @@ unlinked at once) and never outlives the process. MB/s is 10^6 bytes/s; latency 
 
 struct Options
 {
-    QCommandLineOption dir {QStringLiteral("dir"), QStringLiteral("Directory on the file system to test (required)."),
-        QStringLiteral("DIR")};
-    QCommandLineOption profile {QStringLiteral("profile"), QStringLiteral("Test profile (default seq-write)."),
-        QStringLiteral("NAME")};
-    QCommandLineOption size {QStringLiteral("size"), QStringLiteral("Test file size."), QStringLiteral("N")};
-    QCommandLineOption block {QStringLiteral("block"), QStringLiteral("Block size."), QStringLiteral("N")};
-    QCommandLineOption qd {QStringLiteral("qd"), QStringLiteral("Queue depth (I/Os in flight)."), QStringLiteral("N")};
-    QCommandLineOption duration {QStringLiteral("duration"),
-        QStringLiteral("Time cap in seconds (0 = one pass over the file)."), QStringLiteral("SEC")};
-    QCommandLineOption repeat {QStringLiteral("repeat"), QStringLiteral("Repeat N times; the summary is the median "
-                                                                        "(default 1)."), QStringLiteral("N")};
-    QCommandLineOption data {QStringLiteral("data"), QStringLiteral("zeros (default, as dd) or random (incompressible)."),
-        QStringLiteral("zeros|random")};
-    QCommandLineOption engine {QStringLiteral("engine"),
+    QCommandLineOption dir { QStringLiteral("dir"), QStringLiteral("Directory on the file system to test (required)."),
+        QStringLiteral("DIR") };
+    QCommandLineOption profile { QStringLiteral("profile"), QStringLiteral("Test profile (default seq-write)."),
+        QStringLiteral("NAME") };
+    QCommandLineOption size { QStringLiteral("size"), QStringLiteral("Test file size."), QStringLiteral("N") };
+    QCommandLineOption block { QStringLiteral("block"), QStringLiteral("Block size."), QStringLiteral("N") };
+    QCommandLineOption qd { QStringLiteral("qd"), QStringLiteral("Queue depth (I/Os in flight)."),
+        QStringLiteral("N") };
+    QCommandLineOption duration { QStringLiteral("duration"),
+        QStringLiteral("Time cap in seconds (0 = one pass over the file)."), QStringLiteral("SEC") };
+    QCommandLineOption repeat { QStringLiteral("repeat"),
+        QStringLiteral("Repeat N times; the summary is the median "
+                       "(default 1)."),
+        QStringLiteral("N") };
+    QCommandLineOption data { QStringLiteral("data"),
+        QStringLiteral("zeros (default, as dd) or random (incompressible)."), QStringLiteral("zeros|random") };
+    QCommandLineOption engine { QStringLiteral("engine"),
         QStringLiteral("auto (default: io_uring, threads where refused), io_uring, or threads."),
-        QStringLiteral("auto|io_uring|threads")};
-    QCommandLineOption buffered {QStringLiteral("buffered"), QStringLiteral("Use buffered I/O instead of O_DIRECT.")};
-    QCommandLineOption interval {QStringLiteral("interval"), QStringLiteral("Seconds per interval sample "
-                                                                            "(default 0.25)."), QStringLiteral("SEC")};
-    QCommandLineOption requirements {QStringLiteral("requirements"),
-        QStringLiteral("Judge against this requirement profile id only (default: all that apply)."), QStringLiteral("ID")};
-    QCommandLineOption json {QStringLiteral("json"), QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and "
-                                                                    "nothing else goes to stdout)."), QStringLiteral("FILE")};
-    QCommandLineOption failOnVerdict {QStringLiteral("fail-on-verdict"), QStringLiteral("Exit 3 when a verdict fails.")};
-    QCommandLineOption quiet {QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary.")};
+        QStringLiteral("auto|io_uring|threads") };
+    QCommandLineOption buffered { QStringLiteral("buffered"), QStringLiteral("Use buffered I/O instead of O_DIRECT.") };
+    QCommandLineOption interval { QStringLiteral("interval"),
+        QStringLiteral("Seconds per interval sample "
+                       "(default 0.25)."),
+        QStringLiteral("SEC") };
+    QCommandLineOption requirements { QStringLiteral("requirements"),
+        QStringLiteral("Judge against this requirement profile id only (default: all that apply)."),
+        QStringLiteral("ID") };
+    QCommandLineOption json { QStringLiteral("json"),
+        QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and "
+                       "nothing else goes to stdout)."),
+        QStringLiteral("FILE") };
+    QCommandLineOption failOnVerdict { QStringLiteral("fail-on-verdict"),
+        QStringLiteral("Exit 3 when a verdict fails.") };
+    QCommandLineOption quiet { QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary.") };
 };
 
 QString cell(const QJsonObject& s, const char* key, int decimals = 1)
@@ -80,16 +89,17 @@ void printSummary(std::FILE* out, const RunRecord& rec)
     const QJsonObject tests = rec.summary.value(QStringLiteral("tests")).toObject();
     if (!tests.isEmpty()) {
         for (auto it = tests.begin(); it != tests.end(); ++it)
-            rows.append({it.key(), it.value().toObject()});
+            rows.append({ it.key(), it.value().toObject() });
     } else if (!rec.summary.isEmpty()) {
-        rows.append({rec.summary.value(QStringLiteral("test")).toString(), rec.summary});
+        rows.append({ rec.summary.value(QStringLiteral("test")).toString(), rec.summary });
     }
     std::fprintf(out, "\n%-16s %10s %10s %10s %10s %10s %10s %9s\n", "test", "MB/s", "IOPS", "p50 us", "p99 us",
         "p99.9 us", "max us", "seconds");
     for (const auto& [name, s] : rows)
-        std::fprintf(out, "%-16s %10s %10s %10s %10s %10s %10s %9s\n", qPrintable(name), qPrintable(cell(s, "mb_per_s")),
-            qPrintable(cell(s, "iops")), qPrintable(latCell(s, "p50")), qPrintable(latCell(s, "p99")),
-            qPrintable(latCell(s, "p999")), qPrintable(latCell(s, "max")), qPrintable(cell(s, "seconds", 2)));
+        std::fprintf(out, "%-16s %10s %10s %10s %10s %10s %10s %9s\n", qPrintable(name),
+            qPrintable(cell(s, "mb_per_s")), qPrintable(cell(s, "iops")), qPrintable(latCell(s, "p50")),
+            qPrintable(latCell(s, "p99")), qPrintable(latCell(s, "p999")), qPrintable(latCell(s, "max")),
+            qPrintable(cell(s, "seconds", 2)));
     const QJsonObject eng = rec.engine.toObject();
     if (!eng.isEmpty())
         std::fprintf(out, "engine: %s, %s I/O\n", qPrintable(eng.value(QStringLiteral("io")).toString()),
@@ -134,8 +144,8 @@ int runDiskCommand(const QStringList& args)
     parser.setApplicationDescription(QString::fromUtf8(kDescription));
     parser.addHelpOption();
     Options o;
-    const QList<QCommandLineOption*> all = {&o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration, &o.repeat,
-        &o.data, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json, &o.failOnVerdict, &o.quiet};
+    const QList<QCommandLineOption*> all = { &o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration, &o.repeat,
+        &o.data, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json, &o.failOnVerdict, &o.quiet };
     for (auto* opt : all)
         parser.addOption(*opt);
     if (!parser.parse(args)) {
@@ -143,8 +153,8 @@ int runDiskCommand(const QStringList& args)
         return ExitBadArgs;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("dirbench-cli [options]"),
-                       QStringLiteral("dirbench-cli disk [options]"))),
+        std::fputs(qPrintable(parser.helpText().replace(
+                       QStringLiteral("dirbench-cli [options]"), QStringLiteral("dirbench-cli disk [options]"))),
             stdout);
         return ExitOk;
     }
@@ -160,7 +170,7 @@ int runDiskCommand(const QStringList& args)
                 + DiskSpec::profileNames().join(QStringLiteral(", ")) + u')');
     spec.profile = *profile;
     if (spec.profile == DiskProfile::Dd) {
-        for (auto* opt : {&o.size, &o.block, &o.qd, &o.duration, &o.engine, &o.buffered, &o.interval})
+        for (auto* opt : { &o.size, &o.block, &o.qd, &o.duration, &o.engine, &o.buffered, &o.interval })
             if (parser.isSet(*opt))
                 return badArgument(QStringLiteral("--") + opt->names().first(),
                     QStringLiteral("the dd profile is the seed's fixed test; it takes only --dir, --repeat, --data "
@@ -226,8 +236,8 @@ int runDiskCommand(const QStringList& args)
         else if (e == u"threads")
             spec.engine = IoEngineChoice::Threads;
         else if (e != u"auto")
-            return badArgument(QStringLiteral("--engine"),
-                QStringLiteral("must be auto, io_uring or threads, not '") + e + u'\'');
+            return badArgument(
+                QStringLiteral("--engine"), QStringLiteral("must be auto, io_uring or threads, not '") + e + u'\'');
     }
     spec.forceBuffered = parser.isSet(o.buffered);
     spec.requirementProfile = parser.value(o.requirements);

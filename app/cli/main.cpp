@@ -1,6 +1,6 @@
 // dirbench-cli: the headless front end. Wiring only: each command lives in its own file.
-#include "app/cli/diskcommand.h"
 #include "app/cli/clicommon.h"
+#include "app/cli/diskcommand.h"
 
 #include <QCoreApplication>
 

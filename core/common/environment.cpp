@@ -100,8 +100,12 @@ FileSystemInfo fileSystemOf(const QString& path)
 {
     FileSystemInfo info;
     const QByteArray p = QFile::encodeName(path);
-    struct statfs sfs {};
-    struct statvfs svfs {};
+    struct statfs sfs
+    {
+    };
+    struct statvfs svfs
+    {
+    };
     if (::statfs(p.constData(), &sfs) != 0 || ::statvfs(p.constData(), &svfs) != 0)
         return info;
     info.type = fsTypeName(static_cast<unsigned long>(sfs.f_type));
@@ -136,13 +140,15 @@ QJsonObject collect(const QString& pathOrEmpty)
         f.insert(QStringLiteral("type"), fs.ok ? QJsonValue(fs.type) : QJsonValue(QJsonValue::Null));
         f.insert(QStringLiteral("device"), fs.device.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(fs.device));
         f.insert(QStringLiteral("free_bytes"), fs.ok ? QJsonValue(double(fs.freeBytes)) : QJsonValue(QJsonValue::Null));
-        f.insert(QStringLiteral("total_bytes"), fs.ok ? QJsonValue(double(fs.totalBytes)) : QJsonValue(QJsonValue::Null));
+        f.insert(
+            QStringLiteral("total_bytes"), fs.ok ? QJsonValue(double(fs.totalBytes)) : QJsonValue(QJsonValue::Null));
         const QString dev = fs.device.section(u'/', -1);
         if (!dev.isEmpty()) {
             const QString sys = QStringLiteral("/sys/class/block/") + dev;
             QString base = sys;
             // a partition's queue lives on its parent
-            if (!QFileInfo::exists(sys + QStringLiteral("/queue")) && QFileInfo::exists(sys + QStringLiteral("/partition")))
+            if (!QFileInfo::exists(sys + QStringLiteral("/queue"))
+                && QFileInfo::exists(sys + QStringLiteral("/partition")))
                 base = QFileInfo(sys).canonicalFilePath().section(u'/', 0, -2);
             const QString sched = readFirstLine(base + QStringLiteral("/queue/scheduler"));
             if (!sched.isEmpty())

@@ -8,7 +8,7 @@ namespace Environment {
 
 struct FileSystemInfo
 {
-    QString type;  // "ext4", "tmpfs", "overlay", "nfs", "fuse", ... or "0x1234abcd" when unknown
+    QString type; // "ext4", "tmpfs", "overlay", "nfs", "fuse", ... or "0x1234abcd" when unknown
     qint64 freeBytes = -1;
     qint64 totalBytes = -1;
     QString device; // from /proc/self/mountinfo, "" when not found

@@ -10,9 +10,9 @@ int LatencyHistogram::bucketOf(uint64_t value)
         return int(value);
     const int msb = 63 - std::countl_zero(value);
     if (msb >= MaxBits)
-        return BucketCount - 1;
-    const int shift = msb - SubBucketBits;                                 // >= 1
-    const int sub = int(value >> shift) - (1 << SubBucketBits);            // 0..127
+        return OverflowBucket;
+    const int shift = msb - SubBucketBits; // >= 1
+    const int sub = int(value >> shift) - (1 << SubBucketBits); // 0..127
     return int(ExactLimit) + (shift - 1) * (1 << SubBucketBits) + sub;
 }
 
@@ -20,6 +20,8 @@ uint64_t LatencyHistogram::bucketLow(int index)
 {
     if (index < int(ExactLimit))
         return uint64_t(index);
+    if (index >= OverflowBucket)
+        return uint64_t(1) << MaxBits;
     const int rel = index - int(ExactLimit);
     const int shift = rel / (1 << SubBucketBits) + 1;
     const uint64_t sub = uint64_t(rel % (1 << SubBucketBits)) + (uint64_t(1) << SubBucketBits);
@@ -30,7 +32,7 @@ uint64_t LatencyHistogram::bucketHigh(int index)
 {
     if (index < int(ExactLimit))
         return uint64_t(index);
-    if (index == BucketCount - 1)
+    if (index >= OverflowBucket)
         return UINT64_MAX;
     return bucketLow(index + 1) - 1;
 }
@@ -82,6 +84,8 @@ uint64_t LatencyHistogram::percentile(double q) const
     for (size_t i = 0; i < m_counts.size(); ++i) {
         seen += m_counts[i];
         if (seen >= rank) {
+            if (int(i) == OverflowBucket)
+                return m_max;
             const uint64_t lo = bucketLow(int(i));
             const uint64_t hi = bucketHigh(int(i));
             const uint64_t mid = lo + (std::min(hi, m_max) - lo) / 2;

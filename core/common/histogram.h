@@ -15,7 +15,9 @@ public:
     static constexpr int SubBucketBits = 7;
     static constexpr uint64_t ExactLimit = uint64_t(1) << (SubBucketBits + 1); // 256
     static constexpr int MaxBits = 40;
-    static constexpr int BucketCount = int(ExactLimit) + (MaxBits - SubBucketBits - 1) * (1 << SubBucketBits);
+    // The last bucket takes every value from 2^MaxBits up (percentiles there report the exact max).
+    static constexpr int OverflowBucket = int(ExactLimit) + (MaxBits - SubBucketBits - 1) * (1 << SubBucketBits);
+    static constexpr int BucketCount = OverflowBucket + 1;
 
     void record(uint64_t value);
     void recordN(uint64_t value, uint64_t n);

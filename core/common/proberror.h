@@ -5,11 +5,23 @@
 // What went wrong, for people and for scripts: a kind, the native code (errno, LDAP result code) and detail.
 struct ProbeError
 {
-    enum class Kind { None, InvalidSpec, Io, NoSpace, Permission, ReadOnly, Ldap, Timeout, Cancelled, Internal };
+    enum class Kind
+    {
+        None,
+        InvalidSpec,
+        Io,
+        NoSpace,
+        Permission,
+        ReadOnly,
+        Ldap,
+        Timeout,
+        Cancelled,
+        Internal
+    };
 
     Kind kind = Kind::None;
     int nativeCode = 0;
-    QString field;  // for InvalidSpec: the argument or form field at fault
+    QString field; // for InvalidSpec: the argument or form field at fault
     QString detail; // technical detail
 
     bool isError() const { return kind != Kind::None; }

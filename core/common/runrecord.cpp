@@ -41,7 +41,7 @@ Verdict verdictFromJson(const QJsonObject& o)
 void RunRecord::addWarning(const QString& code, const QString& message)
 {
     if (!hasWarning(code))
-        warnings.append({code, message});
+        warnings.append({ code, message });
 }
 
 bool RunRecord::hasWarning(const QString& code) const
@@ -66,7 +66,7 @@ QJsonObject RunRecord::toJson() const
     o.insert(str("engine"), engine);
     QJsonArray w;
     for (const auto& x : warnings)
-        w.append(QJsonObject {{str("code"), x.code}, {str("message"), x.message}});
+        w.append(QJsonObject { { str("code"), x.code }, { str("message"), x.message } });
     o.insert(str("warnings"), w);
     o.insert(str("intervals"), intervals);
     o.insert(str("summary"), summary);
@@ -90,8 +90,8 @@ std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& o, QString* erro
         return std::nullopt;
     };
     if (o.value(str("schema")).toString() != str(Schema))
-        return fail(str("schema: expected \"") + str(Schema) + str("\", found \"")
-            + o.value(str("schema")).toString() + u'"');
+        return fail(
+            str("schema: expected \"") + str(Schema) + str("\", found \"") + o.value(str("schema")).toString() + u'"');
     RunRecord r;
     r.kind = o.value(str("kind")).toString();
     if (r.kind.isEmpty())
@@ -106,7 +106,8 @@ std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& o, QString* erro
     r.server = o.value(str("server"));
     r.engine = o.value(str("engine"));
     for (const auto& x : o.value(str("warnings")).toArray())
-        r.warnings.append({x.toObject().value(str("code")).toString(), x.toObject().value(str("message")).toString()});
+        r.warnings.append(
+            { x.toObject().value(str("code")).toString(), x.toObject().value(str("message")).toString() });
     r.intervals = o.value(str("intervals")).toArray();
     r.summary = o.value(str("summary")).toObject();
     for (const auto& x : o.value(str("verdicts")).toArray())

@@ -21,7 +21,7 @@ struct RunWarning
 struct Verdict
 {
     QString requirement; // "sequential write >= 100 MB/s (as the seed measured it: dd)"
-    QString source;      // "eDirectory KB (seed 000)"
+    QString source; // "eDirectory KB (seed 000)"
     bool passed = false;
     double measured = 0;
     double threshold = 0;
@@ -36,9 +36,9 @@ struct RunRecord
 {
     static constexpr const char* Schema = "dirbench.run/1";
 
-    QString kind;                 // disk, ldap-probe, ...
+    QString kind; // disk, ldap-probe, ...
     QString status = QStringLiteral("ok"); // ok | failed | cancelled
-    QString failure;              // empty = null
+    QString failure; // empty = null
     QDateTime started;
     QJsonObject spec;
     QJsonObject environment;

@@ -11,7 +11,7 @@
 struct Sample
 {
     QString series; // "" for a single series; "repeat 2", "rand-read qd8", ... otherwise
-    double t = 0;   // seconds since the measured phase of this series began
+    double t = 0; // seconds since the measured phase of this series began
     QJsonObject values;
 
     QJsonObject toJson() const;

@@ -59,7 +59,7 @@ std::optional<double> parseSeconds(const QString& text)
 
 QString formatBytes(qint64 bytes)
 {
-    static const char* const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    static const char* const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
     double v = double(bytes);
     int i = 0;
     while (v >= 1024.0 && i < 4) {

@@ -94,7 +94,7 @@ Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block,
 QList<Part> partsFor(const DiskSpec& s)
 {
     if (s.profile != DiskProfile::Directory)
-        return {makePart(s.profile, s, s.sizeBytes, s.blockBytes, s.queueDepth, s.durationSec)};
+        return { makePart(s.profile, s, s.sizeBytes, s.blockBytes, s.queueDepth, s.durationSec) };
     const double part = s.suitePartSeconds;
     const qint64 commitSize = std::min<qint64>(s.sizeBytes, 64 * 1024 * KiB);
     return {
@@ -168,7 +168,8 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     if (p.prefill) {
         ctx.setPhase(QStringLiteral("preparing ") + p.name);
         bool cancelled = false;
-        res.error = prefill(file->fd(), p.size, spec.randomData, ctx, [&](double f) { progress(0.3 * f); }, &cancelled);
+        res.error = prefill(
+            file->fd(), p.size, spec.randomData, ctx, [&](double f) { progress(0.3 * f); }, &cancelled);
         if (res.error.isError() || cancelled) {
             res.cancelled = cancelled;
             return res;
@@ -202,12 +203,13 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
         out = runIoUring(plan, meter, ctx, measured, &refused);
         if (out.engine.isEmpty()) {
             if (spec.engine == IoEngineChoice::IoUring) {
-                res.error = ProbeError::fromErrno(ENOSYS, QStringLiteral("io_uring was asked for but refused: ") + refused);
+                res.error
+                    = ProbeError::fromErrno(ENOSYS, QStringLiteral("io_uring was asked for but refused: ") + refused);
                 return res;
             }
             rec.addWarning(QStringLiteral("io_uring-refused"),
-                QStringLiteral("io_uring was refused (") + refused + QStringLiteral("); ")
-                    + QString::number(p.qd) + QStringLiteral(" threads of pread/pwrite kept the queue depth instead"));
+                QStringLiteral("io_uring was refused (") + refused + QStringLiteral("); ") + QString::number(p.qd)
+                    + QStringLiteral(" threads of pread/pwrite kept the queue depth instead"));
             out = runThreads(plan, meter, ctx, measured);
         }
     } else {
@@ -281,9 +283,9 @@ QJsonObject spreadOf(const QList<QJsonObject>& runs, const QString& key, double*
         var += (x - mean) * (x - mean);
     const double cv = mean > 0 && v.size() > 1 ? std::sqrt(var / double(v.size() - 1)) / mean : 0;
     *cvOut = cv;
-    return QJsonObject {{QStringLiteral("min"), *std::min_element(v.begin(), v.end())},
-        {QStringLiteral("median"), median(v)}, {QStringLiteral("max"), *std::max_element(v.begin(), v.end())},
-        {QStringLiteral("cv"), std::round(cv * 1000.0) / 1000.0}};
+    return QJsonObject { { QStringLiteral("min"), *std::min_element(v.begin(), v.end()) },
+        { QStringLiteral("median"), median(v) }, { QStringLiteral("max"), *std::max_element(v.begin(), v.end()) },
+        { QStringLiteral("cv"), std::round(cv * 1000.0) / 1000.0 } };
 }
 
 } // namespace
@@ -302,14 +304,16 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
         rec.failure = bad.message();
         return rec;
     }
-    const QString fsType = rec.environment.value(QStringLiteral("filesystem")).toObject().value(QStringLiteral("type")).toString();
+    const QString fsType
+        = rec.environment.value(QStringLiteral("filesystem")).toObject().value(QStringLiteral("type")).toString();
     if (fsType == u"tmpfs" || fsType == u"ramfs")
         rec.addWarning(QStringLiteral("tmpfs"),
             spec.dir + QStringLiteral(" is on ") + fsType + QStringLiteral(": this measures memory, not a disk"));
     else if (fsType == u"overlay")
         rec.addWarning(QStringLiteral("overlay"),
-            spec.dir + QStringLiteral(" is on an overlay file system (a container layer): results describe the layer "
-                                      "stack, not one disk"));
+            spec.dir
+                + QStringLiteral(" is on an overlay file system (a container layer): results describe the layer "
+                                 "stack, not one disk"));
     else if (fsType == u"nfs" || fsType == u"cifs")
         rec.addWarning(QStringLiteral("network-fs"),
             spec.dir + QStringLiteral(" is on a network file system (") + fsType
@@ -347,7 +351,8 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
                 byPart[p.name].append(s);
             }
             if (!res.engine.isEmpty()) {
-                engines.insert(p.name, QJsonObject {{QStringLiteral("io"), res.engine}, {QStringLiteral("direct"), res.direct}});
+                engines.insert(p.name,
+                    QJsonObject { { QStringLiteral("io"), res.engine }, { QStringLiteral("direct"), res.direct } });
                 if (mainEngine.isEmpty() || (p.profile != DiskProfile::Dd && p.profile != DiskProfile::Commit)) {
                     mainEngine = res.engine;
                     mainDirect = res.direct;
@@ -368,8 +373,9 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
     }
     ctx.setProgress(1.0);
 
-    QJsonObject engine {{QStringLiteral("io"), mainEngine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(mainEngine)},
-        {QStringLiteral("direct"), mainDirect}};
+    QJsonObject engine { { QStringLiteral("io"),
+                             mainEngine.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(mainEngine) },
+        { QStringLiteral("direct"), mainDirect } };
     if (suite)
         engine.insert(QStringLiteral("parts"), engines);
     rec.engine = engine;
@@ -387,12 +393,13 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
             s.insert(QStringLiteral("repeats"), reps);
             double cvMb = 0, cvIops = 0;
             s.insert(QStringLiteral("spread"),
-                QJsonObject {{QStringLiteral("mb_per_s"), spreadOf(runs, QStringLiteral("mb_per_s"), &cvMb)},
-                    {QStringLiteral("iops"), spreadOf(runs, QStringLiteral("iops"), &cvIops)}});
+                QJsonObject { { QStringLiteral("mb_per_s"), spreadOf(runs, QStringLiteral("mb_per_s"), &cvMb) },
+                    { QStringLiteral("iops"), spreadOf(runs, QStringLiteral("iops"), &cvIops) } });
             if (std::max(cvMb, cvIops) > 0.2)
                 rec.addWarning(QStringLiteral("spread"),
                     p.name + QStringLiteral(": repeats differ by more than 20 % (coefficient of variation ")
-                        + Units::formatNumber(std::max(cvMb, cvIops) * 100.0) + QStringLiteral(" %); one run says little"));
+                        + Units::formatNumber(std::max(cvMb, cvIops) * 100.0)
+                        + QStringLiteral(" %); one run says little"));
         }
         tests.insert(p.name, s);
     }

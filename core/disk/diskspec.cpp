@@ -27,18 +27,21 @@ constexpr qint64 MiB = 1024 * KiB;
 constexpr qint64 GiB = 1024 * MiB;
 
 const ProfileInfo kProfiles[] = {
-    {DiskProfile::Dd, "dd", "The seed's command: 8192 buffered writes of 64 KiB, one fdatasync at the end (cache-sensitive)",
-     512 * MiB, 64 * KiB, 1, 0},
-    {DiskProfile::SeqWrite, "seq-write", "Sequential write, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB, 8, 0},
-    {DiskProfile::SeqRead, "seq-read", "Sequential read, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB, 8, 0},
-    {DiskProfile::RandRead, "rand-read", "Random 4 KiB reads, O_DIRECT, queue depth 32 (searches that miss the cache)",
-     1 * GiB, 4 * KiB, 32, 20},
-    {DiskProfile::RandWrite, "rand-write", "Random 4 KiB writes, O_DIRECT, queue depth 32", 1 * GiB, 4 * KiB, 32, 20},
-    {DiskProfile::Commit, "commit", "4 KiB write + fdatasync each, like a directory's transaction log", 64 * MiB, 4 * KiB,
-     1, 10},
-    {DiskProfile::Directory, "directory",
-     "Suite for a directory server: rand-read QD1 and QD8, commit, sustained seq-write, dd; with verdicts", 1 * GiB,
-     0, 0, 30},
+    { DiskProfile::Dd, "dd",
+        "The seed's command: 8192 buffered writes of 64 KiB, one fdatasync at the end (cache-sensitive)", 512 * MiB,
+        64 * KiB, 1, 0 },
+    { DiskProfile::SeqWrite, "seq-write", "Sequential write, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB,
+        8, 0 },
+    { DiskProfile::SeqRead, "seq-read", "Sequential read, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB, 8,
+        0 },
+    { DiskProfile::RandRead, "rand-read", "Random 4 KiB reads, O_DIRECT, queue depth 32 (searches that miss the cache)",
+        1 * GiB, 4 * KiB, 32, 20 },
+    { DiskProfile::RandWrite, "rand-write", "Random 4 KiB writes, O_DIRECT, queue depth 32", 1 * GiB, 4 * KiB, 32, 20 },
+    { DiskProfile::Commit, "commit", "4 KiB write + fdatasync each, like a directory's transaction log", 64 * MiB,
+        4 * KiB, 1, 10 },
+    { DiskProfile::Directory, "directory",
+        "Suite for a directory server: rand-read QD1 and QD8, commit, sustained seq-write, dd; with verdicts", 1 * GiB,
+        4 * KiB, 1, 30 },
 };
 
 const ProfileInfo& info(DiskProfile p)
@@ -132,7 +135,9 @@ ProbeError DiskSpec::validate() const
     if (dir.isEmpty())
         return ProbeError::invalid(QStringLiteral("dir"), QStringLiteral("no directory given"));
     const QByteArray path = dir.toLocal8Bit();
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::stat(path.constData(), &st) != 0)
         return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" does not exist"));
     if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))
@@ -140,7 +145,9 @@ ProbeError DiskSpec::validate() const
             dir + QStringLiteral(" is a device; DirBench tests a file system through a directory, never a raw device"));
     if (!S_ISDIR(st.st_mode))
         return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is not a directory"));
-    struct statvfs vfs {};
+    struct statvfs vfs
+    {
+    };
     if (::statvfs(path.constData(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
         return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is on a read-only file system"));
     if (::access(path.constData(), W_OK | X_OK) != 0)
@@ -149,8 +156,8 @@ ProbeError DiskSpec::validate() const
     if (r.blockBytes < 512 || r.blockBytes > 64 * MiB)
         return ProbeError::invalid(QStringLiteral("block"), QStringLiteral("must be between 512 bytes and 64 MiB"));
     if (!r.forceBuffered && r.blockBytes % 4096 != 0)
-        return ProbeError::invalid(QStringLiteral("block"),
-            QStringLiteral("direct I/O needs a multiple of 4 KiB (or use --buffered)"));
+        return ProbeError::invalid(
+            QStringLiteral("block"), QStringLiteral("direct I/O needs a multiple of 4 KiB (or use --buffered)"));
     if (r.sizeBytes < r.blockBytes && profile != DiskProfile::Directory)
         return ProbeError::invalid(QStringLiteral("size"),
             Units::formatBytes(r.sizeBytes) + QStringLiteral(" is smaller than the block size ")

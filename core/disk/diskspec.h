@@ -8,8 +8,22 @@
 
 #include <optional>
 
-enum class DiskProfile { Dd, SeqWrite, SeqRead, RandRead, RandWrite, Commit, Directory };
-enum class IoEngineChoice { Auto, IoUring, Threads };
+enum class DiskProfile
+{
+    Dd,
+    SeqWrite,
+    SeqRead,
+    RandRead,
+    RandWrite,
+    Commit,
+    Directory
+};
+enum class IoEngineChoice
+{
+    Auto,
+    IoUring,
+    Threads
+};
 
 // What a disk test should do. Fields left at their "unset" value take the profile's default in resolved().
 // Field names in errors are the CLI's option names without dashes ("size", "qd", "dir"), so the CLI and the
@@ -18,12 +32,12 @@ struct DiskSpec
 {
     DiskProfile profile = DiskProfile::SeqWrite;
     QString dir;
-    qint64 sizeBytes = 0;     // 0 = profile default
-    qint64 blockBytes = 0;    // 0 = profile default
-    int queueDepth = 0;       // 0 = profile default
-    double durationSec = -1;  // < 0 = profile default; 0 = one pass over the file
+    qint64 sizeBytes = 0; // 0 = profile default
+    qint64 blockBytes = 0; // 0 = profile default
+    int queueDepth = 0; // 0 = profile default
+    double durationSec = -1; // < 0 = profile default; 0 = one pass over the file
     int repeat = 1;
-    bool randomData = false;  // false: zeros (as dd); true: incompressible
+    bool randomData = false; // false: zeros (as dd); true: incompressible
     IoEngineChoice engine = IoEngineChoice::Auto;
     bool forceBuffered = false;
     int intervalMs = 250;

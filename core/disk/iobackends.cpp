@@ -4,11 +4,10 @@
 #include "core/disk/testfile.h"
 #include "core/run/runcontext.h"
 
-#include <liburing.h>
-
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <liburing.h>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -25,8 +24,7 @@ public:
         , m_blocks(uint64_t(p.fileSize / p.block))
         , m_maxOps(p.maxOps ? p.maxOps : (p.durationSec > 0 ? 0 : m_blocks))
         , m_deadline(p.durationSec > 0 ? IoMeter::nowNs() + uint64_t(p.durationSec * 1e9) : 0)
-    {
-    }
+    { }
 
     // Thread-safe. Returns false when the phase must not issue more.
     bool next(uint64_t& offset, uint64_t& rng)
@@ -70,30 +68,30 @@ private:
     const uint64_t m_blocks;
     const uint64_t m_maxOps;
     const uint64_t m_deadline;
-    std::atomic<uint64_t> m_issued {0};
-    std::atomic<bool> m_stop {false};
+    std::atomic<uint64_t> m_issued { 0 };
+    std::atomic<bool> m_stop { false };
 };
 
 QString what(const IoPlan& p, uint64_t offset)
 {
-    return (p.write ? QStringLiteral("writing") : QStringLiteral("reading")) + QStringLiteral(" the test file at offset ")
-        + QString::number(offset);
+    return (p.write ? QStringLiteral("writing") : QStringLiteral("reading"))
+        + QStringLiteral(" the test file at offset ") + QString::number(offset);
 }
 
 ProbeError shortIo(const IoPlan& p, uint64_t offset, int64_t got)
 {
     if (p.write)
         // A short write is how a file system says it has no room left for the rest.
-        return ProbeError::fromErrno(ENOSPC, what(p, offset) + QStringLiteral(": short write of ") + QString::number(got)
-                + QStringLiteral(" bytes"));
+        return ProbeError::fromErrno(ENOSPC,
+            what(p, offset) + QStringLiteral(": short write of ") + QString::number(got) + QStringLiteral(" bytes"));
     ProbeError e = ProbeError::fromErrno(EIO, what(p, offset) + QStringLiteral(": short read"));
     return e;
 }
 
 } // namespace
 
-IoOutcome runIoUring(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const ProgressFn& progress,
-    QString* refusedReason)
+IoOutcome runIoUring(
+    const IoPlan& plan, IoMeter& meter, RunContext& ctx, const ProgressFn& progress, QString* refusedReason)
 {
     IoOutcome out;
     out.engine = QStringLiteral("io_uring");
@@ -122,7 +120,7 @@ IoOutcome runIoUring(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     std::vector<Slot> slotTable;
     slotTable.reserve(entries);
     for (unsigned i = 0; i < entries; ++i) {
-        slotTable.push_back({AlignedBuffer(size_t(plan.block)), 0, 0});
+        slotTable.push_back({ AlignedBuffer(size_t(plan.block)), 0, 0 });
         if (plan.write)
             slotTable.back().buf.fill(plan.randomData, plan.seed * 1000 + i);
     }
@@ -161,7 +159,7 @@ IoOutcome runIoUring(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
 
     while (inflight > 0) {
         io_uring_cqe* cqe = nullptr;
-        __kernel_timespec ts {0, 50 * 1000 * 1000};
+        __kernel_timespec ts { 0, 50 * 1000 * 1000 };
         const int w = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
         if (w == -ETIME || w == -EINTR || w == -EAGAIN) {
             meter.tick();
@@ -221,7 +219,7 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     ProbeError firstError;
 
     auto worker = [&](int index) {
-        AlignedBuffer buf {size_t(plan.block)};
+        AlignedBuffer buf { size_t(plan.block) };
         if (plan.write)
             buf.fill(plan.randomData, plan.seed * 1000 + uint64_t(index));
         uint64_t rng = (plan.seed + uint64_t(index) + 1) * 0x9E3779B97F4A7C15ULL | 1;
@@ -276,11 +274,11 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     return out;
 }
 
-ProbeError prefill(int fd, int64_t fileSize, bool randomData, RunContext& ctx, const ProgressFn& progress,
-    bool* cancelled)
+ProbeError prefill(
+    int fd, int64_t fileSize, bool randomData, RunContext& ctx, const ProgressFn& progress, bool* cancelled)
 {
     constexpr int64_t chunk = 1024 * 1024;
-    AlignedBuffer buf {size_t(chunk)};
+    AlignedBuffer buf { size_t(chunk) };
     buf.fill(randomData, 7);
     for (int64_t off = 0; off < fileSize; off += chunk) {
         if (ctx.stopRequested()) {
@@ -290,7 +288,8 @@ ProbeError prefill(int fd, int64_t fileSize, bool randomData, RunContext& ctx, c
         const size_t n = size_t(std::min(chunk, fileSize - off));
         const ssize_t r = ::pwrite(fd, buf.data, n, off_t(off));
         if (r < 0)
-            return ProbeError::fromErrno(errno, QStringLiteral("preparing the test file at offset ") + QString::number(off));
+            return ProbeError::fromErrno(
+                errno, QStringLiteral("preparing the test file at offset ") + QString::number(off));
         if (size_t(r) != n)
             return ProbeError::fromErrno(ENOSPC, QStringLiteral("preparing the test file: short write"));
         progress(double(off + int64_t(n)) / double(fileSize));

@@ -22,7 +22,7 @@ QJsonObject latencySummaryUs(const LatencyHistogram& h, bool full)
 {
     QJsonObject o;
     if (h.count() == 0) {
-        for (const char* k : {"mean", "p50", "p99", "max"})
+        for (const char* k : { "mean", "p50", "p99", "max" })
             o.insert(QLatin1String(k), QJsonValue::Null);
         return o;
     }
@@ -43,8 +43,7 @@ IoMeter::IoMeter(RunContext& ctx, QString series, int intervalMs)
     : m_ctx(ctx)
     , m_series(std::move(series))
     , m_intervalNs(uint64_t(intervalMs) * 1000000ULL)
-{
-}
+{ }
 
 uint64_t IoMeter::nowNs()
 {
@@ -75,13 +74,41 @@ void IoMeter::tick()
 
 void IoMeter::end()
 {
+    tick();
     const uint64_t now = nowNs();
     QMutexLocker lock(&m_mutex);
-    const bool pending = m_interval.count() > 0 || now - m_lastEmit >= m_intervalNs / 2;
-    lock.unlock();
-    if (pending && now > m_lastEmit)
+    const uint64_t tailOps = m_interval.count();
+    const uint64_t tailNs = now - m_lastEmit;
+    if (tailOps > 0 && tailNs < m_intervalNs / 4 && !m_intervals.isEmpty()) {
+        // Too short to be a rate of its own: fold it into the interval before it (in the record).
+        m_prev.merge(m_interval);
+        m_prevBytes += m_intervalBytes;
+        m_total.merge(m_interval);
+        m_totalBytes += m_intervalBytes;
+        m_interval.reset();
+        m_intervalBytes = 0;
+        lock.unlock();
+        m_intervals.replace(m_intervals.size() - 1, makeSample(m_prev, m_prevBytes, m_prevStart, now).toJson());
+        m_lastEmit = now;
+    } else if (tailOps > 0 || tailNs >= m_intervalNs / 2) {
+        lock.unlock();
         emitInterval(now);
+    }
     m_end = now;
+}
+
+Sample IoMeter::makeSample(const LatencyHistogram& h, uint64_t bytes, uint64_t from, uint64_t to) const
+{
+    const double secs = double(to - from) / 1e9;
+    Sample s;
+    s.series = m_series;
+    s.t = double(qint64(double(to - m_t0) / 1e6 + 0.5)) / 1000.0; // milliseconds
+    s.values.insert(QStringLiteral("mb_per_s"), secs > 0 ? round1(double(bytes) / 1e6 / secs) : 0.0);
+    s.values.insert(QStringLiteral("iops"), secs > 0 ? round1(double(h.count()) / secs) : 0.0);
+    s.values.insert(QStringLiteral("latency_us"), latencySummaryUs(h, false));
+    s.values.insert(QStringLiteral("bytes"), double(bytes));
+    s.values.insert(QStringLiteral("ops"), double(h.count()));
+    return s;
 }
 
 void IoMeter::emitInterval(uint64_t at)
@@ -97,16 +124,11 @@ void IoMeter::emitInterval(uint64_t at)
         m_interval.reset();
         m_intervalBytes = 0;
     }
-    const double secs = double(at - m_lastEmit) / 1e9;
+    Sample s = makeSample(h, bytes, m_lastEmit, at);
+    m_prev = h;
+    m_prevBytes = bytes;
+    m_prevStart = m_lastEmit;
     m_lastEmit = at;
-    Sample s;
-    s.series = m_series;
-    s.t = round1(double(at - m_t0) / 1e8) / 10.0; // two decimals
-    s.values.insert(QStringLiteral("mb_per_s"), secs > 0 ? round1(double(bytes) / 1e6 / secs) : 0.0);
-    s.values.insert(QStringLiteral("iops"), secs > 0 ? round1(double(h.count()) / secs) : 0.0);
-    s.values.insert(QStringLiteral("latency_us"), latencySummaryUs(h, false));
-    s.values.insert(QStringLiteral("bytes"), double(bytes));
-    s.values.insert(QStringLiteral("ops"), double(h.count()));
     m_intervals.append(s.toJson());
     m_ctx.addSample(std::move(s));
 }

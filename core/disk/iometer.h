@@ -34,6 +34,7 @@ public:
 
 private:
     void emitInterval(uint64_t nowNs);
+    Sample makeSample(const LatencyHistogram& h, uint64_t bytes, uint64_t from, uint64_t to) const;
 
     RunContext& m_ctx;
     const QString m_series;
@@ -48,6 +49,10 @@ private:
     uint64_t m_intervalBytes = 0;
     uint64_t m_totalBytes = 0;
     QJsonArray m_intervals;
+    // The last emitted interval, so that a tail too short to stand alone can be folded into it.
+    LatencyHistogram m_prev;
+    uint64_t m_prevBytes = 0;
+    uint64_t m_prevStart = 0;
 };
 
 QJsonObject latencySummaryUs(const LatencyHistogram& h, bool full);

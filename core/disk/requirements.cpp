@@ -113,8 +113,9 @@ QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const QJsonOb
             Verdict& b = verdicts[burstIndex];
             Verdict& s = verdicts[sustainedIndex];
             if (b.passed && !s.passed)
-                s.note = QStringLiteral("passes only as the seed measured it (dd): the disk is passing on cache or burst, "
-                                        "not sustained");
+                s.note
+                    = QStringLiteral("passes only as the seed measured it (dd): the disk is passing on cache or burst, "
+                                     "not sustained");
             else if (!b.passed && s.passed)
                 b.note = QStringLiteral("the buffered dd test fails while sustained direct writes pass: "
                                         "check for write-back throttling or a slow fdatasync");

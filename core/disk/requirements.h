@@ -13,7 +13,7 @@
 struct DiskRequirement
 {
     QString id;
-    QString test;   // "dd", "seq-write", "rand-read qd1", "commit", ...
+    QString test; // "dd", "seq-write", "rand-read qd1", "commit", ...
     QString metric; // dotted path into the test's summary: "mb_per_s", "latency_us.p99"
     double min = std::numeric_limits<double>::quiet_NaN();
     double max = std::numeric_limits<double>::quiet_NaN();

@@ -12,10 +12,9 @@ struct ProbeRunner::Run
 {
     explicit Run(int id)
         : ctx(id)
-    {
-    }
+    { }
     RunContext ctx;
-    std::atomic<bool> done {false};
+    std::atomic<bool> done { false };
     bool cancelled = false; // GUI-thread side only
     double lastProgress = -1;
     QString lastPhase;

@@ -15,8 +15,7 @@ class RunContext
 public:
     explicit RunContext(int runId = 0)
         : m_runId(runId)
-    {
-    }
+    { }
     Q_DISABLE_COPY_MOVE(RunContext)
 
     int runId() const { return m_runId; }
@@ -36,9 +35,9 @@ public:
 
 private:
     const int m_runId;
-    std::atomic<bool> m_stop {false};
-    std::atomic<double> m_progress {0.0};
-    std::atomic<qint64> m_samplesAdded {0};
+    std::atomic<bool> m_stop { false };
+    std::atomic<double> m_progress { 0.0 };
+    std::atomic<qint64> m_samplesAdded { 0 };
     mutable QMutex m_mutex;
     QString m_phase;
     SampleBatch m_pending;

@@ -1,4 +1,191 @@
+// dirbench-cli disk, run as a user or a script would: exit codes, messages that name the argument, JSON on stdout.
+#include "diskfixture.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
-class T : public QObject { Q_OBJECT private slots: void placeholder() { QVERIFY(false); } };
-QTEST_GUILESS_MAIN(T)
+
+#include <csignal>
+
+using namespace DiskFixture;
+
+class TstCliDisk : public QObject
+{
+    Q_OBJECT
+private slots:
+    void versionAndHelp();
+    void badArguments_data();
+    void badArguments();
+    void jsonOnStdoutIsPureJson();
+    void humanOutputAndJsonFile();
+    void ddRunsTheSeedCommand();
+    void sigintCancelsAndKeepsTheRecord();
+
+private:
+    struct Result
+    {
+        int code = -1;
+        QByteArray out, err;
+    };
+    static Result run(const QStringList& args, int timeoutMs = 120000);
+    QTemporaryDir m_dir;
+};
+
+TstCliDisk::Result TstCliDisk::run(const QStringList& args, int timeoutMs)
+{
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+void TstCliDisk::versionAndHelp()
+{
+    auto r = run({ QStringLiteral("--version") });
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.startsWith("dirbench-cli " DIRBENCH_VERSION));
+    r = run({ QStringLiteral("--help") });
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("disk"));
+    r = run({ QStringLiteral("disk"), QStringLiteral("--help") });
+    QCOMPARE(r.code, 0);
+    for (const char* opt : { "--dir", "--profile", "--size", "--block", "--qd", "--duration", "--repeat", "--data",
+             "--json", "--engine", "--buffered", "directory", "commit", "rand-read" })
+        QVERIFY2(r.out.contains(opt), opt);
+    r = run({});
+    QCOMPARE(r.code, 2);
+    r = run({ QStringLiteral("frobnicate") });
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.err.contains("frobnicate"));
+}
+
+void TstCliDisk::badArguments_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("named");
+    const QString d = m_dir.path();
+    auto disk = [&](QStringList extra) { return QStringList { QStringLiteral("disk") } + extra; };
+    QTest::newRow("no dir") << disk({ "--profile", "seq-write" }) << "--dir";
+    QTest::newRow("missing dir") << disk({ "--dir", d + "/nope" }) << "--dir";
+    QTest::newRow("device") << disk({ "--dir", "/dev/null" }) << "--dir";
+    QTest::newRow("bad profile") << disk({ "--dir", d, "--profile", "fast" }) << "--profile";
+    QTest::newRow("bad size") << disk({ "--dir", d, "--size", "12X" }) << "--size";
+    QTest::newRow("negative size") << disk({ "--dir", d, "--size", "-1" }) << "--size";
+    QTest::newRow("bad block") << disk({ "--dir", d, "--block", "3000" }) << "--block";
+    QTest::newRow("bad qd") << disk({ "--dir", d, "--qd", "zero" }) << "--qd";
+    QTest::newRow("bad duration") << disk({ "--dir", d, "--duration", "soon" }) << "--duration";
+    QTest::newRow("bad data") << disk({ "--dir", d, "--data", "ones" }) << "--data";
+    QTest::newRow("bad engine") << disk({ "--dir", d, "--engine", "aio" }) << "--engine";
+    QTest::newRow("unknown option") << disk({ "--dir", d, "--turbo" }) << "turbo";
+    QTest::newRow("dd takes no size") << disk({ "--dir", d, "--profile", "dd", "--size", "1G" }) << "--size";
+    QTest::newRow("dd takes no qd") << disk({ "--dir", d, "--profile", "dd", "--qd", "4" }) << "--qd";
+    QTest::newRow("dd takes no block") << disk({ "--dir", d, "--profile", "dd", "--block", "1M" }) << "--block";
+    QTest::newRow("dd takes no duration") << disk({ "--dir", d, "--profile", "dd", "--duration", "5" }) << "--duration";
+    QTest::newRow("too big for free space") << disk({ "--dir", d, "--size", "4000T" }) << "--size";
+}
+
+void TstCliDisk::badArguments()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, named);
+    const Result r = run(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
+    QVERIFY(r.out.isEmpty() || !r.out.contains("t=")); // nothing ran
+    QVERIFY(leftovers(m_dir.path()).isEmpty());
+}
+
+void TstCliDisk::jsonOnStdoutIsPureJson()
+{
+    const Result r = run({ QStringLiteral("disk"), QStringLiteral("--dir"), m_dir.path(), QStringLiteral("--profile"),
+        QStringLiteral("rand-read"), QStringLiteral("--size"), QStringLiteral("8M"), QStringLiteral("--duration"),
+        QStringLiteral("0.5"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(r.code, 0);
+    QJsonParseError pe;
+    const QJsonObject o = QJsonDocument::fromJson(r.out, &pe).object();
+    QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+    QCOMPARE(o.value(QStringLiteral("schema")).toString(), QStringLiteral("dirbench.run/1"));
+    QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("disk"));
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+    QVERIFY(o.value(QStringLiteral("failure")).isNull());
+    for (const char* k : { "mb_per_s", "iops", "latency_us.p50", "latency_us.p99", "latency_us.p999", "latency_us.max",
+             "bytes", "seconds" })
+        QVERIFY2(num(o.value(QStringLiteral("summary")).toObject(), QLatin1String(k)) > 0, k);
+    QCOMPARE(o.value(QStringLiteral("engine")).toObject().value(QStringLiteral("io")).toString(),
+        QStringLiteral("io_uring"));
+    QVERIFY(o.value(QStringLiteral("warnings")).isArray());
+    QVERIFY(!o.value(QStringLiteral("intervals")).toArray().isEmpty());
+    QVERIFY(r.err.contains("t=")); // the human lines went to stderr
+}
+
+void TstCliDisk::humanOutputAndJsonFile()
+{
+    QTemporaryDir out;
+    const QString json = out.path() + QStringLiteral("/run.json");
+    const Result r = run({ QStringLiteral("disk"), QStringLiteral("--dir"), m_dir.path(), QStringLiteral("--profile"),
+        QStringLiteral("seq-write"), QStringLiteral("--size"), QStringLiteral("32M"), QStringLiteral("--duration"),
+        QStringLiteral("0.6"), QStringLiteral("--engine"), QStringLiteral("threads"), QStringLiteral("--json"), json });
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("t="));
+    QVERIFY(r.out.contains("MB/s"));
+    QVERIFY(r.out.contains("p99.9 us"));
+    QVERIFY(r.out.contains("engine: threads, direct I/O"));
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(
+        o.value(QStringLiteral("engine")).toObject().value(QStringLiteral("io")).toString(), QStringLiteral("threads"));
+    QVERIFY(num(o.value(QStringLiteral("summary")).toObject(), QStringLiteral("mb_per_s")) > 0);
+}
+
+void TstCliDisk::ddRunsTheSeedCommand()
+{
+    const Result r = run({ QStringLiteral("disk"), QStringLiteral("--dir"), m_dir.path(), QStringLiteral("--profile"),
+        QStringLiteral("dd"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(r.code, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+    QCOMPARE(num(o.value(QStringLiteral("summary")).toObject(), QStringLiteral("bytes")), 536870912.0);
+    QCOMPARE(o.value(QStringLiteral("engine")).toObject().value(QStringLiteral("direct")).toBool(), false);
+    QVERIFY(!o.value(QStringLiteral("verdicts")).toArray().isEmpty());
+}
+
+void TstCliDisk::sigintCancelsAndKeepsTheRecord()
+{
+    QTemporaryDir out;
+    const QString json = out.path() + QStringLiteral("/run.json");
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        { QStringLiteral("disk"), QStringLiteral("--dir"), m_dir.path(), QStringLiteral("--profile"),
+            QStringLiteral("rand-read"), QStringLiteral("--size"), QStringLiteral("16M"), QStringLiteral("--duration"),
+            QStringLiteral("60"), QStringLiteral("--json"), json });
+    QVERIFY(p.waitForStarted(5000));
+    QByteArray text;
+    while (!text.contains("t=") && p.state() == QProcess::Running) {
+        p.waitForReadyRead(10000);
+        text += p.readAllStandardOutput();
+    }
+    QVERIFY(text.contains("t="));
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(5000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 1);
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
+    QVERIFY(!o.value(QStringLiteral("intervals")).toArray().isEmpty());
+    QVERIFY(leftovers(m_dir.path()).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TstCliDisk)
 #include "tst_cli_disk.moc"

@@ -1,4 +1,143 @@
+// Faults produced for real: a process killed mid-test, a file system that fills up mid-run, a read-only mount.
+#include "core/disk/diskengine.h"
+#include "core/run/runcontext.h"
+#include "diskfixture.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
-class T : public QObject { Q_OBJECT private slots: void placeholder() { QVERIFY(false); } };
-QTEST_GUILESS_MAIN(T)
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+#include <fcntl.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace DiskFixture;
+
+class TstDiskFaults : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sigkillLeavesNoFile();
+    void diskFullMidRun();
+    void readOnlyFileSystemIsRefused();
+
+private:
+    // Mounts a size-limited tmpfs at `dir`; returns an empty string on success, else why it could not.
+    static QString mountTmpfs(const QString& dir, const QString& options);
+    static void unmount(const QString& dir);
+};
+
+QString TstDiskFaults::mountTmpfs(const QString& dir, const QString& options)
+{
+    if (::geteuid() != 0)
+        return QStringLiteral("not root: mounting a small tmpfs needs root (CI runs as root)");
+    QProcess p;
+    p.start(QStringLiteral("mount"),
+        { QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"), options, QStringLiteral("dirbench-test"),
+            dir });
+    if (!p.waitForFinished(10000) || p.exitCode() != 0)
+        return QStringLiteral("mount -t tmpfs failed: ") + QString::fromLocal8Bit(p.readAllStandardError()).trimmed();
+    return {};
+}
+
+void TstDiskFaults::unmount(const QString& dir)
+{
+    // io_uring drops its file references asynchronously: the mount can be busy for a moment after the run.
+    for (int i = 0; i < 50; ++i) {
+        if (QProcess::execute(QStringLiteral("umount"), { dir }) == 0)
+            return;
+        QThread::msleep(100);
+    }
+    QProcess::execute(QStringLiteral("umount"), { QStringLiteral("-l"), dir });
+}
+
+void TstDiskFaults::sigkillLeavesNoFile()
+{
+    QTemporaryDir dir;
+    QProcess cli;
+    cli.setProgram(QStringLiteral(DIRBENCH_CLI_PATH));
+    cli.setArguments({ QStringLiteral("disk"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--profile"),
+        QStringLiteral("rand-write"), QStringLiteral("--size"), QStringLiteral("64M"), QStringLiteral("--duration"),
+        QStringLiteral("60"), QStringLiteral("--interval"), QStringLiteral("0.1") });
+    cli.start();
+    QVERIFY(cli.waitForStarted(5000));
+    // Wait until it is measuring: the test file exists (unnamed) and has been written.
+    QByteArray out;
+    while (!out.contains("t=") && cli.state() == QProcess::Running) {
+        cli.waitForReadyRead(10000);
+        out += cli.readAllStandardOutput();
+    }
+    QVERIFY2(out.contains("t="), out.constData());
+    QVERIFY2(leftovers(dir.path()).isEmpty(), "the test file is visible while the test runs");
+    ::kill(pid_t(cli.processId()), SIGKILL);
+    QVERIFY(cli.waitForFinished(5000));
+    QCOMPARE(cli.exitStatus(), QProcess::CrashExit);
+    QVERIFY2(leftovers(dir.path()).isEmpty(), qPrintable(leftovers(dir.path()).join(u',')));
+}
+
+void TstDiskFaults::diskFullMidRun()
+{
+    QTemporaryDir mnt;
+    const QString why = mountTmpfs(mnt.path(), QStringLiteral("size=64m,mode=0700"));
+    if (!why.isEmpty())
+        QSKIP(qPrintable(why));
+    auto cleanup = qScopeGuard([&] { unmount(mnt.path()); });
+
+    // A second writer fills the file system while the run is under way, so the run meets ENOSPC mid-run.
+    // The engine's first pass allocates as it goes; the filler waits for the first written block, then takes
+    // 40 of the 64 MiB at once with fallocate. Should the run win the race on a fast machine, try again.
+    for (int attempt = 1; attempt <= 5; ++attempt) {
+        RunContext ctx;
+        DiskSpec s = spec(DiskProfile::SeqWrite, mnt.path(), 48 * MiB);
+        s.blockBytes = 4096;
+        s.forceBuffered = true;
+        s.intervalMs = 50;
+        std::atomic<bool> filled { false };
+        const QByteArray fillPath = QFile::encodeName(mnt.path() + QStringLiteral("/filler"));
+        std::thread filler([&] {
+            while (ctx.progress() <= 0.0 && !ctx.stopRequested())
+                std::this_thread::yield();
+            const int fd = ::open(fillPath.constData(), O_CREAT | O_WRONLY, 0600);
+            filled = fd >= 0 && ::fallocate(fd, 0, 0, 40 * MiB) == 0;
+            ::close(fd);
+        });
+        const RunRecord rec = Disk::run(s, ctx);
+        ctx.requestStop();
+        filler.join();
+        QVERIFY(filled);
+        QFile::remove(mnt.path() + QStringLiteral("/filler"));
+        if (rec.status == u"ok") {
+            qInfo("attempt %d: the run finished before the file system filled; trying again", attempt);
+            continue;
+        }
+        QCOMPARE(rec.status, QStringLiteral("failed"));
+        QVERIFY2(rec.failure.contains(QStringLiteral("disk full")), qPrintable(rec.failure));
+        QVERIFY(rec.failure.contains(QStringLiteral("seq-write")));
+        // What was measured before the fault is kept.
+        QVERIFY(!rec.intervals.isEmpty());
+        QVERIFY(num(rec.summary, QStringLiteral("bytes")) > 0);
+        QCOMPARE(rec.summary.value(QStringLiteral("complete")).toBool(true), false);
+        QVERIFY2(leftovers(mnt.path()).isEmpty(), qPrintable(leftovers(mnt.path()).join(u',')));
+        return;
+    }
+    QFAIL("the run never met a full file system in 5 attempts");
+}
+
+void TstDiskFaults::readOnlyFileSystemIsRefused()
+{
+    QTemporaryDir mnt;
+    const QString why = mountTmpfs(mnt.path(), QStringLiteral("size=8m,ro"));
+    if (!why.isEmpty())
+        QSKIP(qPrintable(why));
+    auto cleanup = qScopeGuard([&] { unmount(mnt.path()); });
+    DiskSpec s = spec(DiskProfile::SeqWrite, mnt.path(), 1 * MiB);
+    const ProbeError e = s.validate();
+    QCOMPARE(e.field, QStringLiteral("dir"));
+    QVERIFY2(e.detail.contains(QStringLiteral("read-only")), qPrintable(e.detail));
+}
+
+QTEST_GUILESS_MAIN(TstDiskFaults)
 #include "tst_diskfaults.moc"
