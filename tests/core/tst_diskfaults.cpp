@@ -4,6 +4,7 @@
 #include "diskfixture.h"
 
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -23,6 +24,7 @@ private slots:
     void sigkillLeavesNoFile();
     void diskFullMidRun();
     void readOnlyFileSystemIsRefused();
+    void permissionDeniedNamesTheDirectory();
 
 private:
     // Mounts a size-limited tmpfs at `dir`; returns an empty string on success, else why it could not.
@@ -137,6 +139,34 @@ void TstDiskFaults::readOnlyFileSystemIsRefused()
     const ProbeError e = s.validate();
     QCOMPARE(e.field, QStringLiteral("dir"));
     QVERIFY2(e.detail.contains(QStringLiteral("read-only")), qPrintable(e.detail));
+}
+
+void TstDiskFaults::permissionDeniedNamesTheDirectory()
+{
+    // Root may write anywhere; the fault is produced for real by running the CLI as an unprivileged user.
+    QTemporaryDir dir;
+    QStringList cmd;
+    if (::geteuid() == 0) {
+        if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
+            QSKIP("running as root without setpriv: cannot drop privileges to produce EACCES");
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                | QFileDevice::ReadOther | QFileDevice::ExeOther);
+        cmd = {QStringLiteral("setpriv"), QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+            QStringLiteral("--clear-groups"), QStringLiteral(DIRBENCH_CLI_PATH)};
+    } else {
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        cmd = {QStringLiteral(DIRBENCH_CLI_PATH)};
+    }
+    QProcess p;
+    p.start(cmd.first(), cmd.mid(1) + QStringList {QStringLiteral("disk"), QStringLiteral("--dir"), dir.path(),
+                                           QStringLiteral("--size"), QStringLiteral("1M")});
+    QVERIFY(p.waitForFinished(30000));
+    const QByteArray err = p.readAllStandardError();
+    if (p.exitCode() == 127 || err.contains("cannot open shared object") || err.contains("failed to execute"))
+        QSKIP(qPrintable(QStringLiteral("the unprivileged user cannot start the CLI here: ") + QString::fromLocal8Bit(err)));
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY2(err.contains("--dir") && err.contains("permission"), err.constData());
+    QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 }
 
 QTEST_GUILESS_MAIN(TstDiskFaults)

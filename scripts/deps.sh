@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what DirBench needs to build, run and test on Debian 12, only what is missing (idempotent, quick
+# when nothing is). Sourced or run by run.sh, test.sh and .ci/run. Needs root or sudo when something is missing.
+set -euo pipefail
+
+DIRBENCH_PKGS=(
+  cmake ninja-build g++ pkg-config
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev libqt6sql6-sqlite qt6-svg-dev qt6-pdf-dev
+  libldap-dev liburing-dev qtkeychain-qt6-dev
+  fonts-dejavu-core
+)
+# Only the test suite and the benchmarks need these.
+DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux)
+
+dirbench_install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "deps: need root (or sudo) to install: ${missing[*]}" >&2; return 1; }
+    sudo=(sudo)
+  fi
+  echo "deps: installing ${missing[*]}" >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    -o DPkg::Lock::Timeout=300 "${missing[@]}" >/dev/null
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  dirbench_install "${DIRBENCH_PKGS[@]}"
+  [ "${1:-}" = "--test" ] && dirbench_install "${DIRBENCH_TEST_PKGS[@]}"
+fi
