@@ -14,14 +14,35 @@
 
 namespace {
 
-// sprintf-style label format with as many decimals as the span needs (numbers in full, never "1e+06").
-QString labelFormat(double span)
+// The smallest of 1, 2, 2.5, 5 x 10^k that divides span into at most maxTicks steps.
+double niceStep(double span, int maxTicks)
 {
-    if (span >= 20)
+    const double raw = span / maxTicks;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double m : { 1.0, 2.0, 2.5, 5.0 })
+        if (m * mag >= raw)
+            return m * mag;
+    return 10.0 * mag;
+}
+
+// sprintf-style label format with the decimals the step needs (numbers in full, never "1e+06").
+QString labelFormat(double step)
+{
+    if (std::fabs(step - std::round(step)) < 1e-9)
         return QStringLiteral("%.0f");
-    if (span >= 2)
+    if (std::fabs(step * 10 - std::round(step * 10)) < 1e-6)
         return QStringLiteral("%.1f");
     return QStringLiteral("%.2f");
+}
+
+// Range exactly as given; ticks on multiples of a round step (anchored at 0), so the plot wastes no space.
+void setAxis(QValueAxis* axis, double min, double max, int maxTicks)
+{
+    const double step = niceStep(max - min, maxTicks);
+    axis->setRange(min, max);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(labelFormat(step));
 }
 
 } // namespace
@@ -38,12 +59,10 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_chart->legend()->setVisible(false);
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
-    m_xAxis->setRange(0, 10);
-    m_yAxis->setRange(0, 100);
-    m_xAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_yAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_xAxis->setTickCount(6);
-    m_yAxis->setTickCount(6);
+    m_xAxis->setTickType(QValueAxis::TicksDynamic);
+    m_yAxis->setTickType(QValueAxis::TicksDynamic);
+    setAxis(m_xAxis, 0, 10, 8);
+    setAxis(m_yAxis, 0, 100, 6);
 
     // The view takes ownership of the chart. Never setUseOpenGL: it crashes on the offscreen platform.
     m_view = new QChartView(m_chart, this);
@@ -97,10 +116,8 @@ void LiveChartView::clear()
     m_series.clear();
     m_order.clear();
     m_chart->legend()->setVisible(false);
-    m_xAxis->setRange(0, 10);
-    m_yAxis->setRange(0, 100);
-    m_xAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_yAxis->setLabelFormat(QStringLiteral("%.0f"));
+    setAxis(m_xAxis, 0, 10, 8);
+    setAxis(m_yAxis, 0, 100, 6);
 }
 
 void LiveChartView::setAxisTitles(const QString& x, const QString& y)
@@ -130,12 +147,12 @@ int LiveChartView::pointCount(const QString& series) const
 
 std::pair<double, double> LiveChartView::xRange() const
 {
-    return {m_xAxis->min(), m_xAxis->max()};
+    return { m_xAxis->min(), m_xAxis->max() };
 }
 
 std::pair<double, double> LiveChartView::yRange() const
 {
-    return {m_yAxis->min(), m_yAxis->max()};
+    return { m_yAxis->min(), m_yAxis->max() };
 }
 
 void LiveChartView::setMaxPointsPerSeries(int n)
@@ -173,12 +190,9 @@ void LiveChartView::rescale()
     xMin = std::min(xMin, 0.0);
     if (xMax <= xMin)
         xMax = xMin + 1;
-    yMax = yMax * 1.08;
+    yMax = yMax * 1.05;
     if (yMax <= yMin)
         yMax = yMin + 1;
-    m_xAxis->setRange(xMin, xMax);
-    m_yAxis->setRange(yMin, yMax);
-    m_yAxis->applyNiceNumbers();
-    m_xAxis->setLabelFormat(labelFormat(xMax - xMin));
-    m_yAxis->setLabelFormat(labelFormat(m_yAxis->max() - m_yAxis->min()));
+    setAxis(m_xAxis, xMin, xMax, 8);
+    setAxis(m_yAxis, yMin, yMax, 6);
 }

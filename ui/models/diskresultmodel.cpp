@@ -37,8 +37,8 @@ QStringList partOrder(const QJsonObject& tests, const QJsonArray& intervals)
     return order;
 }
 
-void appendSummary(QList<DiskResultRow>& rows, const QString& name, const QJsonObject& s, const QJsonArray& intervals,
-    bool topLevel)
+void appendSummary(
+    QList<DiskResultRow>& rows, const QString& name, const QJsonObject& s, const QJsonArray& intervals, bool topLevel)
 {
     const QJsonObject tests = s.value(QStringLiteral("tests")).toObject();
     if (!tests.isEmpty()) {
@@ -50,8 +50,7 @@ void appendSummary(QList<DiskResultRow>& rows, const QString& name, const QJsonO
     if (repeats.size() > 1) {
         for (qsizetype i = 0; i < repeats.size(); ++i) {
             const QString label = QStringLiteral("repeat %1").arg(i + 1);
-            rows << DiskResultModel::rowFromSummary(topLevel ? label : name + u' ' + label,
-                repeats.at(i).toObject());
+            rows << DiskResultModel::rowFromSummary(topLevel ? label : name + u' ' + label, repeats.at(i).toObject());
         }
         if (hasRates(s))
             rows << DiskResultModel::rowFromSummary(name + QStringLiteral(" (median)"), s);
@@ -65,8 +64,7 @@ void appendSummary(QList<DiskResultRow>& rows, const QString& name, const QJsonO
 
 DiskResultModel::DiskResultModel(QObject* parent)
     : QAbstractTableModel(parent)
-{
-}
+{ }
 
 int DiskResultModel::rowCount(const QModelIndex& parent) const
 {

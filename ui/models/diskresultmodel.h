@@ -28,8 +28,21 @@ class DiskResultModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, MbPerSec, Iops, P50, P99, P999, Max, ColumnCount };
-    enum Role { ValueRole = Qt::UserRole }; // the raw double (NaN when absent); Name gives the name
+    enum Column
+    {
+        Name,
+        MbPerSec,
+        Iops,
+        P50,
+        P99,
+        P999,
+        Max,
+        ColumnCount
+    };
+    enum Role
+    {
+        ValueRole = Qt::UserRole
+    }; // the raw double (NaN when absent); Name gives the name
 
     explicit DiskResultModel(QObject* parent = nullptr);
     Q_DISABLE_COPY_MOVE(DiskResultModel)

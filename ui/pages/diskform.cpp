@@ -77,7 +77,7 @@ DiskForm::DiskForm(QWidget* parent)
     m_dataCombo->addItem(tr("random"));
     m_dataCombo->setToolTip(tr("Zeros as dd writes them, or incompressible random data"));
     m_engineCombo->setObjectName(QStringLiteral("engineCombo"));
-    for (const IoEngineChoice e : {IoEngineChoice::Auto, IoEngineChoice::IoUring, IoEngineChoice::Threads})
+    for (const IoEngineChoice e : { IoEngineChoice::Auto, IoEngineChoice::IoUring, IoEngineChoice::Threads })
         m_engineCombo->addItem(DiskSpec::engineName(e), int(e));
     m_engineCombo->setToolTip(tr("auto: io_uring where the kernel allows it, threads otherwise"));
     m_bufferedCheck->setObjectName(QStringLiteral("bufferedCheck"));
@@ -88,11 +88,11 @@ DiskForm::DiskForm(QWidget* parent)
     m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
     m_errorLabel->hide();
 
-    m_fields = {{QStringLiteral("dir"), m_dirEdit}, {QStringLiteral("size"), m_sizeEdit},
-        {QStringLiteral("block"), m_blockEdit}, {QStringLiteral("qd"), m_qdSpin},
-        {QStringLiteral("duration"), m_durationEdit}, {QStringLiteral("repeat"), m_repeatSpin},
-        {QStringLiteral("data"), m_dataCombo}, {QStringLiteral("engine"), m_engineCombo},
-        {QStringLiteral("buffered"), m_bufferedCheck}};
+    m_fields = { { QStringLiteral("dir"), m_dirEdit }, { QStringLiteral("size"), m_sizeEdit },
+        { QStringLiteral("block"), m_blockEdit }, { QStringLiteral("qd"), m_qdSpin },
+        { QStringLiteral("duration"), m_durationEdit }, { QStringLiteral("repeat"), m_repeatSpin },
+        { QStringLiteral("data"), m_dataCombo }, { QStringLiteral("engine"), m_engineCombo },
+        { QStringLiteral("buffered"), m_bufferedCheck } };
 
     auto* dirRow = new QHBoxLayout;
     dirRow->addWidget(m_dirEdit, 1);
@@ -102,7 +102,7 @@ DiskForm::DiskForm(QWidget* parent)
     form->addRow(fieldLabel(QStringLiteral("dir")), dirRow);
     form->addRow(tr("Profile"), m_profileCombo);
     form->addRow(QString(), m_profileDescription);
-    for (const char* f : {"size", "block", "qd", "duration", "repeat", "data", "engine", "buffered"})
+    for (const char* f : { "size", "block", "qd", "duration", "repeat", "data", "engine", "buffered" })
         form->addRow(fieldLabel(QString::fromLatin1(f)), fieldWidget(QString::fromLatin1(f)));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -114,12 +114,12 @@ DiskForm::DiskForm(QWidget* parent)
         updateForProfile();
         clearError();
     });
-    for (QLineEdit* e : {m_dirEdit, m_sizeEdit, m_blockEdit, m_durationEdit})
+    for (QLineEdit* e : { m_dirEdit, m_sizeEdit, m_blockEdit, m_durationEdit })
         connect(e, &QLineEdit::textEdited, this, [this] {
             clearError();
             emit edited();
         });
-    for (QSpinBox* s : {m_qdSpin, m_repeatSpin})
+    for (QSpinBox* s : { m_qdSpin, m_repeatSpin })
         connect(s, &QSpinBox::valueChanged, this, &DiskForm::clearError);
     setProfile(DiskProfile::SeqWrite);
     updateForProfile();
@@ -127,12 +127,12 @@ DiskForm::DiskForm(QWidget* parent)
 
 QString DiskForm::fieldLabel(const QString& field)
 {
-    static const QHash<QString, QString> labels = {{QStringLiteral("dir"), tr("Directory")},
-        {QStringLiteral("size"), tr("File size")}, {QStringLiteral("block"), tr("Block size")},
-        {QStringLiteral("qd"), tr("Queue depth")}, {QStringLiteral("duration"), tr("Duration")},
-        {QStringLiteral("repeat"), tr("Repeat")}, {QStringLiteral("data"), tr("Data")},
-        {QStringLiteral("engine"), tr("I/O engine")}, {QStringLiteral("buffered"), tr("Buffered")},
-        {QStringLiteral("interval"), tr("Interval")}};
+    static const QHash<QString, QString> labels
+        = { { QStringLiteral("dir"), tr("Directory") }, { QStringLiteral("size"), tr("File size") },
+              { QStringLiteral("block"), tr("Block size") }, { QStringLiteral("qd"), tr("Queue depth") },
+              { QStringLiteral("duration"), tr("Duration") }, { QStringLiteral("repeat"), tr("Repeat") },
+              { QStringLiteral("data"), tr("Data") }, { QStringLiteral("engine"), tr("I/O engine") },
+              { QStringLiteral("buffered"), tr("Buffered") }, { QStringLiteral("interval"), tr("Interval") } };
     return labels.value(field, field);
 }
 
@@ -164,9 +164,11 @@ void DiskForm::updateForProfile()
     defaults.profile = p;
     defaults = defaults.resolved();
     m_sizeEdit->setPlaceholderText(tr("default: %1").arg(Units::formatBytes(defaults.sizeBytes)));
-    m_blockEdit->setPlaceholderText(defaults.blockBytes > 0 ? tr("default: %1").arg(Units::formatBytes(defaults.blockBytes))
-                                                            : tr("set by each part"));
-    m_qdSpin->setSpecialValueText(defaults.queueDepth > 0 ? tr("default (%1)").arg(defaults.queueDepth) : tr("default"));
+    m_blockEdit->setPlaceholderText(defaults.blockBytes > 0
+            ? tr("default: %1").arg(Units::formatBytes(defaults.blockBytes))
+            : tr("set by each part"));
+    m_qdSpin->setSpecialValueText(
+        defaults.queueDepth > 0 ? tr("default (%1)").arg(defaults.queueDepth) : tr("default"));
     m_durationEdit->setPlaceholderText(defaults.durationSec > 0
             ? tr("default: %1 s").arg(Units::formatNumber(defaults.durationSec, 0))
             : tr("default: one pass over the file"));

@@ -3,6 +3,7 @@
 #include "core/common/runrecord.h"
 #include "core/common/sample.h"
 #include "core/disk/diskspec.h"
+#include "core/run/proberunner.h"
 #include "ui/pages/page.h"
 
 #include <QHash>
@@ -10,10 +11,11 @@
 #include <QPointF>
 #include <QStringList>
 
+#include <functional>
+
 class DiskForm;
 class DiskResultModel;
 class LiveChartView;
-class ProbeRunner;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -49,7 +51,15 @@ public:
     QString errorField() const;
     QString errorText() const;
 
-    enum class Metric { MbPerSec, Iops };
+    // What start() runs for a validated spec; Disk::makeJob unless a test puts a scripted job in its place.
+    using JobFactory = std::function<ProbeRunner::Job(const DiskSpec&)>;
+    void setJobFactory(JobFactory factory);
+
+    enum class Metric
+    {
+        MbPerSec,
+        Iops
+    };
     void setMetric(Metric metric);
 
 public slots:
@@ -90,6 +100,7 @@ private:
     QTableView* m_table = nullptr;
     VerdictList* m_verdicts = nullptr;
 
+    JobFactory m_jobFactory;
     int m_runId = 0;
     QString m_profileName;
     Metric m_metric = Metric::MbPerSec;

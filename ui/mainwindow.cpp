@@ -1,0 +1,129 @@
+#include "ui/mainwindow.h"
+
+#include "core/run/proberunner.h"
+#include "ui/pages/diskpage.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+
+namespace {
+// The engine acknowledges a cancel within 200 ms; if a run still has not finished after this, close anyway and
+// leave the rest to the runner's destructor.
+constexpr int kCloseGraceMs = 10000;
+} // namespace
+
+MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
+    : QMainWindow(parent)
+    , m_runner(runner)
+    , m_tabs(new QTabWidget(this))
+    , m_runningLabel(new QLabel(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("DirBench"));
+    m_tabs->setObjectName(QStringLiteral("pageTabs"));
+    m_tabs->setDocumentMode(true);
+    setCentralWidget(m_tabs);
+
+    m_startAction = new QAction(tr("&Start"), this);
+    m_startAction->setObjectName(QStringLiteral("startAction"));
+    m_startAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_startAction->setToolTip(tr("Start the test of the current page (Ctrl+R)"));
+    m_cancelAction = new QAction(tr("&Cancel"), this);
+    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    m_cancelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    m_cancelAction->setToolTip(tr("Cancel the test of the current page (Ctrl+.)"));
+    auto* quitAction = new QAction(tr("&Quit"), this);
+    quitAction->setShortcut(QKeySequence::Quit);
+
+    auto* runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addAction(m_startAction);
+    runMenu->addAction(m_cancelAction);
+    runMenu->addSeparator();
+    runMenu->addAction(quitAction);
+    auto* toolBar = addToolBar(tr("Run"));
+    toolBar->setObjectName(QStringLiteral("runToolBar"));
+    toolBar->setMovable(false);
+    toolBar->addAction(m_startAction);
+    toolBar->addAction(m_cancelAction);
+
+    m_runningLabel->setObjectName(QStringLiteral("runningLabel"));
+    statusBar()->addPermanentWidget(m_runningLabel);
+
+    connect(m_startAction, &QAction::triggered, this, [this] {
+        if (Page* p = currentPage())
+            p->start();
+    });
+    connect(m_cancelAction, &QAction::triggered, this, [this] {
+        if (Page* p = currentPage())
+            p->cancel();
+    });
+    connect(quitAction, &QAction::triggered, this, &QWidget::close);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
+    connect(m_runner, &ProbeRunner::started, this, &MainWindow::updateActions);
+    connect(m_runner, &ProbeRunner::finished, this, &MainWindow::onRunFinished);
+
+    m_diskPage = new DiskPage(m_runner, m_tabs);
+    addPage(m_diskPage);
+    // Later: LDAP, Sizing, Curve, History.
+
+    resize(1200, 800);
+    updateActions();
+}
+
+Page* MainWindow::currentPage() const
+{
+    return qobject_cast<Page*>(m_tabs->currentWidget());
+}
+
+void MainWindow::addPage(Page* page)
+{
+    m_pages << page;
+    m_tabs->addTab(page, page->title());
+    connect(page, &Page::runningChanged, this, &MainWindow::updateActions);
+    connect(page, &Page::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text); });
+}
+
+void MainWindow::updateActions()
+{
+    const Page* p = currentPage();
+    const bool running = p && p->isRunning();
+    m_startAction->setEnabled(p && !running && !m_closePending);
+    m_cancelAction->setEnabled(running && !m_closePending);
+    const int n = m_runner->runningCount();
+    m_runningLabel->setText(n > 0 ? tr("%n test(s) running", nullptr, n) : tr("idle"));
+}
+
+void MainWindow::onRunFinished()
+{
+    updateActions();
+    if (m_closePending && m_runner->runningCount() == 0)
+        QTimer::singleShot(0, this, &QWidget::close); // after every receiver of this finished() ran
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_forceClose || m_runner->runningCount() == 0) {
+        event->accept();
+        return;
+    }
+    // Never wait here: cancel, keep the window, and close again when the runner's finished() arrives.
+    event->ignore();
+    if (m_closePending)
+        return;
+    m_closePending = true;
+    m_runner->cancelAll();
+    m_tabs->setEnabled(false);
+    updateActions();
+    statusBar()->showMessage(tr("Cancelling the running test before closing…"));
+    QTimer::singleShot(kCloseGraceMs, this, [this] {
+        m_forceClose = true;
+        close();
+    });
+}

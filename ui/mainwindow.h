@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QList>
+#include <QMainWindow>
+
+class DiskPage;
+class Page;
+class ProbeRunner;
+class QAction;
+class QLabel;
+class QTabWidget;
+
+// The shell: a tab per page, a status bar, Start/Cancel actions that act on the current page. Closing during a
+// run cancels every run and closes once the runner reports them finished (no nested event loop).
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(ProbeRunner* runner, QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+    DiskPage* diskPage() const { return m_diskPage; }
+    Page* currentPage() const;
+    bool isClosePending() const { return m_closePending; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void addPage(Page* page);
+    void updateActions();
+    void onRunFinished();
+
+    ProbeRunner* m_runner;
+    QTabWidget* m_tabs = nullptr;
+    QAction* m_startAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QLabel* m_runningLabel = nullptr;
+    DiskPage* m_diskPage = nullptr;
+    QList<Page*> m_pages;
+    bool m_closePending = false;
+    bool m_forceClose = false;
+};
