@@ -1,0 +1,191 @@
+#include "app/cli/sandboxcommand.h"
+
+#include "app/cli/clicommon.h"
+#include "core/run/runcontext.h"
+#include "core/sandbox/slapdsandbox.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+#include <csignal>
+#include <cstdio>
+
+namespace Cli {
+
+namespace {
+
+const char* const kDescription = R"(Start, inspect or stop a private OpenLDAP server for demos, tests and benchmarks.
+
+  sandbox start [--entries N] [--tls] [--port P] [--dir PARENT] [--json]
+  sandbox status [--dir DIR] [--json]
+  sandbox stop [--dir DIR]
+
+start runs the system's slapd (back-mdb) in a new directory PARENT/dirbench-sandbox-XXXXXX (PARENT defaults
+to $TMPDIR or /tmp) on free 127.0.0.1 ports, loaded with N generated inetOrgPerson entries
+uid=user0..uid=user{N-1},ou=people,dc=example,dc=com (default 10000). It prints KEY=VALUE lines (URI,
+LDAPS_URI, LDAPI_URI, BASE, PEOPLE_BASE, BIND_DN, PASSWORD_FILE, CA_FILE, PID, DIR, ENTRIES) or, with --json,
+one JSON object; slapd keeps running after this command exits. BIND_DN (the rootdn, which also reads
+cn=monitor) and every uid=userN share one generated password, kept only in PASSWORD_FILE (mode 0600):
+  ldapwhoami -x -H "$URI" -D "$BIND_DN" -y "$PASSWORD_FILE"
+SASL EXTERNAL over LDAPI_URI maps the user who started it to BIND_DN. --tls adds an ldaps:// listener and
+StartTLS with a self-signed certificate (CA_FILE): LDAPTLS_CACERT="$CA_FILE".
+stop ends slapd and deletes the directory with the password; without --dir it stops the sandbox started
+last. Exit codes: 0 done; 1 failed, or (status, stop) no sandbox running; 2 bad arguments.
+)";
+
+RunContext* g_ctx = nullptr;
+void onSignal(int)
+{
+    if (g_ctx)
+        g_ctx->requestStop(); // a lock-free atomic store
+}
+
+void printInfo(const SandboxInfo& info, bool json)
+{
+    if (json) {
+        std::fputs(QJsonDocument(info.toJson()).toJson(QJsonDocument::Indented).constData(), stdout);
+    } else {
+        std::fputs(info.toKeyValue().toUtf8().constData(), stdout);
+    }
+    std::fflush(stdout);
+}
+
+int start(const QCommandLineParser& parser)
+{
+    SandboxOptions opt;
+    if (parser.isSet(QStringLiteral("entries"))) {
+        bool ok = false;
+        opt.entries = parser.value(QStringLiteral("entries")).toInt(&ok);
+        if (!ok || opt.entries < SandboxOptions::kMinEntries || opt.entries > SandboxOptions::kMaxEntries)
+            return badArgument(QStringLiteral("--entries"),
+                QStringLiteral("must be between %1 and %2, not '%3'")
+                    .arg(SandboxOptions::kMinEntries)
+                    .arg(SandboxOptions::kMaxEntries)
+                    .arg(parser.value(QStringLiteral("entries"))));
+    }
+    if (parser.isSet(QStringLiteral("port"))) {
+        bool ok = false;
+        opt.port = parser.value(QStringLiteral("port")).toInt(&ok);
+        if (!ok || opt.port < 1 || opt.port > 65535)
+            return badArgument(QStringLiteral("--port"),
+                QStringLiteral("must be between 1 and 65535, not '%1'").arg(parser.value(QStringLiteral("port"))));
+    }
+    opt.tls = parser.isSet(QStringLiteral("tls"));
+    opt.parentDir = parser.value(QStringLiteral("dir"));
+    if (parser.isSet(QStringLiteral("dir")) && !QFileInfo(opt.parentDir).isDir())
+        return badArgument(QStringLiteral("--dir"), QStringLiteral("'%1' is not a directory").arg(opt.parentDir));
+
+    std::fprintf(stderr, "dirbench-cli sandbox: loading %d entries and starting slapd%s...\n", opt.entries,
+        opt.tls ? " with TLS" : "");
+    RunContext ctx;
+    g_ctx = &ctx;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    ProbeError err;
+    const auto info = SlapdSandbox::start(opt, &err, &ctx);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    g_ctx = nullptr;
+    if (!info) {
+        if (err.kind == ProbeError::Kind::InvalidSpec) {
+            const QString option = err.field == u"parentDir" ? QStringLiteral("--dir") : u"--" + err.field;
+            return badArgument(option, err.detail);
+        }
+        std::fprintf(stderr, "dirbench-cli sandbox: %s\n", qPrintable(err.message()));
+        return ExitFailed;
+    }
+    std::fprintf(stderr, "dirbench-cli sandbox: slapd (pid %lld) ready in %.1f s (generate + slapadd %.1f s)\n",
+        info->pid, info->startSeconds, info->loadSeconds);
+    printInfo(*info, parser.isSet(QStringLiteral("json")));
+    return ExitOk;
+}
+
+int status(const QCommandLineParser& parser)
+{
+    const auto info = SlapdSandbox::findRunning(parser.value(QStringLiteral("dir")));
+    if (!info) {
+        std::fprintf(stderr, "dirbench-cli sandbox: no sandbox is running\n");
+        return ExitFailed;
+    }
+    printInfo(*info, parser.isSet(QStringLiteral("json")));
+    return ExitOk;
+}
+
+int stop(const QCommandLineParser& parser)
+{
+    const QString dir = parser.value(QStringLiteral("dir"));
+    const auto info = SlapdSandbox::findRunning(dir);
+    ProbeError err;
+    if (!info) {
+        // A sandbox whose slapd died (reboot, kill) still has its directory and password file: remove them.
+        const auto stale = SlapdSandbox::load(dir.isEmpty() ? SlapdSandbox::currentDir() : dir);
+        if (stale && SlapdSandbox::stop(*stale, &err))
+            std::fprintf(stderr, "dirbench-cli sandbox: no sandbox is running; removed the stale directory %s\n",
+                qPrintable(stale->dir));
+        else
+            std::fprintf(stderr, "dirbench-cli sandbox: no sandbox is running\n");
+        return ExitFailed;
+    }
+    if (!SlapdSandbox::stop(*info, &err)) {
+        std::fprintf(stderr, "dirbench-cli sandbox: %s\n", qPrintable(err.message()));
+        return ExitFailed;
+    }
+    std::printf("stopped slapd (pid %lld) and removed %s\n", info->pid, qPrintable(info->dir));
+    return ExitOk;
+}
+
+} // namespace
+
+int runSandboxCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    const QCommandLineOption entries(QStringLiteral("entries"),
+        QStringLiteral("start: number of uid=userN entries, 1 to 10000000 (default 10000)."), QStringLiteral("N"));
+    const QCommandLineOption tls(QStringLiteral("tls"), QStringLiteral("start: also ldaps:// and StartTLS."));
+    const QCommandLineOption port(QStringLiteral("port"),
+        QStringLiteral("start: ldap:// port on 127.0.0.1 (default: a free one)."), QStringLiteral("P"));
+    const QCommandLineOption dir(QStringLiteral("dir"),
+        QStringLiteral("start: parent directory; status/stop: the sandbox directory (or its parent)."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("start/status: print one JSON object."));
+    for (const auto* o : { &entries, &tls, &port, &dir, &json })
+        parser.addOption(*o);
+
+    const QString sub = args.value(1);
+    if (sub == u"--help" || sub == u"-h" || sub == u"help"
+        || (args.size() > 2 && args.contains(QStringLiteral("--help")))) {
+        std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("dirbench-cli [options]"),
+                       QStringLiteral("dirbench-cli sandbox start|status|stop [options]"))),
+            stdout);
+        return ExitOk;
+    }
+    if (sub != u"start" && sub != u"stop" && sub != u"status")
+        return badArgument(QStringLiteral("sandbox"),
+            sub.isEmpty() ? QStringLiteral("expected start, status or stop")
+                          : QStringLiteral("unknown subcommand '%1' (start, status or stop)").arg(sub));
+    QStringList rest = args;
+    rest.removeAt(1);
+    if (!parser.parse(rest)) {
+        std::fprintf(stderr, "dirbench-cli sandbox %s: %s\n", qPrintable(sub), qPrintable(parser.errorText()));
+        return ExitBadArgs;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
+    if (sub != u"start")
+        for (const auto* o : { &entries, &tls, &port })
+            if (parser.isSet(*o))
+                return badArgument(u"--" + o->names().first(), QStringLiteral("only for 'sandbox start'"));
+    if (sub == u"stop" && parser.isSet(json))
+        return badArgument(QStringLiteral("--json"), QStringLiteral("only for 'sandbox start' and 'sandbox status'"));
+
+    if (sub == u"start")
+        return start(parser);
+    if (sub == u"status")
+        return status(parser);
+    return stop(parser);
+}
+
+} // namespace Cli

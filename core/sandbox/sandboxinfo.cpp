@@ -1,0 +1,71 @@
+#include "core/sandbox/sandboxinfo.h"
+
+namespace {
+
+const QString kSchema = QStringLiteral("dirbench.sandbox/1");
+
+} // namespace
+
+QJsonObject SandboxInfo::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("schema"), kSchema);
+    o.insert(QStringLiteral("uri"), uri);
+    o.insert(QStringLiteral("ldaps_uri"), ldapsUri);
+    o.insert(QStringLiteral("ldapi_uri"), ldapiUri);
+    o.insert(QStringLiteral("base"), base);
+    o.insert(QStringLiteral("people_base"), peopleBase);
+    o.insert(QStringLiteral("bind_dn"), bindDn);
+    o.insert(QStringLiteral("password_file"), passwordFile);
+    o.insert(QStringLiteral("ca_file"), caFile);
+    o.insert(QStringLiteral("dir"), dir);
+    o.insert(QStringLiteral("pid"), pid);
+    o.insert(QStringLiteral("entries"), entries);
+    o.insert(QStringLiteral("load_seconds"), loadSeconds);
+    o.insert(QStringLiteral("start_seconds"), startSeconds);
+    return o;
+}
+
+QString SandboxInfo::toKeyValue() const
+{
+    QString s;
+    auto line = [&s](const char* key, const QString& value) { s += QLatin1String(key) + u'=' + value + u'\n'; };
+    line("URI", uri);
+    if (!ldapsUri.isEmpty())
+        line("LDAPS_URI", ldapsUri);
+    line("LDAPI_URI", ldapiUri);
+    line("BASE", base);
+    line("PEOPLE_BASE", peopleBase);
+    line("BIND_DN", bindDn);
+    line("PASSWORD_FILE", passwordFile);
+    if (!caFile.isEmpty())
+        line("CA_FILE", caFile);
+    line("PID", QString::number(pid));
+    line("DIR", dir);
+    line("ENTRIES", QString::number(entries));
+    return s;
+}
+
+std::optional<SandboxInfo> SandboxInfo::fromJson(const QJsonObject& o)
+{
+    if (o.value(QStringLiteral("schema")).toString() != kSchema)
+        return std::nullopt;
+    SandboxInfo i;
+    auto str = [&o](const char* key) { return o.value(QLatin1String(key)).toString(); };
+    i.uri = str("uri");
+    i.ldapsUri = str("ldaps_uri");
+    i.ldapiUri = str("ldapi_uri");
+    i.base = str("base");
+    i.peopleBase = str("people_base");
+    i.bindDn = str("bind_dn");
+    i.passwordFile = str("password_file");
+    i.caFile = str("ca_file");
+    i.dir = str("dir");
+    i.pid = qint64(o.value(QStringLiteral("pid")).toDouble());
+    i.entries = o.value(QStringLiteral("entries")).toInt();
+    i.loadSeconds = o.value(QStringLiteral("load_seconds")).toDouble();
+    i.startSeconds = o.value(QStringLiteral("start_seconds")).toDouble();
+    if (i.uri.isEmpty() || i.ldapiUri.isEmpty() || i.dir.isEmpty() || i.pid <= 0)
+        return std::nullopt;
+    return i;
+}

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+#include <optional>
+
+// What to start: SlapdSandbox::start() takes this by value.
+struct SandboxOptions
+{
+    static constexpr int kMinEntries = 1;
+    static constexpr int kMaxEntries = 10000000;
+
+    int entries = 10000; // uid=user0 .. uid=user{entries-1},ou=people,dc=example,dc=com
+    bool tls = false; // also listen on ldaps:// (and offer StartTLS on ldap://) with a self-signed certificate
+    int port = 0; // ldap:// port on 127.0.0.1; 0 = a free one (the ldaps:// port is always picked free)
+    QString parentDir; // where the sandbox directory is created; empty = QDir::tempPath()
+    bool makeCurrent = true; // record the sandbox in the "current" pointer file (see SlapdSandbox::currentFile)
+};
+
+// A running sandbox, as written to DIR/sandbox.json (never the password itself: that is in passwordFile, 0600).
+struct SandboxInfo
+{
+    QString uri; // ldap://127.0.0.1:PORT/
+    QString ldapsUri; // ldaps://127.0.0.1:PORT/ or empty without TLS
+    QString ldapiUri; // ldapi://%2F...%2Fldapi (SASL EXTERNAL maps the current uid/gid to bindDn)
+    QString base; // dc=example,dc=com
+    QString peopleBase; // ou=people,dc=example,dc=com
+    QString bindDn; // cn=admin,dc=example,dc=com (rootdn; also reads cn=monitor)
+    QString passwordFile; // DIR/password, 0600: the admin's and every user's password, no newline
+    QString caFile; // the self-signed certificate (to verify ldaps/StartTLS) or empty without TLS
+    QString dir; // the sandbox directory; removed by stop()
+    qint64 pid = 0; // slapd's process id
+    int entries = 0; // number of uid=userN entries
+    double loadSeconds = 0; // LDIF generation + slapadd
+    double startSeconds = 0; // the whole start() call until slapd answered
+
+    // {"schema": "dirbench.sandbox/1", "uri": ..., "ldaps_uri": ..., ...}; empty strings for what is absent.
+    QJsonObject toJson() const;
+    // KEY=VALUE lines (URI, LDAPS_URI if TLS, LDAPI_URI, BASE, PEOPLE_BASE, BIND_DN, PASSWORD_FILE, CA_FILE if
+    // TLS, PID, DIR, ENTRIES), each ending in '\n'. Values are printed as they are (split at the first '=').
+    QString toKeyValue() const;
+    // nullopt unless the object has the schema and the fields every sandbox has (uri, ldapi_uri, dir, pid).
+    static std::optional<SandboxInfo> fromJson(const QJsonObject& obj);
+};
