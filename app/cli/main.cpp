@@ -1,6 +1,8 @@
 // dirbench-cli: the headless front end. Wiring only: each command lives in its own file.
 #include "app/cli/clicommon.h"
 #include "app/cli/diskcommand.h"
+#include "app/cli/ldapcommand.h"
+#include "app/cli/sandboxcommand.h"
 
 #include <QCoreApplication>
 
@@ -15,6 +17,8 @@ DirBench: directory-service performance workbench, headless.
 Commands:
   disk      test a disk the way a directory server uses it (dd as the seed measured, sequential,
             random, commit latency, and the "directory" suite with verdicts)
+  ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
+  sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
 
 Run 'dirbench-cli COMMAND --help' for the options of a command.
 
@@ -45,6 +49,10 @@ int main(int argc, char** argv)
     rest.removeAt(1); // keep argv[0] for QCommandLineParser
     if (command == u"disk")
         return Cli::runDiskCommand(rest);
+    if (command == u"ldap")
+        return Cli::runLdapCommand(rest);
+    if (command == u"sandbox")
+        return Cli::runSandboxCommand(rest);
     std::fprintf(stderr, "dirbench-cli: unknown command '%s' (try --help)\n", qPrintable(command));
     return Cli::ExitBadArgs;
 }

@@ -57,7 +57,9 @@ void LatencyHistogram::merge(const LatencyHistogram& other)
 {
     if (other.m_count == 0)
         return;
-    for (size_t i = 0; i < m_counts.size(); ++i)
+    // Only the buckets between the other's min and max can hold anything.
+    const auto last = size_t(bucketOf(other.m_max));
+    for (auto i = size_t(bucketOf(other.m_min)); i <= last; ++i)
         m_counts[i] += other.m_counts[i];
     m_count += other.m_count;
     m_sum += other.m_sum;
@@ -125,8 +127,16 @@ LatencyHistogram LatencyHistogram::fromJson(const QJsonObject& o)
         h.m_count += n;
     }
     if (h.m_count) {
-        h.m_min = uint64_t(o.value(QStringLiteral("min")).toDouble());
-        h.m_max = uint64_t(o.value(QStringLiteral("max")).toDouble());
+        // min and max must lie in the first and last non-empty buckets (merge() relies on it).
+        int first = 0, last = BucketCount - 1;
+        while (h.m_counts[size_t(first)] == 0)
+            ++first;
+        while (h.m_counts[size_t(last)] == 0)
+            --last;
+        const auto mn = uint64_t(o.value(QStringLiteral("min")).toDouble());
+        const auto mx = uint64_t(o.value(QStringLiteral("max")).toDouble());
+        h.m_min = bucketOf(mn) == first ? mn : bucketLow(first);
+        h.m_max = bucketOf(mx) == last ? mx : std::min(bucketHigh(last), bucketLow(last) * 2);
         h.m_sum = uint64_t(o.value(QStringLiteral("sum")).toDouble());
     }
     return h;

@@ -74,6 +74,9 @@ QJsonObject RunRecord::toJson() const
     for (const auto& x : verdicts)
         v.append(verdictToJson(x));
     o.insert(str("verdicts"), v);
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        if (!o.contains(it.key()))
+            o.insert(it.key(), it.value());
     return o;
 }
 
@@ -112,6 +115,12 @@ std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& o, QString* erro
     r.summary = o.value(str("summary")).toObject();
     for (const auto& x : o.value(str("verdicts")).toArray())
         r.verdicts.append(verdictFromJson(x.toObject()));
+    static const QStringList known = {str("schema"), str("kind"), str("status"), str("failure"), str("started"),
+        str("spec"), str("environment"), str("server"), str("engine"), str("warnings"), str("intervals"),
+        str("summary"), str("verdicts")};
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!known.contains(it.key()))
+            r.extra.insert(it.key(), it.value());
     return r;
 }
 

@@ -48,6 +48,7 @@ struct RunRecord
     QJsonArray intervals;
     QJsonObject summary;
     QList<Verdict> verdicts;
+    QJsonObject extra; // further top-level keys of a kind of run (extensions of the contract, never replacements)
 
     void addWarning(const QString& code, const QString& message);
     bool hasWarning(const QString& code) const;

@@ -222,6 +222,8 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     }
     meter.end();
     res.summary = meter.summary();
+    if (p.syncEach)
+        res.summary.insert(QStringLiteral("commits_per_s"), res.summary.value(QStringLiteral("iops")));
     res.error = out.error;
     res.cancelled = out.cancelled;
     res.engine = out.engine;

@@ -149,21 +149,25 @@ void TstDiskFaults::permissionDeniedNamesTheDirectory()
     if (::geteuid() == 0) {
         if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
             QSKIP("running as root without setpriv: cannot drop privileges to produce EACCES");
-        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                | QFileDevice::ReadOther | QFileDevice::ExeOther);
-        cmd = {QStringLiteral("setpriv"), QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
-            QStringLiteral("--clear-groups"), QStringLiteral(DIRBENCH_CLI_PATH)};
+        QFile::setPermissions(dir.path(),
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadOther
+                | QFileDevice::ExeOther);
+        cmd = { QStringLiteral("setpriv"), QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+            QStringLiteral("--clear-groups"), QStringLiteral(DIRBENCH_CLI_PATH) };
     } else {
         QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::ExeOwner);
-        cmd = {QStringLiteral(DIRBENCH_CLI_PATH)};
+        cmd = { QStringLiteral(DIRBENCH_CLI_PATH) };
     }
     QProcess p;
-    p.start(cmd.first(), cmd.mid(1) + QStringList {QStringLiteral("disk"), QStringLiteral("--dir"), dir.path(),
-                                           QStringLiteral("--size"), QStringLiteral("1M")});
+    p.start(cmd.first(),
+        cmd.mid(1)
+            + QStringList { QStringLiteral("disk"), QStringLiteral("--dir"), dir.path(), QStringLiteral("--size"),
+                QStringLiteral("1M") });
     QVERIFY(p.waitForFinished(30000));
     const QByteArray err = p.readAllStandardError();
     if (p.exitCode() == 127 || err.contains("cannot open shared object") || err.contains("failed to execute"))
-        QSKIP(qPrintable(QStringLiteral("the unprivileged user cannot start the CLI here: ") + QString::fromLocal8Bit(err)));
+        QSKIP(qPrintable(
+            QStringLiteral("the unprivileged user cannot start the CLI here: ") + QString::fromLocal8Bit(err)));
     QCOMPARE(p.exitCode(), 2);
     QVERIFY2(err.contains("--dir") && err.contains("permission"), err.constData());
     QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);

@@ -51,6 +51,7 @@ void TstRunRecord::roundTrip()
     QCOMPARE(back->intervals, r.intervals);
     QCOMPARE(back->summary, r.summary);
     QCOMPARE(back->verdicts, r.verdicts);
+    QCOMPARE(back->extra, r.extra);
     QCOMPARE(back->toJson(), r.toJson());
 }
 

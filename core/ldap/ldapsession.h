@@ -1,0 +1,93 @@
+#pragma once
+
+#include "core/common/proberror.h"
+#include "core/ldap/ldaptarget.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <memory>
+
+// The only code that sees libldap. One session is one LDAP* and one connection; never share one between threads.
+// Synchronous calls (open, search, rebind) are for setup, probes and monitors; the send*/collect pair is the hot
+// path of the load generator: asynchronous, many requests in flight, no Qt allocation per operation.
+class LdapSession
+{
+public:
+    enum Scope
+    {
+        Base = 0,
+        OneLevel = 1,
+        Subtree = 2
+    };
+
+    struct Timings
+    {
+        double tcpMs = -1; // TCP connect (measured on a separate socket to the same address)
+        double connectMs = -1; // libldap connect, including the TLS handshake for ldaps://
+        double tlsMs = -1;
+        double bindMs = -1;
+    };
+
+    struct Entry
+    {
+        QString dn;
+        QMap<QString, QList<QByteArray>> attributes; // lower-cased names
+        QByteArray first(const QString& attr) const;
+    };
+
+    // One finished operation, as collect() reports it.
+    struct Completion
+    {
+        int msgid = 0;
+        int resultCode = 0;
+        int entries = 0; // search entries received
+    };
+    using CompletionFn = void (*)(void* user, const Completion& c);
+
+    LdapSession();
+    ~LdapSession();
+    LdapSession(const LdapSession&) = delete;
+    LdapSession& operator=(const LdapSession&) = delete;
+    LdapSession(LdapSession&&) noexcept;
+    LdapSession& operator=(LdapSession&&) noexcept;
+
+    // Connect (+StartTLS) and bind as the target says. On a refused bind the error's nativeCode is the LDAP
+    // result code (49 for a wrong password).
+    ProbeError open(const LdapTarget& target, Timings* timings = nullptr);
+    void close();
+    bool isOpen() const;
+
+    ProbeError rebind(const QString& dn, const QByteArray& password);
+    ProbeError remove(const QString& dn, int timeoutMs = -1); // synchronous delete
+    ProbeError search(const QString& base, Scope scope, const QString& filter, const QStringList& attrs,
+        QList<Entry>* out, int sizeLimit = 0, int timeoutMs = -1);
+
+    // TLS facts of the open connection (empty when not TLS).
+    QString tlsProtocol() const;
+    QString tlsCipher() const;
+    QByteArray peerCertificateDer() const;
+
+    // Hot path. Each returns an LDAP result code (0 = sent) and sets *msgid.
+    int fd() const;
+    int sendSearch(const char* base, int scope, const char* filter, char** attrs, int sizeLimit, int* msgid);
+    int sendCompare(const char* dn, const char* attr, const char* value, int valueLen, int* msgid);
+    int sendModifyReplace(const char* dn, const char* attr, const char* value, int valueLen, int* msgid);
+    int sendAddPerson(const char* dn, const char* uid, int* msgid);
+    int sendDelete(const char* dn, int* msgid);
+    int sendSimpleBind(const char* dn, const QByteArray& password, int* msgid);
+    void abandon(int msgid);
+    // Reads every complete response already available, without waiting, and reports each finished operation.
+    // Returns how many finished, or -1 when the connection is gone (then the session must be reopened).
+    int collect(CompletionFn fn, void* user);
+    // libldap's read-ahead socket layer: one read() for many messages instead of about four per search.
+    void enableReadAhead();
+
+    static QString resultText(int code);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};

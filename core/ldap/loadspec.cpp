@@ -1,0 +1,300 @@
+#include "core/ldap/loadspec.h"
+
+#include "core/ldap/accessdistribution.h"
+#include "core/ldap/filtertemplate.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace {
+
+ProbeError bad(const char* field, const QString& why)
+{
+    return ProbeError::invalid(QLatin1String(field), why);
+}
+
+} // namespace
+
+std::optional<LoadRamp> LoadRamp::parse(const QString& text, ProbeError* error)
+{
+    LoadRamp r;
+    const QString t = text.trimmed();
+    if (t.isEmpty())
+        return r;
+    auto fail = [&](const QString& why) -> std::optional<LoadRamp> {
+        if (error)
+            *error = ProbeError::invalid(QStringLiteral("ramp"),
+                why + QStringLiteral(" (expected e.g. rate:1000,2000,4000@10 or outstanding:1,2,4,8@5)"));
+        return std::nullopt;
+    };
+    const int colon = int(t.indexOf(u':'));
+    const int at = int(t.lastIndexOf(u'@'));
+    if (colon <= 0 || at < colon)
+        return fail(QStringLiteral("'") + t + QStringLiteral("' is not a ramp"));
+    const QString what = t.left(colon);
+    if (what == u"rate")
+        r.what = What::Rate;
+    else if (what == u"outstanding")
+        r.what = What::Outstanding;
+    else
+        return fail(QStringLiteral("unknown ramp '") + what + u'\'');
+    bool ok = false;
+    r.stepSeconds = t.mid(at + 1).toDouble(&ok);
+    if (!ok || r.stepSeconds <= 0 || r.stepSeconds > 86400)
+        return fail(
+            QStringLiteral("step length '") + t.mid(at + 1) + QStringLiteral("' is not a number of seconds > 0"));
+    for (const QString& v : t.mid(colon + 1, at - colon - 1).split(u',')) {
+        const double x = v.trimmed().toDouble(&ok);
+        if (!ok || x <= 0)
+            return fail(QStringLiteral("step value '") + v.trimmed() + QStringLiteral("' is not a number > 0"));
+        if (r.what == What::Outstanding && (x != std::floor(x) || x > 1024))
+            return fail(QStringLiteral("outstanding must be a whole number up to 1024, not ") + v.trimmed());
+        r.values << x;
+    }
+    if (r.values.size() > 1000)
+        return fail(QStringLiteral("at most 1000 steps"));
+    return r;
+}
+
+QJsonObject LoadRamp::toJson() const
+{
+    if (what == What::None)
+        return {};
+    QJsonArray v;
+    for (double x : values)
+        v.append(x);
+    return QJsonObject { { QStringLiteral("what"),
+                             what == What::Rate ? QStringLiteral("rate") : QStringLiteral("outstanding") },
+        { QStringLiteral("values"), v }, { QStringLiteral("step_s"), stepSeconds } };
+}
+
+QString LdapLoadSpec::opName(LdapOpKind op)
+{
+    switch (op) {
+    case LdapOpKind::Search:
+        return QStringLiteral("search");
+    case LdapOpKind::Bind:
+        return QStringLiteral("bind");
+    case LdapOpKind::Modify:
+        return QStringLiteral("modify");
+    case LdapOpKind::AddDelete:
+        return QStringLiteral("adddel");
+    case LdapOpKind::Compare:
+        return QStringLiteral("compare");
+    }
+    return {};
+}
+
+QString LdapLoadSpec::kindName() const
+{
+    if (mix.size() == 1)
+        return QStringLiteral("ldap-") + opName(mix.first().first);
+    return QStringLiteral("ldap-mixed");
+}
+
+std::optional<QList<QPair<LdapOpKind, int>>> LdapLoadSpec::parseMix(const QString& text, ProbeError* error)
+{
+    QList<QPair<LdapOpKind, int>> out;
+    int total = 0;
+    for (const QString& part : text.split(u',', Qt::SkipEmptyParts)) {
+        const QString name = part.section(u'=', 0, 0).trimmed();
+        bool ok = false;
+        const int w = part.section(u'=', 1).trimmed().toInt(&ok);
+        std::optional<LdapOpKind> op;
+        for (auto k :
+            { LdapOpKind::Search, LdapOpKind::Bind, LdapOpKind::Modify, LdapOpKind::AddDelete, LdapOpKind::Compare })
+            if (opName(k) == name)
+                op = k;
+        if (!op || !ok || w <= 0) {
+            if (error)
+                *error = ProbeError::invalid(QStringLiteral("mix"),
+                    QStringLiteral("'") + part.trimmed()
+                        + QStringLiteral("' is not OP=WEIGHT (OP: search, bind, modify, adddel, compare; WEIGHT > 0)"));
+            return std::nullopt;
+        }
+        total += w;
+        out.append({ *op, w });
+    }
+    if (out.isEmpty() || total <= 0) {
+        if (error)
+            *error = ProbeError::invalid(QStringLiteral("mix"), QStringLiteral("empty; e.g. search=90,modify=10"));
+        return std::nullopt;
+    }
+    return out;
+}
+
+QJsonObject LdapLoadSpec::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("target"), target.toJson());
+    QJsonObject m;
+    for (const auto& p : mix)
+        m.insert(opName(p.first), p.second);
+    o.insert(QStringLiteral("mix"), m);
+    if (mix.size() > 1 || mix.first().first == LdapOpKind::Search) {
+        o.insert(QStringLiteral("base"), base);
+        o.insert(QStringLiteral("scope"),
+            scope == LdapSession::Base           ? QStringLiteral("base")
+                : scope == LdapSession::OneLevel ? QStringLiteral("one")
+                                                 : QStringLiteral("sub"));
+        o.insert(QStringLiteral("filter"), filter);
+        o.insert(QStringLiteral("attrs"), QJsonArray::fromStringList(attrs));
+        o.insert(QStringLiteral("size_limit"), sizeLimit);
+    }
+    if (!dnPattern.isEmpty())
+        o.insert(QStringLiteral("dn"), dnPattern);
+    if (!attr.isEmpty())
+        o.insert(QStringLiteral("attr"), attr);
+    if (!valuePattern.isEmpty())
+        o.insert(QStringLiteral("value"), valuePattern);
+    if (!parentDn.isEmpty())
+        o.insert(QStringLiteral("parent"), parentDn);
+    for (const auto& p : mix)
+        if (p.first == LdapOpKind::Bind)
+            o.insert(QStringLiteral("bind_mode"),
+                bindNewConnection ? QStringLiteral("new-connection") : QStringLiteral("rebind"));
+    o.insert(QStringLiteral("access"), access);
+    o.insert(QStringLiteral("threads"), threads);
+    o.insert(QStringLiteral("connections"), connections);
+    o.insert(QStringLiteral("outstanding"), outstanding);
+    o.insert(QStringLiteral("rate"), rate > 0 ? QJsonValue(rate) : QJsonValue(QJsonValue::Null));
+    o.insert(QStringLiteral("ramp"), ramp.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(ramp));
+    o.insert(QStringLiteral("warmup_s"), warmupSec);
+    o.insert(QStringLiteral("duration_s"), durationSec);
+    o.insert(QStringLiteral("interval_s"), intervalSec);
+    o.insert(QStringLiteral("fail_after_s"), failAfterSec);
+    o.insert(
+        QStringLiteral("max_errors"), maxErrors > 0 ? QJsonValue(double(maxErrors)) : QJsonValue(QJsonValue::Null));
+    return o;
+}
+
+std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeError* error)
+{
+    auto fail = [&](const ProbeError& e) -> std::optional<CompiledLoad> {
+        if (error)
+            *error = e;
+        return std::nullopt;
+    };
+    CompiledLoad c;
+    c.spec = s;
+    if (const ProbeError e = s.target.validate(); e.isError())
+        return fail(e);
+    if (s.mix.isEmpty())
+        return fail(bad("mix", QStringLiteral("no operation")));
+    if (s.threads < 1 || s.threads > 256)
+        return fail(bad("threads", QStringLiteral("must be between 1 and 256")));
+    if (s.connections < 1 || s.connections > 1024)
+        return fail(bad("connections", QStringLiteral("must be between 1 and 1024")));
+    if (s.outstanding < 1 || s.outstanding > 1024)
+        return fail(bad("outstanding", QStringLiteral("must be between 1 and 1024")));
+    if (s.rate < 0 || s.rate > 10000000)
+        return fail(bad("rate", QStringLiteral("must be between 0 (unlimited) and 10,000,000 ops/s")));
+    if (s.ramp.trimmed().isEmpty() && (s.durationSec <= 0 || s.durationSec > 7 * 86400))
+        return fail(bad("duration", QStringLiteral("must be more than 0 and at most a week")));
+    if (s.warmupSec < 0 || s.warmupSec > 86400)
+        return fail(bad("warmup", QStringLiteral("must be between 0 and 86400 seconds")));
+    if (s.intervalSec < 0.1 || s.intervalSec > 3600)
+        return fail(bad("interval", QStringLiteral("must be between 0.1 and 3600 seconds")));
+    if (s.failAfterSec < 0.5 || s.failAfterSec > 86400)
+        return fail(bad("fail-after", QStringLiteral("must be between 0.5 and 86400 seconds")));
+    if (s.maxErrors < 0)
+        return fail(bad("max-errors", QStringLiteral("must be 0 (no limit) or more")));
+    if (s.sizeLimit < 0)
+        return fail(bad("size-limit", QStringLiteral("must be 0 (none) or more")));
+
+    ProbeError e;
+    const auto access = AccessDistribution::parse(s.access, &e);
+    if (!access)
+        return fail(e);
+    const auto ramp = LoadRamp::parse(s.ramp, &e);
+    if (!ramp)
+        return fail(e);
+    c.ramp = *ramp;
+    if (c.ramp.what == LoadRamp::What::Rate && s.rate > 0)
+        return fail(bad("ramp", QStringLiteral("a rate ramp sets the rate: leave --rate out")));
+
+    for (const auto& p : s.mix) {
+        const QString op = LdapLoadSpec::opName(p.first);
+        switch (p.first) {
+        case LdapOpKind::Search:
+            if (s.base.trimmed().isEmpty())
+                return fail(bad("base", QStringLiteral("a search needs a base DN")));
+            break;
+        case LdapOpKind::Bind:
+            if (s.dnPattern.isEmpty())
+                return fail(bad("dn", QStringLiteral("bind needs --dn, the entries to bind as (a pattern)")));
+            if (s.target.password.isEmpty())
+                return fail(bad("password-file", QStringLiteral("bind needs the password the entries share")));
+            break;
+        case LdapOpKind::Modify:
+        case LdapOpKind::Compare:
+            if (s.dnPattern.isEmpty())
+                return fail(bad("dn", op + QStringLiteral(" needs --dn, the entries to work on (a pattern)")));
+            if (s.attr.trimmed().isEmpty())
+                return fail(bad("attr", op + QStringLiteral(" needs --attr")));
+            if (s.valuePattern.isEmpty())
+                return fail(bad("value", op + QStringLiteral(" needs --value (a pattern)")));
+            break;
+        case LdapOpKind::AddDelete:
+            if (s.parentDn.trimmed().isEmpty())
+                return fail(
+                    bad("parent", QStringLiteral("adddel needs --parent, the DN under which it adds and deletes")));
+            break;
+        }
+    }
+    if (c.has(LdapOpKind::Search)) {
+        auto f = FilterTemplate::parse(s.filter, &e);
+        if (!f)
+            return fail(e);
+        c.filter = std::move(*f);
+        c.filter.setDistribution(*access);
+        if (s.base.contains(u'['))
+            return fail(bad("base", QStringLiteral("the base DN is fixed; put patterns in --filter")));
+        c.base = s.base.toUtf8();
+        for (const QString& a : s.attrs)
+            c.attrs << a.trimmed().toUtf8();
+    }
+    if (!s.dnPattern.isEmpty()) {
+        auto d = ValuePattern::parse(s.dnPattern, QStringLiteral("dn"), &e);
+        if (!d)
+            return fail(e);
+        c.dn = std::move(*d);
+        c.dn.setDistribution(*access);
+    }
+    if (!s.valuePattern.isEmpty()) {
+        auto v = ValuePattern::parse(s.valuePattern, QStringLiteral("value"), &e);
+        if (!v)
+            return fail(e);
+        c.value = std::move(*v);
+        c.value.setDistribution(*access);
+    }
+    c.attr = s.attr.trimmed().toUtf8();
+    c.parent = s.parentDn.trimmed().toUtf8();
+    int total = 0;
+    for (const auto& p : s.mix)
+        total += p.second;
+    for (const auto& p : s.mix) {
+        const int share = int(std::lround(100.0 * p.second / total));
+        for (int i = 0; i < share && c.mixTable.size() < 100; ++i)
+            c.mixTable.push_back(int(p.first));
+    }
+    while (c.mixTable.size() < 100)
+        c.mixTable.push_back(int(s.mix.first().first));
+    return c;
+}
+
+bool CompiledLoad::has(LdapOpKind op) const
+{
+    for (const auto& p : spec.mix)
+        if (p.first == op)
+            return true;
+    return false;
+}
+
+double CompiledLoad::totalSeconds() const
+{
+    if (ramp.what != LoadRamp::What::None)
+        return ramp.stepSeconds * double(ramp.values.size());
+    return spec.durationSec;
+}

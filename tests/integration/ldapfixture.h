@@ -1,0 +1,90 @@
+#pragma once
+
+#include "core/sandbox/sandboxguard.h"
+#include "core/sandbox/slapdsandbox.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTcpSocket>
+#include <QThread>
+#include <QUrl>
+
+#include <csignal>
+
+// A sandbox slapd for a test, and the means to kill and restart it for real.
+namespace LdapFixture {
+
+inline SandboxGuard start(int entries = 2000, bool tls = false, QString* why = nullptr)
+{
+    SandboxOptions o;
+    o.entries = entries;
+    o.tls = tls;
+    o.makeCurrent = false;
+    ProbeError e;
+    auto info = SlapdSandbox::start(o, &e);
+    if (!info && why)
+        *why = e.message();
+    return SandboxGuard(info);
+}
+
+inline QByteArray password(const SandboxInfo& s)
+{
+    QFile f(s.passwordFile);
+    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
+}
+
+inline LdapTarget admin(const SandboxInfo& s)
+{
+    LdapTarget t;
+    t.uri = s.uri;
+    t.auth = LdapTarget::Auth::Simple;
+    t.bindDn = s.bindDn;
+    t.password = password(s);
+    return t;
+}
+
+inline QStringList cmdline(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QStringList out;
+    for (const QByteArray& a : f.readAll().split('\0'))
+        if (!a.isEmpty())
+            out << QString::fromLocal8Bit(a);
+    return out;
+}
+
+inline bool waitGone(qint64 pid, int ms = 10000)
+{
+    for (int i = 0; i < ms / 20; ++i) {
+        if (::kill(pid_t(pid), 0) != 0)
+            return true;
+        QThread::msleep(20);
+    }
+    return false;
+}
+
+inline bool waitListening(const QString& uri, int ms = 15000)
+{
+    const QUrl u(uri);
+    for (int i = 0; i < ms / 50; ++i) {
+        QTcpSocket s;
+        s.connectToHost(u.host(), quint16(u.port()));
+        if (s.waitForConnected(200))
+            return true;
+        QThread::msleep(50);
+    }
+    return false;
+}
+
+// slapd daemonises: the process we start exits and the server lives on under a new pid.
+inline qint64 restart(const QStringList& argv, const QString& uri)
+{
+    QProcess::execute(argv.first(), argv.mid(1));
+    if (!waitListening(uri))
+        return 0;
+    return 1;
+}
+
+} // namespace LdapFixture
