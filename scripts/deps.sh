@@ -3,11 +3,14 @@
 # when nothing is). Sourced or run by run.sh, test.sh and .ci/run. Needs root or sudo when something is missing.
 set -euo pipefail
 
+# slapd, ldap-utils and openssl: the demo directory runs a private slapd (never the system's one, which the
+# package may configure but DirBench never touches) with a certificate made by openssl.
 DIRBENCH_PKGS=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libqt6sql6-sqlite qt6-svg-dev qt6-pdf-dev
   libldap-dev liburing-dev qtkeychain-qt6-dev
   fonts-dejavu-core
+  slapd ldap-utils openssl
 )
 # Only the test suite and the benchmarks need these.
 DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux)

@@ -1,9 +1,12 @@
 #include "app/cli/diskcommand.h"
 
 #include "app/cli/clicommon.h"
+#include "app/cli/ldapoptions.h"
+#include "app/cli/ldapprinter.h"
 #include "core/common/units.h"
 #include "core/disk/diskengine.h"
 #include "core/disk/diskspec.h"
+#include "core/experiments/diskunderload.h"
 #include "core/run/proberunner.h"
 
 #include <QCommandLineParser>
@@ -125,6 +128,30 @@ void printSummary(std::FILE* out, const RunRecord& rec)
             qPrintable(rec.failure));
 }
 
+void printUnderLoadSummary(std::FILE* out, const RunRecord& rec)
+{
+    RunRecord part = rec;
+    part.summary = QJsonObject();
+    part.verdicts.clear();
+    part.warnings.clear();
+    QJsonObject tests;
+    if (rec.summary.value(QStringLiteral("disk_idle")).isObject())
+        tests.insert(QStringLiteral("disk (idle)"), rec.summary.value(QStringLiteral("disk_idle")));
+    tests.insert(QStringLiteral("disk (loaded)"), rec.summary.value(QStringLiteral("disk_loaded")));
+    part.summary.insert(QStringLiteral("tests"), tests);
+    part.status = QStringLiteral("ok");
+    printSummary(out, part);
+    const QJsonObject change = rec.summary.value(QStringLiteral("change")).toObject();
+    if (!change.isEmpty())
+        std::fprintf(out, "change under LDAP load: MB/s %s %%, IOPS %s %%, p99 latency %s %%\n",
+            qPrintable(cell(change, "mb_per_s_pct")), qPrintable(cell(change, "iops_pct")),
+            qPrintable(cell(change, "p99_pct")));
+    RunRecord ldap = rec;
+    ldap.summary = rec.summary.value(QStringLiteral("ldap")).toObject();
+    std::fprintf(out, "\nLDAP load during the loaded test:");
+    printLoadSummary(out, ldap);
+}
+
 void printInterval(std::FILE* out, const Sample& s)
 {
     const QJsonObject lat = s.values.value(QStringLiteral("latency_us")).toObject();
@@ -148,6 +175,18 @@ int runDiskCommand(const QStringList& args)
         &o.data, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json, &o.failOnVerdict, &o.quiet };
     for (auto* opt : all)
         parser.addOption(*opt);
+    // Disk under load: the seed's "304 -> 297 MB/s with a continuous LDAP thread", measured both ways.
+    const QCommandLineOption underLoad { QStringLiteral("under-load"),
+        QStringLiteral("Run the test alone, then again while an LDAP load runs (the --uri, --base, --filter, "
+                       "--threads ... options of 'dirbench-cli ldap search'); report both and the change.") };
+    const QCommandLineOption lead { QStringLiteral("lead"),
+        QStringLiteral("With --under-load: seconds of LDAP load before the loaded disk test starts (default 2)."),
+        QStringLiteral("S") };
+    parser.addOption(underLoad);
+    parser.addOption(lead);
+    const QList<QCommandLineOption> ldapOptions = ldapConnectionOptions() + ldapWorkloadOptions();
+    for (const auto& opt : ldapOptions)
+        parser.addOption(opt);
     if (!parser.parse(args)) {
         std::fprintf(stderr, "dirbench-cli disk: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
@@ -243,6 +282,25 @@ int runDiskCommand(const QStringList& args)
     spec.requirementProfile = parser.value(o.requirements);
     if (const ProbeError e = spec.validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.detail);
+    std::optional<DiskUnderLoadSpec> loaded;
+    if (parser.isSet(underLoad)) {
+        DiskUnderLoadSpec u;
+        u.disk = spec;
+        if (int rc = ldapTargetFromParser(parser, false, &u.load.target))
+            return rc;
+        if (int rc = ldapWorkloadFromParser(parser, QStringLiteral("search"), &u.load))
+            return rc;
+        if (int rc = numberOption(parser, "lead", 0, 600, &u.leadSeconds))
+            return rc;
+        if (const ProbeError e = u.validate(); e.isError())
+            return badArgument(QStringLiteral("--") + e.field, e.detail);
+        loaded = u;
+    } else {
+        for (const auto& opt : ldapOptions)
+            if (parser.isSet(opt))
+                return badArgument(
+                    QStringLiteral("--") + opt.names().first(), QStringLiteral("only with --under-load"));
+    }
 
     const QString jsonPath = parser.value(o.json);
     const bool jsonStdout = jsonPath == u"-";
@@ -255,12 +313,22 @@ int runDiskCommand(const QStringList& args)
     std::fflush(out);
 
     ProbeRunner runner;
-    const RunRecord rec = runWithSignals(runner, Disk::makeJob(spec), [&](const SampleBatch& batch) {
+    const auto job = loaded ? Experiments::makeDiskUnderLoadJob(*loaded) : Disk::makeJob(spec);
+    const RunRecord rec = runWithSignals(runner, job, [&](const SampleBatch& batch) {
         if (!quiet)
-            for (const auto& s : batch)
-                printInterval(out, s);
+            for (const auto& s : batch) {
+                if (s.series.startsWith(QLatin1String("ldap"))) {
+                    std::fprintf(out, "%-14s ", "ldap");
+                    printLoadInterval(out, s);
+                } else {
+                    printInterval(out, s);
+                }
+            }
     });
-    printSummary(out, rec);
+    if (loaded)
+        printUnderLoadSummary(out, rec);
+    else
+        printSummary(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;
     if (rec.status != u"ok")

@@ -21,6 +21,13 @@ QString RunContext::phase() const
 
 void RunContext::addSample(Sample sample)
 {
+    if (m_parent) {
+        sample.series = sample.series.isEmpty() ? m_series : m_series + QStringLiteral(": ") + sample.series;
+        sample.t += m_timeOffset.load(std::memory_order_relaxed);
+        m_samplesAdded.fetch_add(1, std::memory_order_relaxed);
+        m_parent->addSample(std::move(sample));
+        return;
+    }
     QMutexLocker lock(&m_mutex);
     m_pending.append(std::move(sample));
     m_samplesAdded.fetch_add(1, std::memory_order_relaxed);
