@@ -35,6 +35,7 @@ struct Part
     bool random = false;
     bool syncEach = false;
     bool prefill = false;
+    bool preallocate = false; // reserve the file's blocks first (not timed), as fio does, so writes do not allocate
     bool finalSync = false; // dd: one fdatasync at the end, inside the timed span
 };
 
@@ -62,6 +63,7 @@ Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block,
     case DiskProfile::SeqWrite:
         p.name = QStringLiteral("seq-write");
         p.write = true;
+        p.preallocate = true;
         break;
     case DiskProfile::SeqRead:
         p.name = QStringLiteral("seq-read");
@@ -165,6 +167,14 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
                     + QStringLiteral("): the page cache can hold all of it"));
     }
 
+    if (p.preallocate) {
+        // Not timed. Where the file system cannot (EOPNOTSUPP), the first pass allocates as it writes.
+        const int rc = ::posix_fallocate(file->fd(), 0, off_t(p.size));
+        if (rc != 0 && rc != EOPNOTSUPP && rc != EINVAL) {
+            res.error = ProbeError::fromErrno(rc, QStringLiteral("reserving the test file's blocks"));
+            return res;
+        }
+    }
     if (p.prefill) {
         ctx.setPhase(QStringLiteral("preparing ") + p.name);
         bool cancelled = false;

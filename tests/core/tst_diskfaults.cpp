@@ -12,6 +12,7 @@
 #include <atomic>
 #include <csignal>
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <thread>
 #include <unistd.h>
 
@@ -89,21 +90,32 @@ void TstDiskFaults::diskFullMidRun()
     auto cleanup = qScopeGuard([&] { unmount(mnt.path()); });
 
     // A second writer fills the file system while the run is under way, so the run meets ENOSPC mid-run.
-    // The engine's first pass allocates as it goes; the filler waits for the first written block, then takes
-    // 40 of the 64 MiB at once with fallocate. Should the run win the race on a fast machine, try again.
+    // The commit test appends like a transaction log, allocating as it goes; the filler waits for the run's first
+    // allocated megabyte, then takes every free block with fallocate. Should the run win the race, try again.
     for (int attempt = 1; attempt <= 5; ++attempt) {
         RunContext ctx;
-        DiskSpec s = spec(DiskProfile::SeqWrite, mnt.path(), 48 * MiB);
-        s.blockBytes = 4096;
-        s.forceBuffered = true;
+        DiskSpec s = spec(DiskProfile::Commit, mnt.path(), 48 * MiB, 2);
         s.intervalMs = 50;
         std::atomic<bool> filled { false };
         const QByteArray fillPath = QFile::encodeName(mnt.path() + QStringLiteral("/filler"));
+        const QByteArray mntPath = QFile::encodeName(mnt.path());
         std::thread filler([&] {
-            while (ctx.progress() <= 0.0 && !ctx.stopRequested())
-                std::this_thread::yield();
+            // As soon as the run has allocated its first megabyte, take every block that is still free.
+            struct statvfs v
+            {
+            };
+            for (;;) {
+                if (ctx.stopRequested() || ::statvfs(mntPath.constData(), &v) != 0)
+                    return;
+                if (qint64(v.f_blocks - v.f_bfree) * qint64(v.f_frsize) >= 1 * MiB)
+                    break;
+            }
             const int fd = ::open(fillPath.constData(), O_CREAT | O_WRONLY, 0600);
-            filled = fd >= 0 && ::fallocate(fd, 0, 0, 40 * MiB) == 0;
+            for (qint64 size = qint64(v.f_bavail) * qint64(v.f_frsize); fd >= 0 && size > 0; size -= 256 * 1024)
+                if (::fallocate(fd, 0, 0, size) == 0) {
+                    filled = true;
+                    break;
+                }
             ::close(fd);
         });
         const RunRecord rec = Disk::run(s, ctx);
@@ -117,7 +129,7 @@ void TstDiskFaults::diskFullMidRun()
         }
         QCOMPARE(rec.status, QStringLiteral("failed"));
         QVERIFY2(rec.failure.contains(QStringLiteral("disk full")), qPrintable(rec.failure));
-        QVERIFY(rec.failure.contains(QStringLiteral("seq-write")));
+        QVERIFY(rec.failure.contains(QStringLiteral("commit")));
         // What was measured before the fault is kept.
         QVERIFY(!rec.intervals.isEmpty());
         QVERIFY(num(rec.summary, QStringLiteral("bytes")) > 0);
