@@ -14,10 +14,22 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; t
 fi
 echo "No display found (DISPLAY and WAYLAND_DISPLAY are unset): running a short headless demo instead." >&2
 echo "For the GUI, run this from a desktop session, or with ssh -X, or: xvfb-run -a scripts/run.sh" >&2
-demo_dir=${DIRBENCH_DEMO_DIR:-${TMPDIR:-/var/tmp}}
+cli="$BUILD_DIR/bin/dirbench-cli"
+demo_dir=${DIRBENCH_DEMO_DIR:-/var/tmp}
 echo
 echo "== dirbench-cli disk --profile dd --dir $demo_dir   (the seed's dd command)"
-"$BUILD_DIR/bin/dirbench-cli" disk --profile dd --dir "$demo_dir" --quiet
+"$cli" disk --profile dd --dir "$demo_dir" --quiet
 echo
-echo "== dirbench-cli disk --profile seq-write --size 256M --duration 3 --dir $demo_dir   (direct I/O, sustained)"
-"$BUILD_DIR/bin/dirbench-cli" disk --profile seq-write --size 256M --duration 3 --dir "$demo_dir"
+echo "== dirbench-cli sandbox start --entries 10000   (the demo directory: a private slapd on 127.0.0.1)"
+env_file=$(mktemp)
+trap '[ -n "${DIR:-}" ] && "$cli" sandbox stop --dir "$DIR" >/dev/null 2>&1; rm -f "$env_file"' EXIT
+"$cli" sandbox start --entries 10000 >"$env_file"
+# shellcheck disable=SC1090
+source "$env_file"
+echo
+echo "== dirbench-cli ldap probe --uri $URI"
+"$cli" ldap probe --uri "$URI" --bind-dn "$BIND_DN" --password-file "$PASSWORD_FILE" | head -12
+echo
+echo "== dirbench-cli ldap search --uri $URI --filter 'uid=user[0-9999]' --duration 5"
+"$cli" ldap search --uri "$URI" --bind-dn "$BIND_DN" --password-file "$PASSWORD_FILE" --base "$PEOPLE_BASE" \
+  --filter 'uid=user[0-9999]' --attrs 1.1 --duration 5
