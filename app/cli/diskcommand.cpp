@@ -1,6 +1,7 @@
 #include "app/cli/diskcommand.h"
 
 #include "app/cli/clicommon.h"
+#include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/ldapprinter.h"
 #include "core/common/units.h"
@@ -183,6 +184,9 @@ int runDiskCommand(const QStringList& args)
         QStringLiteral("With --under-load: seconds of LDAP load before the loaded disk test starts (default 2)."),
         QStringLiteral("S") };
     parser.addOption(underLoad);
+    const QCommandLineOption noHistory { QStringLiteral("no-history"),
+        QStringLiteral("Do not save the run in the history.") };
+    parser.addOption(noHistory);
     parser.addOption(lead);
     const QList<QCommandLineOption> ldapOptions = ldapConnectionOptions() + ldapWorkloadOptions();
     for (const auto& opt : ldapOptions)
@@ -312,9 +316,13 @@ int runDiskCommand(const QStringList& args)
         spec.repeat > 1 ? qPrintable(QStringLiteral(", %1 repeats").arg(spec.repeat)) : "");
     std::fflush(out);
 
+    HistorySink history(!parser.isSet(noHistory));
+    history.begin(
+        loaded ? QStringLiteral("disk-under-load") : QStringLiteral("disk"), loaded ? loaded->toJson() : spec.toJson());
     ProbeRunner runner;
     const auto job = loaded ? Experiments::makeDiskUnderLoadJob(*loaded) : Disk::makeJob(spec);
     const RunRecord rec = runWithSignals(runner, job, [&](const SampleBatch& batch) {
+        history.add(batch);
         if (!quiet)
             for (const auto& s : batch) {
                 if (s.series.startsWith(QLatin1String("ldap"))) {
@@ -329,6 +337,8 @@ int runDiskCommand(const QStringList& args)
         printUnderLoadSummary(out, rec);
     else
         printSummary(out, rec);
+    if (const qint64 id = history.finish(rec))
+        std::fprintf(out, "saved in the history as run %lld\n", id);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;
     if (rec.status != u"ok")

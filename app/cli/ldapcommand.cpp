@@ -1,6 +1,7 @@
 #include "app/cli/ldapcommand.h"
 
 #include "app/cli/clicommon.h"
+#include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/ldapprinter.h"
 #include "core/common/units.h"
@@ -63,8 +64,8 @@ int runLdapCommand(const QStringList& argsIn)
     options << QCommandLineOption(QStringLiteral("json"),
         QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout)."),
         QStringLiteral("FILE"))
-            << QCommandLineOption(
-                   QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary."));
+            << QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary."))
+            << QCommandLineOption(QStringLiteral("no-history"), QStringLiteral("Do not save the run in the history."));
     for (const auto& o : options)
         p.addOption(o);
     if (op.isEmpty() || op == u"--help" || op == u"-h") {
@@ -101,6 +102,7 @@ int runLdapCommand(const QStringList& argsIn)
     const QString jsonPath = p.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     const bool quiet = p.isSet(QStringLiteral("quiet"));
+    HistorySink history(!p.isSet(QStringLiteral("no-history")));
     ProbeRunner runner;
     RunRecord rec;
 
@@ -110,6 +112,7 @@ int runLdapCommand(const QStringList& argsIn)
         spec.searchBase = p.value(QStringLiteral("base"));
         if (p.isSet(QStringLiteral("filter")))
             spec.filter = p.value(QStringLiteral("filter"));
+        history.begin(QStringLiteral("ldap-probe"), spec.toJson());
         rec = runWithSignals(runner, Ldap::makeProbeJob(spec), [](const SampleBatch&) {});
         printProbe(out, rec);
     } else {
@@ -123,13 +126,17 @@ int runLdapCommand(const QStringList& argsIn)
         if (!CompiledLoad::compile(s, &e))
             return badArgument(QStringLiteral("--") + e.field, e.detail);
         printLoadHeader(out, s);
+        history.begin(s.kindName(), s.toJson());
         rec = runWithSignals(runner, Ldap::makeLoadJob(s), [&](const SampleBatch& batch) {
+            history.add(batch);
             if (!quiet)
                 for (const auto& smp : batch)
                     printLoadInterval(out, smp);
         });
         printLoadSummary(out, rec);
     }
+    if (const qint64 id = history.finish(rec))
+        std::fprintf(out, "saved in the history as run %lld\n", id);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;
     return rec.status == u"ok" ? ExitOk : ExitFailed;

@@ -1,4 +1,5 @@
 // dirbench-cli disk, run as a user or a script would: exit codes, messages that name the argument, JSON on stdout.
+#include "core/store/runstore.h"
 #include "diskfixture.h"
 
 #include <QJsonDocument>
@@ -22,6 +23,7 @@ private slots:
     void humanOutputAndJsonFile();
     void ddRunsTheSeedCommand();
     void sigintCancelsAndKeepsTheRecord();
+    void runsAreSavedInTheHistory();
 
 private:
     struct Result
@@ -185,6 +187,35 @@ void TstCliDisk::sigintCancelsAndKeepsTheRecord()
     QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("cancelled"));
     QVERIFY(!o.value(QStringLiteral("intervals")).toArray().isEmpty());
     QVERIFY(leftovers(m_dir.path()).isEmpty());
+}
+
+void TstCliDisk::runsAreSavedInTheHistory()
+{
+    QTemporaryDir hist;
+    const QString path = hist.path() + QStringLiteral("/h.sqlite");
+    auto runWithHistory = [&](const QStringList& extra) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DIRBENCH_HISTORY"), path);
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(DIRBENCH_CLI_PATH),
+            QStringList { QStringLiteral("disk"), QStringLiteral("--dir"), m_dir.path(), QStringLiteral("--size"),
+                QStringLiteral("4M") }
+                + extra);
+        p.waitForFinished(60000);
+        return p.readAllStandardOutput();
+    };
+    const QByteArray out = runWithHistory({});
+    QVERIFY2(out.contains("saved in the history as run 1"), out.constData());
+    runWithHistory({ QStringLiteral("--no-history") });
+    RunStore store;
+    QVERIFY(store.open(path));
+    const auto runs = store.list();
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs.first().kind, QStringLiteral("disk"));
+    QCOMPARE(runs.first().status, QStringLiteral("ok"));
+    const auto rec = store.load(runs.first().id);
+    QVERIFY(rec && !rec->intervals.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TstCliDisk)

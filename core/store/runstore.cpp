@@ -1,0 +1,339 @@
+#include "core/store/runstore.h"
+
+#include "core/common/units.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QUuid>
+
+#include <sys/stat.h>
+
+namespace {
+
+const char* const kMigrations[] = {
+    // 1: runs and their intervals (written as the run goes).
+    "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, status TEXT NOT NULL,"
+    " name TEXT NOT NULL DEFAULT '', tags TEXT NOT NULL DEFAULT '', started TEXT NOT NULL,"
+    " headline TEXT NOT NULL DEFAULT '', record TEXT NOT NULL);"
+    "CREATE TABLE intervals (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+    " sample TEXT NOT NULL, PRIMARY KEY (run_id, seq));"
+    "CREATE INDEX runs_started ON runs(started);",
+};
+
+QString compact(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+} // namespace
+
+RunStore::RunStore()
+    : m_connection(QStringLiteral("dirbench-history-") + QUuid::createUuid().toString(QUuid::WithoutBraces))
+{ }
+
+RunStore::~RunStore()
+{
+    if (QSqlDatabase::contains(m_connection)) {
+        QSqlDatabase::database(m_connection, false).close();
+        QSqlDatabase::removeDatabase(m_connection);
+    }
+}
+
+QString RunStore::defaultPath()
+{
+    const QString env = qEnvironmentVariable("DIRBENCH_HISTORY");
+    if (!env.isEmpty())
+        return env;
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return dir + QStringLiteral("/dirbench/history.sqlite");
+}
+
+bool RunStore::isOpen() const
+{
+    return QSqlDatabase::contains(m_connection) && QSqlDatabase::database(m_connection, false).isOpen();
+}
+
+ProbeError RunStore::lastError(const QString& what) const
+{
+    ProbeError e;
+    e.kind = ProbeError::Kind::Io;
+    e.detail = what + QStringLiteral(" (") + m_path + QStringLiteral("): ")
+        + QSqlDatabase::database(m_connection, false).lastError().text();
+    return e;
+}
+
+bool RunStore::open(const QString& pathIn, ProbeError* error)
+{
+    m_path = pathIn.isEmpty() ? defaultPath() : pathIn;
+    auto fail = [&](const ProbeError& e) {
+        if (error)
+            *error = e;
+        return false;
+    };
+    const QFileInfo fi(m_path);
+    if (!QDir().mkpath(fi.absolutePath()))
+        return fail(ProbeError::fromErrno(EACCES, QStringLiteral("cannot create ") + fi.absolutePath()));
+    // Created private before SQLite touches it: runs may name hosts and DNs.
+    const mode_t old = ::umask(0077);
+    if (!fi.exists()) {
+        QFile f(m_path);
+        f.open(QIODevice::WriteOnly);
+        f.close();
+    }
+    QFile::setPermissions(m_path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+    db.setDatabaseName(m_path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    const bool opened = db.open();
+    ::umask(old);
+    if (!opened)
+        return fail(lastError(QStringLiteral("cannot open the history")));
+    QSqlQuery q(db);
+    q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+    q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
+    q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    return migrate(error);
+}
+
+int RunStore::schemaVersion() const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    return q.exec(QStringLiteral("PRAGMA user_version")) && q.next() ? q.value(0).toInt() : -1;
+}
+
+bool RunStore::migrate(ProbeError* error)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    const int have = schemaVersion();
+    if (have > SchemaVersion) {
+        if (error) {
+            error->kind = ProbeError::Kind::Io;
+            error->detail = m_path + QStringLiteral(" was written by a newer DirBench (schema ") + QString::number(have)
+                + QStringLiteral(", this one knows ") + QString::number(SchemaVersion) + u')';
+        }
+        return false;
+    }
+    for (int v = have; v < SchemaVersion; ++v) {
+        db.transaction();
+        for (const QString& stmt : QString::fromLatin1(kMigrations[v]).split(u';', Qt::SkipEmptyParts)) {
+            QSqlQuery q(db);
+            if (!q.exec(stmt)) {
+                db.rollback();
+                if (error)
+                    *error = lastError(QStringLiteral("migration to schema ") + QString::number(v + 1));
+                return false;
+            }
+        }
+        QSqlQuery(db).exec(QStringLiteral("PRAGMA user_version=") + QString::number(v + 1));
+        db.commit();
+    }
+    return true;
+}
+
+qint64 RunStore::beginRun(const QString& kind, const QJsonObject& spec, ProbeError* error)
+{
+    RunRecord r;
+    r.kind = kind;
+    r.status = QStringLiteral("failed");
+    r.failure = QStringLiteral("the run did not finish (DirBench stopped while it ran)");
+    r.started = QDateTime::currentDateTime();
+    r.spec = spec;
+    return save(r, {}, error);
+}
+
+bool RunStore::appendSamples(qint64 id, const SampleBatch& samples, ProbeError* error)
+{
+    if (samples.isEmpty())
+        return true;
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    db.transaction();
+    QSqlQuery seq(db);
+    seq.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM intervals WHERE run_id = ?"));
+    seq.addBindValue(id);
+    qint64 next = seq.exec() && seq.next() ? seq.value(0).toLongLong() : 0;
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("INSERT INTO intervals (run_id, seq, sample) VALUES (?, ?, ?)"));
+    for (const Sample& s : samples) {
+        q.addBindValue(id);
+        q.addBindValue(next++);
+        q.addBindValue(compact(s.toJson()));
+        if (!q.exec()) {
+            db.rollback();
+            if (error)
+                *error = lastError(QStringLiteral("cannot write intervals"));
+            return false;
+        }
+    }
+    return db.commit();
+}
+
+bool RunStore::finishRun(qint64 id, const RunRecord& record, ProbeError* error)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    db.transaction();
+    QSqlQuery q(db);
+    q.prepare(
+        QStringLiteral("UPDATE runs SET kind = ?, status = ?, started = ?, headline = ?, record = ? WHERE id = ?"));
+    q.addBindValue(record.kind);
+    q.addBindValue(record.status);
+    q.addBindValue(record.started.toString(Qt::ISODateWithMs));
+    q.addBindValue(headlineOf(record));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact)));
+    q.addBindValue(id);
+    QSqlQuery del(db);
+    del.prepare(QStringLiteral("DELETE FROM intervals WHERE run_id = ?"));
+    del.addBindValue(id);
+    if (!q.exec() || !del.exec()) { // the final record holds every interval
+        db.rollback();
+        if (error)
+            *error = lastError(QStringLiteral("cannot save the run"));
+        return false;
+    }
+    return db.commit();
+}
+
+qint64 RunStore::save(const RunRecord& record, const QString& name, ProbeError* error)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(
+        QStringLiteral("INSERT INTO runs (kind, status, name, started, headline, record) VALUES (?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(record.kind);
+    q.addBindValue(record.status);
+    q.addBindValue(name.isEmpty() ? QStringLiteral("") : name); // "" not NULL: the column is NOT NULL
+    q.addBindValue(record.started.toString(Qt::ISODateWithMs));
+    q.addBindValue(headlineOf(record));
+    q.addBindValue(QString::fromUtf8(QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact)));
+    if (!q.exec()) {
+        if (error)
+            *error = lastError(QStringLiteral("cannot save the run"));
+        return 0;
+    }
+    return q.lastInsertId().toLongLong();
+}
+
+QList<RunStore::Summary> RunStore::list() const
+{
+    return list(Filter());
+}
+
+QList<RunStore::Summary> RunStore::list(const Filter& f) const
+{
+    QList<Summary> out;
+    QString sql = QStringLiteral("SELECT id, kind, status, name, tags, started, headline FROM runs WHERE 1=1");
+    if (!f.kind.isEmpty())
+        sql += QStringLiteral(" AND kind = :kind");
+    if (!f.tag.isEmpty())
+        sql += QStringLiteral(" AND (',' || tags || ',') LIKE :tag");
+    if (!f.text.isEmpty())
+        sql += QStringLiteral(" AND (name LIKE :text OR kind LIKE :text)");
+    sql += QStringLiteral(" ORDER BY started DESC, id DESC LIMIT :limit");
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(sql);
+    if (!f.kind.isEmpty())
+        q.bindValue(QStringLiteral(":kind"), f.kind);
+    if (!f.tag.isEmpty())
+        q.bindValue(QStringLiteral(":tag"), QString(QStringLiteral("%,") + f.tag + QStringLiteral(",%")));
+    if (!f.text.isEmpty())
+        q.bindValue(QStringLiteral(":text"), QString(u'%' + f.text + u'%'));
+    q.bindValue(QStringLiteral(":limit"), f.limit);
+    if (!q.exec())
+        return out;
+    while (q.next()) {
+        Summary s;
+        s.id = q.value(0).toLongLong();
+        s.kind = q.value(1).toString();
+        s.status = q.value(2).toString();
+        s.name = q.value(3).toString();
+        s.tags = q.value(4).toString().split(u',', Qt::SkipEmptyParts);
+        s.started = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
+        s.headline = q.value(6).toString();
+        out.append(s);
+    }
+    return out;
+}
+
+std::optional<RunRecord> RunStore::load(qint64 id, ProbeError* error) const
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT record FROM runs WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec() || !q.next()) {
+        if (error)
+            *error = ProbeError::invalid(QStringLiteral("run"), QStringLiteral("no run ") + QString::number(id));
+        return std::nullopt;
+    }
+    QString why;
+    auto rec = RunRecord::fromJsonBytes(q.value(0).toString().toUtf8(), &why);
+    if (!rec) {
+        if (error)
+            *error = ProbeError::invalid(QStringLiteral("run"), why);
+        return std::nullopt;
+    }
+    // A run that never finished: its intervals are in their own table.
+    QSqlQuery iv(db);
+    iv.prepare(QStringLiteral("SELECT sample FROM intervals WHERE run_id = ? ORDER BY seq"));
+    iv.addBindValue(id);
+    if (iv.exec())
+        while (iv.next())
+            rec->intervals.append(QJsonDocument::fromJson(iv.value(0).toString().toUtf8()).object());
+    return rec;
+}
+
+bool RunStore::rename(qint64 id, const QString& name)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE runs SET name = ? WHERE id = ?"));
+    q.addBindValue(name.isEmpty() ? QStringLiteral("") : name);
+    q.addBindValue(id);
+    return q.exec() && q.numRowsAffected() == 1;
+}
+
+bool RunStore::setTags(qint64 id, const QStringList& tags)
+{
+    QStringList clean;
+    for (const QString& t : tags)
+        if (!t.trimmed().isEmpty() && !t.contains(u','))
+            clean << t.trimmed();
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE runs SET tags = ? WHERE id = ?"));
+    q.addBindValue(clean.isEmpty() ? QStringLiteral("") : clean.join(u','));
+    q.addBindValue(id);
+    return q.exec() && q.numRowsAffected() == 1;
+}
+
+bool RunStore::remove(qint64 id)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
+    q.addBindValue(id);
+    return q.exec() && q.numRowsAffected() == 1;
+}
+
+std::optional<qint64> RunStore::findByName(const QString& name) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT id FROM runs WHERE name = ? ORDER BY started DESC, id DESC LIMIT 1"));
+    q.addBindValue(name);
+    if (q.exec() && q.next())
+        return q.value(0).toLongLong();
+    return std::nullopt;
+}
+
+QString RunStore::headlineOf(const RunRecord& r)
+{
+    const QJsonObject& s = r.summary;
+    if (s.value(QStringLiteral("ops_per_s")).isDouble())
+        return Units::formatNumber(s.value(QStringLiteral("ops_per_s")).toDouble()) + QStringLiteral(" ops/s");
+    if (s.value(QStringLiteral("mb_per_s")).isDouble())
+        return Units::formatNumber(s.value(QStringLiteral("mb_per_s")).toDouble()) + QStringLiteral(" MB/s");
+    if (s.contains(QStringLiteral("tests")))
+        return QString::number(s.value(QStringLiteral("tests")).toObject().size()) + QStringLiteral(" tests");
+    return r.status;
+}

@@ -1,0 +1,77 @@
+#pragma once
+
+#include "core/common/proberror.h"
+#include "core/common/runrecord.h"
+#include "core/common/sample.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// The run history: a SQLite database (WAL) in the user's data directory, created 0600. Every run goes in; a
+// running one is written as it goes (beginRun, then appendSamples about once a second), so a crash loses at most
+// the last second. One RunStore is one connection, used from one thread; the GUI and the CLI may write at once
+// (busy timeout). Schema changes are numbered migrations (PRAGMA user_version); an older database opens and is
+// brought up to date.
+class RunStore
+{
+public:
+    static constexpr int SchemaVersion = 1;
+
+    struct Summary
+    {
+        qint64 id = 0;
+        QString kind;
+        QString status;
+        QString name;
+        QStringList tags;
+        QDateTime started;
+        QString headline; // "2,345.6 MB/s" / "23,456.0 ops/s": the number a list shows
+    };
+    struct Filter
+    {
+        QString kind; // exact, or "" for all
+        QString tag; // runs with this tag
+        QString text; // in the name or the kind
+        int limit = 500;
+    };
+
+    RunStore();
+    ~RunStore();
+    RunStore(const RunStore&) = delete;
+    RunStore& operator=(const RunStore&) = delete;
+
+    // path empty: defaultPath(). Creates the file (0600) and its directory (0700) as needed.
+    bool open(const QString& path = {}, ProbeError* error = nullptr);
+    bool isOpen() const;
+    QString path() const { return m_path; }
+    int schemaVersion() const;
+    // $DIRBENCH_HISTORY, else <user data dir>/history.sqlite.
+    static QString defaultPath();
+
+    // A run as it goes: the record's intervals are written by appendSamples, the rest by finishRun.
+    qint64 beginRun(const QString& kind, const QJsonObject& spec, ProbeError* error = nullptr);
+    bool appendSamples(qint64 id, const SampleBatch& samples, ProbeError* error = nullptr);
+    bool finishRun(qint64 id, const RunRecord& record, ProbeError* error = nullptr);
+    // A whole record at once (imports, the CLI's --json runs). Returns the new id, or 0.
+    qint64 save(const RunRecord& record, const QString& name = {}, ProbeError* error = nullptr);
+
+    QList<Summary> list(const Filter& filter) const;
+    QList<Summary> list() const;
+    std::optional<RunRecord> load(qint64 id, ProbeError* error = nullptr) const;
+    bool rename(qint64 id, const QString& name);
+    bool setTags(qint64 id, const QStringList& tags);
+    bool remove(qint64 id);
+    std::optional<qint64> findByName(const QString& name) const; // the newest run with this name
+
+    static QString headlineOf(const RunRecord& record);
+
+private:
+    bool migrate(ProbeError* error);
+    ProbeError lastError(const QString& what) const;
+
+    QString m_connection;
+    QString m_path;
+};
