@@ -2,6 +2,7 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/diskcommand.h"
 #include "app/cli/ldapcommand.h"
+#include "app/cli/sizingcommand.h"
 #include "app/cli/sandboxcommand.h"
 
 #include <QCoreApplication>
@@ -18,6 +19,7 @@ Commands:
   disk      test a disk the way a directory server uses it (dd as the seed measured, sequential,
             random, commit latency, and the "directory" suite with verdicts)
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
+  sizing    RAM and cache sizing per server kind, each number with its formula and source
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
 
 Run 'dirbench-cli COMMAND --help' for the options of a command.
@@ -51,6 +53,8 @@ int main(int argc, char** argv)
         return Cli::runDiskCommand(rest);
     if (command == u"ldap")
         return Cli::runLdapCommand(rest);
+    if (command == u"sizing")
+        return Cli::runSizingCommand(rest);
     if (command == u"sandbox")
         return Cli::runSandboxCommand(rest);
     std::fprintf(stderr, "dirbench-cli: unknown command '%s' (try --help)\n", qPrintable(command));

@@ -1,0 +1,308 @@
+#include "app/cli/sizingcommand.h"
+
+#include "app/cli/clicommon.h"
+#include "app/cli/historysink.h"
+#include "core/common/environment.h"
+#include "core/common/units.h"
+#include "core/sizing/serversizing.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QThread>
+
+#include <cmath>
+#include <cstdio>
+
+namespace Cli {
+
+namespace {
+
+const char* const kDescription = R"(Size a directory server's RAM and caches, with the reasoning for every number.
+
+  sizing --server 389ds|openldap|edirectory|ad [inputs] [--ldif FILE] [--json FILE]
+
+389ds (389 Directory Server, Red Hat DS, HP-UX DS): the HP-UX DS 8.1 tuning guide's formula as printed on its
+page 5: Total RAM = 1.2 × (27 MB + threads × 0.25 MB + dbcache + 2.3 × Σ entry caches in use + import cache),
+with Equation 1 (dbcache ≈ Σ of the db files your operations need), Equation 2 (cachememsize = entries ×
+currententrycachesize / currententrycachecount) and threads ≈ CPU count; and 389's own autotune on --ram-mb
+for comparison ("what autotune gives you vs what you need").
+openldap (back-mdb): maxsize = data.mdb × (1 + growth) × safety; RAM = data.mdb + threads × 8 MiB + OS.
+edirectory: block cache ≈ DIB, entry cache ≈ DIB / 2, cache = 2 × max of both (the default 50/50 split).
+ad: RAM = OS + NTDS.dit + SYSVOL; NTDS.dit ≈ 0.4 GB per 1,000 users; cores ≈ users / 1,000.
+
+Sizes are in MB = 10^6 bytes. Missing inputs are estimated from --ldif (entries, mean and p95 entry size,
+attribute frequency, index candidates) and say so. The output ends with the change ready to apply (dsconf
+commands and LDIF for cn=config, slapd olc lines, an _ndsdb.ini line): DirBench never applies it.
+)";
+
+struct NumberOpt
+{
+    const char* name;
+    const char* help;
+};
+
+const NumberOpt kNumbers[] = {
+    { "threads", "Worker threads (389 nsslapd-threadnumber, slapd olcThreads). 389 default: --cpus." },
+    { "cpus", "CPU threads of the server host (default: this machine)." },
+    { "ram-mb", "RAM of the server host in MB, for 389's autotune (default: this machine)." },
+    { "dbcache-mb", "389: nsslapd-dbcachesize in MB." },
+    { "entry-cache-mb", "389: Σ nsslapd-cachememsize of the back ends in use, MB." },
+    { "import-cache-mb", "389: import cache in MB (default 0: offline imports only)." },
+    { "entries", "Entries in the database." },
+    { "entry-cache-bytes-per-entry", "currententrycachesize / currententrycachecount after priming (Equation 2)." },
+    { "db-size-mb", "Size on disk, MB: Σ db4 files (389 Equation 1), data.mdb, the DIB, NTDS.dit." },
+    { "entry-factor", "389: the factor on the entry caches (default 2.3 as printed; the seed shows 2)." },
+    { "ldif-cache-factor", "389: cached bytes per LDIF byte when estimating from --ldif (default 3.8)." },
+    { "backends", "389: back ends sharing the entry cache (default 1)." },
+    { "autosize", "389 autotune: nsslapd-cache-autosize, % of RAM (default 25)." },
+    { "autosize-split", "389 autotune: nsslapd-cache-autosize-split, % for the dbcache (default 25)." },
+    { "ram-available-mb", "389 autotune: available RAM in MB (default: --ram-mb, nothing reduced)." },
+    { "growth", "OpenLDAP: data growth for maxsize (default 0.25)." },
+    { "safety", "OpenLDAP: maxsize margin (default 1.5)." },
+    { "os-reserve-mb", "OpenLDAP: RAM left to the OS, MB (default 2000)." },
+    { "users", "AD: users (NTDS.dit estimate and cores)." },
+    { "os-mb", "AD: RAM for the OS, MB (default 4000)." },
+    { "sysvol-mb", "AD: SYSVOL size, MB (default 500)." },
+};
+
+QString key(const char* option)
+{
+    // CLI name -> the input's origin key: "ram-mb" -> "ram_mb"
+    return QString::fromLatin1(option).replace(u'-', u'_');
+}
+
+void printRecommendations(std::FILE* out, const SizingResult& r)
+{
+    for (const auto& rec : r.recommendations) {
+        std::fprintf(out, "\n%s = %s %s\n", qPrintable(rec.name), qPrintable(SizingText::num(rec.value, 2)),
+            qPrintable(rec.unit));
+        std::fprintf(out, "    formula:  %s\n", qPrintable(rec.formula));
+        std::fprintf(out, "    computed: %s\n", qPrintable(rec.computation));
+        QStringList in;
+        for (const auto& i : rec.inputs)
+            in << QStringLiteral("%1 = %2%3 (%4)")
+                      .arg(i.name, SizingText::num(i.value, 2), i.unit.isEmpty() ? QString() : u' ' + i.unit, i.origin);
+        std::fprintf(out, "    inputs:   %s\n", qPrintable(in.join(QStringLiteral("; "))));
+        std::fprintf(out, "    source:   %s\n", qPrintable(rec.source));
+        if (!rec.note.isEmpty())
+            std::fprintf(out, "    note:     %s\n", qPrintable(rec.note));
+    }
+}
+
+void printLdif(std::FILE* out, const LdifStats& s)
+{
+    std::fprintf(out,
+        "LDIF: %lld entries (%lld change records skipped), mean entry %s bytes, p95 %lld bytes, "
+        "max %lld bytes; read %s MB in %s s (%s MB/s)\n",
+        static_cast<long long>(s.entries), static_cast<long long>(s.changeRecords),
+        qPrintable(SizingText::num(s.meanEntryBytes, 1)), static_cast<long long>(s.p95EntryBytes),
+        static_cast<long long>(s.maxEntryBytes), qPrintable(SizingText::num(double(s.bytes) / 1e6, 1)),
+        qPrintable(SizingText::num(s.seconds, 3)), qPrintable(SizingText::num(s.mbPerSecond(), 1)));
+    QStringList c;
+    for (const auto& i : s.indexCandidates)
+        c << QStringLiteral("%1 (%2, %3 %)").arg(i.attribute, i.indexTypes).arg(i.presence * 100, 0, 'f', 1);
+    std::fprintf(out, "index candidates: %s\n", c.isEmpty() ? "none" : qPrintable(c.join(QStringLiteral(", "))));
+}
+
+void printExtra(std::FILE* out, const SizingResult& r)
+{
+    const QJsonObject a = r.extra.value(QStringLiteral("autotune")).toObject();
+    if (!a.isEmpty()) {
+        const QJsonObject vs = a.value(QStringLiteral("vs_need")).toObject();
+        std::fprintf(out,
+            "\n389 autotune on %s MB RAM (%s): dbcache %s MB, entry cache %s MB, threads %d (RHDS 12+) / %d "
+            "(RHDS 11) vs %d (guide)\n  need %s MB of entry cache: autotune covers %s %% -> %s %% of the fully "
+            "cached rate on the guide's test bed (uniform access)\n",
+            qPrintable(SizingText::num(a.value(QStringLiteral("ram_mb")).toDouble(), 0)),
+            qPrintable(a.value(QStringLiteral("ram_origin")).toString()),
+            qPrintable(SizingText::num(a.value(QStringLiteral("dbcache_mb")).toDouble(), 1)),
+            qPrintable(SizingText::num(a.value(QStringLiteral("entry_cache_total_mb")).toDouble(), 1)),
+            a.value(QStringLiteral("threads_rhds12")).toInt(), a.value(QStringLiteral("threads_rhds11")).toInt(),
+            a.value(QStringLiteral("threads_guide")).toInt(),
+            qPrintable(SizingText::num(vs.value(QStringLiteral("needed_mb")).toDouble(), 1)),
+            qPrintable(SizingText::num(vs.value(QStringLiteral("coverage")).toDouble() * 100, 1)),
+            qPrintable(SizingText::num(vs.value(QStringLiteral("guide_relative_throughput")).toDouble() * 100, 1)));
+    }
+    if (!r.warnings.isEmpty()) {
+        std::fprintf(out, "\nwarnings:\n");
+        for (const auto& w : r.warnings)
+            std::fprintf(out, "  [%s] %s\n", qPrintable(w.code), qPrintable(w.message));
+    }
+    std::fprintf(out,
+        "\nThe change, ready to apply (%s). DirBench has NOT applied it: review it, then run it yourself.\n"
+        "----\n%s----\n",
+        qPrintable(r.applyFormat), qPrintable(r.apply));
+}
+
+} // namespace
+
+int runSizing(SizingInput in, const QMap<QString, double>& monitor, const std::optional<LdifStats>& ldif,
+    const QString& jsonPath, bool saveHistory)
+{
+    if (!monitor.isEmpty())
+        in.applyMonitor(monitor);
+    ProbeError err;
+    const auto result = ServerSizing::compute(in, &err);
+    if (!result) {
+        if (err.kind == ProbeError::Kind::InvalidSpec)
+            return badArgument(QStringLiteral("--") + err.field, err.detail);
+        std::fprintf(stderr, "dirbench-cli sizing: %s\n", qPrintable(err.message()));
+        return ExitFailed;
+    }
+    RunRecord rec = ServerSizing::buildRecord(in, *result, ldif ? &*ldif : nullptr, Environment::collect());
+    std::FILE* out = humanStream(jsonPath == u"-");
+    std::fprintf(out, "dirbench sizing: %s\n", qPrintable(SizingInput::serverName(in.server)));
+    if (ldif)
+        printLdif(out, *ldif);
+    printRecommendations(out, *result);
+    printExtra(out, *result);
+    HistorySink history(saveHistory);
+    history.begin(rec.kind, rec.spec);
+    if (const qint64 id = history.finish(rec))
+        std::fprintf(out, "saved in the history as run %lld\n", static_cast<long long>(id));
+    std::fflush(out);
+    if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
+        return ExitFailed;
+    return ExitOk;
+}
+
+int runSizingCommand(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    parser.addOption({ QStringLiteral("server"), QStringLiteral("389ds, openldap, edirectory or ad (required)."),
+        QStringLiteral("KIND") });
+    for (const auto& n : kNumbers)
+        parser.addOption({ QLatin1String(n.name), QString::fromUtf8(n.help), QStringLiteral("N") });
+    parser.addOption({ QStringLiteral("backend"),
+        QStringLiteral("389: back-end name in the commands (default userRoot)."), QStringLiteral("NAME") });
+    parser.addOption({ QStringLiteral("instance"),
+        QStringLiteral("389: dsconf instance name or URL in the commands (default INSTANCE)."),
+        QStringLiteral("NAME") });
+    parser.addOption({ QStringLiteral("ldif"),
+        QStringLiteral("Measure entries, entry sizes and attributes from an LDIF."), QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("uri"), QStringLiteral("Read the inputs from a live server's monitor."),
+        QStringLiteral("URI") });
+    parser.addOption({ QStringLiteral("json"),
+        QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout)."),
+        QStringLiteral("FILE") });
+    parser.addOption({ QStringLiteral("no-history"), QStringLiteral("Do not save the run in the history.") });
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli sizing: %s\n", qPrintable(parser.errorText()));
+        return ExitBadArgs;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText().replace(
+                       QStringLiteral("dirbench-cli [options]"), QStringLiteral("dirbench-cli sizing [options]"))),
+            stdout);
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
+    if (!parser.isSet(QStringLiteral("server")))
+        return badArgument(QStringLiteral("--server"), QStringLiteral("required: 389ds, openldap, edirectory or ad"));
+    const auto server = SizingInput::serverFromName(parser.value(QStringLiteral("server")));
+    if (!server)
+        return badArgument(QStringLiteral("--server"),
+            QStringLiteral("'%1' is not one of 389ds, openldap, edirectory, ad")
+                .arg(parser.value(QStringLiteral("server"))));
+    if (parser.isSet(QStringLiteral("uri")))
+        return badArgument(QStringLiteral("--uri"), QStringLiteral("reading a live server: not in this build yet"));
+
+    SizingInput in;
+    in.server = *server;
+    const QString typed = QStringLiteral("typed");
+    for (const auto& n : kNumbers) {
+        const QString name = QLatin1String(n.name);
+        if (!parser.isSet(name))
+            continue;
+        bool ok = false;
+        const double v = parser.value(name).toDouble(&ok);
+        if (!ok || !std::isfinite(v))
+            return badArgument(u"--" + name, QStringLiteral("'%1' is not a number").arg(parser.value(name)));
+        const bool whole = std::floor(v) == v;
+        const QString k = key(n.name);
+        auto needWhole = [&]() { return badArgument(u"--" + name, QStringLiteral("must be a whole number")); };
+        if (k == u"threads" || k == u"cpus" || k == u"backends" || k == u"autosize" || k == u"autosize_split") {
+            if (!whole || v < -1e9 || v > 1e9)
+                return needWhole();
+            if (k == u"threads")
+                in.threads = int(v);
+            else if (k == u"cpus")
+                in.cpus = int(v);
+            else if (k == u"backends")
+                in.backends = int(v);
+            else if (k == u"autosize")
+                in.autosizePercent = int(v);
+            else
+                in.autosizeSplitPercent = int(v);
+        } else if (k == u"entries" || k == u"users") {
+            if (!whole || v > 1e15)
+                return needWhole();
+            if (k == u"entries")
+                in.entries = qint64(v);
+            else
+                in.users = qint64(v);
+        } else if (k == u"ram_mb") {
+            in.ramMb = v;
+        } else if (k == u"ram_available_mb") {
+            in.ramAvailableMb = v;
+        } else if (k == u"dbcache_mb") {
+            in.dbcacheMb = v;
+        } else if (k == u"entry_cache_mb") {
+            in.entryCacheMb = v;
+        } else if (k == u"import_cache_mb") {
+            in.importCacheMb = v;
+        } else if (k == u"entry_cache_bytes_per_entry") {
+            in.entryCacheBytesPerEntry = v;
+        } else if (k == u"db_size_mb") {
+            in.dbSizeMb = v;
+        } else if (k == u"entry_factor") {
+            in.entryFactor = v;
+        } else if (k == u"ldif_cache_factor") {
+            in.ldifCacheFactor = v;
+        } else if (k == u"growth") {
+            in.growth = v;
+        } else if (k == u"safety") {
+            in.safety = v;
+        } else if (k == u"os_reserve_mb") {
+            in.osReserveMb = v;
+        } else if (k == u"os_mb") {
+            in.osMb = v;
+        } else if (k == u"sysvol_mb") {
+            in.sysvolMb = v;
+        }
+        in.origin.insert(k, typed);
+    }
+    if (parser.isSet(QStringLiteral("backend")))
+        in.backendName = parser.value(QStringLiteral("backend"));
+    if (parser.isSet(QStringLiteral("instance")))
+        in.instance = parser.value(QStringLiteral("instance"));
+    const QString thisMachine = QStringLiteral("this machine");
+    if (!in.cpus) {
+        in.cpus = QThread::idealThreadCount();
+        in.origin.insert(QStringLiteral("cpus"), thisMachine);
+    }
+    if (!in.ramMb && in.server == SizingServer::Ds389) {
+        const qint64 ram = Environment::physicalRamBytes();
+        if (ram > 0) {
+            in.ramMb = double(ram) / 1e6;
+            in.origin.insert(QStringLiteral("ram_mb"), thisMachine);
+        }
+    }
+    // Range checks before the LDIF is read: a typo costs no read of a big file.
+    if (const ProbeError e = in.validate(); e.isError())
+        return badArgument(QStringLiteral("--") + e.field, e.detail);
+    std::optional<LdifStats> ldif;
+    if (parser.isSet(QStringLiteral("ldif"))) {
+        ProbeError e;
+        ldif = LdifScanner::readFile(parser.value(QStringLiteral("ldif")), &e);
+        if (!ldif)
+            return badArgument(QStringLiteral("--ldif"), e.detail);
+        in.applyLdif(*ldif);
+    }
+    return runSizing(in, {}, ldif, parser.value(QStringLiteral("json")), !parser.isSet(QStringLiteral("no-history")));
+}
+
+} // namespace Cli

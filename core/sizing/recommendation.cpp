@@ -1,0 +1,69 @@
+#include "core/sizing/recommendation.h"
+
+#include <QJsonArray>
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+
+QJsonObject Recommendation::toJson() const
+{
+    QJsonArray in;
+    for (const auto& i : inputs)
+        in.append(QJsonObject { { QStringLiteral("name"), i.name }, { QStringLiteral("value"), i.value },
+            { QStringLiteral("unit"), i.unit }, { QStringLiteral("origin"), i.origin } });
+    QJsonObject o { { QStringLiteral("name"), name }, { QStringLiteral("value"), value },
+        { QStringLiteral("unit"), unit }, { QStringLiteral("formula"), formula },
+        { QStringLiteral("computation"), computation }, { QStringLiteral("inputs"), in },
+        { QStringLiteral("source"), source },
+        { QStringLiteral("apply"), apply.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(apply) } };
+    if (!note.isEmpty())
+        o.insert(QStringLiteral("note"), note);
+    return o;
+}
+
+const Recommendation* SizingResult::find(const QString& n) const
+{
+    for (const auto& r : recommendations)
+        if (r.name == n)
+            return &r;
+    return nullptr;
+}
+
+void SizingResult::addWarning(const QString& code, const QString& message)
+{
+    for (const auto& w : warnings)
+        if (w.code == code && w.message == message)
+            return;
+    warnings.append({ code, message });
+}
+
+namespace SizingText {
+
+QString num(double value, int decimals)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("-");
+    if (value != 0 && std::abs(value) < 1)
+        decimals = std::max(decimals, 6); // 0.000241 MB, not 0
+    QString s = QLocale::c().toString(value, 'f', decimals);
+    if (s.contains(u'.')) {
+        while (s.endsWith(u'0'))
+            s.chop(1);
+        if (s.endsWith(u'.'))
+            s.chop(1);
+    }
+    return s == u"-0" ? QStringLiteral("0") : s;
+}
+
+qint64 mbToBytes(double mb)
+{
+    return qint64(std::llround(mb * 1e6));
+}
+
+SizingInputUsed input(const char* name, double value, const char* unit, const QString& origin)
+{
+    return { QLatin1String(name), value, QLatin1String(unit), origin };
+}
+
+} // namespace SizingText

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "core/common/runrecord.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+// One input a sizing number was computed from, and where that input came from.
+struct SizingInputUsed
+{
+    QString name; // "threads", "entries", "entry_cache_bytes_per_entry", ...
+    double value = 0;
+    QString unit; // "MB", "bytes", "entries", ""
+    QString origin; // "typed" | "ldif" | "monitor" | "default" | "derived" | "this machine"
+
+    bool operator==(const SizingInputUsed&) const = default;
+};
+
+// A recommended (or computed) setting with its reasoning: every number carries the formula, the same formula with
+// the numbers put in, the inputs and the source of the rule, and the change that would apply it. DirBench shows
+// `apply`; it never runs it.
+struct Recommendation
+{
+    QString name; // the setting or quantity: "nsslapd-dbcachesize", "total RAM", "olcDbMaxSize", ...
+    double value = 0;
+    QString unit; // "MB" (10^6 bytes), "bytes", "threads", "cores"
+    QString formula; // symbolic: "1.2 × (base + dbcache + 2.3 × Σ entry caches + import cache)"
+    QString computation; // with the numbers: "1.2 × (29 + 685 + 2.3 × 750 + 0) = 2926.8"
+    QList<SizingInputUsed> inputs;
+    QString source; // document, page or section, URL
+    QString apply; // the change ready to apply (dsconf, LDIF, olc, _ndsdb.ini); empty when nothing to set
+    QString note; // what to check, what was assumed
+
+    QJsonObject toJson() const;
+    bool operator==(const Recommendation&) const = default;
+};
+
+// What a per-server calculator returns. `terms` holds the numbers of the summary ("total_ram_mb", "base_mb", ...);
+// `apply` is every recommendation's change in one text ready to paste, in `applyFormat`.
+struct SizingResult
+{
+    QString server; // "389ds" | "openldap" | "edirectory" | "ad"
+    QJsonObject terms;
+    QList<Recommendation> recommendations;
+    QList<RunWarning> warnings;
+    QString apply;
+    QString applyFormat; // "dsconf+ldif" | "ldif (cn=config)" | "_ndsdb.ini" | "none"
+    QJsonObject extra; // calculator-specific blocks (389: "autotune")
+
+    const Recommendation* find(const QString& name) const;
+    void addWarning(const QString& code, const QString& message);
+};
+
+namespace SizingText {
+
+// Numbers as the formulas print them: full digits, at most `decimals` decimals (6 below 1), trailing zeros dropped.
+QString num(double value, int decimals = 2);
+// MB (10^6 bytes) as whole bytes for settings that take bytes.
+qint64 mbToBytes(double mb);
+SizingInputUsed input(const char* name, double value, const char* unit, const QString& origin);
+
+} // namespace SizingText
