@@ -1,0 +1,209 @@
+#include "app/cli/experimentcommand.h"
+
+#include "app/cli/clicommon.h"
+#include "app/cli/historysink.h"
+#include "app/cli/ldapoptions.h"
+#include "app/cli/ldapprinter.h"
+#include "core/common/units.h"
+#include "core/experiments/guided.h"
+#include "core/run/proberunner.h"
+
+#include <QJsonArray>
+
+#include <cstdio>
+
+namespace Cli {
+
+namespace {
+
+const char* const kDescription = R"(The guide's experiments, one command each (HP-UX Directory Server 8.1 tuning guide):
+
+  threads   ops/s and latency as client threads grow (Table 2): a search load per point
+            (--points 1,2,4,8,16,32 threads)
+  tls       connect + bind per operation, plain and over TLS (Table 7): --uri is the plain server,
+            --tls-uri the same server over ldaps:// (or --tls-starttls), --dn the entries to bind as
+  dbsize    ops/s against demo directories of growing size (Table 5), started and stopped by DirBench
+            (--points 1000,10000,100000 entries); needs slapd, takes no --uri
+
+Each point runs --seconds-per-point seconds (default 10). The connection and load options are those of
+'dirbench-cli ldap search' (and 'ldap bind' for tls).
+)";
+
+QList<double> parsePoints(const QString& text, bool* ok)
+{
+    QList<double> out;
+    *ok = !text.trimmed().isEmpty();
+    for (const QString& p : text.split(u',', Qt::SkipEmptyParts)) {
+        bool good = false;
+        const double v = p.trimmed().toDouble(&good);
+        if (!good || v < 1 || v != std::floor(v) || v > 10000000)
+            *ok = false;
+        out << v;
+    }
+    return out;
+}
+
+void printPoints(std::FILE* out, const RunRecord& rec, const char* x)
+{
+    std::fprintf(out, "\n%12s %12s %10s %10s %8s\n", x, "ops/s", "p50 ms", "p99 ms", "status");
+    for (const auto& v : rec.summary.value(QStringLiteral("points")).toArray()) {
+        const QJsonObject p = v.toObject();
+        const QJsonObject lat = p.value(QStringLiteral("latency_ms")).toObject();
+        std::fprintf(out, "%12s %12s %10s %10s %8s\n",
+            qPrintable(Units::formatNumber(p.value(QLatin1String(x)).toDouble(), 0)),
+            qPrintable(Units::formatNumber(p.value(QStringLiteral("ops_per_s")).toDouble())),
+            qPrintable(Units::formatNumber(lat.value(QStringLiteral("p50")).toDouble(), 3)),
+            qPrintable(Units::formatNumber(lat.value(QStringLiteral("p99")).toDouble(), 3)),
+            qPrintable(p.value(QStringLiteral("status")).toString()));
+    }
+    const QJsonObject ref = rec.summary.value(QStringLiteral("reference")).toObject();
+    if (!ref.isEmpty())
+        std::fprintf(out, "reference: %s — %s\n", qPrintable(ref.value(QStringLiteral("source")).toString()),
+            qPrintable(ref.value(QStringLiteral("note")).toString()));
+}
+
+} // namespace
+
+int runExperimentCommand(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    const QString what = args.size() > 1 ? args.at(1) : QString();
+    QCommandLineParser p;
+    p.setApplicationDescription(QString::fromUtf8(kDescription));
+    p.addHelpOption();
+    QList<QCommandLineOption> options = ldapConnectionOptions() + ldapWorkloadOptions();
+    options << QCommandLineOption(
+        QStringLiteral("points"), QStringLiteral("Threads or entries per point."), QStringLiteral("LIST"))
+            << QCommandLineOption(QStringLiteral("seconds-per-point"),
+                   QStringLiteral("Seconds each point runs (default 10)."), QStringLiteral("S"))
+            << QCommandLineOption(
+                   QStringLiteral("tls-uri"), QStringLiteral("tls: the server over ldaps://."), QStringLiteral("URI"))
+            << QCommandLineOption(QStringLiteral("tls-starttls"), QStringLiteral("tls: use StartTLS on --uri instead."))
+            << QCommandLineOption(QStringLiteral("tls-ca-file"),
+                   QStringLiteral("tls: CA certificates for the TLS run."), QStringLiteral("FILE"))
+            << QCommandLineOption(QStringLiteral("json"), QStringLiteral("Write the RunRecord to FILE ('-' = stdout)."),
+                   QStringLiteral("FILE"))
+            << QCommandLineOption(QStringLiteral("no-history"), QStringLiteral("Do not save the run in the history."));
+    for (const auto& o : options)
+        p.addOption(o);
+    if (what.isEmpty() || what == u"--help" || what == u"-h") {
+        std::fputs(
+            qPrintable(p.helpText().replace(QStringLiteral("[options]"), QStringLiteral("experiment WHAT [options]"))),
+            what.isEmpty() ? stderr : stdout);
+        return what.isEmpty() ? ExitBadArgs : ExitOk;
+    }
+    if (what != u"threads" && what != u"tls" && what != u"dbsize")
+        return badArgument(QStringLiteral("experiment"),
+            QStringLiteral("unknown experiment '") + what + QStringLiteral("' (threads, tls or dbsize)"));
+    args.removeAt(1);
+    if (!p.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli experiment %s: %s\n", qPrintable(what), qPrintable(p.errorText()));
+        return ExitBadArgs;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(p.helpText()), stdout);
+        return ExitOk;
+    }
+    double seconds = 10;
+    if (int rc = numberOption(p, "seconds-per-point", 0.5, 3600, &seconds))
+        return rc;
+    bool ok = true;
+    const QList<double> points
+        = p.isSet(QStringLiteral("points")) ? parsePoints(p.value(QStringLiteral("points")), &ok) : QList<double>();
+    if (!ok)
+        return badArgument(QStringLiteral("--points"), QStringLiteral("a comma-separated list of whole numbers ≥ 1"));
+
+    std::function<RunRecord(RunContext&)> job;
+    QString kind;
+    QJsonObject specJson;
+    const char* x = "threads";
+    if (what == u"dbsize") {
+        if (p.isSet(QStringLiteral("uri")))
+            return badArgument(QStringLiteral("--uri"), QStringLiteral("dbsize starts its own demo directories"));
+        DatabaseSizeSpec s;
+        if (int rc = ldapWorkloadFromParser(p, QStringLiteral("search"), &s.load))
+            return rc;
+        s.load.target.uri = QStringLiteral("ldap://127.0.0.1:389"); // replaced per point; checked for form only
+        s.load.base = QStringLiteral("dc=example,dc=com");
+        if (!points.isEmpty()) {
+            s.entries.clear();
+            for (double v : points)
+                s.entries << int(v);
+        }
+        s.secondsPerPoint = seconds;
+        kind = QStringLiteral("database-size");
+        x = "entries";
+        job = Experiments::makeDatabaseSizeJob(s);
+    } else {
+        LdapTarget t;
+        if (int rc = ldapTargetFromParser(p, what == u"tls", &t))
+            return rc;
+        if (what == u"threads") {
+            ThreadSweepSpec s;
+            s.load.target = t;
+            if (int rc = ldapWorkloadFromParser(p, QStringLiteral("search"), &s.load))
+                return rc;
+            if (!points.isEmpty()) {
+                s.threads.clear();
+                for (double v : points)
+                    s.threads << int(v);
+            }
+            s.secondsPerPoint = seconds;
+            ProbeError e;
+            if (!CompiledLoad::compile(s.load, &e))
+                return badArgument(QStringLiteral("--") + e.field, e.detail);
+            kind = QStringLiteral("thread-sweep");
+            job = Experiments::makeThreadSweepJob(s);
+        } else {
+            TlsCostSpec s;
+            s.plain.target = t;
+            if (int rc = ldapWorkloadFromParser(p, QStringLiteral("bind"), &s.plain))
+                return rc;
+            s.tls = t;
+            if (p.isSet(QStringLiteral("tls-starttls"))) {
+                s.tls.startTls = true;
+            } else if (p.isSet(QStringLiteral("tls-uri"))) {
+                s.tls.uri = p.value(QStringLiteral("tls-uri"));
+            } else {
+                return badArgument(
+                    QStringLiteral("--tls-uri"), QStringLiteral("give the TLS server (or --tls-starttls)"));
+            }
+            if (p.isSet(QStringLiteral("tls-ca-file")))
+                s.tls.caFile = p.value(QStringLiteral("tls-ca-file"));
+            if (const ProbeError e = s.tls.validate(); e.isError())
+                return badArgument(QStringLiteral("--tls-") + e.field, e.detail);
+            s.secondsEach = seconds;
+            kind = QStringLiteral("tls-cost");
+            x = "tls";
+            job = Experiments::makeTlsCostJob(s);
+        }
+    }
+    const QString jsonPath = p.value(QStringLiteral("json"));
+    std::FILE* out = humanStream(jsonPath == u"-");
+    HistorySink history(!p.isSet(QStringLiteral("no-history")));
+    history.begin(kind, specJson);
+    ProbeRunner runner;
+    const RunRecord rec = runWithSignals(runner, job, [&](const SampleBatch& batch) {
+        history.add(batch);
+        for (const auto& s : batch) {
+            std::fprintf(out, "%-16s ", qPrintable(s.series));
+            printLoadInterval(out, s);
+        }
+    });
+    printPoints(out, rec, x);
+    if (kind == u"tls-cost")
+        std::fprintf(out, "connect + bind: plain %s ms, TLS %s ms (+%s ms)\n",
+            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("plain_ms_per_bind")).toDouble(), 3)),
+            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("tls_ms_per_bind")).toDouble(), 3)),
+            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("tls_extra_ms")).toDouble(), 3)));
+    RunRecord tail = rec; // warnings and status; the points were printed above
+    tail.summary = QJsonObject();
+    printLoadSummary(out, tail);
+    if (const qint64 id = history.finish(rec))
+        std::fprintf(out, "saved in the history as run %lld\n", id);
+    if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
+        return ExitFailed;
+    return rec.status == u"ok" ? ExitOk : ExitFailed;
+}
+
+} // namespace Cli

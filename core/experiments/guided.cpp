@@ -1,0 +1,231 @@
+#include "core/experiments/guided.h"
+
+#include "core/common/environment.h"
+#include "core/ldap/loadgenerator.h"
+#include "core/run/runcontext.h"
+#include "core/sandbox/sandboxguard.h"
+#include "core/sandbox/slapdsandbox.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace {
+
+constexpr const char* kGuide = "HP-UX Directory Server 8.1 performance tuning and sizing guide (shared/seeds/003)";
+
+RunRecord frame(const QString& kind, const QJsonObject& spec)
+{
+    RunRecord r;
+    r.kind = kind;
+    r.started = QDateTime::currentDateTime();
+    r.spec = spec;
+    r.environment = Environment::collect();
+    return r;
+}
+
+// One load as a part of the experiment: its samples are a series of the experiment's chart, on its time axis.
+RunRecord runPart(RunRecord& rec, LdapLoadSpec load, const QString& series, RunContext& ctx, const QElapsedTimer& clock)
+{
+    const double offset = double(clock.nsecsElapsed()) / 1e9;
+    RunContext part(&ctx, series, offset);
+    ctx.setPhase(series);
+    RunRecord r = Ldap::runLoad(load, part);
+    for (const auto& v : r.intervals) {
+        QJsonObject o = v.toObject();
+        o.insert(QStringLiteral("series"), series);
+        o.insert(QStringLiteral("t"), std::round((o.value(QStringLiteral("t")).toDouble() + offset) * 1000.0) / 1000.0);
+        rec.intervals.append(o);
+    }
+    for (const auto& w : r.warnings)
+        rec.addWarning(w.code, series + QStringLiteral(": ") + w.message);
+    if (rec.server.isNull())
+        rec.server = r.server;
+    return r;
+}
+
+QJsonObject point(const QString& x, double xValue, const RunRecord& r)
+{
+    const QJsonObject s = r.summary;
+    return QJsonObject { { x, xValue }, { QStringLiteral("ops_per_s"), s.value(QStringLiteral("ops_per_s")) },
+        { QStringLiteral("latency_ms"), s.value(QStringLiteral("latency_ms")) },
+        { QStringLiteral("errors"), s.value(QStringLiteral("errors")) },
+        { QStringLiteral("client_cpu_us_per_op"), s.value(QStringLiteral("client_cpu_us_per_op")) },
+        { QStringLiteral("status"), r.status } };
+}
+
+// Stops at the first part that fails or is cancelled; returns false then, with rec marked.
+bool keepGoing(RunRecord& rec, const RunRecord& part, const QString& series, RunContext& ctx)
+{
+    if (ctx.stopRequested()) {
+        rec.status = QStringLiteral("cancelled");
+        return false;
+    }
+    if (part.status != u"ok") {
+        rec.status = part.status;
+        rec.failure = series + QStringLiteral(": ") + part.failure;
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+namespace Experiments {
+
+RunRecord runThreadSweep(const ThreadSweepSpec& spec, RunContext& ctx)
+{
+    RunRecord rec = frame(QStringLiteral("thread-sweep"),
+        QJsonObject { { QStringLiteral("load"), spec.load.toJson() },
+            { QStringLiteral("threads"),
+                QJsonArray::fromVariantList(QVariantList(spec.threads.begin(), spec.threads.end())) },
+            { QStringLiteral("seconds_per_point"), spec.secondsPerPoint } });
+    ProbeError e;
+    if (spec.threads.isEmpty() || !CompiledLoad::compile(spec.load, &e)) {
+        rec.status = QStringLiteral("failed");
+        rec.failure = spec.threads.isEmpty() ? QStringLiteral("threads: no point") : e.message();
+        return rec;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    QJsonArray points;
+    for (int i = 0; i < spec.threads.size(); ++i) {
+        LdapLoadSpec load = spec.load;
+        load.threads = spec.threads.at(i);
+        load.durationSec = spec.secondsPerPoint;
+        const QString series = QStringLiteral("threads ") + QString::number(load.threads);
+        const RunRecord r = runPart(rec, load, series, ctx, clock);
+        points.append(point(QStringLiteral("threads"), load.threads, r));
+        ctx.setProgress(double(i + 1) / double(spec.threads.size()));
+        if (!keepGoing(rec, r, series, ctx))
+            break;
+    }
+    rec.summary.insert(QStringLiteral("points"), points);
+    double best = 0;
+    int bestThreads = 0;
+    for (const auto& p : points)
+        if (p.toObject().value(QStringLiteral("ops_per_s")).toDouble() > best) {
+            best = p.toObject().value(QStringLiteral("ops_per_s")).toDouble();
+            bestThreads = p.toObject().value(QStringLiteral("threads")).toInt();
+        }
+    rec.summary.insert(QStringLiteral("best_ops_per_s"), best);
+    rec.summary.insert(QStringLiteral("best_threads"), bestThreads);
+    rec.summary.insert(QStringLiteral("reference"),
+        QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 2")) },
+            { QStringLiteral("note"),
+                QStringLiteral("the guide's client threads vs ops/s: throughput rises until the server's "
+                               "threads or CPUs are saturated, then flattens") } });
+    return rec;
+}
+
+RunRecord runTlsCost(const TlsCostSpec& spec, RunContext& ctx)
+{
+    RunRecord rec = frame(QStringLiteral("tls-cost"),
+        QJsonObject { { QStringLiteral("plain"), spec.plain.toJson() }, { QStringLiteral("tls"), spec.tls.toJson() },
+            { QStringLiteral("seconds_each"), spec.secondsEach } });
+    LdapLoadSpec plain = spec.plain;
+    plain.mix = { { LdapOpKind::Bind, 100 } };
+    plain.bindNewConnection = true;
+    plain.durationSec = spec.secondsEach;
+    LdapLoadSpec tls = plain;
+    const QByteArray password = plain.target.password;
+    tls.target = spec.tls;
+    tls.target.password = password;
+    ProbeError e;
+    if (!CompiledLoad::compile(plain, &e) || !CompiledLoad::compile(tls, &e)) {
+        rec.status = QStringLiteral("failed");
+        rec.failure = e.message();
+        return rec;
+    }
+    if (!tls.target.isTls()) {
+        rec.status = QStringLiteral("failed");
+        rec.failure = QStringLiteral("tls-uri: the TLS target must be ldaps:// or use StartTLS");
+        return rec;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    const RunRecord a = runPart(rec, plain, QStringLiteral("plain"), ctx, clock);
+    ctx.setProgress(0.5);
+    if (!keepGoing(rec, a, QStringLiteral("plain"), ctx))
+        return rec;
+    const RunRecord b = runPart(rec, tls, QStringLiteral("tls"), ctx, clock);
+    ctx.setProgress(1.0);
+    keepGoing(rec, b, QStringLiteral("tls"), ctx);
+    const double pa = a.summary.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("mean")).toDouble();
+    const double pb = b.summary.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("mean")).toDouble();
+    rec.summary.insert(QStringLiteral("points"),
+        QJsonArray { point(QStringLiteral("tls"), 0, a), point(QStringLiteral("tls"), 1, b) });
+    rec.summary.insert(QStringLiteral("plain_ms_per_bind"), pa);
+    rec.summary.insert(QStringLiteral("tls_ms_per_bind"), pb);
+    rec.summary.insert(QStringLiteral("tls_extra_ms"), std::round((pb - pa) * 1000.0) / 1000.0);
+    rec.summary.insert(QStringLiteral("tls_ops_ratio"),
+        a.summary.value(QStringLiteral("ops_per_s")).toDouble() > 0
+            ? QJsonValue(std::round(b.summary.value(QStringLiteral("ops_per_s")).toDouble()
+                             / a.summary.value(QStringLiteral("ops_per_s")).toDouble() * 1000.0)
+                / 1000.0)
+            : QJsonValue());
+    rec.summary.insert(QStringLiteral("reference"),
+        QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 7")) },
+            { QStringLiteral("note"),
+                QStringLiteral("connect + bind per operation costs more over TLS; the server's key size "
+                               "dominates the handshake (see the probe's key_bits)") } });
+    return rec;
+}
+
+RunRecord runDatabaseSize(const DatabaseSizeSpec& spec, RunContext& ctx)
+{
+    RunRecord rec = frame(QStringLiteral("database-size"),
+        QJsonObject { { QStringLiteral("entries"),
+                          QJsonArray::fromVariantList(QVariantList(spec.entries.begin(), spec.entries.end())) },
+            { QStringLiteral("load"), spec.load.toJson() },
+            { QStringLiteral("seconds_per_point"), spec.secondsPerPoint } });
+    if (SlapdSandbox::slapdProgram().isEmpty()) {
+        rec.status = QStringLiteral("failed");
+        rec.failure = QStringLiteral("slapd is not installed: the database-size experiment starts demo directories");
+        return rec;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    QJsonArray points;
+    for (int i = 0; i < spec.entries.size(); ++i) {
+        const int n = spec.entries.at(i);
+        const QString series = QString::number(n) + QStringLiteral(" entries");
+        ctx.setPhase(QStringLiteral("starting a demo directory with ") + series);
+        SandboxOptions o;
+        o.entries = n;
+        o.makeCurrent = false;
+        o.parentDir = spec.parentDir;
+        ProbeError e;
+        SandboxGuard sbx(SlapdSandbox::start(o, &e, &ctx));
+        if (!sbx) {
+            rec.status = ctx.stopRequested() ? QStringLiteral("cancelled") : QStringLiteral("failed");
+            rec.failure = ctx.stopRequested() ? QString() : series + QStringLiteral(": ") + e.message();
+            break;
+        }
+        LdapLoadSpec load = spec.load;
+        load.target.uri = sbx->uri;
+        load.target.auth = LdapTarget::Auth::Simple;
+        load.target.bindDn = sbx->bindDn;
+        QFile pw(sbx->passwordFile);
+        load.target.password = pw.open(QIODevice::ReadOnly) ? pw.readAll().trimmed() : QByteArray();
+        load.base = sbx->peopleBase;
+        load.filter = QStringLiteral("(uid=user[0-") + QString::number(n - 1) + QStringLiteral("])");
+        load.durationSec = spec.secondsPerPoint;
+        const RunRecord r = runPart(rec, load, series, ctx, clock);
+        points.append(point(QStringLiteral("entries"), n, r));
+        ctx.setProgress(double(i + 1) / double(spec.entries.size()));
+        if (!keepGoing(rec, r, series, ctx))
+            break;
+    }
+    rec.summary.insert(QStringLiteral("points"), points);
+    rec.summary.insert(QStringLiteral("reference"),
+        QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 5")) },
+            { QStringLiteral("note"),
+                QStringLiteral("the guide measured 100k and 500k entries, cached and uncached: a larger "
+                               "database is slower once it no longer fits the cache") } });
+    return rec;
+}
+
+} // namespace Experiments
