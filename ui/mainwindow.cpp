@@ -1,7 +1,10 @@
 #include "ui/mainwindow.h"
 
 #include "core/run/proberunner.h"
+#include "ui/demodirectory.h"
 #include "ui/pages/diskpage.h"
+#include "ui/pages/ldappage.h"
+#include "ui/widgets/demodirectorybox.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -69,12 +72,27 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     connect(m_runner, &ProbeRunner::started, this, &MainWindow::updateActions);
     connect(m_runner, &ProbeRunner::finished, this, &MainWindow::onRunFinished);
 
+    m_demo = new DemoDirectory(m_runner, this);
     m_diskPage = new DiskPage(m_runner, m_tabs);
+    m_ldapPage = new LdapPage(m_runner, m_demo, m_tabs);
     addPage(m_diskPage);
-    // Later: LDAP, Sizing, Curve, History.
+    addPage(m_ldapPage);
+    // The Disk page's "under LDAP load" takes the LDAP page's load; neither page knows the other.
+    m_diskPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
+    // Later: Sizing, Curve, History.
 
     resize(1200, 800);
     updateActions();
+}
+
+void MainWindow::startDemo(double loadSeconds)
+{
+    m_tabs->setCurrentWidget(m_ldapPage);
+    m_ldapPage->setLoadWhenDemoReady(loadSeconds);
+    m_ldapPage->demoBox()->startDemo();
+    statusBar()->showMessage(tr("Starting the demo directory (a private OpenLDAP server); a %1-second search load "
+                                "starts when it is up…")
+                                 .arg(loadSeconds));
 }
 
 Page* MainWindow::currentPage() const

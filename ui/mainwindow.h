@@ -3,7 +3,9 @@
 #include <QList>
 #include <QMainWindow>
 
+class DemoDirectory;
 class DiskPage;
+class LdapPage;
 class Page;
 class ProbeRunner;
 class QAction;
@@ -20,6 +22,10 @@ public:
     Q_DISABLE_COPY_MOVE(MainWindow)
 
     DiskPage* diskPage() const { return m_diskPage; }
+    LdapPage* ldapPage() const { return m_ldapPage; }
+    DemoDirectory* demoDirectory() const { return m_demo; }
+    // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
+    void startDemo(double loadSeconds);
     Page* currentPage() const;
     bool isClosePending() const { return m_closePending; }
 
@@ -36,7 +42,9 @@ private:
     QAction* m_startAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QLabel* m_runningLabel = nullptr;
+    DemoDirectory* m_demo = nullptr;
     DiskPage* m_diskPage = nullptr;
+    LdapPage* m_ldapPage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;

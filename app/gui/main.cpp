@@ -1,9 +1,15 @@
 #include "core/run/proberunner.h"
+#include "ui/demodirectory.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/ldappage.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QSocketNotifier>
 
+#include <csignal>
 #include <cstdio>
+#include <unistd.h>
 
 namespace {
 
@@ -13,10 +19,50 @@ bool displayAvailable()
         || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
+// A new user sees a live LDAP load within a minute: the demo directory starts, then a search load this long.
+constexpr double kDemoLoadSeconds = 30;
+// At exit: how long the runner may take to finish what was cancelled (a sandbox start stops within 100 ms, a
+// sandbox stop takes up to 15 s).
+constexpr int kExitWaitMs = 20000;
+
+// SIGINT/SIGTERM close the window the normal way (cancel what runs, then stop the demo directory below) instead of
+// killing the process and leaving a sandbox slapd behind. The handler only writes a byte to a pipe.
+int g_signalPipe[2] = { -1, -1 };
+
+void onSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t n = ::write(g_signalPipe[1], &byte, 1);
+}
+
+void closeOnSignals(QWidget* window)
+{
+    if (::pipe(g_signalPipe) != 0)
+        return;
+    auto* notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, window);
+    QObject::connect(notifier, &QSocketNotifier::activated, window, [window] {
+        char byte = 0;
+        [[maybe_unused]] const ssize_t n = ::read(g_signalPipe[0], &byte, 1);
+        window->close();
+    });
+    struct sigaction sa = {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
 {
+    // --help and --version need no display: print them wherever we are.
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version")
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     // Without a display QApplication aborts with a message about platform plugins; say what to do instead.
     if (!displayAvailable()) {
         std::fputs("dirbench: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
@@ -31,8 +77,35 @@ int main(int argc, char* argv[])
     QApplication::setApplicationName(QStringLiteral("dirbench"));
     QApplication::setApplicationVersion(QStringLiteral(DIRBENCH_VERSION));
 
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("DirBench: directory-service performance workbench"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption uriOption(QStringLiteral("uri"),
+        QStringLiteral("Preset the LDAP page's server (ldap://host:port, ldaps://…, ldapi://…); no demo directory."),
+        QStringLiteral("URI"));
+    const QCommandLineOption noDemoOption(QStringLiteral("no-demo"),
+        QStringLiteral("Do not start the demo directory (a private OpenLDAP server) at startup."));
+    parser.addOption(uriOption);
+    parser.addOption(noDemoOption);
+    parser.process(app); // exits with a message on a bad option, as --help does
+
     ProbeRunner runner; // outlives the window: its destructor cancels and waits for any run left
     MainWindow window(&runner);
+    if (parser.isSet(uriOption))
+        window.ldapPage()->setUri(parser.value(uriOption));
+    closeOnSignals(&window);
     window.show();
-    return app.exec();
+    if (!parser.isSet(uriOption) && !parser.isSet(noDemoOption))
+        window.startDemo(kDemoLoadSeconds); // a job: the window is up at once
+    const int rc = app.exec();
+
+    // The window is closed. Stop the demo directory we started (blocking is fine now): first let the runner finish
+    // whatever is left (a start that completed unseen is then known to the demo object), then stop it.
+    runner.cancelAll();
+    runner.waitForDone(kExitWaitMs);
+    QString error;
+    if (!window.demoDirectory()->stopNow(&error))
+        std::fprintf(stderr, "dirbench: could not stop the demo directory: %s\n", qPrintable(error));
+    return rc;
 }

@@ -1,6 +1,8 @@
 #include "ui/charts/livechartview.h"
 
+#include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -52,6 +54,7 @@ LiveChartView::LiveChartView(QWidget* parent)
     , m_chart(new QChart)
     , m_xAxis(new QValueAxis)
     , m_yAxis(new QValueAxis)
+    , m_rightAxis(new QValueAxis)
 {
     m_chart->setMargins(QMargins(4, 4, 4, 4));
     m_chart->setBackgroundRoundness(0);
@@ -63,6 +66,8 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_yAxis->setTickType(QValueAxis::TicksDynamic);
     setAxis(m_xAxis, 0, 10, 8);
     setAxis(m_yAxis, 0, 100, 6);
+    m_rightAxis->setTickType(QValueAxis::TicksDynamic);
+    setAxis(m_rightAxis, 0, 10, 6);
 
     // The view takes ownership of the chart. Never setUseOpenGL: it crashes on the offscreen platform.
     m_view = new QChartView(m_chart, this);
@@ -73,11 +78,23 @@ LiveChartView::LiveChartView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
+
+    m_placeholder = new QLabel(m_view);
+    m_placeholder->setObjectName(QStringLiteral("chartPlaceholder"));
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_placeholder->setStyleSheet(QStringLiteral("QLabel { color: #666666; background: transparent; }"));
+    m_placeholder->hide();
 }
 
-LiveChartView::~LiveChartView() = default;
+LiveChartView::~LiveChartView()
+{
+    if (!m_rightAttached)
+        delete m_rightAxis;
+}
 
-QLineSeries* LiveChartView::seriesFor(const QString& name)
+QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
 {
     if (QLineSeries* s = m_series.value(name))
         return s;
@@ -85,26 +102,38 @@ QLineSeries* LiveChartView::seriesFor(const QString& name)
     s->setName(name);
     m_chart->addSeries(s);
     s->attachAxis(m_xAxis);
-    s->attachAxis(m_yAxis);
+    if (axis == Axis::Right) {
+        if (!m_rightAttached) {
+            m_chart->addAxis(m_rightAxis, Qt::AlignRight);
+            m_rightAttached = true;
+        }
+        s->attachAxis(m_rightAxis);
+    } else {
+        s->attachAxis(m_yAxis);
+    }
     QPen pen = s->pen();
     pen.setWidthF(2.0);
+    if (m_dashed.contains(name))
+        pen.setStyle(Qt::DashLine);
     s->setPen(pen);
     m_series.insert(name, s);
+    m_seriesAxis.insert(name, axis);
     m_order.append(name);
     m_chart->legend()->setVisible(true);
     return s;
 }
 
-void LiveChartView::appendPoints(const QString& series, const QList<QPointF>& points)
+void LiveChartView::appendPoints(const QString& series, const QList<QPointF>& points, Axis axis)
 {
     if (points.isEmpty())
         return;
-    QLineSeries* s = seriesFor(series);
+    QLineSeries* s = seriesFor(series, axis);
     s->append(points); // one bulk append: one repaint per batch, not per point
     const int excess = s->count() - m_maxPoints;
     if (excess > 0)
         s->removePoints(0, excess);
     rescale();
+    updatePlaceholder();
 }
 
 void LiveChartView::clear()
@@ -114,10 +143,18 @@ void LiveChartView::clear()
         delete s;
     }
     m_series.clear();
+    m_seriesAxis.clear();
     m_order.clear();
+    if (m_rightAttached) {
+        m_chart->removeAxis(m_rightAxis); // the chart gives the axis back
+        m_rightAttached = false;
+    }
+    m_minX = m_maxX = 0;
     m_chart->legend()->setVisible(false);
     setAxis(m_xAxis, 0, 10, 8);
     setAxis(m_yAxis, 0, 100, 6);
+    setAxis(m_rightAxis, 0, 10, 6);
+    updatePlaceholder();
 }
 
 void LiveChartView::setAxisTitles(const QString& x, const QString& y)
@@ -126,9 +163,68 @@ void LiveChartView::setAxisTitles(const QString& x, const QString& y)
     m_yAxis->setTitleText(y);
 }
 
+void LiveChartView::setDashed(const QString& series)
+{
+    if (!m_dashed.contains(series))
+        m_dashed << series;
+    if (QLineSeries* s = m_series.value(series)) {
+        QPen pen = s->pen();
+        pen.setStyle(Qt::DashLine);
+        s->setPen(pen);
+    }
+}
+
+void LiveChartView::setRightAxisTitle(const QString& title)
+{
+    m_rightAxis->setTitleText(title);
+}
+
 void LiveChartView::setTitle(const QString& title)
 {
     m_chart->setTitle(title);
+}
+
+QString LiveChartView::title() const
+{
+    return m_chart->title();
+}
+
+void LiveChartView::setPlaceholderText(const QString& text)
+{
+    m_placeholder->setText(text);
+    updatePlaceholder();
+}
+
+QString LiveChartView::placeholderText() const
+{
+    return m_placeholder->text();
+}
+
+bool LiveChartView::isPlaceholderVisible() const
+{
+    return !m_placeholder->isHidden();
+}
+
+void LiveChartView::updatePlaceholder()
+{
+    m_placeholder->setVisible(!m_placeholder->text().isEmpty() && pointCount() == 0);
+    if (!m_placeholder->isHidden()) {
+        m_placeholder->setGeometry(m_view->rect().adjusted(40, 30, -40, -30));
+        m_placeholder->raise();
+    }
+}
+
+void LiveChartView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    updatePlaceholder();
+}
+
+void LiveChartView::setMinimumXRange(double min, double max)
+{
+    m_minX = min;
+    m_maxX = max;
+    rescale();
 }
 
 int LiveChartView::pointCount() const
@@ -155,6 +251,11 @@ std::pair<double, double> LiveChartView::yRange() const
     return { m_yAxis->min(), m_yAxis->max() };
 }
 
+std::pair<double, double> LiveChartView::rightRange() const
+{
+    return { m_rightAxis->min(), m_rightAxis->max() };
+}
+
 void LiveChartView::setMaxPointsPerSeries(int n)
 {
     m_maxPoints = std::max(2, n);
@@ -168,31 +269,46 @@ void LiveChartView::setMaxPointsPerSeries(int n)
 
 void LiveChartView::rescale()
 {
+    struct Range
+    {
+        double min = 0; // value charts start at zero
+        double max = std::numeric_limits<double>::lowest();
+        bool any = false;
+    };
     double xMin = std::numeric_limits<double>::max();
     double xMax = std::numeric_limits<double>::lowest();
-    double yMin = 0; // throughput charts start at zero
-    double yMax = std::numeric_limits<double>::lowest();
-    bool any = false;
-    for (const QLineSeries* s : std::as_const(m_series)) {
-        const QList<QPointF> pts = s->points();
+    Range left;
+    Range right;
+    for (auto it = m_series.cbegin(); it != m_series.cend(); ++it) {
+        Range& r = m_seriesAxis.value(it.key()) == Axis::Right ? right : left;
+        const QList<QPointF> pts = it.value()->points();
         for (const QPointF& p : pts) {
             if (!std::isfinite(p.x()) || !std::isfinite(p.y()))
                 continue;
-            any = true;
+            r.any = true;
             xMin = std::min(xMin, p.x());
             xMax = std::max(xMax, p.x());
-            yMin = std::min(yMin, p.y());
-            yMax = std::max(yMax, p.y());
+            r.min = std::min(r.min, p.y());
+            r.max = std::max(r.max, p.y());
         }
     }
-    if (!any)
+    const bool hint = m_maxX > m_minX;
+    if (!left.any && !right.any && !hint)
         return;
+    if (hint) {
+        xMin = std::min(xMin, m_minX);
+        xMax = std::max(xMax, m_maxX);
+    }
     xMin = std::min(xMin, 0.0);
     if (xMax <= xMin)
         xMax = xMin + 1;
-    yMax = yMax * 1.05;
-    if (yMax <= yMin)
-        yMax = yMin + 1;
     setAxis(m_xAxis, xMin, xMax, 8);
-    setAxis(m_yAxis, yMin, yMax, 6);
+    for (auto [axis, r] : { std::pair { m_yAxis, left }, std::pair { m_rightAxis, right } }) {
+        if (!r.any)
+            continue;
+        double yMax = r.max * 1.05;
+        if (yMax <= r.min)
+            yMax = r.min + 1;
+        setAxis(axis, r.min, yMax, 6);
+    }
 }

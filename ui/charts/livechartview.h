@@ -12,12 +12,16 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QLabel;
+class QResizeEvent;
 class QLineSeries;
 class QValueAxis;
 QT_END_NAMESPACE
 
 // A live line chart that takes points, not core types: one line per series name, each batch applied with one
 // append and one axis rescale. It keeps a bounded window per series (the last maxPointsPerSeries() points).
+// A series goes on the left value axis or on a second one at the right (for a quantity in other units); the
+// right axis appears with its first series. A placeholder text stands in the plot while there is no point.
 // This folder is the only code that includes QtCharts; the header keeps it out of sight of its users.
 class LiveChartView final : public QWidget
 {
@@ -27,10 +31,27 @@ public:
     ~LiveChartView() override;
     Q_DISABLE_COPY_MOVE(LiveChartView)
 
-    void appendPoints(const QString& series, const QList<QPointF>& points);
+    enum class Axis
+    {
+        Left,
+        Right
+    };
+
+    // A series stays on the axis it was first appended to.
+    void appendPoints(const QString& series, const QList<QPointF>& points, Axis axis = Axis::Left);
     void clear();
     void setAxisTitles(const QString& x, const QString& y);
+    void setRightAxisTitle(const QString& title);
+    // Draws a series dashed (now or when it appears), e.g. one that often lies on top of another.
+    void setDashed(const QString& series);
     void setTitle(const QString& title);
+    QString title() const;
+    // Shown in the middle of the plot while it has no point ("not exposed by the server", "no run yet").
+    void setPlaceholderText(const QString& text);
+    QString placeholderText() const;
+    bool isPlaceholderVisible() const;
+    // The x axis covers at least [min, max] (charts stacked on one time axis share it).
+    void setMinimumXRange(double min, double max);
 
     int pointCount() const;
     int pointCount(const QString& series) const;
@@ -38,19 +59,32 @@ public:
     // The axes' current ranges (min, max); they always cover every point shown.
     std::pair<double, double> xRange() const;
     std::pair<double, double> yRange() const;
+    std::pair<double, double> rightRange() const;
+    bool hasRightAxis() const { return m_rightAttached; }
 
     int maxPointsPerSeries() const { return m_maxPoints; }
     void setMaxPointsPerSeries(int n);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
-    QLineSeries* seriesFor(const QString& name);
+    QLineSeries* seriesFor(const QString& name, Axis axis);
     void rescale();
+    void updatePlaceholder();
 
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
     QValueAxis* m_xAxis = nullptr;
     QValueAxis* m_yAxis = nullptr;
+    QValueAxis* m_rightAxis = nullptr; // owned by the chart while attached, by this view otherwise
+    QLabel* m_placeholder = nullptr;
     QHash<QString, QLineSeries*> m_series;
+    QHash<QString, Axis> m_seriesAxis;
+    QStringList m_dashed;
     QStringList m_order;
     int m_maxPoints = 20000;
+    bool m_rightAttached = false;
+    double m_minX = 0;
+    double m_maxX = 0;
 };

@@ -3,6 +3,7 @@
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
 
+#include <QFont>
 #include <QJsonArray>
 #include <QStringList>
 
@@ -109,8 +110,18 @@ QVariant DiskResultModel::data(const QModelIndex& index, int role) const
         const double v = value(row, col);
         if (std::isnan(v))
             return QStringLiteral("–");
+        if (row.isChange)
+            return QString(
+                (v > 0 ? QStringLiteral("+") : QString()) + Units::formatNumber(v, 1) + QStringLiteral(" %"));
         return Units::formatNumber(v, col == Iops ? 0 : 1);
     }
+    case Qt::FontRole:
+        if (row.isChange) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
     case Qt::TextAlignmentRole:
         return int(col == Name ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
     case ValueRole:
@@ -165,8 +176,37 @@ DiskResultRow DiskResultModel::rowFromSummary(const QString& name, const QJsonOb
     return row;
 }
 
+QString DiskResultModel::latencyLine(const QString& prefix, const QJsonObject& lat)
+{
+    const auto micro = [&lat](const char* key) {
+        const QJsonValue v = lat.value(QLatin1String(key));
+        return v.isDouble() ? Units::formatNumber(v.toDouble()) + QStringLiteral(" µs") : QStringLiteral("–");
+    };
+    return tr("%1  p50 %2 · p99 %3 · p99.9 %4 · max %5")
+        .arg(prefix, micro("p50"), micro("p99"), micro("p999"), micro("max"));
+}
+
 QList<DiskResultRow> DiskResultModel::rowsFromRecord(const RunRecord& record)
 {
+    if (record.kind == u"disk-under-load") {
+        QList<DiskResultRow> rows;
+        const QJsonObject& s = record.summary;
+        for (const auto& [key, label] :
+            { std::pair { "disk_idle", tr("disk (idle)") }, std::pair { "disk_loaded", tr("disk (under load)") } })
+            if (s.value(QLatin1String(key)).isObject())
+                rows << rowFromSummary(label, s.value(QLatin1String(key)).toObject());
+        const QJsonObject change = s.value(QStringLiteral("change")).toObject();
+        if (!change.isEmpty()) {
+            DiskResultRow row;
+            row.name = tr("change under load");
+            row.isChange = true;
+            row.mbPerSec = number(change, QStringLiteral("mb_per_s_pct"));
+            row.iops = number(change, QStringLiteral("iops_pct"));
+            row.p99Us = number(change, QStringLiteral("p99_pct"));
+            rows << row;
+        }
+        return rows;
+    }
     QString name = record.spec.value(QStringLiteral("profile")).toString();
     if (name.isEmpty())
         name = record.kind;

@@ -21,6 +21,7 @@ struct DiskResultRow
     double p99Us = None;
     double p999Us = None;
     double maxUs = None;
+    bool isChange = false; // a row of changes in % (disk under load vs idle), not of measurements
 };
 
 // The result table of the Disk page: one row per test/series of a RunRecord's summary.
@@ -59,8 +60,11 @@ public:
 
     // Single test: one row (named after the profile). Repeats: one row per repeat, then the median.
     // Suite: one row per part (in the order the parts ran), each expanded the same way.
+    // Disk under LDAP load: "disk (idle)", "disk (under load)" and the change in %.
     static QList<DiskResultRow> rowsFromRecord(const RunRecord& record);
     static DiskResultRow rowFromSummary(const QString& name, const QJsonObject& summary);
+    // "PREFIX  p50 … · p99 … · p99.9 … · max …" in µs, "–" for what is absent.
+    static QString latencyLine(const QString& prefix, const QJsonObject& latencyUs);
 
 private:
     static double value(const DiskResultRow& row, int column);

@@ -132,7 +132,8 @@ QString DiskForm::fieldLabel(const QString& field)
               { QStringLiteral("block"), tr("Block size") }, { QStringLiteral("qd"), tr("Queue depth") },
               { QStringLiteral("duration"), tr("Duration") }, { QStringLiteral("repeat"), tr("Repeat") },
               { QStringLiteral("data"), tr("Data") }, { QStringLiteral("engine"), tr("I/O engine") },
-              { QStringLiteral("buffered"), tr("Buffered") }, { QStringLiteral("interval"), tr("Interval") } };
+              { QStringLiteral("buffered"), tr("Buffered") }, { QStringLiteral("interval"), tr("Interval") },
+              { QStringLiteral("profile"), tr("Profile") }, { QStringLiteral("ldap-load"), tr("LDAP load") } };
     return labels.value(field, field);
 }
 

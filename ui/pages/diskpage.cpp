@@ -4,9 +4,15 @@
 #include "core/disk/diskengine.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/diskresultmodel.h"
+#include "ui/models/intervalsamples.h"
 #include "ui/pages/diskform.h"
+#include "ui/widgets/diskldapview.h"
+#include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/verdictlist.h"
+#include "ui/widgets/warningslabel.h"
+#include "ui/widgets/writeconfirmation.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -22,38 +28,6 @@
 
 #include <algorithm>
 
-namespace {
-
-QString micro(const QJsonObject& lat, const QString& key)
-{
-    const QJsonValue v = lat.value(key);
-    return v.isDouble() ? Units::formatNumber(v.toDouble()) + QStringLiteral(" µs") : QStringLiteral("–");
-}
-
-QString latencyLine(const QString& prefix, const QJsonObject& lat)
-{
-    return DiskPage::tr("%1  p50 %2 · p99 %3 · p99.9 %4 · max %5")
-        .arg(prefix, micro(lat, QStringLiteral("p50")), micro(lat, QStringLiteral("p99")),
-            micro(lat, QStringLiteral("p999")), micro(lat, QStringLiteral("max")));
-}
-
-SampleBatch samplesFromIntervals(const QJsonArray& intervals)
-{
-    SampleBatch out;
-    out.reserve(intervals.size());
-    for (const QJsonValue& v : intervals) {
-        const QJsonObject o = v.toObject();
-        Sample s;
-        s.series = o.value(QStringLiteral("series")).toString();
-        s.t = o.value(QStringLiteral("t")).toDouble();
-        s.values = o;
-        out << s;
-    }
-    return out;
-}
-
-} // namespace
-
 DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     : Page(parent)
     , m_runner(runner)
@@ -62,14 +36,17 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     , m_cancelButton(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
     , m_metricCombo(new QComboBox(this))
+    , m_underLoadCheck(new QCheckBox(tr("Under LDAP load"), this))
     , m_chart(new LiveChartView(this))
-    , m_statusLabel(new QLabel(this))
-    , m_warningsLabel(new QLabel(this))
+    , m_ldapView(new DiskLdapView(this))
+    , m_statusLabel(new RunStatusLabel(this))
+    , m_warningsLabel(new WarningsLabel(this))
     , m_latencyLabel(new QLabel(this))
     , m_model(new DiskResultModel(this))
     , m_table(new QTableView(this))
     , m_verdicts(new VerdictList(this))
     , m_jobFactory([](const DiskSpec& spec) { return Disk::makeJob(spec); })
+    , m_underLoadJobFactory([](const DiskUnderLoadSpec& spec) { return Experiments::makeDiskUnderLoadJob(spec); })
 {
     setObjectName(QStringLiteral("diskPage"));
     m_form->setObjectName(QStringLiteral("diskForm"));
@@ -85,15 +62,14 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     m_metricCombo->addItem(tr("IOPS"), int(Metric::Iops));
     m_chart->setObjectName(QStringLiteral("liveChart"));
     m_chart->setAxisTitles(tr("Time (s)"), tr("MB/s"));
+    m_underLoadCheck->setObjectName(QStringLiteral("underLdapLoadCheck"));
+    m_underLoadCheck->setToolTip(tr("Run the test alone, then again while the LDAP page's load runs against its "
+                                    "server, and compare"));
+    m_underLoadCheck->setEnabled(false); // until a provider is set
+    m_ldapView->setObjectName(QStringLiteral("diskLdapView"));
+    m_ldapView->hide();
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
-    m_statusLabel->setWordWrap(true);
-    m_statusLabel->hide();
     m_warningsLabel->setObjectName(QStringLiteral("warningsLabel"));
-    m_warningsLabel->setWordWrap(true);
-    m_warningsLabel->setTextFormat(Qt::RichText);
-    m_warningsLabel->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #5c4400; border: 1px solid "
-                                                  "#e0c36c; border-radius: 3px; padding: 4px 6px; }"));
-    m_warningsLabel->hide();
     m_latencyLabel->setObjectName(QStringLiteral("latencyLabel"));
     m_latencyLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setObjectName(QStringLiteral("resultTable"));
@@ -110,6 +86,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     auto* formBox = new QGroupBox(tr("Test"), this);
     auto* formLayout = new QVBoxLayout(formBox);
     formLayout->addWidget(m_form);
+    formLayout->addWidget(m_underLoadCheck);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_startButton);
     buttons->addWidget(m_cancelButton);
@@ -138,8 +115,10 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     right->addWidget(m_warningsLabel);
     right->addLayout(chartHeader);
     right->addWidget(m_chart, 3);
+    right->addWidget(m_ldapView, 2);
     right->addWidget(m_latencyLabel);
     right->addWidget(m_table, 2);
+    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 4 + 8); // a header and three rows
 
     auto* layout = new QHBoxLayout(this);
     auto* leftWidget = new QWidget(this);
@@ -151,6 +130,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
 
     connect(m_startButton, &QPushButton::clicked, this, &DiskPage::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &DiskPage::cancel);
+    connect(m_underLoadCheck, &QCheckBox::toggled, m_form, &DiskForm::clearError);
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this,
         [this] { setMetric(Metric(m_metricCombo->currentData().toInt())); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &DiskPage::onProgress);
@@ -161,49 +141,30 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     setRunning(false);
 }
 
-void DiskPage::setDirectory(const QString& dir)
-{
-    m_form->setDirectory(dir);
-}
-
-void DiskPage::setProfile(DiskProfile profile)
-{
-    m_form->setProfile(profile);
-}
-
-void DiskPage::setSizeText(const QString& text)
-{
-    m_form->setSizeText(text);
-}
-
-void DiskPage::setBlockText(const QString& text)
-{
-    m_form->setBlockText(text);
-}
-
-void DiskPage::setDurationText(const QString& text)
-{
-    m_form->setDurationText(text);
-}
-
-void DiskPage::setJobFactory(JobFactory factory)
-{
-    m_jobFactory = std::move(factory);
-}
-
 int DiskPage::chartPointCount() const
 {
     return m_chart->pointCount();
 }
 
-QString DiskPage::errorField() const
+void DiskPage::setUnderLdapLoad(bool on)
 {
-    return m_form->errorField();
+    m_underLoadCheck->setChecked(on);
 }
 
-QString DiskPage::errorText() const
+int DiskPage::ldapChartPointCount() const
 {
-    return m_form->errorText();
+    return m_ldapView->pointCount();
+}
+
+void DiskPage::setLdapLoadProvider(LdapLoadProvider provider)
+{
+    m_ldapProvider = std::move(provider);
+    m_underLoadCheck->setEnabled(bool(m_ldapProvider) && !isRunning());
+}
+
+bool DiskPage::underLdapLoad() const
+{
+    return m_underLoadCheck->isChecked() && m_ldapProvider;
 }
 
 void DiskPage::start()
@@ -221,12 +182,53 @@ void DiskPage::start()
         return;
     }
     m_form->rememberDirectory();
-    resetResults();
+    if (underLdapLoad()) {
+        startUnderLoad(spec);
+        return;
+    }
+    m_ldapView->hide();
     m_profileName = DiskSpec::profileName(spec.profile);
-    m_runId = m_runner->start(m_jobFactory(spec));
+    launch(m_jobFactory(spec), spec.dir);
+}
+
+void DiskPage::startUnderLoad(const DiskSpec& spec)
+{
+    QString why;
+    const std::optional<LdapLoadSpec> load = m_ldapProvider(&why);
+    ProbeError error;
+    if (!load)
+        error = ProbeError::invalid(QStringLiteral("ldap-load"), why);
+    DiskUnderLoadSpec u;
+    if (load) {
+        u.disk = spec;
+        u.load = *load;
+        error = u.validate();
+    }
+    if (error.isError()) {
+        m_form->showError(error);
+        emit statusMessage(m_form->errorText());
+        return;
+    }
+    auto go = [this, u] {
+        if (isRunning())
+            return;
+        m_ldapView->show();
+        m_profileName = tr("%1 under LDAP load").arg(DiskSpec::profileName(u.disk.profile));
+        launch(m_underLoadJobFactory(u), u.disk.dir);
+    };
+    if (WriteConfirmation::isWriteLoad(u.load))
+        WriteConfirmation::ask(this, u.load, go);
+    else
+        go();
+}
+
+void DiskPage::launch(ProbeRunner::Job job, const QString& where)
+{
+    resetResults();
+    m_runId = m_runner->start(std::move(job));
     m_progress->setFormat(tr("starting…"));
     setRunning(true);
-    emit statusMessage(tr("Running %1 in %2").arg(m_profileName, spec.dir));
+    emit statusMessage(tr("Running %1 in %2").arg(m_profileName, where));
 }
 
 void DiskPage::cancel()
@@ -260,16 +262,25 @@ void DiskPage::onSamples(int runId, const SampleBatch& samples)
     if (runId != m_runId || runId == 0 || samples.isEmpty())
         return;
     addSamples(samples, true);
-    const Sample& last = samples.constLast();
-    m_latencyLabel->setText(latencyLine(tr("Latency, last interval (%1):").arg(seriesLabel(last.series)),
-        last.values.value(QStringLiteral("latency_us")).toObject()));
+    auto lastDisk = std::find_if(
+        samples.crbegin(), samples.crend(), [](const Sample& s) { return !DiskLdapView::isLdapSeries(s.series); });
+    if (lastDisk == samples.crend())
+        return; // only the LDAP load's intervals in this batch
+    const Sample& last = *lastDisk;
+    m_latencyLabel->setText(
+        DiskResultModel::latencyLine(tr("Latency, last interval (%1):").arg(seriesLabel(last.series)),
+            last.values.value(QStringLiteral("latency_us")).toObject()));
 }
 
 void DiskPage::addSamples(const SampleBatch& samples, bool toChart)
 {
     QHash<QString, QList<QPointF>> fresh;
     QStringList freshOrder;
+    double lastT = m_chart->xRange().second;
     for (const Sample& s : samples) {
+        lastT = std::max(lastT, s.t);
+        if (DiskLdapView::isLdapSeries(s.series))
+            continue; // the LDAP chart's
         if (!m_points.contains(s.series))
             m_seriesOrder << s.series;
         SeriesPoints& sp = m_points[s.series];
@@ -290,6 +301,11 @@ void DiskPage::addSamples(const SampleBatch& samples, bool toChart)
         return;
     for (const QString& series : std::as_const(freshOrder))
         m_chart->appendPoints(seriesLabel(series), fresh.value(series));
+    if (!m_ldapView->isHidden()) { // one time axis for both charts
+        m_ldapView->addSamples(samples);
+        m_chart->setMinimumXRange(0, lastT);
+        m_ldapView->chart()->setMinimumXRange(0, lastT);
+    }
 }
 
 void DiskPage::redrawChart()
@@ -319,36 +335,32 @@ void DiskPage::onFinished(int runId, const RunRecord& record)
     }
     m_model->setRecord(record);
     m_verdicts->setVerdicts(record.verdicts);
-    showWarnings(record.warnings);
+    m_warningsLabel->setWarnings(record.warnings);
+    if (!m_ldapView->isHidden()) {
+        m_ldapView->finish(record);
+        const double lastT = std::max(m_chart->xRange().second, m_ldapView->chart()->xRange().second);
+        m_chart->setMinimumXRange(0, lastT);
+        m_ldapView->chart()->setMinimumXRange(0, lastT);
+    }
 
     const QJsonObject& sum = record.summary;
     if (sum.contains(QStringLiteral("latency_us")))
-        m_latencyLabel->setText(
-            latencyLine(tr("Latency, whole run:"), sum.value(QStringLiteral("latency_us")).toObject()));
-    else if (sum.contains(QStringLiteral("tests")))
+        m_latencyLabel->setText(DiskResultModel::latencyLine(
+            tr("Latency, whole run:"), sum.value(QStringLiteral("latency_us")).toObject()));
+    else if (sum.contains(QStringLiteral("tests")) || record.kind == u"disk-under-load")
         m_latencyLabel->setText(tr("Latency per part: see the table."));
 
-    QString message;
-    if (record.status == u"failed") {
-        message = tr("Failed: %1").arg(record.failure.isEmpty() ? tr("no reason given") : record.failure);
-        m_statusLabel->setStyleSheet(QStringLiteral("QLabel { color: #c62828; font-weight: bold; }"));
-        m_progress->setFormat(tr("failed"));
-    } else if (record.status == u"cancelled") {
-        message = tr("Cancelled. The results cover what was measured until then.");
-        m_statusLabel->setStyleSheet(QStringLiteral("QLabel { color: #555555; font-weight: bold; }"));
-        m_progress->setFormat(tr("cancelled"));
-    } else {
-        message = tr("Done.");
-        if (sum.value(QStringLiteral("mb_per_s")).isDouble())
-            message = tr("Done: %1 MB/s, %2 IOPS.")
-                          .arg(Units::formatNumber(sum.value(QStringLiteral("mb_per_s")).toDouble()),
-                              Units::formatNumber(sum.value(QStringLiteral("iops")).toDouble(), 0));
-        m_statusLabel->setStyleSheet(QStringLiteral("QLabel { color: #2e7d32; font-weight: bold; }"));
+    QString done = tr("Done.");
+    if (sum.value(QStringLiteral("mb_per_s")).isDouble())
+        done = tr("Done: %1 MB/s, %2 IOPS.")
+                   .arg(Units::formatNumber(sum.value(QStringLiteral("mb_per_s")).toDouble()),
+                       Units::formatNumber(sum.value(QStringLiteral("iops")).toDouble(), 0));
+    else if (record.kind == u"disk-under-load")
+        done = DiskLdapView::doneText(record);
+    const QString message = m_statusLabel->showOutcome(record, done);
+    if (record.status == u"ok")
         m_progress->setValue(m_progress->maximum());
-        m_progress->setFormat(tr("done"));
-    }
-    m_statusLabel->setText(message);
-    m_statusLabel->show();
+    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
     setRunning(false);
     emit statusMessage(m_profileName + QStringLiteral(": ") + message);
     emit runFinished(record);
@@ -361,30 +373,17 @@ void DiskPage::resetResults()
     redrawChart();
     m_model->clear();
     m_verdicts->clear();
-    showWarnings({});
-    m_statusLabel->hide();
+    m_warningsLabel->setWarnings({});
+    m_statusLabel->reset();
+    m_ldapView->clear();
     m_progress->setValue(0);
-    m_latencyLabel->setText(latencyLine(tr("Latency:"), {}));
-}
-
-void DiskPage::showWarnings(const QList<RunWarning>& warnings)
-{
-    if (warnings.isEmpty()) {
-        m_warningsLabel->clear();
-        m_warningsLabel->hide();
-        return;
-    }
-    QStringList lines;
-    for (const RunWarning& w : warnings)
-        lines << QStringLiteral("• ") + w.message.toHtmlEscaped()
-                + QStringLiteral(" <span style=\"color:#8a6d1a\">[%1]</span>").arg(w.code.toHtmlEscaped());
-    m_warningsLabel->setText(tr("<b>Warnings</b>") + QStringLiteral("<br>") + lines.join(QStringLiteral("<br>")));
-    m_warningsLabel->show();
+    m_latencyLabel->setText(DiskResultModel::latencyLine(tr("Latency:"), {}));
 }
 
 void DiskPage::setRunning(bool running)
 {
     m_form->setInputsEnabled(!running);
+    m_underLoadCheck->setEnabled(!running && bool(m_ldapProvider));
     m_startButton->setEnabled(!running);
     m_cancelButton->setEnabled(running);
     emit runningChanged(running);

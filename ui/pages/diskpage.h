@@ -3,7 +3,9 @@
 #include "core/common/runrecord.h"
 #include "core/common/sample.h"
 #include "core/disk/diskspec.h"
+#include "core/experiments/diskunderload.h"
 #include "core/run/proberunner.h"
+#include "ui/pages/diskform.h"
 #include "ui/pages/page.h"
 
 #include <QHash>
@@ -12,20 +14,25 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
-class DiskForm;
+class DiskLdapView;
 class DiskResultModel;
 class LiveChartView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class RunStatusLabel;
 class VerdictList;
+class WarningsLabel;
 
 // The Disk page: a form that builds a DiskSpec, a run through the shared ProbeRunner, a live chart (MB/s or IOPS,
 // one line per series), a latency readout, the result table, verdicts and warnings. It ignores every run id but
-// its own.
+// its own. "Under LDAP load" turns the run into a disk-under-load experiment with the load the LDAP page describes
+// (given by a provider, so the pages stay apart); a second chart then shows the LDAP ops/s on the same time axis.
 class DiskPage final : public Page
 {
     Q_OBJECT
@@ -38,22 +45,33 @@ public:
     int currentRunId() const { return m_runId; }
 
     DiskForm* form() const { return m_form; }
-    void setDirectory(const QString& dir);
-    void setProfile(DiskProfile profile);
-    void setSizeText(const QString& text);
-    void setBlockText(const QString& text);
-    void setDurationText(const QString& text);
+    void setDirectory(const QString& dir) { m_form->setDirectory(dir); }
+    void setProfile(DiskProfile profile) { m_form->setProfile(profile); }
+    void setSizeText(const QString& text) { m_form->setSizeText(text); }
+    void setBlockText(const QString& text) { m_form->setBlockText(text); }
+    void setDurationText(const QString& text) { m_form->setDurationText(text); }
 
     RunRecord lastRecord() const { return m_lastRecord; }
     int chartPointCount() const;
     DiskResultModel* resultModel() const { return m_model; }
     // The field named by the last validation error ("dir", "size", ...) and the message shown; empty when none.
-    QString errorField() const;
-    QString errorText() const;
+    QString errorField() const { return m_form->errorField(); }
+    QString errorText() const { return m_form->errorText(); }
 
     // What start() runs for a validated spec; Disk::makeJob unless a test puts a scripted job in its place.
     using JobFactory = std::function<ProbeRunner::Job(const DiskSpec&)>;
-    void setJobFactory(JobFactory factory);
+    void setJobFactory(JobFactory factory) { m_jobFactory = std::move(factory); }
+
+    // The LDAP load for "under LDAP load", checked; nullopt with *error set when the LDAP page cannot give one.
+    using LdapLoadProvider = std::function<std::optional<LdapLoadSpec>(QString* error)>;
+    void setLdapLoadProvider(LdapLoadProvider provider);
+    void setUnderLdapLoad(bool on);
+    bool underLdapLoad() const;
+    // Experiments::makeDiskUnderLoadJob unless a test puts a scripted job in its place.
+    using UnderLoadJobFactory = std::function<ProbeRunner::Job(const DiskUnderLoadSpec&)>;
+    void setUnderLoadJobFactory(UnderLoadJobFactory factory) { m_underLoadJobFactory = std::move(factory); }
+    int ldapChartPointCount() const;
+    DiskLdapView* ldapView() const { return m_ldapView; }
 
     enum class Metric
     {
@@ -79,10 +97,11 @@ private:
     void onProgress(int runId, double fraction, const QString& phase);
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
+    void launch(ProbeRunner::Job job, const QString& where);
+    void startUnderLoad(const DiskSpec& spec);
     void addSamples(const SampleBatch& samples, bool toChart);
     void redrawChart();
     void resetResults();
-    void showWarnings(const QList<RunWarning>& warnings);
     void setRunning(bool running);
     QString seriesLabel(const QString& series) const;
 
@@ -92,15 +111,19 @@ private:
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
     QComboBox* m_metricCombo = nullptr;
+    QCheckBox* m_underLoadCheck = nullptr;
     LiveChartView* m_chart = nullptr;
-    QLabel* m_statusLabel = nullptr;
-    QLabel* m_warningsLabel = nullptr;
+    DiskLdapView* m_ldapView = nullptr;
+    RunStatusLabel* m_statusLabel = nullptr;
+    WarningsLabel* m_warningsLabel = nullptr;
     QLabel* m_latencyLabel = nullptr;
     DiskResultModel* m_model = nullptr;
     QTableView* m_table = nullptr;
     VerdictList* m_verdicts = nullptr;
 
     JobFactory m_jobFactory;
+    UnderLoadJobFactory m_underLoadJobFactory;
+    LdapLoadProvider m_ldapProvider;
     int m_runId = 0;
     QString m_profileName;
     Metric m_metric = Metric::MbPerSec;

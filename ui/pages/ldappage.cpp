@@ -1,0 +1,308 @@
+#include "ui/pages/ldappage.h"
+
+#include "core/ldap/loadgenerator.h"
+#include "core/ldap/probe.h"
+#include "core/sandbox/sandboxinfo.h"
+#include "ui/demodirectory.h"
+#include "ui/pages/ldapconnectionform.h"
+#include "ui/pages/ldaploadform.h"
+#include "ui/widgets/demodirectorybox.h"
+#include "ui/widgets/ldaploadview.h"
+#include "ui/widgets/probeview.h"
+#include "ui/widgets/writeconfirmation.h"
+
+#include <QHBoxLayout>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <tuple>
+
+namespace {
+
+QScrollArea* scrolled(QWidget* content, QWidget* parent)
+{
+    auto* area = new QScrollArea(parent);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    area->setWidget(content);
+    return area;
+}
+
+} // namespace
+
+LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
+    : Page(parent)
+    , m_runner(runner)
+    , m_demo(demo)
+    , m_connection(new LdapConnectionForm(this))
+    , m_demoBox(new DemoDirectoryBox(demo, this))
+    , m_loadForm(new LdapLoadForm(this))
+    , m_formTabs(new QTabWidget(this))
+    , m_probeButton(new QPushButton(tr("Probe"), this))
+    , m_startButton(new QPushButton(tr("Start load"), this))
+    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+    , m_progress(new QProgressBar(this))
+    , m_resultTabs(new QTabWidget(this))
+    , m_loadView(new LdapLoadView(this))
+    , m_probeView(new ProbeView(this))
+{
+    setObjectName(QStringLiteral("ldapPage"));
+    m_connection->setObjectName(QStringLiteral("ldapConnectionForm"));
+    m_loadForm->setObjectName(QStringLiteral("ldapLoadForm"));
+    m_formTabs->setObjectName(QStringLiteral("ldapFormTabs"));
+    m_probeButton->setObjectName(QStringLiteral("probeButton"));
+    m_probeButton->setToolTip(tr("Which server is it, how long does each step of one request take, which TLS?"));
+    m_startButton->setObjectName(QStringLiteral("startLoadButton"));
+    m_startButton->setDefault(true);
+    m_cancelButton->setObjectName(QStringLiteral("cancelLoadButton"));
+    m_progress->setObjectName(QStringLiteral("ldapProgressBar"));
+    m_progress->setRange(0, 1000);
+    m_progress->setFormat(tr("idle"));
+    m_progress->setValue(0);
+    m_resultTabs->setObjectName(QStringLiteral("ldapResultTabs"));
+    m_loadView->setObjectName(QStringLiteral("ldapLoadView"));
+    m_probeView->setObjectName(QStringLiteral("probeView"));
+
+    auto* connectionPage = new QWidget(this);
+    auto* connectionLayout = new QVBoxLayout(connectionPage);
+    connectionLayout->addWidget(m_connection);
+    connectionLayout->addWidget(m_demoBox);
+    connectionLayout->addStretch(1);
+    auto* loadPage = new QWidget(this);
+    auto* loadLayout = new QVBoxLayout(loadPage);
+    loadLayout->addWidget(m_loadForm);
+    loadLayout->addStretch(1);
+    m_formTabs->addTab(scrolled(connectionPage, this), tr("Connection"));
+    m_formTabs->addTab(scrolled(loadPage, this), tr("Load"));
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_probeButton);
+    buttons->addWidget(m_startButton);
+    buttons->addWidget(m_cancelButton);
+    auto* left = new QVBoxLayout;
+    left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(m_formTabs, 1);
+    left->addLayout(buttons);
+    left->addWidget(m_progress);
+    auto* leftWidget = new QWidget(this);
+    leftWidget->setLayout(left);
+    leftWidget->setFixedWidth(400);
+
+    m_resultTabs->addTab(m_loadView, tr("Load"));
+    m_resultTabs->addTab(m_probeView, tr("Server"));
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(leftWidget);
+    layout->addWidget(m_resultTabs, 1);
+
+    connect(m_probeButton, &QPushButton::clicked, this, &LdapPage::probe);
+    connect(m_startButton, &QPushButton::clicked, this, &LdapPage::start);
+    connect(m_cancelButton, &QPushButton::clicked, this, &LdapPage::cancel);
+    connect(m_runner, &ProbeRunner::progressChanged, this, &LdapPage::onProgress);
+    connect(m_runner, &ProbeRunner::samplesArrived, this, &LdapPage::onSamples);
+    connect(m_runner, &ProbeRunner::finished, this, &LdapPage::onFinished);
+    connect(m_demo, &DemoDirectory::started, this, &LdapPage::onDemoStarted);
+    connect(m_demo, &DemoDirectory::stateChanged, this, [this](DemoDirectory::State s) {
+        if (s == DemoDirectory::State::Starting)
+            emit statusMessage(tr("Starting the demo directory (a private slapd)…"));
+    });
+    connect(m_demo, &DemoDirectory::stopped, this, [this] { emit statusMessage(tr("Demo directory stopped.")); });
+    connect(m_demo, &DemoDirectory::failed, this,
+        [this](const QString& why) { emit statusMessage(tr("Demo directory: %1").arg(why)); });
+    setRunning(false);
+}
+
+void LdapPage::setUri(const QString& uri)
+{
+    m_connection->setUri(uri);
+}
+
+QString LdapPage::errorField() const
+{
+    return m_connection->errorField().isEmpty() ? m_loadForm->errorField() : m_connection->errorField();
+}
+
+QString LdapPage::errorText() const
+{
+    return m_connection->errorText().isEmpty() ? m_loadForm->errorText() : m_connection->errorText();
+}
+
+void LdapPage::clearErrors()
+{
+    m_connection->clearError();
+    m_loadForm->clearError();
+}
+
+void LdapPage::showError(const ProbeError& error)
+{
+    clearErrors();
+    if (LdapConnectionForm::ownsField(error.field)) {
+        m_connection->showError(error);
+        m_formTabs->setCurrentIndex(0);
+    } else {
+        m_loadForm->showError(error);
+        m_formTabs->setCurrentIndex(1);
+    }
+    emit statusMessage(errorText());
+}
+
+std::optional<LdapLoadSpec> LdapPage::loadSpec(QString* error)
+{
+    clearErrors();
+    LdapLoadSpec spec;
+    ProbeError e = m_loadForm->readSpec(&spec);
+    m_connection->readTarget(&spec.target);
+    if (!e.isError())
+        std::ignore = CompiledLoad::compile(spec, &e); // only its verdict matters here: the engine compiles again
+    if (e.isError()) {
+        showError(e);
+        if (error)
+            *error = errorText();
+        return std::nullopt;
+    }
+    return spec;
+}
+
+void LdapPage::start()
+{
+    if (isRunning())
+        return;
+    const std::optional<LdapLoadSpec> spec = loadSpec(nullptr);
+    if (!spec)
+        return;
+    if (WriteConfirmation::isWriteLoad(*spec)) {
+        emit statusMessage(tr("This load writes to the directory: confirm or cancel."));
+        WriteConfirmation::ask(this, *spec, [this, s = *spec] {
+            if (!isRunning())
+                launchLoad(s);
+        });
+        return;
+    }
+    launchLoad(*spec);
+}
+
+void LdapPage::launchLoad(const LdapLoadSpec& spec)
+{
+    m_loadView->clear();
+    m_resultTabs->setCurrentWidget(m_loadView);
+    m_probing = false;
+    m_runLabel = spec.kindName();
+    m_runId = m_runner->start(Ldap::makeLoadJob(spec));
+    m_loadView->showRunning(tr("Connecting to %1…").arg(spec.target.uri));
+    m_progress->setFormat(tr("starting…"));
+    setRunning(true);
+    emit statusMessage(tr("Running %1 against %2").arg(m_runLabel, spec.target.uri));
+}
+
+void LdapPage::probe()
+{
+    if (isRunning())
+        return;
+    clearErrors();
+    ProbeSpec spec;
+    m_connection->readTarget(&spec.target);
+    if (const ProbeError e = spec.target.validate(); e.isError()) {
+        showError(e);
+        return;
+    }
+    if (m_loadForm->uses(QStringLiteral("base")))
+        spec.searchBase = m_loadForm->text(QStringLiteral("base"));
+    m_probing = true;
+    m_runLabel = tr("probe");
+    m_runId = m_runner->start(Ldap::makeProbeJob(spec));
+    m_resultTabs->setCurrentWidget(m_probeView);
+    m_progress->setFormat(tr("probing…"));
+    setRunning(true);
+    emit statusMessage(tr("Probing %1").arg(spec.target.uri));
+}
+
+void LdapPage::cancel()
+{
+    if (!isRunning())
+        return;
+    m_runner->cancel(m_runId);
+    m_cancelButton->setEnabled(false);
+    m_progress->setFormat(tr("cancelling…"));
+    emit statusMessage(tr("Cancelling the %1…").arg(m_runLabel));
+}
+
+void LdapPage::onProgress(int runId, double fraction, const QString& phase)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
+    m_progress->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+}
+
+void LdapPage::onSamples(int runId, const SampleBatch& samples)
+{
+    if (runId != m_runId || runId == 0 || m_probing)
+        return;
+    m_loadView->addSamples(samples);
+}
+
+void LdapPage::onFinished(int runId, const RunRecord& record)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    m_runId = 0;
+    QString message;
+    if (m_probing) {
+        m_lastProbe = record;
+        m_probeView->setRecord(record);
+        message = record.status == u"ok" ? tr("Probe: %1").arg(m_probeView->serverText().simplified())
+                                         : tr("Probe %1: %2").arg(record.status, record.failure);
+    } else {
+        m_lastRecord = record;
+        message = m_runLabel + QStringLiteral(": ") + m_loadView->finish(record);
+    }
+    m_progress->setValue(record.status == u"ok" ? m_progress->maximum() : m_progress->value());
+    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
+    setRunning(false);
+    emit statusMessage(message);
+    if (m_probing)
+        emit probeFinished(record);
+    else
+        emit runFinished(record);
+}
+
+void LdapPage::onDemoStarted(const SandboxInfo& info)
+{
+    LdapTarget t;
+    const bool tls = !info.ldapsUri.isEmpty();
+    t.uri = tls ? info.ldapsUri : info.uri;
+    t.caFile = tls ? info.caFile : QString();
+    t.auth = LdapTarget::Auth::Simple;
+    t.bindDn = info.bindDn;
+    t.password = DemoDirectory::readPassword(info); // memory only
+    m_connection->setTarget(t);
+    const QString range = QStringLiteral("[0-%1]").arg(std::max(0, info.entries - 1));
+    m_loadForm->setOperation(QStringLiteral("search"));
+    m_loadForm->setText(QStringLiteral("base"), info.peopleBase);
+    m_loadForm->setText(QStringLiteral("filter"), QStringLiteral("(uid=user") + range + u')');
+    m_loadForm->setText(QStringLiteral("dn"), QStringLiteral("uid=user") + range + u',' + info.peopleBase);
+    m_loadForm->setText(QStringLiteral("attr"), QStringLiteral("description"));
+    m_loadForm->setText(QStringLiteral("value"), QStringLiteral("dirbench [0-999999]"));
+    m_loadForm->setText(QStringLiteral("parent"), info.peopleBase);
+    emit statusMessage(
+        tr("Demo directory running at %1 (%2 entries); the forms are filled in.").arg(t.uri).arg(info.entries));
+    if (m_loadWhenDemoReady > 0 && !isRunning()) {
+        m_loadForm->setNumber(QStringLiteral("duration"), m_loadWhenDemoReady);
+        m_loadWhenDemoReady = 0;
+        start();
+    }
+}
+
+void LdapPage::setRunning(bool running)
+{
+    m_connection->setInputsEnabled(!running);
+    m_loadForm->setInputsEnabled(!running);
+    m_probeButton->setEnabled(!running);
+    m_startButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    emit runningChanged(running);
+}

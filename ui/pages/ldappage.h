@@ -1,0 +1,96 @@
+#pragma once
+
+#include "core/common/runrecord.h"
+#include "core/common/sample.h"
+#include "core/ldap/loadspec.h"
+#include "core/run/proberunner.h"
+#include "ui/pages/page.h"
+
+#include <optional>
+
+class DemoDirectory;
+class DemoDirectoryBox;
+class LdapConnectionForm;
+class LdapLoadForm;
+class LdapLoadView;
+class ProbeView;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+struct SandboxInfo;
+
+// The LDAP page: a connection (with profiles and the demo directory) and a load form on the left; Probe, Start and
+// Cancel; on the right the live load view (ops/s, latency, server counters, result codes) and the probe view.
+// Every engine call (probe, load, sandbox) is a job on the shared ProbeRunner; the page ignores every run id but
+// its own. Loads that write ask first.
+class LdapPage final : public Page
+{
+    Q_OBJECT
+public:
+    LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(LdapPage)
+
+    QString title() const override { return tr("LDAP"); }
+    bool isRunning() const override { return m_runId != 0; }
+    bool isProbing() const { return m_runId != 0 && m_probing; }
+    int currentRunId() const { return m_runId; }
+
+    LdapConnectionForm* connectionForm() const { return m_connection; }
+    LdapLoadForm* loadForm() const { return m_loadForm; }
+    LdapLoadView* loadView() const { return m_loadView; }
+    ProbeView* probeView() const { return m_probeView; }
+    DemoDirectoryBox* demoBox() const { return m_demoBox; }
+    DemoDirectory* demo() const { return m_demo; }
+
+    // The load the forms describe, checked (CompiledLoad::compile) but not started; nullopt with the error shown
+    // next to its field and *error set to the sentence. For the Disk page's "under LDAP load".
+    std::optional<LdapLoadSpec> loadSpec(QString* error);
+    void setUri(const QString& uri);
+    // When the demo directory is up, fill the forms and start a load of this many seconds (0: just fill).
+    void setLoadWhenDemoReady(double seconds) { m_loadWhenDemoReady = seconds; }
+
+    RunRecord lastRecord() const { return m_lastRecord; }
+    RunRecord lastProbe() const { return m_lastProbe; }
+    QString errorField() const;
+    QString errorText() const;
+
+public slots:
+    void start() override; // a load
+    void cancel() override;
+    void probe();
+
+signals:
+    void runFinished(const RunRecord& record);
+    void probeFinished(const RunRecord& record);
+
+private:
+    void launchLoad(const LdapLoadSpec& spec);
+    void showError(const ProbeError& error);
+    void clearErrors();
+    void onProgress(int runId, double fraction, const QString& phase);
+    void onSamples(int runId, const SampleBatch& samples);
+    void onFinished(int runId, const RunRecord& record);
+    void onDemoStarted(const SandboxInfo& info);
+    void setRunning(bool running);
+
+    ProbeRunner* m_runner;
+    DemoDirectory* m_demo;
+    LdapConnectionForm* m_connection = nullptr;
+    DemoDirectoryBox* m_demoBox = nullptr;
+    LdapLoadForm* m_loadForm = nullptr;
+    QTabWidget* m_formTabs = nullptr;
+    QPushButton* m_probeButton = nullptr;
+    QPushButton* m_startButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QTabWidget* m_resultTabs = nullptr;
+    LdapLoadView* m_loadView = nullptr;
+    ProbeView* m_probeView = nullptr;
+
+    int m_runId = 0;
+    bool m_probing = false;
+    QString m_runLabel;
+    double m_loadWhenDemoReady = 0;
+    RunRecord m_lastRecord;
+    RunRecord m_lastProbe;
+};

@@ -1,0 +1,111 @@
+#include "ui/widgets/demodirectorybox.h"
+
+#include "core/common/units.h"
+#include "ui/demodirectory.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+
+DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
+    : QGroupBox(tr("Demo directory"), parent)
+    , m_demo(demo)
+    , m_entriesSpin(new QSpinBox(this))
+    , m_tlsCheck(new QCheckBox(tr("TLS (ldaps://)"), this))
+    , m_startButton(new QPushButton(tr("Start demo directory"), this))
+    , m_stopButton(new QPushButton(tr("Stop demo directory"), this))
+    , m_statusLabel(new QLabel(this))
+{
+    setObjectName(QStringLiteral("demoBox"));
+    m_entriesSpin->setObjectName(QStringLiteral("demoEntriesSpin"));
+    m_entriesSpin->setRange(SandboxOptions::kMinEntries, SandboxOptions::kMaxEntries);
+    m_entriesSpin->setSingleStep(1000);
+    m_entriesSpin->setGroupSeparatorShown(true);
+    m_entriesSpin->setValue(SandboxOptions().entries);
+    m_entriesSpin->setSuffix(tr(" entries"));
+    m_entriesSpin->setToolTip(tr("uid=user0 … ; loading takes about 1 s per 10,000 entries"));
+    m_tlsCheck->setObjectName(QStringLiteral("demoTlsCheck"));
+    m_tlsCheck->setToolTip(tr("Also listen on ldaps:// with a self-signed certificate (the form trusts it)"));
+    m_startButton->setObjectName(QStringLiteral("startDemoButton"));
+    m_startButton->setToolTip(tr("Start a private OpenLDAP server (slapd) on this machine and fill in the forms"));
+    m_stopButton->setObjectName(QStringLiteral("stopDemoButton"));
+    m_statusLabel->setObjectName(QStringLiteral("demoStatusLabel"));
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statusLabel->setStyleSheet(QStringLiteral("color: #555555;"));
+
+    auto* grid = new QGridLayout(this);
+    grid->addWidget(m_entriesSpin, 0, 0);
+    grid->addWidget(m_tlsCheck, 0, 1);
+    grid->addWidget(m_startButton, 1, 0);
+    grid->addWidget(m_stopButton, 1, 1);
+    grid->addWidget(m_statusLabel, 2, 0, 1, 2);
+
+    connect(m_startButton, &QPushButton::clicked, this, &DemoDirectoryBox::startDemo);
+    connect(m_stopButton, &QPushButton::clicked, this, &DemoDirectoryBox::stopDemo);
+    connect(m_demo, &DemoDirectory::stateChanged, this, &DemoDirectoryBox::updateState);
+    connect(m_demo, &DemoDirectory::failed, this, &DemoDirectoryBox::updateState);
+    updateState();
+}
+
+void DemoDirectoryBox::setEntries(int entries)
+{
+    m_entriesSpin->setValue(entries);
+}
+
+void DemoDirectoryBox::setTls(bool tls)
+{
+    m_tlsCheck->setChecked(tls);
+}
+
+QString DemoDirectoryBox::statusText() const
+{
+    return m_statusLabel->text();
+}
+
+void DemoDirectoryBox::startDemo()
+{
+    SandboxOptions o;
+    o.entries = m_entriesSpin->value();
+    o.tls = m_tlsCheck->isChecked();
+    m_demo->start(o);
+}
+
+void DemoDirectoryBox::stopDemo()
+{
+    m_demo->stop();
+}
+
+void DemoDirectoryBox::updateState()
+{
+    const DemoDirectory::State s = m_demo->state();
+    m_startButton->setEnabled(s == DemoDirectory::State::Stopped);
+    m_entriesSpin->setEnabled(s == DemoDirectory::State::Stopped);
+    m_tlsCheck->setEnabled(s == DemoDirectory::State::Stopped);
+    m_stopButton->setEnabled(s == DemoDirectory::State::Running || s == DemoDirectory::State::Starting);
+    m_stopButton->setText(s == DemoDirectory::State::Starting ? tr("Cancel") : tr("Stop demo directory"));
+    switch (s) {
+    case DemoDirectory::State::Stopped:
+        m_statusLabel->setText(m_demo->lastError().isEmpty()
+                ? tr("A private OpenLDAP server with generated people, for trying DirBench out.")
+                : tr("<span style=\"color:#c62828\">Could not start: %1</span>")
+                      .arg(m_demo->lastError().toHtmlEscaped()));
+        break;
+    case DemoDirectory::State::Starting:
+        m_statusLabel->setText(tr("Starting (%1 entries)…").arg(Units::formatNumber(m_entriesSpin->value(), 0)));
+        break;
+    case DemoDirectory::State::Running: {
+        const auto info = m_demo->info();
+        m_statusLabel->setText(info
+                ? tr("Running at %1 with %2 entries.")
+                      .arg(info->ldapsUri.isEmpty() ? info->uri : info->ldapsUri, Units::formatNumber(info->entries, 0))
+                : tr("Running."));
+        break;
+    }
+    case DemoDirectory::State::Stopping:
+        m_statusLabel->setText(tr("Stopping…"));
+        break;
+    }
+}

@@ -1,0 +1,101 @@
+#include "ui/widgets/diskldapview.h"
+
+#include "core/common/runrecord.h"
+#include "core/common/units.h"
+#include "ui/charts/livechartview.h"
+#include "ui/models/intervalsamples.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace {
+
+QString opsSeries()
+{
+    return DiskLdapView::tr("LDAP ops/s");
+}
+
+} // namespace
+
+DiskLdapView::DiskLdapView(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new LiveChartView(this))
+    , m_summary(new QLabel(this))
+{
+    m_chart->setObjectName(QStringLiteral("ldapLoadChart"));
+    m_chart->setAxisTitles(tr("Time (s)"), tr("LDAP ops/s"));
+    m_chart->setMinimumHeight(150);
+    m_summary->setObjectName(QStringLiteral("ldapLoadSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("<b>LDAP load on the same time axis</b>"), this));
+    layout->addWidget(m_chart, 1);
+    layout->addWidget(m_summary);
+    clear();
+}
+
+void DiskLdapView::clear()
+{
+    m_chart->clear();
+    m_chart->setPlaceholderText(tr("The LDAP load starts before the loaded disk test."));
+    m_summary->setText(tr("LDAP load: –"));
+}
+
+void DiskLdapView::addSamples(const SampleBatch& samples)
+{
+    QList<QPointF> pts;
+    for (const Sample& s : samples) {
+        const QJsonValue v = s.values.value(QStringLiteral("ops_per_s"));
+        if (isLdapSeries(s.series) && v.isDouble())
+            pts << QPointF(s.t, v.toDouble());
+    }
+    m_chart->appendPoints(opsSeries(), pts);
+    if (!pts.isEmpty())
+        m_summary->setText(tr("LDAP load, last interval: %1 ops/s").arg(Units::formatNumber(pts.constLast().y())));
+}
+
+void DiskLdapView::finish(const RunRecord& record)
+{
+    if (!record.intervals.isEmpty()) {
+        m_chart->clear();
+        addSamples(samplesFromIntervals(record.intervals));
+    }
+    const QJsonObject ldap = record.summary.value(QStringLiteral("ldap")).toObject();
+    if (ldap.isEmpty())
+        return;
+    const QJsonValue p99 = ldap.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("p99"));
+    m_summary->setText(
+        tr("LDAP load during the loaded disk test: %1 ops/s, p99 %2, %3 errors")
+            .arg(Units::formatNumber(ldap.value(QStringLiteral("ops_per_s")).toDouble()),
+                p99.isDouble() ? Units::formatNumber(p99.toDouble(), 2) + QStringLiteral(" ms") : QStringLiteral("–"),
+                Units::formatNumber(ldap.value(QStringLiteral("errors")).toDouble(), 0)));
+}
+
+QString DiskLdapView::doneText(const RunRecord& record)
+{
+    const QJsonObject& s = record.summary;
+    const QJsonValue loaded = s.value(QStringLiteral("disk_loaded")).toObject().value(QStringLiteral("mb_per_s"));
+    const QJsonValue idle = s.value(QStringLiteral("disk_idle")).toObject().value(QStringLiteral("mb_per_s"));
+    const QJsonValue pct = s.value(QStringLiteral("change")).toObject().value(QStringLiteral("mb_per_s_pct"));
+    if (!loaded.isDouble())
+        return tr("Done.");
+    QString text = tr("Done: %1 MB/s under LDAP load").arg(Units::formatNumber(loaded.toDouble()));
+    if (idle.isDouble())
+        text += tr(", %1 MB/s idle").arg(Units::formatNumber(idle.toDouble()));
+    if (pct.isDouble())
+        text += QStringLiteral(" (%1%2 %)")
+                    .arg(pct.toDouble() > 0 ? QStringLiteral("+") : QString(), Units::formatNumber(pct.toDouble()));
+    return text + u'.';
+}
+
+int DiskLdapView::pointCount() const
+{
+    return m_chart->pointCount();
+}
+
+QString DiskLdapView::summaryText() const
+{
+    return m_summary->text();
+}

@@ -1,0 +1,231 @@
+#include "ui/widgets/probeview.h"
+
+#include "core/common/runrecord.h"
+#include "core/common/units.h"
+#include "ui/widgets/timingbars.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QTextDocument>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace {
+
+double msOrNaN(const QJsonObject& o, const char* key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? v.toDouble() : std::nan("");
+}
+
+QLabel* factLabel(const QString& text, QWidget* parent)
+{
+    auto* l = new QLabel(text, parent);
+    l->setWordWrap(true);
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return l;
+}
+
+// Key strength as a reader judges it: RSA/DSA below 2048 bits and EC below 256 are weak.
+bool weakKey(const QString& type, int bits)
+{
+    if (bits <= 0)
+        return false;
+    return type.contains(QLatin1String("EC"), Qt::CaseInsensitive) ? bits < 256 : bits < 2048;
+}
+
+} // namespace
+
+ProbeView::ProbeView(QWidget* parent)
+    : QWidget(parent)
+    , m_serverLabel(new QLabel(this))
+    , m_evidenceLabel(new QLabel(this))
+    , m_failureLabel(new QLabel(this))
+    , m_timings(new TimingBars(this))
+    , m_tlsBox(new QGroupBox(tr("TLS"), this))
+    , m_tlsForm(new QFormLayout)
+    , m_tlsNone(new QLabel(this))
+    , m_rootDse(new QTreeWidget(this))
+{
+    m_serverLabel->setObjectName(QStringLiteral("probeServerLabel"));
+    m_serverLabel->setTextFormat(Qt::RichText);
+    m_serverLabel->setWordWrap(true);
+    m_serverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_evidenceLabel->setObjectName(QStringLiteral("probeEvidenceLabel"));
+    m_evidenceLabel->setTextFormat(Qt::RichText);
+    m_evidenceLabel->setWordWrap(true);
+    m_evidenceLabel->setStyleSheet(QStringLiteral("color: #555555;"));
+    m_evidenceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failureLabel->setObjectName(QStringLiteral("probeFailureLabel"));
+    m_failureLabel->setWordWrap(true);
+    m_failureLabel->setStyleSheet(QStringLiteral("QLabel { color: #c62828; font-weight: bold; }"));
+    m_timings->setObjectName(QStringLiteral("probeTimings"));
+    m_tlsNone->setObjectName(QStringLiteral("probeTlsNone"));
+    m_tlsNone->setWordWrap(true);
+    m_tlsNone->setStyleSheet(QStringLiteral("color: #555555;"));
+    m_rootDse->setObjectName(QStringLiteral("rootDseTree"));
+    m_rootDse->setHeaderLabels({ tr("Root DSE") });
+    m_rootDse->header()->setStretchLastSection(true);
+    m_rootDse->setUniformRowHeights(true);
+
+    auto* serverBox = new QGroupBox(tr("Server"), this);
+    auto* serverLayout = new QVBoxLayout(serverBox);
+    serverLayout->addWidget(m_serverLabel);
+    serverLayout->addWidget(m_evidenceLabel);
+    serverLayout->addWidget(m_failureLabel);
+    auto* timingBox = new QGroupBox(tr("One request, step by step"), this);
+    auto* timingLayout = new QVBoxLayout(timingBox);
+    timingLayout->addWidget(m_timings);
+    auto* tlsLayout = new QVBoxLayout(m_tlsBox);
+    tlsLayout->addWidget(m_tlsNone);
+    tlsLayout->addLayout(m_tlsForm);
+    m_tlsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+
+    auto* left = new QVBoxLayout;
+    left->addWidget(serverBox);
+    left->addWidget(timingBox);
+    left->addWidget(m_tlsBox);
+    left->addStretch(1);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(left, 3);
+    layout->addWidget(m_rootDse, 2);
+    clear();
+}
+
+void ProbeView::clear()
+{
+    m_kind.clear();
+    m_serverLabel->setText(tr("Press <b>Probe</b> to see which server answers, how long each step of one request "
+                              "takes, and its TLS certificate."));
+    m_evidenceLabel->clear();
+    m_evidenceLabel->hide();
+    m_failureLabel->hide();
+    m_timings->setBars(
+        { { tr("TCP connect") }, { tr("TLS handshake") }, { tr("bind") }, { tr("root DSE") }, { tr("search") } });
+    setTls({});
+    setRootDse({});
+}
+
+void ProbeView::setRecord(const RunRecord& record)
+{
+    clear();
+    const QJsonObject server = record.server.toObject();
+    m_kind = server.value(QStringLiteral("kind")).toString();
+    if (!server.isEmpty()) {
+        const QString vendor = server.value(QStringLiteral("vendor")).toString();
+        const QJsonValue version = server.value(QStringLiteral("version"));
+        m_serverLabel->setText(
+            tr("<span style=\"font-size: 15pt\"><b>%1</b></span> %2<br>kind: <b>%3</b>")
+                .arg((vendor.isEmpty() ? tr("unknown vendor") : vendor).toHtmlEscaped(),
+                    version.isString() ? version.toString().toHtmlEscaped() : tr("(version not exposed)"),
+                    m_kind.toHtmlEscaped()));
+        QStringList evidence;
+        for (const QJsonValue& e : server.value(QStringLiteral("evidence")).toArray())
+            evidence << QStringLiteral("• ") + e.toString().toHtmlEscaped();
+        m_evidenceLabel->setText(tr("Evidence:") + QStringLiteral("<br>") + evidence.join(QStringLiteral("<br>")));
+        m_evidenceLabel->setVisible(!evidence.isEmpty());
+    } else {
+        m_serverLabel->setText(tr("The server was not identified."));
+    }
+    if (record.status != u"ok") {
+        m_failureLabel->setText(
+            record.status == u"cancelled" ? tr("Cancelled.") : tr("Probe failed: %1").arg(record.failure));
+        m_failureLabel->show();
+    }
+    const QJsonObject t = record.summary.value(QStringLiteral("timings_ms")).toObject();
+    m_timings->setBars({ { tr("TCP connect"), msOrNaN(t, "tcp_connect") },
+        { tr("TLS handshake"), msOrNaN(t, "tls_handshake") }, { tr("bind"), msOrNaN(t, "bind") },
+        { tr("root DSE"), msOrNaN(t, "root_dse") }, { tr("search"), msOrNaN(t, "search") } });
+    setTls(record.summary.value(QStringLiteral("tls")).toObject());
+    setRootDse(record.summary.value(QStringLiteral("root_dse")).toObject());
+}
+
+void ProbeView::setTls(const QJsonObject& tls)
+{
+    while (m_tlsForm->rowCount() > 0)
+        m_tlsForm->removeRow(0);
+    m_keyLabel = nullptr;
+    if (tls.isEmpty()) {
+        m_tlsNone->setText(m_kind.isEmpty() ? tr("Shown after a probe over ldaps:// or StartTLS.")
+                                            : tr("Not TLS: this connection is in clear text."));
+        m_tlsNone->show();
+        return;
+    }
+    m_tlsNone->hide();
+    const QString keyType = tls.value(QStringLiteral("key_type")).toString();
+    const int bits = tls.value(QStringLiteral("key_bits")).toInt();
+    m_keyLabel = factLabel(QStringLiteral("%1 %2").arg(bits > 0 ? tr("%1 bits").arg(bits) : tr("unknown size"),
+                               keyType.isEmpty() ? QString() : QStringLiteral("(") + keyType + u')'),
+        this);
+    m_keyLabel->setObjectName(QStringLiteral("probeKeyLabel"));
+    m_keyLabel->setStyleSheet(QStringLiteral("QLabel { font-size: 14pt; font-weight: bold; color: %1; }")
+                                  .arg(weakKey(keyType, bits) ? QStringLiteral("#c62828") : QStringLiteral("#2e7d32")));
+    m_tlsForm->addRow(tr("Key"), m_keyLabel);
+    m_tlsForm->addRow(tr("Protocol"),
+        factLabel(tls.value(QStringLiteral("protocol")).toString() + QStringLiteral(" · ")
+                + tls.value(QStringLiteral("cipher")).toString(),
+            this));
+    m_tlsForm->addRow(tr("Subject"), factLabel(tls.value(QStringLiteral("subject")).toString(), this));
+    m_tlsForm->addRow(tr("Issuer"), factLabel(tls.value(QStringLiteral("issuer")).toString(), this));
+    const QJsonValue days = tls.value(QStringLiteral("days_left"));
+    auto* expiry = factLabel(tls.value(QStringLiteral("not_after")).toString()
+            + (days.isDouble() ? tr(" (%n day(s) left)", nullptr, int(days.toDouble())) : QString()),
+        this);
+    if (days.isDouble() && days.toDouble() < 30)
+        expiry->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    m_tlsForm->addRow(tr("Expires"), expiry);
+    QStringList sans;
+    for (const QJsonValue& v : tls.value(QStringLiteral("sans")).toArray())
+        sans << v.toString();
+    m_tlsForm->addRow(tr("Names"), factLabel(sans.isEmpty() ? tr("none") : sans.join(QStringLiteral(", ")), this));
+    const bool verified = tls.value(QStringLiteral("verified")).toBool();
+    auto* check = factLabel(verified ? tr("verified") : tr("NOT verified (trusted anyway)"), this);
+    check->setStyleSheet(
+        verified ? QStringLiteral("color: #2e7d32;") : QStringLiteral("color: #c62828; font-weight: bold;"));
+    m_tlsForm->addRow(tr("Certificate"), check);
+}
+
+void ProbeView::setRootDse(const QJsonObject& dse)
+{
+    m_rootDse->clear();
+    if (dse.isEmpty())
+        return;
+    const std::pair<const char*, QString> sections[] = { { "namingContexts", tr("Naming contexts") },
+        { "supportedControl", tr("Controls") }, { "supportedExtension", tr("Extensions") },
+        { "supportedSASLMechanisms", tr("SASL mechanisms") }, { "supportedLDAPVersion", tr("LDAP versions") } };
+    for (const auto& [key, title] : sections) {
+        const QJsonArray values = dse.value(QLatin1String(key)).toArray();
+        auto* top = new QTreeWidgetItem(m_rootDse, { QStringLiteral("%1 (%2)").arg(title).arg(values.size()) });
+        QFont bold = top->font(0);
+        bold.setBold(true);
+        top->setFont(0, bold);
+        for (const QJsonValue& v : values)
+            new QTreeWidgetItem(top, { v.toString() });
+        top->setExpanded(QLatin1String(key) != QLatin1String("supportedControl"));
+    }
+    for (const char* key : { "vendorName", "vendorVersion", "monitorContext" }) {
+        const QJsonValue v = dse.value(QLatin1String(key));
+        if (v.isString())
+            new QTreeWidgetItem(m_rootDse, { QLatin1String(key) + QStringLiteral(": ") + v.toString() });
+    }
+}
+
+QString ProbeView::serverText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_serverLabel->text());
+    return doc.toPlainText();
+}
+
+QString ProbeView::tlsKeyText() const
+{
+    return m_keyLabel ? m_keyLabel->text() : QString();
+}
