@@ -13,7 +13,9 @@ DIRBENCH_PKGS=(
   slapd ldap-utils openssl
 )
 # Only the test suite and the benchmarks need these.
-DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux)
+# 389-ds-base: the 389 Directory Server sandbox behind the entry-cache curve tests (started with ns-slapd
+# directly; its systemd and python dependencies are installed but not used).
+DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux 389-ds-base)
 
 dirbench_install() {
   local missing=() p

@@ -2,8 +2,10 @@
 
 #include "core/run/proberunner.h"
 #include "ui/demodirectory.h"
+#include "ui/pages/curvepage.h"
 #include "ui/pages/diskpage.h"
 #include "ui/pages/ldappage.h"
+#include "ui/pages/sizingpage.h"
 #include "ui/widgets/demodirectorybox.h"
 
 #include <QAction>
@@ -79,7 +81,13 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     addPage(m_ldapPage);
     // The Disk page's "under LDAP load" takes the LDAP page's load; neither page knows the other.
     m_diskPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
-    // Later: Sizing, Curve, History.
+    m_sizingPage = new SizingPage(m_runner, m_tabs);
+    m_curvePage = new CurvePage(m_runner, m_tabs);
+    addPage(m_sizingPage);
+    addPage(m_curvePage);
+    // The Curve page sweeps the LDAP page's search over its connection.
+    m_curvePage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
+    // Later: History.
 
     resize(1200, 800);
     updateActions();

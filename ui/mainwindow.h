@@ -3,6 +3,7 @@
 #include <QList>
 #include <QMainWindow>
 
+class CurvePage;
 class DemoDirectory;
 class DiskPage;
 class LdapPage;
@@ -11,6 +12,7 @@ class ProbeRunner;
 class QAction;
 class QLabel;
 class QTabWidget;
+class SizingPage;
 
 // The shell: a tab per page, a status bar, Start/Cancel actions that act on the current page. Closing during a
 // run cancels every run and closes once the runner reports them finished (no nested event loop).
@@ -23,6 +25,8 @@ public:
 
     DiskPage* diskPage() const { return m_diskPage; }
     LdapPage* ldapPage() const { return m_ldapPage; }
+    SizingPage* sizingPage() const { return m_sizingPage; }
+    CurvePage* curvePage() const { return m_curvePage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
@@ -45,6 +49,8 @@ private:
     DemoDirectory* m_demo = nullptr;
     DiskPage* m_diskPage = nullptr;
     LdapPage* m_ldapPage = nullptr;
+    SizingPage* m_sizingPage = nullptr;
+    CurvePage* m_curvePage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;

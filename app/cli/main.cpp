@@ -1,10 +1,11 @@
 // dirbench-cli: the headless front end. Wiring only: each command lives in its own file.
 #include "app/cli/clicommon.h"
+#include "app/cli/curvecommand.h"
 #include "app/cli/diskcommand.h"
 #include "app/cli/experimentcommand.h"
 #include "app/cli/ldapcommand.h"
-#include "app/cli/sizingcommand.h"
 #include "app/cli/sandboxcommand.h"
+#include "app/cli/sizingcommand.h"
 
 #include <QCoreApplication>
 
@@ -19,10 +20,11 @@ DirBench: directory-service performance workbench, headless.
 Commands:
   disk      test a disk the way a directory server uses it (dd as the seed measured, sequential,
             random, commit latency, and the "directory" suite with verdicts)
+  curve     entry-cache coverage vs ops/s: a 389-ds cache sweep, or a working-set sweep on any server
   experiment  the guide's experiments: threads (Table 2), tls (Table 7), dbsize (Table 5)
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
-  sizing    RAM and cache sizing per server kind, each number with its formula and source
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
+  sizing    RAM and cache sizing per server kind, each number with its formula and source
 
 Run 'dirbench-cli COMMAND --help' for the options of a command.
 
@@ -53,14 +55,16 @@ int main(int argc, char** argv)
     rest.removeAt(1); // keep argv[0] for QCommandLineParser
     if (command == u"disk")
         return Cli::runDiskCommand(rest);
+    if (command == u"curve")
+        return Cli::runCurveCommand(rest);
     if (command == u"experiment")
         return Cli::runExperimentCommand(rest);
     if (command == u"ldap")
         return Cli::runLdapCommand(rest);
-    if (command == u"sizing")
-        return Cli::runSizingCommand(rest);
     if (command == u"sandbox")
         return Cli::runSandboxCommand(rest);
+    if (command == u"sizing")
+        return Cli::runSizingCommand(rest);
     std::fprintf(stderr, "dirbench-cli: unknown command '%s' (try --help)\n", qPrintable(command));
     return Cli::ExitBadArgs;
 }

@@ -2,9 +2,11 @@
 
 #include "app/cli/clicommon.h"
 #include "core/run/runcontext.h"
+#include "core/sandbox/ds389sandbox.h"
 #include "core/sandbox/slapdsandbox.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -32,6 +34,11 @@ SASL EXTERNAL over LDAPI_URI maps the user who started it to BIND_DN. --tls adds
 StartTLS with a self-signed certificate (CA_FILE): LDAPTLS_CACERT="$CA_FILE".
 stop ends slapd and deletes the directory with the password; without --dir it stops the sandbox started
 last. Exit codes: 0 done; 1 failed, or (status, stop) no sandbox running; 2 bad arguments.
+
+--server 389ds runs 389 Directory Server (389-ds-base's ns-slapd) instead, in PARENT/dirbench-389ds-XXXXXX,
+made from the package's templates without systemd; BIND_DN is cn=Directory Manager, an ACI lets anyone read
+all but userPassword, and the access log is off. status and stop need --dir (the sandbox or its parent).
+`dirbench-cli curve --restart` restarts such a sandbox between points.
 )";
 
 RunContext* g_ctx = nullptr;
@@ -135,6 +142,71 @@ int stop(const QCommandLineParser& parser)
     return ExitOk;
 }
 
+// --server 389ds: the same three subcommands for a 389 Directory Server sandbox (core/sandbox/ds389sandbox.h).
+int ds389(const QString& sub, const QCommandLineParser& parser)
+{
+    const QString dir = parser.value(QStringLiteral("dir"));
+    if (sub != u"start") {
+        if (dir.isEmpty())
+            return badArgument(QStringLiteral("--dir"), QStringLiteral("required with --server 389ds"));
+        const auto info = Ds389Sandbox::findRunning(dir);
+        ProbeError err;
+        if (!info) {
+            auto stale = sub == u"stop" ? Ds389Sandbox::load(dir) : std::nullopt;
+            for (const QString& child : QDir(dir).entryList({ QStringLiteral("dirbench-389ds-*") }, QDir::Dirs))
+                if (!stale && sub == u"stop")
+                    stale = Ds389Sandbox::load(dir + u'/' + child);
+            if (stale && Ds389Sandbox::stop(*stale, &err))
+                std::fprintf(stderr, "dirbench-cli sandbox: removed the stale directory %s\n", qPrintable(stale->dir));
+            std::fprintf(stderr, "dirbench-cli sandbox: no 389-ds sandbox is running in %s\n", qPrintable(dir));
+            return ExitFailed;
+        }
+        if (sub == u"status") {
+            printInfo(*info, parser.isSet(QStringLiteral("json")));
+            return ExitOk;
+        }
+        if (!Ds389Sandbox::stop(*info, &err)) {
+            std::fprintf(stderr, "dirbench-cli sandbox: %s\n", qPrintable(err.message()));
+            return ExitFailed;
+        }
+        std::printf("stopped ns-slapd (pid %lld) and removed %s\n", info->pid, qPrintable(info->dir));
+        return ExitOk;
+    }
+    if (parser.isSet(QStringLiteral("tls")))
+        return badArgument(QStringLiteral("--tls"), QStringLiteral("not with --server 389ds"));
+    Ds389Options opt;
+    bool ok = true;
+    if (parser.isSet(QStringLiteral("entries")))
+        opt.entries = parser.value(QStringLiteral("entries")).toInt(&ok);
+    if (!ok || opt.entries < SandboxOptions::kMinEntries || opt.entries > SandboxOptions::kMaxEntries)
+        return badArgument(QStringLiteral("--entries"), QStringLiteral("must be between 1 and 10000000"));
+    if (parser.isSet(QStringLiteral("port")))
+        opt.port = parser.value(QStringLiteral("port")).toInt(&ok);
+    if (!ok || opt.port < 0 || opt.port > 65535)
+        return badArgument(QStringLiteral("--port"), QStringLiteral("must be between 1 and 65535"));
+    opt.parentDir = dir;
+    std::fprintf(stderr, "dirbench-cli sandbox: loading %d entries and starting 389-ds...\n", opt.entries);
+    RunContext ctx;
+    g_ctx = &ctx;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    ProbeError err;
+    const auto info = Ds389Sandbox::start(opt, &err, &ctx);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    g_ctx = nullptr;
+    if (!info) {
+        if (err.kind == ProbeError::Kind::InvalidSpec)
+            return badArgument(err.field == u"parentDir" ? QStringLiteral("--dir") : u"--" + err.field, err.detail);
+        std::fprintf(stderr, "dirbench-cli sandbox: %s\n", qPrintable(err.message()));
+        return ExitFailed;
+    }
+    std::fprintf(stderr, "dirbench-cli sandbox: ns-slapd (pid %lld) ready in %.1f s (generate + import %.1f s)\n",
+        info->pid, info->startSeconds, info->loadSeconds);
+    printInfo(*info, parser.isSet(QStringLiteral("json")));
+    return ExitOk;
+}
+
 } // namespace
 
 int runSandboxCommand(const QStringList& args)
@@ -151,7 +223,9 @@ int runSandboxCommand(const QStringList& args)
         QStringLiteral("start: parent directory; status/stop: the sandbox directory (or its parent)."),
         QStringLiteral("DIR"));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("start/status: print one JSON object."));
-    for (const auto* o : { &entries, &tls, &port, &dir, &json })
+    const QCommandLineOption server(QStringLiteral("server"),
+        QStringLiteral("openldap (default: slapd) or 389ds (389 Directory Server)."), QStringLiteral("KIND"));
+    for (const auto* o : { &entries, &tls, &port, &dir, &json, &server })
         parser.addOption(*o);
 
     const QString sub = args.value(1);
@@ -181,6 +255,12 @@ int runSandboxCommand(const QStringList& args)
     if (sub == u"stop" && parser.isSet(json))
         return badArgument(QStringLiteral("--json"), QStringLiteral("only for 'sandbox start' and 'sandbox status'"));
 
+    if (parser.isSet(server) && parser.value(server) != u"openldap") {
+        if (parser.value(server) != u"389ds")
+            return badArgument(QStringLiteral("--server"),
+                QStringLiteral("must be openldap or 389ds, not '%1'").arg(parser.value(server)));
+        return ds389(sub, parser);
+    }
     if (sub == u"start")
         return start(parser);
     if (sub == u"status")

@@ -1,16 +1,14 @@
 #include "core/ldap/ldapsession.h"
 
+#include "core/ldap/socketio.h"
+
 #include <QElapsedTimer>
 #include <QFile>
-#include <QUrl>
 
 #include <cerrno>
 #include <cstring>
 #include <lber.h>
 #include <ldap.h>
-#include <netdb.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 namespace {
 
@@ -35,43 +33,110 @@ ProbeError ldapError(int code, const QString& what, LDAP* ld = nullptr)
     return e;
 }
 
-// TCP connect time to the URI's host:port on a socket of our own (libldap does not expose it separately).
-double tcpConnectMs(const QString& uri, int timeoutMs)
+QString stringOption(LDAP* ld, int option)
 {
-    const QUrl url(uri);
-    if (url.scheme().compare(QLatin1String("ldapi"), Qt::CaseInsensitive) == 0)
-        return -1;
-    const int port = url.port(url.scheme().compare(QLatin1String("ldaps"), Qt::CaseInsensitive) == 0 ? 636 : 389);
-    addrinfo hints {};
-    hints.ai_socktype = SOCK_STREAM;
-    addrinfo* res = nullptr;
-    if (getaddrinfo(url.host().toUtf8().constData(), QByteArray::number(port).constData(), &hints, &res) != 0 || !res)
-        return -1;
-    double ms = -1;
-    const int fd = ::socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0) {
-        timeval tv { timeoutMs / 1000, (timeoutMs % 1000) * 1000 };
-        ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-        QElapsedTimer t;
-        t.start();
-        if (::connect(fd, res->ai_addr, res->ai_addrlen) == 0)
-            ms = double(t.nsecsElapsed()) / 1e6;
-        ::close(fd);
-    }
-    freeaddrinfo(res);
-    return ms;
+    char* v = nullptr;
+    if (!ld || ldap_get_option(ld, option, &v) != LDAP_OPT_SUCCESS || !v)
+        return {};
+    const QString s = QString::fromUtf8(v);
+    ldap_memfree(v);
+    return s;
 }
 
+// sharedCtx: a context to use, or where to keep a reference to the new one (null: no sharing).
+int setTlsOptions(LDAP* ld, const LdapTarget& t, void** sharedCtx)
+{
+    const int req = t.insecure ? LDAP_OPT_X_TLS_NEVER : LDAP_OPT_X_TLS_DEMAND;
+    ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &req);
+    const QByteArray ca = t.caFile.isEmpty() ? QByteArray(kSystemCaBundle) : QFile::encodeName(t.caFile);
+    ldap_set_option(ld, LDAP_OPT_X_TLS_CACERTFILE, ca.constData());
+    ldap_set_option(ld, LDAP_OPT_X_TLS_CACERTDIR, nullptr);
+    const QByteArray cert = QFile::encodeName(t.certFile), key = QFile::encodeName(t.keyFile);
+    ldap_set_option(ld, LDAP_OPT_X_TLS_CERTFILE, t.certFile.isEmpty() ? nullptr : cert.constData());
+    ldap_set_option(ld, LDAP_OPT_X_TLS_KEYFILE, t.keyFile.isEmpty() ? nullptr : key.constData());
+    const int minProto = LDAP_OPT_X_TLS_PROTOCOL_TLS1_2;
+    ldap_set_option(ld, LDAP_OPT_X_TLS_PROTOCOL_MIN, &minProto);
+    const int crl = LDAP_OPT_X_TLS_CRL_NONE;
+    ldap_set_option(ld, LDAP_OPT_X_TLS_CRLCHECK, &crl);
+    const int san = t.insecure ? LDAP_OPT_X_TLS_NEVER : LDAP_OPT_X_TLS_DEMAND;
+    ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_SAN, &san);
+    if (sharedCtx && *sharedCtx) // made by an earlier session from the same settings
+        return ldap_set_option(ld, LDAP_OPT_X_TLS_CTX, *sharedCtx);
+    const int server = 0;
+    const int rc = ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &server);
+    if (rc == LDAP_OPT_SUCCESS && sharedCtx)
+        ldap_get_option(ld, LDAP_OPT_X_TLS_CTX, sharedCtx); // one more reference, the LdapTlsContext's
+    return rc;
+}
+
+// LdapSession's Sockbuf_IO layer, between TLS (if any) and TCP: liblber's calls, passed on to SocketIo.
+SocketIo* io(Sockbuf_IO_Desc* sbiod)
+{
+    return static_cast<SocketIo*>(sbiod->sbiod_pvt);
+}
+Sockbuf_IO kBatchIo = {
+    [](Sockbuf_IO_Desc* sbiod, void* arg) { return sbiod->sbiod_pvt = arg, 0; }, // setup
+    [](Sockbuf_IO_Desc* sbiod) { return sbiod->sbiod_pvt = nullptr, 0; }, // remove
+    [](Sockbuf_IO_Desc* sbiod, int opt, void* arg) { // ctrl
+        return opt == LBER_SB_OPT_DATA_READY && io(sbiod)->dataReady() ? 1 : LBER_SBIOD_CTRL_NEXT(sbiod, opt, arg);
+    },
+    [](Sockbuf_IO_Desc* sbiod, void* buf, ber_len_t len) -> ber_slen_t { return io(sbiod)->read(buf, len); },
+    [](Sockbuf_IO_Desc* sbiod, void* buf, ber_len_t len) -> ber_slen_t { return io(sbiod)->write(buf, len); },
+    [](Sockbuf_IO_Desc* sbiod) { return io(sbiod)->detach(), 0; }, // close: the TCP layer below closes the socket
+};
+
 } // namespace
+
+// libldap's own release of a context reference (exported, not in <ldap.h>; the counterpart of the reference
+// ldap_get_option(LDAP_OPT_X_TLS_CTX) takes).
+extern "C" void ldap_pvt_tls_ctx_free(void* ctx);
+
+LdapTlsContext::~LdapTlsContext()
+{
+    if (m_ctx)
+        ldap_pvt_tls_ctx_free(m_ctx);
+}
 
 struct LdapSession::Impl
 {
     LDAP* ld = nullptr;
     int opTimeoutMs = 10000;
+    Sockbuf* sb = nullptr; // set while our I/O layer is in place
+    bool batched = false; // enableBatchedIo(): writes held until flushed, reads only when marked readable
+    SocketIo io; // outlives ld: the layer points to it
+    // TLS: the layer goes in as soon as TCP is connected, under the handshake (see SocketIo::setWaitMs).
+    ldap_conncb onConnect { &Impl::connected, [](LDAP*, Sockbuf*, ldap_conncb*) {}, this };
+    int connectWaitMs = 0;
     ~Impl()
     {
         if (ld)
             ldap_unbind_ext_s(ld, nullptr, nullptr);
+    }
+    void cork()
+    {
+        if (batched)
+            io.hold();
+    }
+    bool addLayer(Sockbuf* s, int waitMs)
+    {
+        ber_socket_t fd = -1;
+        if (sb || ber_sockbuf_ctrl(s, LBER_SB_OPT_GET_FD, &fd) != 1 || fd < 0)
+            return sb != nullptr;
+        io.attach(fd);
+        io.setWaitMs(waitMs);
+        // Between TCP (PROVIDER) and TLS (TRANSPORT), whichever is added first: TLS records are batched too.
+        if (ber_sockbuf_add_io(s, &kBatchIo, LBER_SBIOD_LEVEL_PROVIDER + 1, &io) != 0) {
+            io.detach();
+            return false;
+        }
+        sb = s;
+        return true;
+    }
+    static int connected(LDAP*, Sockbuf* s, LDAPURLDesc*, sockaddr*, ldap_conncb* cb)
+    {
+        auto* d = static_cast<Impl*>(cb->lc_arg);
+        d->addLayer(s, d->connectWaitMs);
+        return 0;
     }
 };
 
@@ -99,14 +164,17 @@ void LdapSession::close()
         ldap_unbind_ext_s(d->ld, nullptr, nullptr);
         d->ld = nullptr;
     }
+    d->sb = nullptr;
+    d->batched = false;
+    d->io.detach();
 }
 
-ProbeError LdapSession::open(const LdapTarget& t, Timings* timings)
+ProbeError LdapSession::open(const LdapTarget& t, Timings* timings, LdapTlsContext* tls)
 {
     close();
     d->opTimeoutMs = t.opTimeoutMs;
     if (timings && t.auth != LdapTarget::Auth::SaslExternal)
-        timings->tcpMs = tcpConnectMs(t.uri, t.networkTimeoutMs);
+        timings->tcpMs = SocketIo::tcpConnectMs(t.uri, t.networkTimeoutMs);
 
     LDAP* ld = nullptr;
     int rc = ldap_initialize(&ld, t.uri.toUtf8().constData());
@@ -123,24 +191,13 @@ ProbeError LdapSession::open(const LdapTarget& t, Timings* timings)
     ldap_set_option(ld, LDAP_OPT_TIMEOUT, &op);
 
     // Every TLS option on the handle, then a new context: ldap.conf, ~/.ldaprc and LDAPTLS_* cannot weaken it.
-    const int req = t.insecure ? LDAP_OPT_X_TLS_NEVER : LDAP_OPT_X_TLS_DEMAND;
-    ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_CERT, &req);
-    const QByteArray ca = t.caFile.isEmpty() ? QByteArray(kSystemCaBundle) : QFile::encodeName(t.caFile);
-    ldap_set_option(ld, LDAP_OPT_X_TLS_CACERTFILE, ca.constData());
-    ldap_set_option(ld, LDAP_OPT_X_TLS_CACERTDIR, nullptr);
-    const QByteArray cert = QFile::encodeName(t.certFile), key = QFile::encodeName(t.keyFile);
-    ldap_set_option(ld, LDAP_OPT_X_TLS_CERTFILE, t.certFile.isEmpty() ? nullptr : cert.constData());
-    ldap_set_option(ld, LDAP_OPT_X_TLS_KEYFILE, t.keyFile.isEmpty() ? nullptr : key.constData());
-    const int minProto = LDAP_OPT_X_TLS_PROTOCOL_TLS1_2;
-    ldap_set_option(ld, LDAP_OPT_X_TLS_PROTOCOL_MIN, &minProto);
-    const int crl = LDAP_OPT_X_TLS_CRL_NONE;
-    ldap_set_option(ld, LDAP_OPT_X_TLS_CRLCHECK, &crl);
-    const int san = t.insecure ? LDAP_OPT_X_TLS_NEVER : LDAP_OPT_X_TLS_DEMAND;
-    ldap_set_option(ld, LDAP_OPT_X_TLS_REQUIRE_SAN, &san);
-    const int server = 0;
-    rc = ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &server);
-    if (rc != LDAP_OPT_SUCCESS && t.isTls())
+    // A plain connection never starts TLS (no StartTLS, referrals off): no context, whose CA bundle costs
+    // milliseconds to load, for each connection of a connect+bind load.
+    if (t.isTls() && (rc = setTlsOptions(ld, t, tls ? &tls->m_ctx : nullptr)) != LDAP_OPT_SUCCESS)
         return ldapError(LDAP_LOCAL_ERROR, QStringLiteral("cannot set up TLS (certificate or key files?)"), ld);
+    d->connectWaitMs = t.networkTimeoutMs;
+    if (t.isTls())
+        ldap_set_option(ld, LDAP_OPT_CONNECT_CB, &d->onConnect);
 
     QElapsedTimer timer;
     timer.start();
@@ -182,6 +239,7 @@ ProbeError LdapSession::open(const LdapTarget& t, Timings* timings)
     }
     if (timings && t.auth != LdapTarget::Auth::Anonymous)
         timings->bindMs = double(timer.nsecsElapsed()) / 1e6;
+    d->io.setWaitMs(t.opTimeoutMs); // synchronous use blocks as long as an operation may take
     return {};
 }
 
@@ -214,6 +272,44 @@ ProbeError LdapSession::remove(const QString& dn, int timeoutMs)
     ldap_parse_result(d->ld, res, &rc, nullptr, nullptr, nullptr, nullptr, 1);
     if (rc != LDAP_SUCCESS)
         return ldapError(rc, QStringLiteral("delete of ") + dn, d->ld);
+    return {};
+}
+
+ProbeError LdapSession::modifyReplace(
+    const QString& dn, const QString& attr, const QList<QByteArray>& values, int timeoutMs)
+{
+    if (!d->ld)
+        return ldapError(LDAP_SERVER_DOWN, QStringLiteral("not connected"));
+    const QByteArray dnBytes = dn.toUtf8();
+    QByteArray attrBytes = attr.toUtf8();
+    std::vector<berval> vals(size_t(values.size()));
+    std::vector<berval*> valPtrs;
+    for (qsizetype i = 0; i < values.size(); ++i) {
+        vals[size_t(i)].bv_val = const_cast<char*>(values[i].constData());
+        vals[size_t(i)].bv_len = ber_len_t(values[i].size());
+        valPtrs.push_back(&vals[size_t(i)]);
+    }
+    valPtrs.push_back(nullptr);
+    LDAPMod mod {};
+    mod.mod_op = LDAP_MOD_REPLACE | LDAP_MOD_BVALUES;
+    mod.mod_type = attrBytes.data();
+    mod.mod_bvalues = valPtrs.data();
+    LDAPMod* mods[] = { &mod, nullptr };
+    const QString what = QStringLiteral("modify of ") + attr + QStringLiteral(" in ") + dn;
+    int msgid = 0;
+    int rc = ldap_modify_ext(d->ld, dnBytes.constData(), mods, nullptr, nullptr, &msgid);
+    if (rc != LDAP_SUCCESS)
+        return ldapError(rc, what, d->ld);
+    const int ms = timeoutMs > 0 ? timeoutMs : d->opTimeoutMs;
+    timeval tv { ms / 1000, (ms % 1000) * 1000 };
+    LDAPMessage* res = nullptr;
+    if (ldap_result(d->ld, msgid, LDAP_MSG_ALL, &tv, &res) <= 0) {
+        ldap_abandon_ext(d->ld, msgid, nullptr, nullptr);
+        return ldapError(LDAP_TIMEOUT, what, d->ld);
+    }
+    ldap_parse_result(d->ld, res, &rc, nullptr, nullptr, nullptr, nullptr, 1);
+    if (rc != LDAP_SUCCESS)
+        return ldapError(rc, what, d->ld);
     return {};
 }
 
@@ -268,22 +364,12 @@ ProbeError LdapSession::search(const QString& base, Scope scope, const QString& 
 
 QString LdapSession::tlsProtocol() const
 {
-    char* v = nullptr;
-    if (!d->ld || ldap_get_option(d->ld, LDAP_OPT_X_TLS_VERSION, &v) != LDAP_OPT_SUCCESS || !v)
-        return {};
-    const QString s = QString::fromUtf8(v);
-    ldap_memfree(v);
-    return s;
+    return stringOption(d->ld, LDAP_OPT_X_TLS_VERSION);
 }
 
 QString LdapSession::tlsCipher() const
 {
-    char* v = nullptr;
-    if (!d->ld || ldap_get_option(d->ld, LDAP_OPT_X_TLS_CIPHER, &v) != LDAP_OPT_SUCCESS || !v)
-        return {};
-    const QString s = QString::fromUtf8(v);
-    ldap_memfree(v);
-    return s;
+    return stringOption(d->ld, LDAP_OPT_X_TLS_CIPHER);
 }
 
 QByteArray LdapSession::peerCertificateDer() const
@@ -306,12 +392,14 @@ int LdapSession::fd() const
 
 int LdapSession::sendSearch(const char* base, int scope, const char* filter, char** attrs, int sizeLimit, int* msgid)
 {
+    d->cork();
     return ldap_search_ext(d->ld, base, scope, filter, attrs, 0, nullptr, nullptr, nullptr, sizeLimit, msgid);
 }
 
 int LdapSession::sendCompare(const char* dn, const char* attr, const char* value, int valueLen, int* msgid)
 {
     berval bv { ber_len_t(valueLen), const_cast<char*>(value) };
+    d->cork();
     return ldap_compare_ext(d->ld, dn, attr, &bv, nullptr, nullptr, msgid);
 }
 
@@ -324,6 +412,7 @@ int LdapSession::sendModifyReplace(const char* dn, const char* attr, const char*
     mod.mod_type = const_cast<char*>(attr);
     mod.mod_bvalues = vals;
     LDAPMod* mods[] = { &mod, nullptr };
+    d->cork();
     return ldap_modify_ext(d->ld, dn, mods, nullptr, nullptr, msgid);
 }
 
@@ -342,17 +431,20 @@ int LdapSession::sendAddPerson(const char* dn, const char* uid, int* msgid)
     m[2].mod_op = LDAP_MOD_ADD, m[2].mod_type = tSn, m[2].mod_values = sns;
     m[3].mod_op = LDAP_MOD_ADD, m[3].mod_type = tCn, m[3].mod_values = cns;
     LDAPMod* mods[] = { &m[0], &m[1], &m[2], &m[3], nullptr };
+    d->cork();
     return ldap_add_ext(d->ld, dn, mods, nullptr, nullptr, msgid);
 }
 
 int LdapSession::sendDelete(const char* dn, int* msgid)
 {
+    d->cork();
     return ldap_delete_ext(d->ld, dn, nullptr, nullptr, msgid);
 }
 
 int LdapSession::sendSimpleBind(const char* dn, const QByteArray& password, int* msgid)
 {
     berval cred { ber_len_t(password.size()), const_cast<char*>(password.constData()) };
+    d->cork();
     return ldap_sasl_bind(d->ld, dn, LDAP_SASL_SIMPLE, &cred, nullptr, nullptr, msgid);
 }
 
@@ -368,6 +460,10 @@ int LdapSession::collect(CompletionFn fn, void* user)
         return -1;
     int done = 0;
     for (;;) {
+        // With the batched layer, stop when nothing is buffered and the socket is drained: ldap_result() would
+        // only poll() to find that out.
+        if (d->batched && !ber_sockbuf_ctrl(d->sb, LBER_SB_OPT_DATA_READY, nullptr))
+            return done;
         timeval zero { 0, 0 };
         LDAPMessage* res = nullptr;
         const int type = ldap_result(d->ld, LDAP_RES_ANY, LDAP_MSG_ALL, &zero, &res);
@@ -394,11 +490,16 @@ int LdapSession::collect(CompletionFn fn, void* user)
     }
 }
 
-void LdapSession::enableReadAhead()
+SocketIo* LdapSession::enableBatchedIo()
 {
     Sockbuf* sb = nullptr;
-    if (d->ld && ldap_get_option(d->ld, LDAP_OPT_SOCKBUF, &sb) == LDAP_OPT_SUCCESS && sb)
-        ber_sockbuf_add_io(sb, &ber_sockbuf_io_readahead, LBER_SBIOD_LEVEL_PROVIDER, nullptr);
+    if (!d->sb && (!d->ld || ldap_get_option(d->ld, LDAP_OPT_SOCKBUF, &sb) != LDAP_OPT_SUCCESS || !sb))
+        return nullptr;
+    if (!d->sb && !d->addLayer(sb, 0))
+        return nullptr;
+    d->io.setWaitMs(0); // the event loop never blocks
+    d->batched = true;
+    return &d->io;
 }
 
 QString LdapSession::resultText(int code)

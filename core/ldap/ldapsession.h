@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/ldap/ldaptarget.h"
+#include "core/ldap/socketio.h"
 
 #include <QByteArray>
 #include <QList>
@@ -9,6 +10,22 @@
 #include <QString>
 
 #include <memory>
+
+// A TLS context (trusted CAs, client certificate, protocol floor) made from a target's settings by the first
+// session opened with it, then shared by the next ones (LdapSession::open's `tls`): a connect+bind load does not
+// load the CA file and build credentials for every connection. One per thread and target.
+class LdapTlsContext
+{
+public:
+    LdapTlsContext() = default;
+    ~LdapTlsContext();
+    LdapTlsContext(const LdapTlsContext&) = delete;
+    LdapTlsContext& operator=(const LdapTlsContext&) = delete;
+
+private:
+    friend class LdapSession;
+    void* m_ctx = nullptr; // libldap's (counted) context; this object holds one reference
+};
 
 // The only code that sees libldap. One session is one LDAP* and one connection; never share one between threads.
 // Synchronous calls (open, search, rebind) are for setup, probes and monitors; the send*/collect pair is the hot
@@ -56,12 +73,16 @@ public:
 
     // Connect (+StartTLS) and bind as the target says. On a refused bind the error's nativeCode is the LDAP
     // result code (49 for a wrong password).
-    ProbeError open(const LdapTarget& target, Timings* timings = nullptr);
+    ProbeError open(const LdapTarget& target, Timings* timings = nullptr, LdapTlsContext* tls = nullptr);
     void close();
     bool isOpen() const;
 
     ProbeError rebind(const QString& dn, const QByteArray& password);
     ProbeError remove(const QString& dn, int timeoutMs = -1); // synchronous delete
+    // Synchronous modify that replaces every value of attr with `values` (none: the attribute is removed). For
+    // configuration changes (389-ds cn=config), not for load.
+    ProbeError modifyReplace(
+        const QString& dn, const QString& attr, const QList<QByteArray>& values, int timeoutMs = -1);
     ProbeError search(const QString& base, Scope scope, const QString& filter, const QStringList& attrs,
         QList<Entry>* out, int sizeLimit = 0, int timeoutMs = -1);
 
@@ -82,8 +103,13 @@ public:
     // Reads every complete response already available, without waiting, and reports each finished operation.
     // Returns how many finished, or -1 when the connection is gone (then the session must be reopened).
     int collect(CompletionFn fn, void* user);
-    // libldap's read-ahead socket layer: one read() for many messages instead of about four per search.
-    void enableReadAhead();
+
+    // Batched I/O for the load generator (after open()): a socket layer of our own under libldap (over TCP, below
+    // TLS) reads ahead — one recv() for many responses instead of about four per search — and holds what
+    // send*() write until SocketIo::flush() sends the batch with one send(); other calls write at once.
+    // collect() then reads only while SocketIo::dataReady() (bytes buffered, or markReadable() since the last
+    // short read), so it never poll()s. Returns the connection's SocketIo (nullptr when it cannot be set up).
+    SocketIo* enableBatchedIo();
 
     static QString resultText(int code);
 

@@ -179,6 +179,11 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
         return QString();
     };
     const auto failAfterNs = uint64_t(spec.failAfterSec * 1e9);
+    // A worker may store a success time later than the `now` read just before: that is 0 s of silence, not 584 years.
+    auto silentNs = [&](uint64_t now) {
+        const uint64_t last = shared.lastSuccessNs.load();
+        return now > last ? now - last : 0;
+    };
     QString failure;
     bool cancelled = false;
 
@@ -192,7 +197,7 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
                 cancelled = true;
                 break;
             }
-            if (LoadWorker::nowNs() - shared.lastSuccessNs.load() > failAfterNs) {
+            if (silentNs(LoadWorker::nowNs()) > failAfterNs) {
                 failure = QStringLiteral("no operation succeeded for ") + Units::formatNumber(spec.failAfterSec)
                     + QStringLiteral(" s during the warm-up (last error: ") + lastError() + u')';
                 break;
@@ -274,7 +279,7 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
                 cancelled = true;
                 break;
             }
-            if (now - shared.lastSuccessNs.load() > failAfterNs) {
+            if (silentNs(now) > failAfterNs) {
                 failure = QStringLiteral("no operation succeeded for ") + Units::formatNumber(spec.failAfterSec)
                     + QStringLiteral(" s (the failure window); last error: ") + lastError();
                 break;

@@ -1,0 +1,241 @@
+#include "app/cli/curvecommand.h"
+
+#include "app/cli/clicommon.h"
+#include "app/cli/historysink.h"
+#include "app/cli/ldapoptions.h"
+#include "app/cli/ldapprinter.h"
+#include "core/common/units.h"
+#include "core/experiments/curve.h"
+#include "core/run/proberunner.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonArray>
+
+#include <cmath>
+#include <cstdio>
+
+namespace Cli {
+
+namespace {
+
+const char* const kDescription = R"(Measure the entry-cache coverage vs ops/s curve: one search load per point.
+
+  curve --uri URI --base DN --filter T --mode cache-sweep|working-set [--points 0,10,25,50,75,100] ...
+
+--mode cache-sweep (389 Directory Server, bound as cn=Directory Manager or an admin allowed to change
+  cn=config): turns entry cache autosize off and sets nsslapd-cachememsize of the backend that holds --base
+  to each point's share of the entries (the cached size of an entry is measured first). Before each point
+  one subtree search of --base fills the cache, then the load warms up and is measured; the hit ratio comes
+  from the interval deltas of entrycachehits/entrycachetries per search. The settings are put back at the
+  end, also after a failure or Ctrl-C. Without --restart the curve is taken online in one server process
+  (the record warns: 389-ds resized online ran 20-35 % slower than a fresh process). --restart restarts
+  the server before each point; it needs a 389-ds sandbox started by DirBench (dirbench-cli sandbox start
+  --server 389ds), found from --uri or given with --sandbox-dir; its smallest point is 1 %.
+--mode working-set (any server, any bind; the server is not changed): the cache holds --cache-entries N
+  entries (on 389-ds it can be read from the monitor instead); for coverage c the filter's [A-B] range is
+  cut to its first N/c keys, so the cache holds c of what the load touches. For OpenLDAP back-mdb, which
+  has no entry cache, give the number of entries the page cache holds; hit_ratio is null there.
+
+--points are percent of the entries: the keys of the filter's one [A-B] range, or --entries N.
+The record (kind "curve") has summary.points[] with coverage and hit_ratio (fractions), ops_per_s, and the
+service-time model 1/X = h*t_hit + (1-h)*t_miss fitted to them (summary.t_hit_us, t_miss_us, fit);
+intervals have one series per point.
+
+Defaults: --points 0,10,25,50,75,100, --seconds-per-point 10, --warmup 5 (per point), --scope sub,
+--access uniform, --threads 2, --connections 2, --outstanding 4, --interval 1, --fail-after 10.
+)";
+
+QCommandLineOption opt(const char* name, const char* help, const char* value = nullptr)
+{
+    return value ? QCommandLineOption(QLatin1String(name), QString::fromUtf8(help), QLatin1String(value))
+                 : QCommandLineOption(QLatin1String(name), QString::fromUtf8(help));
+}
+
+// The search options of `ldap search` that a curve uses (ldapWorkloadOptions() also has its own --mode).
+int searchFromParser(const QCommandLineParser& p, LdapLoadSpec* s)
+{
+    s->mix = { { LdapOpKind::Search, 100 } };
+    s->base = p.value(QStringLiteral("base"));
+    s->filter = p.value(QStringLiteral("filter"));
+    if (s->base.isEmpty())
+        return badArgument(QStringLiteral("--base"), QStringLiteral("required: the search base DN"));
+    if (s->filter.isEmpty())
+        return badArgument(
+            QStringLiteral("--filter"), QStringLiteral("required: a template with one range, e.g. uid=user[0-99999]"));
+    if (p.isSet(QStringLiteral("scope"))) {
+        const QString sc = p.value(QStringLiteral("scope"));
+        if (sc != u"base" && sc != u"one" && sc != u"sub")
+            return badArgument(
+                QStringLiteral("--scope"), QStringLiteral("must be base, one or sub, not '") + sc + u'\'');
+        s->scope = sc == u"base" ? LdapSession::Base : sc == u"one" ? LdapSession::OneLevel : LdapSession::Subtree;
+    }
+    if (p.isSet(QStringLiteral("attrs")))
+        s->attrs = p.value(QStringLiteral("attrs")).split(u',', Qt::SkipEmptyParts);
+    if (p.isSet(QStringLiteral("access")))
+        s->access = p.value(QStringLiteral("access"));
+    for (const auto& [name, target, hi] :
+        { std::tuple { "threads", &s->threads, 256.0 }, std::tuple { "connections", &s->connections, 1024.0 },
+            std::tuple { "outstanding", &s->outstanding, 1024.0 } }) {
+        double v = *target;
+        if (int rc = numberOption(p, name, 1, hi, &v))
+            return rc;
+        if (v != std::floor(v))
+            return badArgument(QStringLiteral("--") + QLatin1String(name), QStringLiteral("must be a whole number"));
+        *target = int(v);
+    }
+    s->durationSec = 10;
+    s->warmupSec = 5;
+    if (int rc = numberOption(p, "seconds-per-point", 0.5, 3600, &s->durationSec))
+        return rc;
+    if (int rc = numberOption(p, "warmup", 0, 3600, &s->warmupSec))
+        return rc;
+    if (int rc = numberOption(p, "interval", 0.1, 3600, &s->intervalSec))
+        return rc;
+    return numberOption(p, "fail-after", 0.5, 86400, &s->failAfterSec);
+}
+
+QString pct(const QJsonValue& v)
+{
+    return v.isDouble() ? Units::formatNumber(v.toDouble() * 100.0, 1) : QStringLiteral("-");
+}
+
+void printCurve(std::FILE* out, const RunRecord& rec)
+{
+    const QJsonObject& s = rec.summary;
+    const bool workingSet = s.value(QStringLiteral("mode")).toString() == u"working-set";
+    if (!s.value(QStringLiteral("points")).toArray().isEmpty())
+        std::fprintf(out, "\n%-22s %10s %10s %12s %13s\n", "point", "coverage %", "hit %", "ops/s",
+            workingSet ? "working set" : "cache entries");
+    for (const auto& v : s.value(QStringLiteral("points")).toArray()) {
+        const QJsonObject p = v.toObject();
+        const QJsonValue cached = p.contains(QStringLiteral("cache_entries")) ? p.value(QStringLiteral("cache_entries"))
+                                                                              : p.value(QStringLiteral("working_set"));
+        std::fprintf(out, "%-22s %10s %10s %12s %13s\n", qPrintable(p.value(QStringLiteral("series")).toString()),
+            qPrintable(pct(p.value(QStringLiteral("coverage")))), qPrintable(pct(p.value(QStringLiteral("hit_ratio")))),
+            qPrintable(Units::formatNumber(p.value(QStringLiteral("ops_per_s")).toDouble(), 1)),
+            cached.isDouble() ? qPrintable(Units::formatNumber(cached.toDouble(), 0)) : "-");
+    }
+    if (s.value(QStringLiteral("t_hit_us")).isDouble())
+        std::fprintf(out, "fitted: t_hit %.2f us, t_miss %.2f us (%s)\n",
+            s.value(QStringLiteral("t_hit_us")).toDouble(), s.value(QStringLiteral("t_miss_us")).toDouble(),
+            qPrintable(s.value(QStringLiteral("fit")).toObject().value(QStringLiteral("method")).toString()));
+    for (const auto& w : rec.warnings)
+        std::fprintf(out, "warning (%s): %s\n", qPrintable(w.code), qPrintable(w.message));
+    if (rec.status != u"ok")
+        std::fprintf(
+            out, "%s%s%s\n", qPrintable(rec.status), rec.failure.isEmpty() ? "" : ": ", qPrintable(rec.failure));
+    std::fflush(out);
+}
+
+} // namespace
+
+int runCurveCommand(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QString::fromUtf8(kDescription));
+    p.addHelpOption();
+    QList<QCommandLineOption> options = ldapConnectionOptions();
+    options << opt("mode", "cache-sweep or working-set (required).", "MODE")
+            << opt("points", "Coverage points, percent of the entries (default 0,10,25,50,75,100).", "P,P,...")
+            << opt("seconds-per-point", "Seconds measured per point (default 10).", "S")
+            << opt("warmup", "Seconds of load before each point is measured (default 5).", "S")
+            << opt("restart", "cache-sweep: restart the server before each point (a DirBench 389-ds sandbox).")
+            << opt("sandbox-dir", "The 389-ds sandbox to restart (default: the one serving --uri).", "DIR")
+            << opt("entries", "The entries coverage is a share of (default: the keys of the filter's range).", "N")
+            << opt("cache-entries", "working-set: entries the server's cache holds.", "N")
+            << opt("base", "Search base DN (required).", "DN")
+            << opt("filter", "Search filter template with one [A-B] range (required).", "T")
+            << opt("scope", "Search scope: base, one or sub (default sub).", "SCOPE")
+            << opt("attrs", "Attributes to return, comma-separated (default all; 1.1 for none).", "A,B")
+            << opt("access", "Key distribution: uniform, sequential, zipf:S, hot:P/Q (default uniform).", "DIST")
+            << opt("threads", "Client threads (default 2).", "N")
+            << opt("connections", "Connections per thread (default 2).", "N")
+            << opt("outstanding", "Operations in flight per connection (default 4).", "N")
+            << opt("interval", "Seconds per interval (default 1).", "S")
+            << opt("fail-after", "A point fails when no operation succeeded for S seconds (default 10).", "S")
+            << opt("json", "Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout).", "FILE")
+            << opt("quiet", "Print no interval lines, only the points.")
+            << opt("no-history", "Do not save the run in the history.");
+    for (const auto& o : options)
+        p.addOption(o);
+    if (!p.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli curve: %s\n", qPrintable(p.errorText()));
+        return ExitBadArgs;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        std::fputs(
+            qPrintable(p.helpText().replace(QStringLiteral("[options]"), QStringLiteral("curve [options]"))), stdout);
+        return ExitOk;
+    }
+    if (!p.positionalArguments().isEmpty())
+        return badArgument(p.positionalArguments().first(),
+            QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));
+
+    CurveSpec spec;
+    ProbeError e;
+    if (!p.isSet(QStringLiteral("mode")))
+        return badArgument(QStringLiteral("--mode"), QStringLiteral("required: cache-sweep or working-set"));
+    const auto mode = CurveSpec::parseMode(p.value(QStringLiteral("mode")), &e);
+    if (!mode)
+        return badArgument(QStringLiteral("--mode"), e.detail);
+    spec.mode = *mode;
+    if (p.isSet(QStringLiteral("points"))) {
+        const auto pts = CurveSpec::parsePoints(p.value(QStringLiteral("points")), &e);
+        if (!pts)
+            return badArgument(QStringLiteral("--points"), e.detail);
+        spec.points = *pts;
+    }
+    spec.restart = p.isSet(QStringLiteral("restart"));
+    spec.sandboxDir = p.value(QStringLiteral("sandbox-dir"));
+    if (!spec.sandboxDir.isEmpty() && !QFileInfo(spec.sandboxDir).isDir())
+        return badArgument(
+            QStringLiteral("--sandbox-dir"), QStringLiteral("'%1' is not a directory").arg(spec.sandboxDir));
+    for (const auto& [name, target] :
+        { std::pair { "entries", &spec.entries }, std::pair { "cache-entries", &spec.cacheEntries } }) {
+        double v = 0;
+        if (int rc = numberOption(p, name, 1, 1e12, &v))
+            return rc;
+        if (v != std::floor(v))
+            return badArgument(QStringLiteral("--") + QLatin1String(name), QStringLiteral("must be a whole number"));
+        *target = qint64(v);
+    }
+    if (int rc = searchFromParser(p, &spec.load))
+        return rc;
+    if (int rc = ldapTargetFromParser(p, false, &spec.load.target))
+        return rc;
+    if (const ProbeError v = spec.validate(); v.isError())
+        return badArgument(QStringLiteral("--") + v.field, v.detail);
+
+    const QString jsonPath = p.value(QStringLiteral("json"));
+    std::FILE* out = humanStream(jsonPath == u"-");
+    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    std::fprintf(out, "curve (%s) against %s: %lld points of %s s (+%s s warm-up), %lld entries\n",
+        qPrintable(CurveSpec::modeName(spec.mode)), qPrintable(spec.load.target.uri), qint64(spec.points.size()),
+        qPrintable(Units::formatNumber(spec.load.durationSec)), qPrintable(Units::formatNumber(spec.load.warmupSec)),
+        spec.keyCount());
+    std::fflush(out);
+    HistorySink history(!p.isSet(QStringLiteral("no-history")));
+    history.begin(QStringLiteral("curve"), spec.toJson());
+    ProbeRunner runner;
+    QString lastSeries;
+    const RunRecord rec = runWithSignals(runner, Experiments::makeCurveJob(spec), [&](const SampleBatch& batch) {
+        history.add(batch);
+        if (quiet)
+            return;
+        for (const auto& smp : batch) {
+            if (smp.series != lastSeries)
+                std::fprintf(out, "%s\n", qPrintable(smp.series));
+            lastSeries = smp.series;
+            printLoadInterval(out, smp);
+        }
+    });
+    printCurve(out, rec);
+    if (const qint64 id = history.finish(rec))
+        std::fprintf(out, "saved in the history as run %lld\n", id);
+    if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
+        return ExitFailed;
+    return rec.status == u"ok" ? ExitOk : ExitFailed;
+}
+
+} // namespace Cli

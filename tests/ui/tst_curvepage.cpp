@@ -1,0 +1,209 @@
+// The Curve page: a curve record opened from a file (no server) shows the measured points, the fit with its band,
+// the guide's reference overlay and a target line; the predictor answers "RAM for this target" and "ops/s for
+// this RAM". With slapd installed, a 2-point working-set sweep runs through the page against a sandbox.
+#include "core/common/units.h"
+#include "core/run/proberunner.h"
+#include "core/sizing/referencecurve.h"
+#include "ui/charts/curvechartview.h"
+#include "ui/charts/livechartview.h"
+#include "ui/mainwindow.h"
+#include "ui/pages/curveform.h"
+#include "ui/pages/curvepage.h"
+#include "ui/widgets/curvepredictor.h"
+#include "uisandbox.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+namespace {
+
+// A curve record as dirbench-cli curve --json writes it: uniform access, so h(c) = c, and
+// ops = 1 / (t_miss − (t_miss − t_hit)·c) times a small wobble.
+RunRecord curveRecord(double tHit, double tMiss, qint64 entries, double wobble, double bytesPerEntry)
+{
+    RunRecord r;
+    r.kind = QStringLiteral("curve");
+    r.started = QDateTime::currentDateTimeUtc();
+    QJsonArray pts;
+    const QList<double> cov { 0.01, 0.1, 0.25, 0.5, 0.75, 1.0 };
+    for (int i = 0; i < cov.size(); ++i) {
+        const double c = cov[i];
+        const double ops = 1.0 / (tMiss - (tMiss - tHit) * c) * (1.0 + wobble * ((i % 2) ? 1 : -1));
+        pts.append(QJsonObject { { QStringLiteral("target"), c }, { QStringLiteral("coverage"), c },
+            { QStringLiteral("hit_ratio"), c }, { QStringLiteral("ops_per_s"), std::round(ops * 10) / 10 },
+            { QStringLiteral("series"), QStringLiteral("point %1/6").arg(i + 1) } });
+    }
+    r.summary.insert(QStringLiteral("points"), pts);
+    r.summary.insert(QStringLiteral("entries"), double(entries));
+    r.summary.insert(QStringLiteral("access"), QStringLiteral("uniform"));
+    if (bytesPerEntry > 0)
+        r.extra.insert(QStringLiteral("bytes_per_entry"), bytesPerEntry);
+    return r;
+}
+
+QString writeRecord(const QTemporaryDir& dir, const RunRecord& r)
+{
+    const QString path = dir.filePath(QStringLiteral("curve.json"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(r.toJsonBytes()) <= 0)
+        return {};
+    return path;
+}
+
+} // namespace
+
+class TestCurvePage : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void openRecordShowsFit();
+    void notACurveIsRefused();
+    void workingSetSweepThroughThePage();
+    void screenshot();
+
+private:
+    QTemporaryDir m_settingsDir;
+    QTemporaryDir m_files;
+};
+
+void TestCurvePage::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("DirBench"));
+    QCoreApplication::setApplicationName(QStringLiteral("dirbench-test-curve"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());
+    QSettings().clear();
+}
+
+void TestCurvePage::openRecordShowsFit()
+{
+    ProbeRunner runner;
+    CurvePage page(&runner);
+    page.resize(1200, 800);
+    page.show();
+    QVERIFY(page.curveChart()->isPlaceholderVisible());
+    const QString path = writeRecord(m_files, curveRecord(100e-6, 500e-6, 10000, 0, 0));
+    QString why;
+    QVERIFY2(page.openRecordFile(path, &why), qPrintable(why));
+    QVERIFY(page.fit());
+    QVERIFY(std::abs(page.fit()->tHit - 100e-6) < 1e-6);
+    QVERIFY(std::abs(page.fit()->tMiss - 500e-6) < 1e-6);
+    QVERIFY2(page.fitText().contains(QStringLiteral("t_hit = 100.0 µs")), qPrintable(page.fitText()));
+    QVERIFY(page.fitText().contains(QStringLiteral("t_miss = 500.0 µs")));
+    QVERIFY(page.fitText().contains(QStringLiteral("10,000 ops/s cached")));
+    CurveChartView* chart = page.curveChart();
+    QVERIFY(!chart->isPlaceholderVisible());
+    QCOMPARE(chart->measuredCount(), 6);
+    QCOMPARE(chart->fitCount(), 51);
+    QCOMPARE(chart->referenceCount(), 51);
+    QVERIFY(chart->referenceName().contains(QStringLiteral("guide Fig. 3")));
+    QVERIFY(!chart->hasTarget());
+
+    // RAM for a target, with the typed 3000 bytes per entry: the fit's own answer, and it follows the target
+    CurvePredictor* p = page.predictor();
+    p->setTargetText(QStringLiteral("5000"));
+    QVERIFY(chart->hasTarget());
+    QCOMPARE(chart->target(), 5000.0);
+    const auto need = page.fit()->cacheBytesFor(5000, 3000);
+    QVERIFY(need && *need > 0);
+    const QString first = p->ramForTargetText();
+    QVERIFY2(first.contains(Units::formatNumber(*need / 1e6, 1) + QStringLiteral(" MB")), qPrintable(first));
+    p->setTargetText(QStringLiteral("8000"));
+    QVERIFY(p->ramForTargetText() != first);
+    QVERIFY(p->ramForTargetText().contains(Units::formatNumber(*page.fit()->cacheBytesFor(8000, 3000) / 1e6, 1)));
+    QCOMPARE(chart->target(), 8000.0);
+    p->setTargetText(QStringLiteral("20000")); // above 1/t_hit
+    QVERIFY2(p->ramForTargetText().startsWith(QStringLiteral("out of reach")), qPrintable(p->ramForTargetText()));
+    // and the other way
+    p->setRamText(QStringLiteral("15"));
+    QVERIFY(p->opsForRamText().contains(Units::formatNumber(page.fit()->opsForCacheBytes(15e6, 3000), 0)));
+
+    // bytes per entry from a cache-sweep record
+    QVERIFY(page.showRecord(curveRecord(100e-6, 500e-6, 10000, 0.02, 4200)));
+    p->setTargetText(QStringLiteral("5000"));
+    QVERIFY(p->ramForTargetText().contains(Units::formatNumber(*page.fit()->cacheBytesFor(5000, 4200) / 1e6, 1)));
+    QVERIFY(chart->hasBand()); // noisy points: a band of non-zero width
+}
+
+void TestCurvePage::notACurveIsRefused()
+{
+    ProbeRunner runner;
+    CurvePage page(&runner);
+    RunRecord r;
+    r.kind = QStringLiteral("disk");
+    QString why;
+    QVERIFY(!page.showRecord(r, &why));
+    QVERIFY(why.contains(QStringLiteral("not a curve")));
+    QVERIFY(!page.openRecordFile(QStringLiteral("/nonexistent.json"), &why));
+    // Start without an LDAP load names it
+    page.start();
+    QVERIFY(!page.isRunning());
+    QCOMPARE(page.errorField(), QStringLiteral("ldap-load"));
+}
+
+void TestCurvePage::workingSetSweepThroughThePage()
+{
+    if (SlapdSandbox::slapdProgram().isEmpty())
+        QSKIP("slapd is not installed: the sweep needs a real server");
+    QString why;
+    SandboxGuard sbx = UiSandbox::start(1000, &why);
+    if (!sbx)
+        QSKIP(qPrintable(QStringLiteral("no sandbox: ") + why));
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    UiSandbox::fillSearch(window.ldapPage(), sbx.info(), 1);
+    CurvePage* page = window.curvePage();
+    page->form()->setMode(CurveSpec::Mode::WorkingSet);
+    page->form()->setPointsText(QStringLiteral("10,100"));
+    page->form()->setSecondsPerPoint(1);
+    page->form()->setWarmup(0);
+    page->form()->setCacheEntries(100);
+    QSignalSpy done(page, &CurvePage::runFinished);
+    page->start();
+    QVERIFY2(page->isRunning(), qPrintable(page->errorText()));
+    QTRY_VERIFY_WITH_TIMEOUT(page->liveChart()->pointCount() > 0, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+    const RunRecord rec = page->lastRecord();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QCOMPARE(rec.summary.value(QStringLiteral("points")).toArray().size(), 2);
+    QCOMPARE(page->curveChart()->measuredCount(), 2);
+    QVERIFY(!page->isRunning());
+}
+
+void TestCurvePage::screenshot()
+{
+    const QString out = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
+    if (out.isEmpty())
+        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    window.resize(1280, 800);
+    window.show();
+    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(window.curvePage());
+    const QString recordPath = qEnvironmentVariable("DIRBENCH_CURVE_RECORD");
+    if (!recordPath.isEmpty()) {
+        QString why;
+        QVERIFY2(window.curvePage()->openRecordFile(recordPath, &why), qPrintable(why));
+    } else { // the guide's Table 5 end points for 500k entries, measured with a little noise
+        const PublishedRow* row = ReferenceCurve::row(500000);
+        QVERIFY(row);
+        QVERIFY(window.curvePage()->showRecord(curveRecord(row->tHit(), row->tMiss(), 500000, 0.03, 3000)));
+    }
+    const double full = 1.0 / window.curvePage()->fit()->tHit;
+    window.curvePage()->predictor()->setTargetText(QString::number(std::round(full * 0.7 / 100) * 100));
+    window.curvePage()->predictor()->setRamText(QStringLiteral("750"));
+    QTest::qWait(300);
+    QVERIFY(window.grab().save(out));
+}
+
+QTEST_MAIN(TestCurvePage)
+#include "tst_curvepage.moc"

@@ -1,0 +1,210 @@
+// The Sizing page: the guide's worked example typed in gives ServerSizing::compute's numbers, updated as the user
+// types (debounced); a bad value names its field; the server kind changes the apply format; Copy puts the snippet on
+// the clipboard; an LDIF measure (a job) fills the entry count and the attribute table.
+#include "core/common/units.h"
+#include "core/run/proberunner.h"
+#include "core/sizing/ldifstats.h"
+#include "core/sizing/serversizing.h"
+#include "ui/mainwindow.h"
+#include "ui/pages/sizingform.h"
+#include "ui/pages/sizingpage.h"
+#include "ui/widgets/sizingresultview.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+void typeInto(SizingPage* page, const char* field, const QString& text)
+{
+    QLineEdit* e = page->form()->edit(QString::fromLatin1(field));
+    QVERIFY(e);
+    e->selectAll();
+    QTest::keyClick(e, Qt::Key_Backspace);
+    QTest::keyClicks(e, text);
+}
+
+} // namespace
+
+class TestSizingPage : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void guideExampleAsTyped();
+    void badValueNamesItsField();
+    void serverKindChangesApplyFormat();
+    void copyPutsSnippetOnClipboard();
+    void ldifMeasureFillsEntries();
+    void screenshot();
+
+private:
+    QTemporaryDir m_settingsDir;
+};
+
+void TestSizingPage::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("DirBench"));
+    QCoreApplication::setApplicationName(QStringLiteral("dirbench-test-sizing"));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settingsDir.path());
+    QSettings().clear();
+}
+
+void TestSizingPage::guideExampleAsTyped()
+{
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    for (const char* f : { "threads", "dbcache-mb", "entries", "entry-cache-bytes-per-entry" })
+        typeInto(&page, f, QString());
+    QSignalSpy recomputed(&page, &SizingPage::recomputed);
+    QTRY_VERIFY(recomputed.count() >= 1);
+    recomputed.clear();
+    typeInto(&page, "threads", QStringLiteral("8"));
+    typeInto(&page, "dbcache-mb", QStringLiteral("685"));
+    typeInto(&page, "entries", QStringLiteral("250,000"));
+    typeInto(&page, "entry-cache-bytes-per-entry", QStringLiteral("3000"));
+    QCOMPARE(recomputed.count(), 0); // debounced: nothing yet
+    QTRY_COMPARE_WITH_TIMEOUT(recomputed.count(), 1, 2000);
+
+    SizingInput in;
+    in.server = SizingServer::Ds389;
+    in.threads = 8;
+    in.dbcacheMb = 685;
+    in.entries = 250000;
+    in.entryCacheBytesPerEntry = 3000;
+    ProbeError err;
+    const auto expected = ServerSizing::compute(in, &err);
+    QVERIFY(expected);
+    const double total = expected->terms.value(QStringLiteral("total_ram_mb")).toDouble();
+    QVERIFY(std::abs(total - 2926.8) < 1e-6);
+    QVERIFY(page.result());
+    QCOMPARE(page.result()->terms, expected->terms);
+    QCOMPARE(page.resultView()->totalText(), QStringLiteral("Total RAM: 2,926.8 MB"));
+    const QString terms = page.resultView()->termsText();
+    QVERIFY2(terms.contains(QStringLiteral("dbcache 685 MB"))
+            && terms.contains(QStringLiteral("2.3 × entry caches 750 MB"))
+            && terms.contains(QStringLiteral("base 29 MB")),
+        qPrintable(terms));
+    QCOMPARE(page.resultView()->recommendationCount(), int(expected->recommendations.size()));
+    const QString html = page.resultView()->recommendationsHtml();
+    QVERIFY(html.contains(QStringLiteral("nsslapd-cachememsize")));
+    QVERIFY(html.contains(QStringLiteral("typed"))); // the inputs' origin
+    QVERIFY(html.contains(QStringLiteral("page 5"))); // the source
+    QVERIFY(page.resultView()->applyText().contains(QStringLiteral("--cache-memsize=750000000 userRoot")));
+    QCOMPARE(page.record().kind, QStringLiteral("sizing"));
+}
+
+void TestSizingPage::badValueNamesItsField()
+{
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    page.show();
+    typeInto(&page, "dbcache-mb", QStringLiteral("lots"));
+    QTRY_COMPARE_WITH_TIMEOUT(page.errorField(), QStringLiteral("dbcache-mb"), 2000);
+    QVERIFY(page.errorText().startsWith(QStringLiteral("DB cache (MB)")));
+    QVERIFY(page.form()->edit(QStringLiteral("dbcache-mb"))->styleSheet().contains(QStringLiteral("#c62828")));
+    QVERIFY(page.resultView()->totalText().contains(QStringLiteral("2,926.8"))); // the last good result stays
+    typeInto(&page, "dbcache-mb", QStringLiteral("685"));
+    QTRY_VERIFY_WITH_TIMEOUT(page.errorField().isEmpty(), 2000);
+    QVERIFY(page.form()->edit(QStringLiteral("dbcache-mb"))->styleSheet().isEmpty());
+    // a range error from SizingInput::validate() names its field too
+    typeInto(&page, "threads", QStringLiteral("0"));
+    QTRY_COMPARE_WITH_TIMEOUT(page.errorField(), QStringLiteral("threads"), 2000);
+    QVERIFY2(page.errorText().contains(QStringLiteral("between 1 and 4096")), qPrintable(page.errorText()));
+}
+
+void TestSizingPage::serverKindChangesApplyFormat()
+{
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    QVERIFY(page.resultView()->applyFormatText().contains(QStringLiteral("dsconf")));
+    QVERIFY(page.resultView()->applyText().contains(QStringLiteral("dsconf")));
+    QSignalSpy recomputed(&page, &SizingPage::recomputed);
+    page.form()->setServer(SizingServer::OpenLdap); // needs the size of data.mdb (or an LDIF): named
+    QTRY_COMPARE_WITH_TIMEOUT(recomputed.count(), 1, 2000);
+    QCOMPARE(page.errorField(), QStringLiteral("db-size-mb"));
+    typeInto(&page, "db-size-mb", QStringLiteral("1200"));
+    QTRY_COMPARE_WITH_TIMEOUT(recomputed.count(), 2, 2000);
+    QVERIFY2(page.resultView()->applyFormatText().contains(QStringLiteral("cn=config")),
+        qPrintable(page.resultView()->applyFormatText() + QStringLiteral(" / ") + page.errorText()));
+    QVERIFY(page.resultView()->applyText().contains(QStringLiteral("olcDbMaxSize")));
+    QVERIFY(!page.form()->edit(QStringLiteral("dbcache-mb"))->isEnabled()); // 389 only
+    page.form()->setServer(SizingServer::EDirectory);
+    QTRY_COMPARE_WITH_TIMEOUT(recomputed.count(), 3, 2000);
+    QVERIFY2(page.resultView()->applyFormatText().contains(QStringLiteral("_ndsdb.ini")), qPrintable(page.errorText()));
+}
+
+void TestSizingPage::copyPutsSnippetOnClipboard()
+{
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    QApplication::clipboard()->clear();
+    QVERIFY(page.resultView()->copyButton()->isEnabled());
+    QTest::mouseClick(page.resultView()->copyButton(), Qt::LeftButton);
+    QCOMPARE(QApplication::clipboard()->text(), page.resultView()->applyText());
+    QVERIFY(QApplication::clipboard()->text().contains(QStringLiteral("nsslapd-cachememsize: 750000000")));
+}
+
+void TestSizingPage::ldifMeasureFillsEntries()
+{
+    const QString path = QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/data/sizing/mixed.ldif");
+    ProbeError err;
+    const auto stats = LdifScanner::readFile(path, &err);
+    QVERIFY(stats);
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    typeInto(&page, "entries", QString());
+    QSignalSpy measured(&page, &SizingPage::ldifMeasured);
+    QSignalSpy running(&page, &Page::runningChanged);
+    page.measureLdif(path);
+    QVERIFY(page.isRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(measured.count(), 1, 10000);
+    QCOMPARE(measured.at(0).at(0).toBool(), true);
+    QVERIFY(!page.isRunning());
+    QCOMPARE(running.count(), 2);
+    QCOMPARE(page.form()->text(QStringLiteral("entries")), QString::number(stats->entries));
+    QCOMPARE(page.resultView()->attributeRows(), int(stats->attributes.size()));
+    QVERIFY(page.result());
+    // the entry count's origin is the LDIF
+    SizingInput in;
+    QVERIFY(!page.form()->readInput(&in).isError());
+    QCOMPARE(in.originOf(QStringLiteral("entries")), QStringLiteral("ldif"));
+    QVERIFY(page.resultView()->recommendationsHtml().contains(QStringLiteral("ldif")));
+
+    page.measureLdif(QStringLiteral("/nonexistent/file.ldif"));
+    QTRY_COMPARE_WITH_TIMEOUT(measured.count(), 2, 10000);
+    QCOMPARE(measured.at(1).at(0).toBool(), false);
+}
+
+void TestSizingPage::screenshot()
+{
+    const QString out = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
+    if (out.isEmpty())
+        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    window.resize(1280, 800);
+    window.show();
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("pageTabs"));
+    tabs->setCurrentWidget(window.sizingPage());
+    QSignalSpy measured(window.sizingPage(), &SizingPage::ldifMeasured);
+    window.sizingPage()->measureLdif(QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/data/sizing/mixed.ldif"));
+    QTRY_COMPARE_WITH_TIMEOUT(measured.count(), 1, 10000);
+    // back to the guide's worked example, with the LDIF's sizes kept alongside
+    window.sizingPage()->form()->setText(QStringLiteral("entries"), QStringLiteral("250000"));
+    window.sizingPage()->recompute();
+    QTest::qWait(300);
+    QVERIFY(window.grab().save(out));
+}
+
+QTEST_MAIN(TestSizingPage)
+#include "tst_sizingpage.moc"

@@ -1,0 +1,346 @@
+#include "ui/pages/curvepage.h"
+
+#include "core/common/units.h"
+#include "core/ldap/accessdistribution.h"
+#include "core/sizing/referencecurve.h"
+#include "ui/charts/curvechartview.h"
+#include "ui/charts/livechartview.h"
+#include "ui/pages/curveform.h"
+#include "ui/widgets/curvepredictor.h"
+#include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/warningslabel.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+constexpr int kCurveSteps = 50;
+constexpr qint64 kMaxRecordBytes = 64 << 20;
+} // namespace
+
+CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
+    : Page(parent)
+    , m_runner(runner)
+    , m_form(new CurveForm(this))
+    , m_predictor(new CurvePredictor(this))
+    , m_startButton(new QPushButton(tr("Start"), this))
+    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+    , m_openButton(new QPushButton(tr("Open curve record…"), this))
+    , m_progress(new QProgressBar(this))
+    , m_statusLabel(new RunStatusLabel(this))
+    , m_warnings(new WarningsLabel(this))
+    , m_curveChart(new CurveChartView(this))
+    , m_liveChart(new LiveChartView(this))
+    , m_fitLabel(new QLabel(this))
+{
+    setObjectName(QStringLiteral("curvePage"));
+    m_form->setObjectName(QStringLiteral("curveForm"));
+    m_predictor->setObjectName(QStringLiteral("curvePredictor"));
+    m_startButton->setObjectName(QStringLiteral("startButton"));
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    m_openButton->setObjectName(QStringLiteral("openRecordButton"));
+    m_progress->setObjectName(QStringLiteral("progressBar"));
+    m_progress->setRange(0, 1000);
+    m_progress->setFormat(tr("idle"));
+    m_progress->setValue(0);
+    m_curveChart->setObjectName(QStringLiteral("curveChart"));
+    m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"), tr("ops/s"));
+    m_curveChart->setPlaceholderText(tr("No curve yet: Start a sweep against the LDAP page's server, or open a "
+                                        "record written by dirbench-cli curve --json."));
+    m_liveChart->setObjectName(QStringLiteral("liveChart"));
+    m_liveChart->setAxisTitles(tr("Time (s)"), tr("ops/s"));
+    m_liveChart->setPlaceholderText(tr("ops/s of each point, live"));
+    m_liveChart->setMinimumHeight(150);
+    m_liveChart->hide(); // until a sweep runs here
+    m_fitLabel->setObjectName(QStringLiteral("fitLabel"));
+    m_fitLabel->setWordWrap(true);
+    m_fitLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* formBox = new QGroupBox(tr("Sweep (uses the LDAP page's connection and search)"), this);
+    auto* formLayout = new QVBoxLayout(formBox);
+    formLayout->addWidget(m_form);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_startButton);
+    buttons->addWidget(m_cancelButton);
+    formLayout->addLayout(buttons);
+    formLayout->addWidget(m_progress);
+    formLayout->addWidget(m_openButton);
+    auto* predictBox = new QGroupBox(tr("Predict"), this);
+    auto* predictLayout = new QVBoxLayout(predictBox);
+    predictLayout->addWidget(m_predictor);
+    auto* left = new QVBoxLayout;
+    left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(formBox);
+    left->addWidget(predictBox);
+    left->addStretch(1);
+    auto* leftWidget = new QWidget(this);
+    leftWidget->setLayout(left);
+    leftWidget->setFixedWidth(370);
+
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_statusLabel);
+    right->addWidget(m_warnings);
+    right->addWidget(m_curveChart, 3);
+    right->addWidget(m_fitLabel);
+    right->addWidget(m_liveChart, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(leftWidget);
+    layout->addLayout(right, 1);
+
+    connect(m_startButton, &QPushButton::clicked, this, &CurvePage::start);
+    connect(m_cancelButton, &QPushButton::clicked, this, &CurvePage::cancel);
+    connect(m_openButton, &QPushButton::clicked, this, &CurvePage::chooseRecord);
+    connect(m_predictor, &CurvePredictor::targetChanged, this,
+        [this](double ops) { m_curveChart->setTarget(ops, tr("target %1 ops/s").arg(Units::formatNumber(ops, 0))); });
+    connect(m_runner, &ProbeRunner::progressChanged, this, &CurvePage::onProgress);
+    connect(m_runner, &ProbeRunner::samplesArrived, this, &CurvePage::onSamples);
+    connect(m_runner, &ProbeRunner::finished, this, &CurvePage::onFinished);
+    m_fitLabel->setText(tr("Model: X(c) = 1 / (t_miss − (t_miss − t_hit) · h(c)), fitted to the measured points."));
+    setRunning(false);
+}
+
+QString CurvePage::fitText() const
+{
+    return m_fitLabel->text();
+}
+
+QString CurvePage::errorField() const
+{
+    return m_form->errorField();
+}
+
+QString CurvePage::errorText() const
+{
+    return m_form->errorText();
+}
+
+void CurvePage::start()
+{
+    if (isRunning())
+        return;
+    m_form->clearError();
+    CurveSpec spec;
+    ProbeError e;
+    QString why;
+    const std::optional<LdapLoadSpec> load = m_ldapProvider ? m_ldapProvider(&why) : std::optional<LdapLoadSpec>();
+    if (!load)
+        e = ProbeError::invalid(
+            QStringLiteral("ldap-load"), why.isEmpty() ? tr("set the connection and a search on the LDAP page") : why);
+    if (!e.isError()) {
+        spec.load = *load;
+        e = m_form->readSpec(&spec);
+    }
+    if (!e.isError())
+        e = spec.validate();
+    if (e.isError()) {
+        m_form->showError(e);
+        emit statusMessage(m_form->errorText());
+        return;
+    }
+    m_spec = spec;
+    m_liveOrder.clear();
+    m_liveSums.clear();
+    m_liveChart->clear();
+    m_liveChart->show();
+    m_curveChart->clear();
+    m_fit.reset();
+    m_predictor->setFit(m_fit);
+    m_statusLabel->reset();
+    m_warnings->setWarnings({});
+    m_curveChart->setTarget(m_predictor->target(), tr("target"));
+    m_runId = m_runner->start(Experiments::makeCurveJob(spec));
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("starting…"));
+    setRunning(true);
+    emit statusMessage(tr("Running a %1 curve of %n point(s) against %2", nullptr, int(spec.points.size()))
+                           .arg(CurveSpec::modeName(spec.mode), spec.load.target.uri));
+}
+
+void CurvePage::cancel()
+{
+    if (!isRunning())
+        return;
+    m_runner->cancel(m_runId);
+    m_cancelButton->setEnabled(false);
+    m_progress->setFormat(tr("cancelling… (settings are put back)"));
+}
+
+void CurvePage::onProgress(int runId, double fraction, const QString& phase)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
+    m_progress->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+}
+
+void CurvePage::onSamples(int runId, const SampleBatch& samples)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    QHash<QString, QList<QPointF>> fresh;
+    QStringList order;
+    for (const Sample& s : samples) {
+        const QJsonValue ops = s.values.value(QStringLiteral("ops_per_s"));
+        if (!ops.isDouble() || s.series.isEmpty())
+            continue;
+        if (!m_liveSums.contains(s.series))
+            m_liveOrder << s.series;
+        auto& sum = m_liveSums[s.series];
+        sum.first += ops.toDouble();
+        sum.second += 1;
+        if (!fresh.contains(s.series))
+            order << s.series;
+        fresh[s.series] << QPointF(s.t, ops.toDouble());
+    }
+    for (const QString& series : std::as_const(order))
+        m_liveChart->appendPoints(series, fresh.value(series));
+    showLivePoints();
+}
+
+// While the sweep runs: each point's mean ops/s so far, at the coverage it asked for.
+void CurvePage::showLivePoints()
+{
+    QList<QPointF> pts;
+    for (int i = 0; i < m_liveOrder.size() && i < m_spec.points.size(); ++i) {
+        const auto sum = m_liveSums.value(m_liveOrder[i]);
+        if (sum.second > 0)
+            pts << QPointF(m_spec.points[i] * 100, sum.first / sum.second);
+    }
+    m_curveChart->setMeasured(pts, tr("measured (running mean)"));
+}
+
+void CurvePage::onFinished(int runId, const RunRecord& record)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    m_runId = 0;
+    m_lastRecord = record;
+    QString why;
+    const bool shown = showRecord(record, &why);
+    const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    const QString done = shown ? tr("Done: %n point(s).", nullptr, n) : tr("Done, no curve: %1").arg(why);
+    const QString message = m_statusLabel->showOutcome(record, done);
+    if (record.status == u"ok")
+        m_progress->setValue(m_progress->maximum());
+    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
+    setRunning(false);
+    emit statusMessage(tr("Curve: ") + message);
+    emit runFinished(record);
+}
+
+bool CurvePage::showRecord(const RunRecord& record, QString* error)
+{
+    auto fail = [error](const QString& why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (record.kind != u"curve")
+        return fail(tr("this is a \"%1\" record, not a curve").arg(record.kind));
+    const QJsonObject& s = record.summary;
+    QList<CurvePoint> points;
+    QList<QPointF> measured;
+    for (const QJsonValue& v : s.value(QStringLiteral("points")).toArray()) {
+        const QJsonObject o = v.toObject();
+        CurvePoint p;
+        p.coverage = o.value(QStringLiteral("coverage")).toDouble();
+        p.opsPerSec = o.value(QStringLiteral("ops_per_s")).toDouble();
+        if (o.value(QStringLiteral("hit_ratio")).isDouble())
+            p.hitRatio = o.value(QStringLiteral("hit_ratio")).toDouble();
+        points << p;
+        measured << QPointF(p.coverage * 100, p.opsPerSec);
+    }
+    m_lastRecord = record;
+    m_warnings->setWarnings(record.warnings);
+    m_curveChart->clear();
+    m_curveChart->setMeasured(measured, tr("measured (%n point(s))", nullptr, int(measured.size())));
+    m_curveChart->setTarget(m_predictor->target(), tr("target"));
+    if (points.isEmpty())
+        return fail(tr("the record has no points"));
+
+    CurveFitOptions o;
+    o.entries = quint64(std::max(1.0, s.value(QStringLiteral("entries")).toDouble()));
+    if (const auto a = AccessDistribution::parse(s.value(QStringLiteral("access")).toString()))
+        o.access = *a;
+    ProbeError e;
+    m_fit = points.size() >= 2 ? CurveFitter::fit(points, o, &e) : std::nullopt;
+    m_predictor->setFit(m_fit);
+    const double bpe = record.extra.value(QStringLiteral("bytes_per_entry")).toDouble();
+    if (bpe > 0)
+        m_predictor->setBytesPerEntry(bpe, tr("from the record (measured)"));
+    if (!m_fit) {
+        m_fitLabel->setText(tr("No fit: %1").arg(e.isError() ? e.detail : tr("fewer than two points")));
+        return fail(m_fitLabel->text());
+    }
+    QList<QPointF> line, low, high, reference;
+    for (int i = 0; i <= kCurveSteps; ++i) {
+        const double c = double(i) / kCurveSteps;
+        const auto band = m_fit->bandAt(c);
+        line << QPointF(c * 100, m_fit->opsAt(c));
+        low << QPointF(c * 100, band.low);
+        high << QPointF(c * 100, band.high);
+    }
+    const double full = 1.0 / m_fit->tHit; // the fit's rate with every entry cached
+    for (const ReferencePoint& r : ReferenceCurve::figure3Shape(kCurveSteps))
+        reference << QPointF(r.coverage * 100, r.normalised * full);
+    m_curveChart->setFit(line, low, high, tr("fit (± %1 σ band)").arg(m_fit->bandSigmas));
+    m_curveChart->setReference(reference, tr("guide Fig. 3 shape (normalised)"));
+    m_fitLabel->setText(
+        tr("<b>Fit</b>: t_hit = %1 µs (%2 ops/s cached), t_miss = %3 µs (%4 ops/s uncached); h(c): %5, %6; "
+           "RMS residual %7 %; %8 entries.<br><span style='color:#555'>Reference: %9</span>")
+            .arg(Units::formatNumber(m_fit->tHit * 1e6, 1), Units::formatNumber(1.0 / m_fit->tHit, 0),
+                Units::formatNumber(m_fit->tMiss * 1e6, 1), Units::formatNumber(1.0 / m_fit->tMiss, 0),
+                m_fit->access.toString(), m_fit->method, Units::formatNumber(m_fit->rmsRelativeResidual() * 100, 1),
+                Units::formatNumber(double(m_fit->entries), 0), ReferenceCurve::source().toHtmlEscaped()));
+    return true;
+}
+
+bool CurvePage::openRecordFile(const QString& path, QString* error)
+{
+    QFile f(path);
+    QString why;
+    if (!f.open(QIODevice::ReadOnly))
+        why = f.errorString();
+    else if (f.size() > kMaxRecordBytes)
+        why = tr("the file is larger than a curve record can be");
+    std::optional<RunRecord> rec;
+    if (why.isEmpty())
+        rec = RunRecord::fromJsonBytes(f.readAll(), &why);
+    const bool ok = rec && showRecord(*rec, &why);
+    if (ok) {
+        m_statusLabel->showOutcome(*rec, tr("Opened %1.").arg(path));
+    } else {
+        m_statusLabel->reset();
+        emit statusMessage(tr("Cannot show %1: %2").arg(path, why));
+    }
+    if (error)
+        *error = why;
+    return ok;
+}
+
+void CurvePage::chooseRecord()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open curve record"), QString(), tr("Run records (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openRecordFile(path);
+}
+
+void CurvePage::setRunning(bool running)
+{
+    m_form->setInputsEnabled(!running);
+    m_startButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    m_openButton->setEnabled(!running);
+    emit runningChanged(running);
+}

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/common/proberror.h"
+#include "core/sizing/ldifstats.h"
+#include "core/sizing/sizinginput.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+// The inputs of a sizing: the server kind and the numbers the calculators take, each empty = "let the calculator
+// derive it". It reads itself into a SizingInput with each value's origin ("typed", or "ldif" for the entry count an
+// LDIF measure filled in) and shows an error next to the field it names. Field names are the CLI's option names
+// (SizingInput::validate): threads, dbcache-mb, entry-cache-mb, import-cache-mb, entries,
+// entry-cache-bytes-per-entry, db-size-mb, users.
+class SizingForm final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit SizingForm(QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(SizingForm)
+
+    // Fills *in from the form; an error naming the field when a text is not a number. Does not validate().
+    ProbeError readInput(SizingInput* in) const;
+
+    void showError(const ProbeError& error);
+    void clearError();
+    QString errorField() const { return m_errorField; }
+    QString errorText() const;
+
+    SizingServer server() const;
+    void setServer(SizingServer server);
+    void setText(const QString& field, const QString& text);
+    QString text(const QString& field) const;
+    QLineEdit* edit(const QString& field) const { return m_edits.value(field); }
+    QPushButton* ldifButton() const { return m_ldifButton; }
+
+    // What an LDIF measure found: fills the entry count (origin "ldif") and the sizes shown under it.
+    void setLdifStats(const LdifStats& stats);
+    void clearLdifStats();
+    const std::optional<LdifStats>& ldifStats() const { return m_ldif; }
+    void setLdifBusy(bool busy, const QString& text = {});
+
+    static QString fieldLabel(const QString& field);
+    static bool serverUses(SizingServer server, const QString& field);
+
+signals:
+    void edited();
+    void measureLdifRequested();
+
+private:
+    void updateForServer();
+
+    QComboBox* m_serverCombo = nullptr;
+    QHash<QString, QLineEdit*> m_edits;
+    QPushButton* m_ldifButton = nullptr;
+    QLabel* m_ldifLabel = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    QString m_errorField;
+    std::optional<LdifStats> m_ldif;
+};

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "core/common/runrecord.h"
+#include "core/run/proberunner.h"
+#include "core/sizing/recommendation.h"
+#include "ui/pages/page.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QTimer;
+class SizingForm;
+class SizingResultView;
+struct LdifStats;
+
+// The Sizing page: the inputs on the left, the recommendations on the right, updated as the user types
+// (ServerSizing::compute is pure and fast, so it runs on the UI thread, 150 ms after the last edit). "Measure from
+// an LDIF file…" reads the file as a job on the shared ProbeRunner (the page ignores every other run id) and fills
+// the entry count, the entry sizes, the attribute frequency and the index candidates. Start recomputes now;
+// Cancel stops an LDIF read.
+class SizingPage final : public Page
+{
+    Q_OBJECT
+public:
+    explicit SizingPage(ProbeRunner* runner, QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(SizingPage)
+
+    QString title() const override { return tr("Sizing"); }
+    bool isRunning() const override { return m_runId != 0; }
+
+    SizingForm* form() const { return m_form; }
+    SizingResultView* resultView() const { return m_view; }
+    // The result on screen (nullopt before the first valid input) and the record it makes.
+    const std::optional<SizingResult>& result() const { return m_result; }
+    RunRecord record() const;
+    QString errorField() const;
+    QString errorText() const;
+    // Reads this LDIF as a job (what the button does after its file dialog).
+    void measureLdif(const QString& path);
+    static constexpr int kDebounceMs = 150;
+
+public slots:
+    void start() override;
+    void cancel() override;
+    void recompute();
+
+signals:
+    void recomputed();
+    void ldifMeasured(bool ok);
+
+private:
+    void chooseLdif();
+    void onFinished(int runId, const RunRecord& record);
+
+    ProbeRunner* m_runner;
+    SizingForm* m_form = nullptr;
+    SizingResultView* m_view = nullptr;
+    QTimer* m_debounce = nullptr;
+    std::optional<SizingResult> m_result;
+    int m_runId = 0;
+    std::shared_ptr<std::optional<LdifStats>> m_pending;
+};

@@ -1,0 +1,143 @@
+#include "ui/widgets/curvepredictor.h"
+
+#include "core/common/units.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+
+#include <cmath>
+
+namespace {
+
+std::optional<double> number(const QLineEdit* e)
+{
+    QString t = e->text().trimmed();
+    t.remove(u',');
+    bool ok = false;
+    const double v = QLocale::c().toDouble(t, &ok);
+    return ok && std::isfinite(v) && v > 0 ? std::optional<double>(v) : std::nullopt;
+}
+
+} // namespace
+
+CurvePredictor::CurvePredictor(QWidget* parent)
+    : QWidget(parent)
+    , m_targetEdit(new QLineEdit(this))
+    , m_bytesEdit(new QLineEdit(QStringLiteral("3000"), this))
+    , m_ramEdit(new QLineEdit(this))
+    , m_bytesOrigin(new QLabel(tr("typed"), this))
+    , m_ramForTarget(new QLabel(this))
+    , m_opsForRam(new QLabel(this))
+{
+    m_targetEdit->setObjectName(QStringLiteral("targetEdit"));
+    m_targetEdit->setPlaceholderText(tr("ops/s you need"));
+    m_bytesEdit->setObjectName(QStringLiteral("bytesPerEntryEdit"));
+    m_bytesEdit->setToolTip(tr("Memory one cached entry takes: currententrycachesize / currententrycachecount"));
+    m_ramEdit->setObjectName(QStringLiteral("ramEdit"));
+    m_ramEdit->setPlaceholderText(tr("entry cache in MB"));
+    m_bytesOrigin->setObjectName(QStringLiteral("bytesOriginLabel"));
+    m_bytesOrigin->setStyleSheet(QStringLiteral("color: #555555;"));
+    m_bytesOrigin->setWordWrap(true);
+    for (QLabel* l : { m_ramForTarget, m_opsForRam }) {
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_ramForTarget->setObjectName(QStringLiteral("ramForTargetLabel"));
+    m_opsForRam->setObjectName(QStringLiteral("opsForRamLabel"));
+
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Bytes per entry"), m_bytesEdit);
+    form->addRow(QString(), m_bytesOrigin);
+    form->addRow(tr("Target ops/s"), m_targetEdit);
+    form->addRow(tr("RAM for this target"), m_ramForTarget);
+    form->addRow(tr("Entry cache (MB)"), m_ramEdit);
+    form->addRow(tr("ops/s for this RAM"), m_opsForRam);
+
+    connect(m_targetEdit, &QLineEdit::textChanged, this, [this] {
+        update();
+        emit targetChanged(target());
+    });
+    connect(m_bytesEdit, &QLineEdit::textEdited, this, [this] { m_bytesOrigin->setText(tr("typed")); });
+    for (QLineEdit* e : { m_bytesEdit, m_ramEdit })
+        connect(e, &QLineEdit::textChanged, this, &CurvePredictor::update);
+    update();
+}
+
+void CurvePredictor::setFit(const std::optional<CurveFit>& fit)
+{
+    m_fit = fit;
+    update();
+}
+
+void CurvePredictor::setBytesPerEntry(double bytes, const QString& origin)
+{
+    m_bytesEdit->setText(QString::number(std::round(bytes)));
+    m_bytesOrigin->setText(origin);
+}
+
+void CurvePredictor::setTargetText(const QString& text)
+{
+    m_targetEdit->setText(text);
+}
+
+void CurvePredictor::setRamText(const QString& text)
+{
+    m_ramEdit->setText(text);
+}
+
+double CurvePredictor::target() const
+{
+    return number(m_targetEdit).value_or(0);
+}
+
+QString CurvePredictor::ramForTargetText() const
+{
+    return m_ramForTarget->text();
+}
+
+QString CurvePredictor::opsForRamText() const
+{
+    return m_opsForRam->text();
+}
+
+void CurvePredictor::update()
+{
+    const auto bytes = number(m_bytesEdit);
+    if (!m_fit) {
+        m_ramForTarget->setText(tr("– (no curve yet)"));
+        m_opsForRam->setText(tr("– (no curve yet)"));
+        return;
+    }
+    if (!bytes) {
+        m_ramForTarget->setText(tr("type the bytes per entry"));
+        m_opsForRam->setText(tr("type the bytes per entry"));
+        return;
+    }
+    const auto t = number(m_targetEdit);
+    if (!t) {
+        m_ramForTarget->setText(tr("type a target"));
+    } else {
+        QString why;
+        const auto need = m_fit->cacheBytesFor(*t, *bytes, &why);
+        if (!need) {
+            m_ramForTarget->setText(tr("out of reach: %1").arg(why));
+        } else {
+            const double coverage = m_fit->entries > 0 ? *need / (double(m_fit->entries) * *bytes) : 0;
+            m_ramForTarget->setText(
+                tr("<b>%1 MB</b> of entry cache (%2 % of the entries)")
+                    .arg(Units::formatNumber(*need / 1e6, 1), Units::formatNumber(coverage * 100, 1)));
+            if (!why.isEmpty())
+                m_ramForTarget->setToolTip(why);
+        }
+    }
+    const auto ram = number(m_ramEdit);
+    if (!ram)
+        m_opsForRam->setText(tr("type an entry cache size"));
+    else
+        m_opsForRam->setText(
+            tr("<b>%1 ops/s</b>").arg(Units::formatNumber(m_fit->opsForCacheBytes(*ram * 1e6, *bytes), 0)));
+}
