@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <lber.h>
@@ -173,8 +174,15 @@ ProbeError LdapSession::open(const LdapTarget& t, Timings* timings, LdapTlsConte
 {
     close();
     d->opTimeoutMs = t.opTimeoutMs;
-    if (timings && t.auth != LdapTarget::Auth::SaslExternal)
+    if (timings && t.auth != LdapTarget::Auth::SaslExternal) {
+        // The best of three: a busy machine must not make the TCP part look longer than the whole connect.
         timings->tcpMs = SocketIo::tcpConnectMs(t.uri, t.networkTimeoutMs);
+        for (int i = 0; i < 2 && timings->tcpMs >= 0; ++i) {
+            const double again = SocketIo::tcpConnectMs(t.uri, t.networkTimeoutMs);
+            if (again >= 0)
+                timings->tcpMs = std::min(timings->tcpMs, again);
+        }
+    }
 
     LDAP* ld = nullptr;
     int rc = ldap_initialize(&ld, t.uri.toUtf8().constData());
