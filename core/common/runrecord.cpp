@@ -115,9 +115,9 @@ std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& o, QString* erro
     r.summary = o.value(str("summary")).toObject();
     for (const auto& x : o.value(str("verdicts")).toArray())
         r.verdicts.append(verdictFromJson(x.toObject()));
-    static const QStringList known = {str("schema"), str("kind"), str("status"), str("failure"), str("started"),
-        str("spec"), str("environment"), str("server"), str("engine"), str("warnings"), str("intervals"),
-        str("summary"), str("verdicts")};
+    static const QStringList known
+        = { str("schema"), str("kind"), str("status"), str("failure"), str("started"), str("spec"), str("environment"),
+              str("server"), str("engine"), str("warnings"), str("intervals"), str("summary"), str("verdicts") };
     for (auto it = o.begin(); it != o.end(); ++it)
         if (!known.contains(it.key()))
             r.extra.insert(it.key(), it.value());
