@@ -74,7 +74,6 @@ ssize_t SocketIo::read(void* buf, size_t len)
     ssize_t n;
     bool waited = false;
     for (;;) {
-        ++m_recvCalls;
         n = ::recv(m_fd, dst, cap, MSG_DONTWAIT);
         if (n >= 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
             break;
@@ -121,7 +120,6 @@ ssize_t SocketIo::write(const void* buf, size_t len)
 int SocketIo::flush()
 {
     while (m_outSent < m_outLen) {
-        ++m_sendCalls;
         const ssize_t n = ::send(m_fd, m_out.data() + m_outSent, m_outLen - m_outSent, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n < 0) {
             if (errno == EINTR)

@@ -6,8 +6,8 @@
 #include <sys/types.h>
 #include <vector>
 
-// The socket side of LdapSession's batched I/O layer (LdapSession plugs it into libldap's Sockbuf as a
-// Sockbuf_IO layer between TLS and TCP; this class needs no libldap header). One per connection, one thread.
+// The socket side of LdapSession's I/O layer (LdapSession plugs it into libldap's Sockbuf as a Sockbuf_IO layer
+// between TLS and TCP; this class needs no libldap header). One per connection, used by one thread at a time.
 //
 // Reads: one recv() fills a read-ahead buffer from which libldap takes message after message, so a batch of
 // responses costs one system call, not about four per search. recv() never blocks (MSG_DONTWAIT).
@@ -21,7 +21,6 @@ public:
     SocketIo();
     void attach(int fd); // a new connection: buffers emptied, counters kept
     void detach();
-    int fd() const { return m_fd; }
 
     // libldap's read: -1 with errno EAGAIN when nothing came (within waitMs(), see setWaitMs()).
     ssize_t read(void* buf, size_t len);
@@ -39,7 +38,6 @@ public:
     // Sends what is held. 0: all sent; 1: part left (the socket's buffer is full; retried on the next flush);
     // -1: the connection failed (errno set).
     int flush();
-    bool pending() const { return m_outLen > 0; }
     void discardHeld() { m_outLen = m_outSent = 0, m_hold = false; } // at the end: never send what is held
 
     // SO_RCVLOWAT: the kernel reports the socket readable (and wakes the thread) only once this many bytes
@@ -48,8 +46,6 @@ public:
     int receiveLowWater() const { return m_lowWater; }
 
     uint64_t bytesReceived() const { return m_bytesIn; }
-    uint64_t recvCalls() const { return m_recvCalls; }
-    uint64_t sendCalls() const { return m_sendCalls; }
 
     // TCP connect time to an ldap[s]:// URI's host:port on a socket of our own (libldap does not expose it
     // separately); -1 on failure or for ldapi://.
@@ -65,5 +61,5 @@ private:
     bool m_hold = false;
     int m_waitMs = 0;
     int m_lowWater = 1;
-    uint64_t m_bytesIn = 0, m_recvCalls = 0, m_sendCalls = 0;
+    uint64_t m_bytesIn = 0;
 };
