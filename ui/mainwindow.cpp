@@ -87,6 +87,7 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     addPage(m_curvePage);
     // The Curve page sweeps the LDAP page's search over its connection.
     m_curvePage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
+    m_sizingPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
     // Later: History.
 
     resize(1200, 800);

@@ -2,8 +2,10 @@
 
 #include "app/cli/clicommon.h"
 #include "app/cli/historysink.h"
+#include "app/cli/ldapoptions.h"
 #include "core/common/environment.h"
 #include "core/common/units.h"
+#include "core/ldap/serverinventory.h"
 #include "core/sizing/serversizing.h"
 
 #include <QCommandLineParser>
@@ -20,6 +22,13 @@ namespace {
 const char* const kDescription = R"(Size a directory server's RAM and caches, with the reasoning for every number.
 
   sizing --server 389ds|openldap|edirectory|ad [inputs] [--ldif FILE] [--json FILE]
+  sizing --uri URI [--bind-dn DN --password-file F] [--base DN] [inputs] [--json FILE]
+
+--uri reads the inputs from a live server, read only: 389ds the backend monitor (currententrycachesize/count,
+maxentrycachesize), nsslapd-threadnumber, nsslapd-dbcachesize, the entries under --base (counted) and the db file
+sizes when the database directory is readable from this host (bind as cn=Directory Manager for cn=config);
+OpenLDAP back-mdb olmMDBEntries and olmMDBPagesUsed of the database holding --base. --server defaults to the
+kind the server says it is. Typed inputs win over read ones.
 
 389ds (389 Directory Server, Red Hat DS, HP-UX DS): the HP-UX DS 8.1 tuning guide's formula as printed on its
 page 5: Total RAM = 1.2 × (27 MB + threads × 0.25 MB + dbcache + 2.3 × Σ entry caches in use + import cache),
@@ -134,13 +143,26 @@ void printExtra(std::FILE* out, const SizingResult& r)
         qPrintable(r.applyFormat), qPrintable(r.apply));
 }
 
+void printInventory(std::FILE* out, const ServerInventory& inv, const QStringList& used)
+{
+    std::fprintf(out, "\nread from the server (%s %s, base %s):\n", qPrintable(inv.identity.vendor),
+        qPrintable(inv.identity.version.isEmpty() ? QStringLiteral("version unknown") : inv.identity.version),
+        qPrintable(inv.base));
+    for (auto it = inv.values.begin(); it != inv.values.end(); ++it)
+        std::fprintf(out, "  %-22s %18s  %s%s\n", qPrintable(it.key()), qPrintable(SizingText::num(it.value(), 0)),
+            qPrintable(inv.evidence.value(it.key())), used.contains(it.key()) ? "" : "  (not used)");
+    for (const auto& n : inv.notes)
+        std::fprintf(out, "  note: %s\n", qPrintable(n));
+}
+
 } // namespace
 
-int runSizing(SizingInput in, const QMap<QString, double>& monitor, const std::optional<LdifStats>& ldif,
+int runSizing(SizingInput in, const std::optional<ServerInventory>& live, const std::optional<LdifStats>& ldif,
     const QString& jsonPath, bool saveHistory)
 {
-    if (!monitor.isEmpty())
-        in.applyMonitor(monitor);
+    QStringList usedKeys;
+    if (live)
+        usedKeys = in.applyMonitor(live->values);
     ProbeError err;
     const auto result = ServerSizing::compute(in, &err);
     if (!result) {
@@ -152,6 +174,13 @@ int runSizing(SizingInput in, const QMap<QString, double>& monitor, const std::o
     RunRecord rec = ServerSizing::buildRecord(in, *result, ldif ? &*ldif : nullptr, Environment::collect());
     std::FILE* out = humanStream(jsonPath == u"-");
     std::fprintf(out, "dirbench sizing: %s\n", qPrintable(SizingInput::serverName(in.server)));
+    if (live) {
+        rec.server = live->identity.toJson();
+        QJsonObject inv = live->toJson();
+        inv.insert(QStringLiteral("used"), QJsonArray::fromStringList(usedKeys));
+        rec.extra.insert(QStringLiteral("server_inventory"), inv);
+        printInventory(out, *live, usedKeys);
+    }
     if (ldif)
         printLdif(out, *ldif);
     printRecommendations(out, *result);
@@ -182,8 +211,11 @@ int runSizingCommand(const QStringList& args)
         QStringLiteral("NAME") });
     parser.addOption({ QStringLiteral("ldif"),
         QStringLiteral("Measure entries, entry sizes and attributes from an LDIF."), QStringLiteral("FILE") });
-    parser.addOption({ QStringLiteral("uri"), QStringLiteral("Read the inputs from a live server's monitor."),
-        QStringLiteral("URI") });
+    for (const auto& o : ldapConnectionOptions())
+        parser.addOption(o);
+    parser.addOption({ QStringLiteral("base"),
+        QStringLiteral("With --uri: the suffix to size (default the server's first naming context)."),
+        QStringLiteral("DN") });
     parser.addOption({ QStringLiteral("json"),
         QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout)."),
         QStringLiteral("FILE") });
@@ -200,18 +232,28 @@ int runSizingCommand(const QStringList& args)
     }
     if (!parser.positionalArguments().isEmpty())
         return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
-    if (!parser.isSet(QStringLiteral("server")))
-        return badArgument(QStringLiteral("--server"), QStringLiteral("required: 389ds, openldap, edirectory or ad"));
-    const auto server = SizingInput::serverFromName(parser.value(QStringLiteral("server")));
-    if (!server)
+    const bool fromServer = parser.isSet(QStringLiteral("uri"));
+    if (!parser.isSet(QStringLiteral("server")) && !fromServer)
         return badArgument(QStringLiteral("--server"),
-            QStringLiteral("'%1' is not one of 389ds, openldap, edirectory, ad")
-                .arg(parser.value(QStringLiteral("server"))));
-    if (parser.isSet(QStringLiteral("uri")))
-        return badArgument(QStringLiteral("--uri"), QStringLiteral("reading a live server: not in this build yet"));
+            QStringLiteral("required (or --uri to read a live server): 389ds, openldap, edirectory or ad"));
+    std::optional<SizingServer> server;
+    if (parser.isSet(QStringLiteral("server"))) {
+        server = SizingInput::serverFromName(parser.value(QStringLiteral("server")));
+        if (!server)
+            return badArgument(QStringLiteral("--server"),
+                QStringLiteral("'%1' is not one of 389ds, openldap, edirectory, ad")
+                    .arg(parser.value(QStringLiteral("server"))));
+    }
+    LdapTarget target;
+    if (fromServer) {
+        if (int rc = ldapTargetFromParser(parser, false, &target))
+            return rc;
+    } else if (parser.isSet(QStringLiteral("base"))) {
+        return badArgument(QStringLiteral("--base"), QStringLiteral("only with --uri"));
+    }
 
     SizingInput in;
-    in.server = *server;
+    in.server = server.value_or(SizingServer::Ds389);
     const QString typed = QStringLiteral("typed");
     for (const auto& n : kNumbers) {
         const QString name = QLatin1String(n.name);
@@ -302,7 +344,30 @@ int runSizingCommand(const QStringList& args)
             return badArgument(QStringLiteral("--ldif"), e.detail);
         in.applyLdif(*ldif);
     }
-    return runSizing(in, {}, ldif, parser.value(QStringLiteral("json")), !parser.isSet(QStringLiteral("no-history")));
+    std::optional<ServerInventory> live;
+    if (fromServer) {
+        ProbeError e;
+        live = Ldap::readInventory(target, parser.value(QStringLiteral("base")), &e);
+        if (!live) {
+            std::fprintf(stderr, "dirbench-cli sizing: %s: %s\n", qPrintable(target.uri), qPrintable(e.message()));
+            return ExitFailed;
+        }
+        const auto kind = SizingInput::serverFromName(live->identity.kind);
+        if (!server && !kind) {
+            std::fprintf(stderr,
+                "dirbench-cli sizing: %s answers as '%s' (%s): give --server 389ds|openldap|edirectory|ad\n",
+                qPrintable(target.uri), qPrintable(live->identity.kind), qPrintable(live->identity.vendor));
+            return ExitFailed;
+        }
+        if (!server) {
+            in.server = *kind;
+            if (const ProbeError ve = in.validate(); ve.isError())
+                return badArgument(QStringLiteral("--") + ve.field, ve.detail);
+        } else if (kind && *kind != *server)
+            live->notes << QStringLiteral("--server %1, but the server answers as %2: sized as --server says")
+                               .arg(SizingInput::serverName(*server), live->identity.kind);
+    }
+    return runSizing(in, live, ldif, parser.value(QStringLiteral("json")), !parser.isSet(QStringLiteral("no-history")));
 }
 
 } // namespace Cli

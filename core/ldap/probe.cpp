@@ -135,15 +135,7 @@ RunRecord probe(const ProbeSpec& spec, RunContext& ctx)
     const LdapSession::Entry root = dse.value(0);
     rec.summary.insert(QStringLiteral("root_dse"), rootDseToJson(root));
     ServerIdentity id = ServerIdentity::fromRootDse(root);
-    if (id.kind == u"openldap") {
-        const QString info = MonitorReader::openLdapVersion(s);
-        if (!info.isEmpty()) {
-            id.version = info;
-            id.evidence << QStringLiteral("cn=Monitor monitoredInfo: ") + info;
-        } else {
-            id.evidence << QStringLiteral("cn=Monitor not readable with this bind: version unknown");
-        }
-    }
+    id.readOpenLdapVersion(s);
     rec.server = id.toJson();
     ctx.setProgress(0.7);
 

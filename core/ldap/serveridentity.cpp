@@ -1,5 +1,7 @@
 #include "core/ldap/serveridentity.h"
 
+#include "core/ldap/monitorreader.h"
+
 #include <QHash>
 #include <QJsonArray>
 
@@ -127,4 +129,17 @@ QJsonObject rootDseToJson(const LdapSession::Entry& dse)
     if (!monitor.isEmpty())
         o.insert(QStringLiteral("monitorContext"), monitor);
     return o;
+}
+
+void ServerIdentity::readOpenLdapVersion(LdapSession& session)
+{
+    if (kind != u"openldap")
+        return;
+    const QString info = MonitorReader::openLdapVersion(session);
+    if (!info.isEmpty()) {
+        version = info;
+        evidence << QStringLiteral("cn=Monitor monitoredInfo: ") + info;
+    } else {
+        evidence << QStringLiteral("cn=Monitor not readable with this bind: version unknown");
+    }
 }

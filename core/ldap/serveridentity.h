@@ -17,6 +17,9 @@ struct ServerIdentity
 
     QJsonObject toJson() const;
     static ServerIdentity fromRootDse(const LdapSession::Entry& rootDse);
+    // OpenLDAP's version is only in cn=Monitor: reads it over the session when kind is "openldap", and says in the
+    // evidence when this bind may not read it.
+    void readOpenLdapVersion(LdapSession& session);
 };
 
 // The root DSE attributes a user wants to see, decoded.

@@ -9,9 +9,13 @@
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/widgets/sizingresultview.h"
+#include "uisandbox.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
+#include <QJsonObject>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -44,6 +48,7 @@ private slots:
     void serverKindChangesApplyFormat();
     void copyPutsSnippetOnClipboard();
     void ldifMeasureFillsEntries();
+    void serverReadFillsInputs();
     void screenshot();
 
 private:
@@ -183,6 +188,55 @@ void TestSizingPage::ldifMeasureFillsEntries()
     page.measureLdif(QStringLiteral("/nonexistent/file.ldif"));
     QTRY_COMPARE_WITH_TIMEOUT(measured.count(), 2, 10000);
     QCOMPARE(measured.at(1).at(0).toBool(), false);
+}
+
+void TestSizingPage::serverReadFillsInputs()
+{
+    QString why;
+    SandboxGuard slapd = UiSandbox::start(1500, &why);
+    if (!slapd)
+        QSKIP(qPrintable(QStringLiteral("no sandbox slapd: ") + why));
+    const LdapTarget admin = UiSandbox::admin(slapd.info());
+    qint64 counted = 0;
+    {
+        LdapSession s;
+        QVERIFY(!s.open(admin).isError());
+        QList<LdapSession::Entry> all;
+        QVERIFY(!s.search(slapd->base, LdapSession::Subtree, QStringLiteral("(objectClass=*)"),
+                      { QStringLiteral("1.1") }, &all)
+                     .isError());
+        counted = all.size();
+    }
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    QCOMPARE(page.form()->text(QStringLiteral("entries")), QStringLiteral("250000")); // the guide's example
+    QSignalSpy read(&page, &SizingPage::serverRead);
+    page.readServer(admin, QString());
+    QVERIFY(page.isRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(read.count(), 1, 20000);
+    QCOMPARE(read.at(0).at(0).toBool(), true);
+    QVERIFY(!page.isRunning());
+    // The server said what it is and how many entries it holds; the typed example gave way to the reading.
+    QCOMPARE(
+        page.findChild<QComboBox*>(QStringLiteral("serverCombo"))->currentData().toInt(), int(SizingServer::OpenLdap));
+    QCOMPARE(page.form()->text(QStringLiteral("entries")), QString());
+    const RunRecord rec = page.record();
+    QCOMPARE(qint64(rec.spec.value(u"entries").toDouble()), counted);
+    QCOMPARE(rec.server.toObject().value(u"kind").toString(), QStringLiteral("openldap"));
+    QCOMPARE(
+        qint64(
+            rec.extra.value(u"server_inventory").toObject().value(u"values").toObject().value(u"entries").toDouble()),
+        counted);
+    QVERIFY(page.resultView()->recommendationsHtml().contains(QStringLiteral("monitor")));
+    QVERIFY(page.findChild<QLabel*>(QStringLiteral("serverLabel"))->text().contains(slapd->base));
+
+    LdapTarget gone;
+    gone.uri = QStringLiteral("ldap://127.0.0.1:1");
+    gone.networkTimeoutMs = 2000;
+    page.readServer(gone, QString());
+    QTRY_COMPARE_WITH_TIMEOUT(read.count(), 2, 20000);
+    QCOMPARE(read.at(1).at(0).toBool(), false);
+    QVERIFY(page.findChild<QLabel*>(QStringLiteral("serverLabel"))->text().startsWith(u"Could not read"));
 }
 
 void TestSizingPage::screenshot()

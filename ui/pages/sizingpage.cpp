@@ -10,7 +10,10 @@
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QLabel>
+#include <QLocale>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTimer>
@@ -36,6 +39,16 @@ SizingPage::SizingPage(ProbeRunner* runner, QWidget* parent)
     auto* formBox = new QGroupBox(tr("Directory"), this);
     auto* formLayout = new QVBoxLayout(formBox);
     formLayout->addWidget(m_form);
+    m_serverButton = new QPushButton(tr("Read from the LDAP page's server"), this);
+    m_serverButton->setObjectName(QStringLiteral("readServerButton"));
+    m_serverButton->setToolTip(tr("Read only: the server kind, entries, entry cache, db files and threads it exposes "
+                                  "(389-ds: bind as cn=Directory Manager)"));
+    m_serverLabel = new QLabel(this);
+    m_serverLabel->setObjectName(QStringLiteral("serverLabel"));
+    m_serverLabel->setWordWrap(true);
+    m_serverLabel->setTextFormat(Qt::PlainText);
+    formLayout->addWidget(m_serverButton);
+    formLayout->addWidget(m_serverLabel);
     formLayout->addStretch(1);
     auto* note = new QLabel(tr("Sizes in MB = 10<sup>6</sup> bytes, as the HP guide prints them. An empty field is "
                                "derived by the calculator or takes its default; the inputs of each number say which."),
@@ -56,6 +69,7 @@ SizingPage::SizingPage(ProbeRunner* runner, QWidget* parent)
     connect(m_form, &SizingForm::edited, m_debounce, qOverload<>(&QTimer::start));
     connect(m_debounce, &QTimer::timeout, this, &SizingPage::recompute);
     connect(m_form, &SizingForm::measureLdifRequested, this, &SizingPage::chooseLdif);
+    connect(m_serverButton, &QPushButton::clicked, this, &SizingPage::readServerFromLdapPage);
     connect(m_runner, &ProbeRunner::finished, this, &SizingPage::onFinished);
 
     // The guide's worked example (§3.1) as a starting point: every number says it was typed.
@@ -72,6 +86,7 @@ void SizingPage::recompute()
     m_debounce->stop();
     SizingInput in;
     ProbeError error = m_form->readInput(&in);
+    applyLive(&in);
     std::optional<SizingResult> r;
     if (!error.isError())
         r = ServerSizing::compute(in, &error);
@@ -93,8 +108,20 @@ RunRecord SizingPage::record() const
     SizingInput in;
     if (!m_result || m_form->readInput(&in).isError())
         return {};
+    applyLive(&in);
     const auto& ldif = m_form->ldifStats();
-    return ServerSizing::buildRecord(in, *m_result, ldif ? &*ldif : nullptr);
+    RunRecord rec = ServerSizing::buildRecord(in, *m_result, ldif ? &*ldif : nullptr);
+    if (m_live) {
+        rec.server = m_live->identity.toJson();
+        rec.extra.insert(QStringLiteral("server_inventory"), m_live->toJson());
+    }
+    return rec;
+}
+
+void SizingPage::applyLive(SizingInput* in) const
+{
+    if (m_live)
+        in->applyMonitor(m_live->values);
 }
 
 QString SizingPage::errorField() const
@@ -160,6 +187,10 @@ void SizingPage::onFinished(int runId, const RunRecord& record)
     if (runId != m_runId || runId == 0)
         return;
     m_runId = 0;
+    if (m_pendingServer) {
+        onServerRead(record);
+        return;
+    }
     const auto out = std::move(m_pending);
     const bool ok = record.status == u"ok" && out && out->has_value();
     m_form->setLdifBusy(false);
@@ -177,4 +208,84 @@ void SizingPage::onFinished(int runId, const RunRecord& record)
     }
     emit runningChanged(false);
     emit ldifMeasured(ok);
+}
+
+void SizingPage::readServerFromLdapPage()
+{
+    if (!m_ldapProvider)
+        return;
+    QString error;
+    const auto spec = m_ldapProvider(&error);
+    if (!spec) {
+        m_serverLabel->setText(tr("The LDAP page's connection is not usable: %1").arg(error));
+        emit statusMessage(m_serverLabel->text());
+        return;
+    }
+    readServer(spec->target, spec->base);
+}
+
+void SizingPage::readServer(const LdapTarget& target, const QString& base)
+{
+    if (isRunning())
+        return;
+    auto out = std::make_shared<std::optional<ServerInventory>>();
+    m_pendingServer = out;
+    m_runId = m_runner->start([target, base, out](RunContext& ctx) {
+        RunRecord rec;
+        rec.kind = QStringLiteral("server-inventory");
+        rec.started = QDateTime::currentDateTimeUtc();
+        ctx.setPhase(QStringLiteral("reading the server"));
+        ProbeError e;
+        *out = Ldap::readInventory(target, base, &e);
+        if (!*out) {
+            rec.status = QStringLiteral("failed");
+            rec.failure = e.message();
+        }
+        return rec;
+    });
+    m_serverButton->setEnabled(false);
+    m_serverLabel->setText(tr("Reading %1…").arg(target.uri));
+    emit runningChanged(true);
+}
+
+void SizingPage::onServerRead(const RunRecord& record)
+{
+    const auto out = std::move(m_pendingServer);
+    m_serverButton->setEnabled(true);
+    const bool ok = record.status == u"ok" && out->has_value();
+    if (ok) {
+        m_live = **out;
+        if (const auto kind = SizingInput::serverFromName(m_live->identity.kind))
+            m_form->setServer(*kind);
+        // A typed input wins over a read one: clear the fields the reading fills.
+        const QList<QPair<const char*, const char*>> filled
+            = { { "entries", "entries" }, { "entry_cache_size", "entry-cache-bytes-per-entry" },
+                  { "db_files_bytes", "db-size-mb" }, { "threads_open", "threads" } };
+        for (const auto& [key, field] : filled)
+            if (m_live->values.contains(QLatin1String(key)))
+                m_form->setText(QLatin1String(field), QString());
+        m_serverLabel->setText(serverText());
+        recompute();
+    } else {
+        m_serverLabel->setText(tr("Could not read the server: %1").arg(record.failure));
+    }
+    emit statusMessage(m_serverLabel->text().section(u'\n', 0, 0));
+    emit runningChanged(false);
+    emit serverRead(ok);
+}
+
+QString SizingPage::serverText() const
+{
+    if (!m_live)
+        return {};
+    QStringList lines;
+    lines << tr("Read from %1 %2, base %3:")
+                 .arg(m_live->identity.vendor,
+                     m_live->identity.version.isEmpty() ? tr("(version unknown)") : m_live->identity.version,
+                     m_live->base);
+    for (auto it = m_live->values.begin(); it != m_live->values.end(); ++it)
+        lines << QStringLiteral("  %1 = %2").arg(it.key(), QLocale::system().toString(it.value(), 'f', 0));
+    for (const auto& n : m_live->notes)
+        lines << tr("  note: %1").arg(n);
+    return lines.join(u'\n');
 }

@@ -1,15 +1,21 @@
 #pragma once
 
 #include "core/common/runrecord.h"
+#include "core/ldap/loadspec.h"
+#include "core/ldap/serverinventory.h"
 #include "core/run/proberunner.h"
 #include "core/sizing/recommendation.h"
+#include "core/sizing/sizinginput.h"
 #include "ui/pages/page.h"
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
+class QLabel;
+class QPushButton;
 class QTimer;
 class SizingForm;
 class SizingResultView;
@@ -19,7 +25,9 @@ struct LdifStats;
 // (ServerSizing::compute is pure and fast, so it runs on the UI thread, 150 ms after the last edit). "Measure from
 // an LDIF file…" reads the file as a job on the shared ProbeRunner (the page ignores every other run id) and fills
 // the entry count, the entry sizes, the attribute frequency and the index candidates. Start recomputes now;
-// Cancel stops an LDIF read.
+// Cancel stops an LDIF read. "Read from the LDAP page's server" reads a live server (Ldap::readInventory, read only,
+// as a job) over the LDAP page's connection and base: the server kind, and the inputs it exposes (origin "monitor";
+// a typed input wins, so the fields the reading fills are cleared first).
 class SizingPage final : public Page
 {
     Q_OBJECT
@@ -39,6 +47,12 @@ public:
     QString errorText() const;
     // Reads this LDIF as a job (what the button does after its file dialog).
     void measureLdif(const QString& path);
+    // The live server: where the connection comes from (the LDAP page's), and the reading itself.
+    using LdapLoadProvider = std::function<std::optional<LdapLoadSpec>(QString* error)>;
+    void setLdapLoadProvider(LdapLoadProvider provider) { m_ldapProvider = std::move(provider); }
+    void readServer(const LdapTarget& target, const QString& base);
+    const std::optional<ServerInventory>& serverInventory() const { return m_live; }
+    QString serverText() const;
     static constexpr int kDebounceMs = 150;
 
 public slots:
@@ -49,9 +63,13 @@ public slots:
 signals:
     void recomputed();
     void ldifMeasured(bool ok);
+    void serverRead(bool ok);
 
 private:
     void chooseLdif();
+    void readServerFromLdapPage();
+    void onServerRead(const RunRecord& record);
+    void applyLive(SizingInput* in) const;
     void onFinished(int runId, const RunRecord& record);
 
     ProbeRunner* m_runner;
@@ -61,4 +79,9 @@ private:
     std::optional<SizingResult> m_result;
     int m_runId = 0;
     std::shared_ptr<std::optional<LdifStats>> m_pending;
+    std::shared_ptr<std::optional<ServerInventory>> m_pendingServer;
+    std::optional<ServerInventory> m_live;
+    LdapLoadProvider m_ldapProvider;
+    QPushButton* m_serverButton = nullptr;
+    QLabel* m_serverLabel = nullptr;
 };
