@@ -10,6 +10,7 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace Cli {
@@ -19,7 +20,9 @@ namespace {
 const char* const kDescription = R"(The guide's experiments, one command each (HP-UX Directory Server 8.1 tuning guide):
 
   threads   ops/s and latency as client threads grow (Table 2): a search load per point
-            (--points 1,2,4,8,16,32 threads)
+            (--points 1,2,4,8,16,32 threads); or, with --server-threads 4,8,16,32, as 389-ds's
+            nsslapd-threadnumber grows under the fixed load of --threads (admin bind; set online, or with
+            --restart on a DirBench 389-ds sandbox restarted per point; the original is put back)
   tls       connect + bind per operation, plain and over TLS (Table 7): --uri is the plain server,
             --tls-uri the same server over ldaps:// (or --tls-starttls), --dn the entries to bind as
   dbsize    ops/s against demo directories of growing size (Table 5), started and stopped by DirBench
@@ -81,6 +84,11 @@ int runExperimentCommand(const QStringList& argsIn)
             << QCommandLineOption(QStringLiteral("tls-starttls"), QStringLiteral("tls: use StartTLS on --uri instead."))
             << QCommandLineOption(QStringLiteral("tls-ca-file"),
                    QStringLiteral("tls: CA certificates for the TLS run."), QStringLiteral("FILE"))
+            << QCommandLineOption(QStringLiteral("server-threads"),
+                   QStringLiteral("threads: sweep 389-ds's nsslapd-threadnumber over LIST instead."),
+                   QStringLiteral("LIST"))
+            << QCommandLineOption(QStringLiteral("restart"),
+                   QStringLiteral("threads --server-threads: restart the DirBench 389-ds sandbox for each point."))
             << QCommandLineOption(QStringLiteral("json"), QStringLiteral("Write the RunRecord to FILE ('-' = stdout)."),
                    QStringLiteral("FILE"))
             << QCommandLineOption(QStringLiteral("no-history"), QStringLiteral("Do not save the run in the history."));
@@ -147,6 +155,20 @@ int runExperimentCommand(const QStringList& argsIn)
                 s.threads.clear();
                 for (double v : points)
                     s.threads << int(v);
+            }
+            if (p.isSet(QStringLiteral("server-threads"))) {
+                if (p.isSet(QStringLiteral("points")))
+                    return badArgument(QStringLiteral("--points"), QStringLiteral("give --points or --server-threads"));
+                const QList<double> st = parsePoints(p.value(QStringLiteral("server-threads")), &ok);
+                if (!ok || std::any_of(st.begin(), st.end(), [](double v) { return v > 4096; }))
+                    return badArgument(
+                        QStringLiteral("--server-threads"), QStringLiteral("a comma-separated list of 1..4096"));
+                for (double v : st)
+                    s.serverThreads << int(v);
+                s.restart = p.isSet(QStringLiteral("restart"));
+                x = "server_threads";
+            } else if (p.isSet(QStringLiteral("restart"))) {
+                return badArgument(QStringLiteral("--restart"), QStringLiteral("only with --server-threads"));
             }
             s.secondsPerPoint = seconds;
             ProbeError e;

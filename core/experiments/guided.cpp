@@ -1,8 +1,11 @@
 #include "core/experiments/guided.h"
 
 #include "core/common/environment.h"
+#include "core/experiments/serverthreads.h"
+#include "core/ldap/ldapsession.h"
 #include "core/ldap/loadgenerator.h"
 #include "core/run/runcontext.h"
+#include "core/sandbox/ds389sandbox.h"
 #include "core/sandbox/sandboxguard.h"
 #include "core/sandbox/slapdsandbox.h"
 
@@ -77,41 +80,103 @@ namespace Experiments {
 
 RunRecord runThreadSweep(const ThreadSweepSpec& spec, RunContext& ctx)
 {
+    const bool serverAxis = !spec.serverThreads.isEmpty();
+    const QList<int>& axis = serverAxis ? spec.serverThreads : spec.threads;
+    const QString x = serverAxis ? QStringLiteral("server_threads") : QStringLiteral("threads");
     RunRecord rec = frame(QStringLiteral("thread-sweep"),
-        QJsonObject { { QStringLiteral("load"), spec.load.toJson() },
-            { QStringLiteral("threads"),
-                QJsonArray::fromVariantList(QVariantList(spec.threads.begin(), spec.threads.end())) },
+        QJsonObject { { QStringLiteral("load"), spec.load.toJson() }, { QStringLiteral("axis"), x },
+            { x, QJsonArray::fromVariantList(QVariantList(axis.begin(), axis.end())) },
+            { QStringLiteral("restart"), spec.restart },
             { QStringLiteral("seconds_per_point"), spec.secondsPerPoint } });
     ProbeError e;
-    if (spec.threads.isEmpty() || !CompiledLoad::compile(spec.load, &e)) {
+    if (axis.isEmpty() || !CompiledLoad::compile(spec.load, &e)) {
         rec.status = QStringLiteral("failed");
-        rec.failure = spec.threads.isEmpty() ? QStringLiteral("threads: no point") : e.message();
+        rec.failure = axis.isEmpty() ? x + QStringLiteral(": no point") : e.message();
         return rec;
+    }
+    // The server's threads: read the setting (put back by ServerThreads on every exit path).
+    std::optional<ServerThreads> server;
+    LdapSession admin;
+    if (serverAxis) {
+        std::optional<SandboxInfo> sandbox;
+        if (spec.restart) {
+            sandbox = spec.sandboxDir.isEmpty() ? Ds389Sandbox::findByUri(spec.load.target.uri)
+                                                : Ds389Sandbox::findRunning(spec.sandboxDir);
+            if (!sandbox) {
+                rec.status = QStringLiteral("failed");
+                rec.failure = QStringLiteral("--restart needs a running DirBench 389-ds sandbox serving ")
+                    + spec.load.target.uri;
+                return rec;
+            }
+        }
+        server.emplace(spec.load.target, sandbox);
+        if (const ProbeError oe = admin.open(spec.load.target); oe.isError() || !server->begin(admin, &e)) {
+            rec.status = QStringLiteral("failed");
+            rec.failure = oe.isError() ? oe.message() : e.message();
+            server.reset();
+            return rec;
+        }
+        rec.summary.insert(QStringLiteral("server_threads_original"), QString::fromUtf8(server->original()));
     }
     QElapsedTimer clock;
     clock.start();
     QJsonArray points;
-    for (int i = 0; i < spec.threads.size(); ++i) {
+    QStringList notApplied;
+    for (int i = 0; i < axis.size(); ++i) {
         LdapLoadSpec load = spec.load;
-        load.threads = spec.threads.at(i);
         load.durationSec = spec.secondsPerPoint;
-        const QString series = QStringLiteral("threads ") + QString::number(load.threads);
+        QString series = QStringLiteral("threads ") + QString::number(axis.at(i));
+        QJsonObject extra;
+        if (serverAxis) {
+            series = QStringLiteral("server threads ") + QString::number(axis.at(i));
+            ctx.setPhase(series + QStringLiteral(": setting nsslapd-threadnumber"));
+            QString how;
+            const int running = server->apply(admin, axis.at(i), &how, &e, &ctx);
+            if (running < 0 && e.isError()) {
+                rec.status = QStringLiteral("failed");
+                rec.failure = series + QStringLiteral(": ") + e.message();
+                break;
+            }
+            extra.insert(QStringLiteral("server_threads_running"), running >= 0 ? QJsonValue(running) : QJsonValue());
+            extra.insert(QStringLiteral("applied"), how);
+            // cn=monitor "threads" counts one thread more than nsslapd-threadnumber (389-ds 2.3: 16 -> 17).
+            const bool applied = running == axis.at(i) || running == axis.at(i) + 1;
+            extra.insert(QStringLiteral("server_threads_applied"), applied);
+            if (!applied)
+                notApplied << QString::number(axis.at(i));
+        } else {
+            load.threads = axis.at(i);
+        }
         const RunRecord r = runPart(rec, load, series, ctx, clock);
-        points.append(point(QStringLiteral("threads"), load.threads, r));
-        ctx.setProgress(double(i + 1) / double(spec.threads.size()));
+        QJsonObject pt = point(x, axis.at(i), r);
+        for (auto it = extra.begin(); it != extra.end(); ++it)
+            pt.insert(it.key(), it.value());
+        points.append(pt);
+        ctx.setProgress(double(i + 1) / double(axis.size()));
         if (!keepGoing(rec, r, series, ctx))
             break;
     }
+    if (!notApplied.isEmpty())
+        rec.addWarning(QStringLiteral("not-applied"),
+            QStringLiteral("nsslapd-threadnumber %1: set online, the server kept the threads it had (cn=monitor); "
+                           "389-ds takes the value at a restart, so those points ran with the old threads (on a "
+                           "DirBench 389-ds sandbox, --restart restarts it per point)")
+                .arg(notApplied.join(QStringLiteral(", "))));
+    if (server) {
+        admin.close();
+        if (const QString why = server->restore(); !why.isEmpty())
+            rec.addWarning(QStringLiteral("not-restored"), why);
+    }
     rec.summary.insert(QStringLiteral("points"), points);
     double best = 0;
-    int bestThreads = 0;
+    int bestX = 0;
     for (const auto& p : points)
         if (p.toObject().value(QStringLiteral("ops_per_s")).toDouble() > best) {
             best = p.toObject().value(QStringLiteral("ops_per_s")).toDouble();
-            bestThreads = p.toObject().value(QStringLiteral("threads")).toInt();
+            bestX = p.toObject().value(x).toInt();
         }
     rec.summary.insert(QStringLiteral("best_ops_per_s"), best);
-    rec.summary.insert(QStringLiteral("best_threads"), bestThreads);
+    rec.summary.insert(serverAxis ? QStringLiteral("best_server_threads") : QStringLiteral("best_threads"), bestX);
     rec.summary.insert(QStringLiteral("reference"),
         QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 2")) },
             { QStringLiteral("note"),

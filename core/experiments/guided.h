@@ -11,7 +11,9 @@ class RunContext;
 
 // The guide's experiments, one call each, each a RunRecord with its points (summary.points[]) and every load's
 // intervals as its own series on one time axis:
-//  - thread sweep (guide Table 2): ops/s and latency as the client's threads grow;
+//  - thread sweep (guide Table 2): ops/s and latency as the client's threads grow, or, with serverThreads, as
+//    389-ds's nsslapd-threadnumber grows under a fixed client load (set online, or by restarting a DirBench
+//    389-ds sandbox; the original setting is put back on every exit path);
 //  - TLS cost (guide Table 7): connect + bind per operation, plain and over TLS;
 //  - database size (guide Table 5): ops/s against demo directories of growing size (DirBench starts each one).
 // The guide's own figures, where it printed them, go into summary.reference with their source.
@@ -20,6 +22,9 @@ struct ThreadSweepSpec
     LdapLoadSpec load; // the search load; its threads field is replaced per point
     QList<int> threads { 1, 2, 4, 8, 16, 32 };
     double secondsPerPoint = 10;
+    QList<int> serverThreads; // non-empty: the axis is the server's threads; load.threads stays as given
+    bool restart = false; // serverThreads on a DirBench 389-ds sandbox: restart it for each point
+    QString sandboxDir; // the sandbox to restart; empty = the one serving load.target.uri
 };
 
 struct TlsCostSpec

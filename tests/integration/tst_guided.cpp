@@ -1,9 +1,13 @@
 // The guide's experiments against real demo directories.
 #include "core/experiments/guided.h"
+#include "core/experiments/serverthreads.h"
+#include "core/ldap/ldapsession.h"
 #include "core/run/runcontext.h"
+#include "core/sandbox/ds389sandbox.h"
 #include "ldapfixture.h"
 
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace LdapFixture;
@@ -16,7 +20,32 @@ private slots:
     void threadSweep();
     void tlsCost();
     void databaseSize();
+    void serverThreadsOn389();
+    void serverThreadsRefusedOnSlapd();
 };
+
+namespace {
+
+QByteArray threadNumber(const LdapTarget& t)
+{
+    LdapSession s;
+    QList<LdapSession::Entry> out;
+    if (s.open(t).isError()
+        || s.search(QStringLiteral("cn=config"), LdapSession::Base, QStringLiteral("(objectClass=*)"),
+                { QStringLiteral("nsslapd-threadnumber") }, &out)
+               .isError()
+        || out.isEmpty())
+        return {};
+    return out.first().first(QStringLiteral("nsslapd-threadnumber"));
+}
+
+int monitorThreads(const LdapTarget& t)
+{
+    LdapSession s;
+    return s.open(t).isError() ? -1 : ServerThreads::runningThreads(s);
+}
+
+} // namespace
 
 void TstGuided::init()
 {
@@ -58,6 +87,91 @@ void TstGuided::threadSweep()
                 .value(QStringLiteral("source"))
                 .toString()
                 .contains(QStringLiteral("Table 2")));
+}
+
+// Table 2 against the server's threads: 389-ds's nsslapd-threadnumber per point on a 389-ds sandbox, restarted per
+// point (each value really runs: cn=monitor shows it) and online (389-ds 2.3 keeps its threads: a warning says so);
+// the original setting is back afterwards either way.
+void TstGuided::serverThreadsOn389()
+{
+    const QString why = Ds389Sandbox::unavailableReason();
+    if (!why.isEmpty())
+        QSKIP(qPrintable(QStringLiteral("389-ds: ") + why));
+    QTemporaryDir parent;
+    Ds389Options o;
+    o.entries = 1000;
+    o.parentDir = parent.path();
+    ProbeError e;
+    Ds389Guard ds(Ds389Sandbox::start(o, &e));
+    QVERIFY2(ds, qPrintable(e.message()));
+    LdapTarget t;
+    t.uri = ds->uri;
+    t.auth = LdapTarget::Auth::Simple;
+    t.bindDn = ds->bindDn;
+    QFile pw(ds->passwordFile);
+    QVERIFY(pw.open(QIODevice::ReadOnly));
+    t.password = pw.readAll().trimmed();
+    const QByteArray original = threadNumber(t);
+    QVERIFY(!original.isEmpty());
+    const int originalRunning = monitorThreads(t);
+    QVERIFY(originalRunning > 0);
+
+    ThreadSweepSpec s;
+    s.load.target = t;
+    s.load.base = ds->peopleBase;
+    s.load.filter = QStringLiteral("uid=user[0-999]");
+    s.load.intervalSec = 0.5;
+    s.load.threads = 2;
+    s.serverThreads = { 2, 6 };
+    s.secondsPerPoint = 1;
+    s.restart = true;
+    RunContext ctx;
+    RunRecord r = Experiments::runThreadSweep(s, ctx);
+    QVERIFY2(r.status == u"ok", qPrintable(r.failure));
+    QCOMPARE(r.spec.value(u"axis").toString(), QStringLiteral("server_threads"));
+    QJsonArray points = r.summary.value(QStringLiteral("points")).toArray();
+    QCOMPARE(points.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        const QJsonObject p = points.at(i).toObject();
+        QCOMPARE(p.value(u"server_threads").toInt(), s.serverThreads.at(i));
+        QVERIFY2(p.value(u"server_threads_applied").toBool(),
+            qPrintable(QString::number(p.value(u"server_threads_running").toInt())));
+        QCOMPARE(p.value(u"applied").toString(), QStringLiteral("restart"));
+        QVERIFY(p.value(u"ops_per_s").toDouble() > 0);
+    }
+    QVERIFY(!r.hasWarning(QStringLiteral("not-applied")));
+    QCOMPARE(threadNumber(t), original);
+    QCOMPARE(monitorThreads(t), originalRunning); // restarted once more with the original
+
+    // Online: the setting changes, the server keeps its threads until a restart; the record says so.
+    s.restart = false;
+    s.serverThreads = { 3 };
+    r = Experiments::runThreadSweep(s, ctx);
+    QVERIFY2(r.status == u"ok", qPrintable(r.failure));
+    points = r.summary.value(QStringLiteral("points")).toArray();
+    QCOMPARE(points.first().toObject().value(u"applied").toString(), QStringLiteral("online"));
+    const bool applied = points.first().toObject().value(u"server_threads_applied").toBool();
+    QCOMPARE(r.hasWarning(QStringLiteral("not-applied")), !applied);
+    qInfo("389-ds: nsslapd-threadnumber set online %s", applied ? "took effect" : "waits for a restart");
+    QCOMPARE(threadNumber(t), original);
+}
+
+void TstGuided::serverThreadsRefusedOnSlapd()
+{
+    QString why;
+    SandboxGuard sbx = start(100, false, &why);
+    QVERIFY2(sbx, qPrintable(why));
+    ThreadSweepSpec s;
+    s.load.target = admin(sbx.info());
+    s.load.base = sbx->peopleBase;
+    s.load.filter = QStringLiteral("uid=user[0-99]");
+    s.serverThreads = { 2 };
+    s.secondsPerPoint = 1;
+    RunContext ctx;
+    const RunRecord r = Experiments::runThreadSweep(s, ctx);
+    QCOMPARE(r.status, QStringLiteral("failed"));
+    QVERIFY2(r.failure.contains(u"nsslapd-threadnumber"), qPrintable(r.failure));
+    QVERIFY(r.summary.value(QStringLiteral("points")).toArray().isEmpty());
 }
 
 void TstGuided::tlsCost()
