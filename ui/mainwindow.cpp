@@ -4,6 +4,7 @@
 #include "ui/demodirectory.h"
 #include "ui/pages/curvepage.h"
 #include "ui/pages/diskpage.h"
+#include "ui/pages/experimentspage.h"
 #include "ui/pages/ldappage.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/widgets/demodirectorybox.h"
@@ -88,6 +89,11 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     // The Curve page sweeps the LDAP page's search over its connection.
     m_curvePage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
     m_sizingPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
+    m_experimentsPage = new ExperimentsPage(m_runner, m_tabs);
+    addPage(m_experimentsPage);
+    m_experimentsPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
+    connect(
+        m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
     // Later: History.
 
     resize(1200, 800);

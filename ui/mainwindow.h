@@ -4,6 +4,7 @@
 #include <QMainWindow>
 
 class CurvePage;
+class ExperimentsPage;
 class DemoDirectory;
 class DiskPage;
 class LdapPage;
@@ -27,6 +28,7 @@ public:
     LdapPage* ldapPage() const { return m_ldapPage; }
     SizingPage* sizingPage() const { return m_sizingPage; }
     CurvePage* curvePage() const { return m_curvePage; }
+    ExperimentsPage* experimentsPage() const { return m_experimentsPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
@@ -51,6 +53,7 @@ private:
     LdapPage* m_ldapPage = nullptr;
     SizingPage* m_sizingPage = nullptr;
     CurvePage* m_curvePage = nullptr;
+    ExperimentsPage* m_experimentsPage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;

@@ -1,0 +1,178 @@
+#include "ui/pages/experimentform.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QVBoxLayout>
+
+namespace {
+const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
+} // namespace
+
+ExperimentForm::ExperimentForm(QWidget* parent)
+    : QWidget(parent)
+    , m_startTls(new QCheckBox(tr("StartTLS on the LDAP page's URI instead"), this))
+    , m_restart(new QCheckBox(tr("Restart the DirBench 389-ds sandbox for each point"), this))
+    , m_seconds(new QDoubleSpinBox(this))
+    , m_errorLabel(new QLabel(this))
+{
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_seconds->setObjectName(QStringLiteral("secondsSpin"));
+    m_seconds->setRange(0.5, 3600);
+    m_seconds->setDecimals(1);
+    m_seconds->setValue(10);
+    m_seconds->setSuffix(tr(" s"));
+    form->addRow(tr("Seconds per point"), m_seconds);
+    form->addRow(tr("Client threads (Table 2)"),
+        addEdit(QStringLiteral("points"), QStringLiteral("1,2,4,8,16,32"), tr("client threads of each point")));
+    form->addRow(tr("…or server threads"),
+        addEdit(QStringLiteral("server-threads"), tr("e.g. 4,8,16,32 (389-ds, admin bind)"),
+            tr("389-ds nsslapd-threadnumber of each point, under the LDAP page's load; the original is put back")));
+    m_restart->setObjectName(QStringLiteral("restartCheck"));
+    form->addRow(QString(), m_restart);
+    form->addRow(tr("TLS server (Table 7)"),
+        addEdit(QStringLiteral("tls-uri"), QStringLiteral("ldaps://host:636"),
+            tr("the same server over TLS; connect + bind per operation, plain vs TLS")));
+    m_startTls->setObjectName(QStringLiteral("startTlsCheck"));
+    form->addRow(QString(), m_startTls);
+    form->addRow(tr("TLS CA file"),
+        addEdit(QStringLiteral("tls-ca-file"), tr("empty: the system's CAs"), tr("PEM CA certificates")));
+    form->addRow(tr("Directory sizes (Table 5)"),
+        addEdit(QStringLiteral("entries"), QStringLiteral("1000,10000,100000"),
+            tr("entries of each demo directory DirBench starts (slapd)")));
+    m_edits.value(QStringLiteral("points"))->setText(QStringLiteral("1,2,4,8,16,32"));
+    m_edits.value(QStringLiteral("entries"))->setText(QStringLiteral("1000,10000,100000"));
+    m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
+    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->hide();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_errorLabel);
+}
+
+QLineEdit* ExperimentForm::addEdit(const QString& field, const QString& placeholder, const QString& tip)
+{
+    auto* e = new QLineEdit(this);
+    e->setObjectName(field + QStringLiteral("Edit"));
+    e->setPlaceholderText(placeholder);
+    e->setToolTip(tip);
+    m_edits.insert(field, e);
+    connect(e, &QLineEdit::textEdited, this, &ExperimentForm::clearError);
+    return e;
+}
+
+void ExperimentForm::setText(const QString& field, const QString& text)
+{
+    if (QLineEdit* e = m_edits.value(field))
+        e->setText(text);
+}
+
+void ExperimentForm::setRestart(bool restart)
+{
+    m_restart->setChecked(restart);
+}
+
+void ExperimentForm::setSeconds(double seconds)
+{
+    m_seconds->setValue(seconds);
+}
+
+ProbeError ExperimentForm::readList(const QString& field, const QString& text, int lo, int hi, QList<int>* out)
+{
+    out->clear();
+    for (const QString& part : text.split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int v = part.trimmed().toInt(&ok);
+        if (!ok || v < lo || v > hi)
+            return ProbeError::invalid(
+                field, tr("'%1' is not a whole number from %2 to %3").arg(part.trimmed()).arg(lo).arg(hi));
+        out->append(v);
+    }
+    if (out->isEmpty())
+        return ProbeError::invalid(field, tr("give at least one point, e.g. 1,2,4"));
+    return {};
+}
+
+ProbeError ExperimentForm::readThreadSweep(ThreadSweepSpec* spec) const
+{
+    spec->secondsPerPoint = m_seconds->value();
+    const QString server = m_edits.value(QStringLiteral("server-threads"))->text().trimmed();
+    spec->restart = m_restart->isChecked();
+    if (!server.isEmpty())
+        return readList(QStringLiteral("server-threads"), server, 1, 4096, &spec->serverThreads);
+    spec->serverThreads.clear();
+    if (spec->restart)
+        return ProbeError::invalid(QStringLiteral("server-threads"), tr("a restart per point needs server threads"));
+    return readList(QStringLiteral("points"), m_edits.value(QStringLiteral("points"))->text(), 1, 1024, &spec->threads);
+}
+
+ProbeError ExperimentForm::readTlsCost(TlsCostSpec* spec) const
+{
+    spec->secondsEach = m_seconds->value();
+    const QString uri = m_edits.value(QStringLiteral("tls-uri"))->text().trimmed();
+    spec->tls = spec->plain.target;
+    if (m_startTls->isChecked()) {
+        spec->tls.startTls = true;
+    } else if (uri.isEmpty()) {
+        return ProbeError::invalid(QStringLiteral("tls-uri"), tr("give the server over ldaps://, or tick StartTLS"));
+    } else {
+        spec->tls.uri = uri;
+        spec->tls.startTls = false;
+    }
+    const QString ca = m_edits.value(QStringLiteral("tls-ca-file"))->text().trimmed();
+    if (!ca.isEmpty())
+        spec->tls.caFile = ca;
+    if (const ProbeError e = spec->tls.validate(); e.isError())
+        return ProbeError::invalid(e.field == u"uri" ? QStringLiteral("tls-uri")
+                : e.field == u"ca-file"              ? QStringLiteral("tls-ca-file")
+                                                     : e.field,
+            e.detail);
+    if (!spec->tls.isTls())
+        return ProbeError::invalid(QStringLiteral("tls-uri"), tr("must be ldaps:// (or tick StartTLS)"));
+    return {};
+}
+
+ProbeError ExperimentForm::readDatabaseSize(DatabaseSizeSpec* spec) const
+{
+    spec->secondsPerPoint = m_seconds->value();
+    return readList(
+        QStringLiteral("entries"), m_edits.value(QStringLiteral("entries"))->text(), 10, 10000000, &spec->entries);
+}
+
+void ExperimentForm::showError(const ProbeError& error)
+{
+    clearError();
+    m_errorField = error.field;
+    if (QLineEdit* e = m_edits.value(error.field))
+        e->setStyleSheet(kErrorStyle);
+    m_errorLabel->setText(error.field.isEmpty() ? error.message() : error.field + QStringLiteral(": ") + error.detail);
+    m_errorLabel->show();
+}
+
+void ExperimentForm::clearError()
+{
+    m_errorField.clear();
+    for (QLineEdit* e : std::as_const(m_edits))
+        e->setStyleSheet(QString());
+    m_errorLabel->clear();
+    m_errorLabel->hide();
+}
+
+QString ExperimentForm::errorText() const
+{
+    return m_errorLabel->text();
+}
+
+void ExperimentForm::setInputsEnabled(bool enabled)
+{
+    for (QLineEdit* e : std::as_const(m_edits))
+        e->setEnabled(enabled);
+    m_startTls->setEnabled(enabled);
+    m_restart->setEnabled(enabled);
+    m_seconds->setEnabled(enabled);
+}

@@ -1,0 +1,310 @@
+#include "ui/pages/experimentspage.h"
+
+#include "core/common/units.h"
+#include "core/experiments/guided.h"
+#include "ui/charts/livechartview.h"
+#include "ui/pages/experimentform.h"
+#include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/warningslabel.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace {
+
+// The x of a record's points and how to label it.
+struct Axis
+{
+    QString key;
+    QString title;
+};
+
+Axis axisOf(const RunRecord& r)
+{
+    if (r.kind == u"tls-cost")
+        return { QStringLiteral("tls"), ExperimentsPage::tr("0 = plain, 1 = TLS") };
+    if (r.kind == u"database-size")
+        return { QStringLiteral("entries"), ExperimentsPage::tr("Entries") };
+    if (r.spec.value(QStringLiteral("axis")).toString() == u"server_threads")
+        return { QStringLiteral("server_threads"), ExperimentsPage::tr("Server threads (nsslapd-threadnumber)") };
+    return { QStringLiteral("threads"), ExperimentsPage::tr("Client threads") };
+}
+
+} // namespace
+
+ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
+    : Page(parent)
+    , m_runner(runner)
+    , m_form(new ExperimentForm(this))
+    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+    , m_progress(new QProgressBar(this))
+    , m_statusLabel(new RunStatusLabel(this))
+    , m_warnings(new WarningsLabel(this))
+    , m_reference(new QLabel(this))
+    , m_liveChart(new LiveChartView(this))
+    , m_pointsChart(new LiveChartView(this))
+    , m_table(new QTableWidget(0, 5, this))
+{
+    setObjectName(QStringLiteral("experimentsPage"));
+    m_form->setObjectName(QStringLiteral("experimentForm"));
+    auto* box = new QGroupBox(tr("The guide's experiments (HP-UX DS 8.1), over the LDAP page's connection"), this);
+    auto* boxLayout = new QVBoxLayout(box);
+    const QList<std::pair<QString, QString>> buttons
+        = { { QStringLiteral("threadsButton"), tr("Thread sweep (Table 2)") },
+              { QStringLiteral("tlsButton"), tr("TLS cost (Table 7)") },
+              { QStringLiteral("dbsizeButton"), tr("Database size (Table 5)") } };
+    auto* row = new QHBoxLayout;
+    for (int i = 0; i < buttons.size(); ++i) {
+        auto* b = new QPushButton(buttons[i].second, this);
+        b->setObjectName(buttons[i].first);
+        m_runButtons << b;
+        row->addWidget(b);
+        connect(b, &QPushButton::clicked, this, [this, i] { run(Kind(i)); });
+    }
+    auto* curve = new QPushButton(tr("Cache coverage (Figure 3)…"), this);
+    curve->setObjectName(QStringLiteral("curveButton"));
+    curve->setToolTip(tr("The entry-cache coverage curve runs on the Curve page"));
+    connect(curve, &QPushButton::clicked, this, &ExperimentsPage::curveRequested);
+    row->addWidget(curve);
+    boxLayout->addLayout(row);
+    boxLayout->addWidget(m_form);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_progress, 1);
+    controls->addWidget(m_cancelButton);
+    boxLayout->addLayout(controls);
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+    m_cancelButton->setEnabled(false);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(tr("idle"));
+    connect(m_cancelButton, &QPushButton::clicked, this, &ExperimentsPage::cancel);
+
+    m_liveChart->setObjectName(QStringLiteral("liveChart"));
+    m_liveChart->setAxisTitles(tr("Time (s)"), tr("ops/s"));
+    m_liveChart->setPlaceholderText(tr("each point's ops/s, live"));
+    m_pointsChart->setObjectName(QStringLiteral("pointsChart"));
+    m_pointsChart->setAxisTitles(tr("Client threads"), tr("ops/s"));
+    m_pointsChart->setPlaceholderText(tr("ops/s of each point, when the experiment ends"));
+    m_table->setObjectName(QStringLiteral("pointsTable"));
+    m_table->setHorizontalHeaderLabels({ tr("Point"), tr("ops/s"), tr("p50 ms"), tr("p99 ms"), tr("Status") });
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setMaximumHeight(170);
+    m_reference->setObjectName(QStringLiteral("referenceLabel"));
+    m_reference->setWordWrap(true);
+    m_reference->setStyleSheet(QStringLiteral("color: #555555;"));
+
+    auto* charts = new QHBoxLayout;
+    charts->addWidget(m_liveChart, 1);
+    charts->addWidget(m_pointsChart, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(box);
+    layout->addWidget(m_statusLabel);
+    layout->addWidget(m_warnings);
+    layout->addLayout(charts, 1);
+    layout->addWidget(m_table);
+    layout->addWidget(m_reference);
+
+    connect(m_runner, &ProbeRunner::progressChanged, this, &ExperimentsPage::onProgress);
+    connect(m_runner, &ProbeRunner::samplesArrived, this, &ExperimentsPage::onSamples);
+    connect(m_runner, &ProbeRunner::finished, this, &ExperimentsPage::onFinished);
+}
+
+ExperimentsPage::~ExperimentsPage() = default;
+
+std::optional<LdapLoadSpec> ExperimentsPage::ldapSpec()
+{
+    QString why = tr("no LDAP connection (the LDAP page gives it)");
+    std::optional<LdapLoadSpec> spec = m_ldapProvider ? m_ldapProvider(&why) : std::nullopt;
+    if (!spec) {
+        m_form->showError(ProbeError::invalid(QString(), tr("The LDAP page's connection or search: %1").arg(why)));
+        emit statusMessage(m_form->errorText());
+    }
+    return spec;
+}
+
+bool ExperimentsPage::run(Kind kind)
+{
+    if (isRunning())
+        return false;
+    m_form->clearError();
+    m_kind = kind;
+    std::function<RunRecord(RunContext&)> job;
+    ProbeError e;
+    QString what;
+    if (kind == Kind::DatabaseSize) {
+        DatabaseSizeSpec s;
+        e = m_form->readDatabaseSize(&s);
+        if (!e.isError()) {
+            if (auto load = ldapSpec())
+                s.load = *load; // target and base are each demo directory's; the rest (threads, ...) is the page's
+            else
+                return false;
+            m_scratch = std::make_unique<QTemporaryDir>();
+            s.parentDir = m_scratch->path();
+            job = Experiments::makeDatabaseSizeJob(s);
+            what = tr("database size over %n demo director(y/ies)", nullptr, int(s.entries.size()));
+        }
+    } else {
+        const auto load = ldapSpec();
+        if (!load)
+            return false;
+        if (kind == Kind::Threads) {
+            ThreadSweepSpec s;
+            s.load = *load;
+            e = m_form->readThreadSweep(&s);
+            job = Experiments::makeThreadSweepJob(s);
+            what = s.serverThreads.isEmpty() ? tr("thread sweep") : tr("server-thread sweep");
+        } else {
+            TlsCostSpec s;
+            s.plain = *load;
+            if (s.plain.dnPattern.isEmpty())
+                s.plain.dnPattern = load->target.bindDn; // bind as the connection's own DN each time
+            e = m_form->readTlsCost(&s);
+            if (!e.isError() && s.plain.dnPattern.isEmpty())
+                e = ProbeError::invalid(QString(), tr("TLS cost binds: give a bind DN on the LDAP page"));
+            job = Experiments::makeTlsCostJob(s);
+            what = tr("TLS cost");
+        }
+    }
+    if (e.isError()) {
+        m_form->showError(e);
+        emit statusMessage(m_form->errorText());
+        return false;
+    }
+    m_liveChart->clear();
+    m_pointsChart->clear();
+    m_table->setRowCount(0);
+    m_statusLabel->reset();
+    m_warnings->setWarnings({});
+    m_reference->clear();
+    m_runId = m_runner->start(job);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("starting…"));
+    setRunning(true);
+    emit statusMessage(tr("Running the %1").arg(what));
+    return true;
+}
+
+void ExperimentsPage::start()
+{
+    run(m_kind);
+}
+
+void ExperimentsPage::cancel()
+{
+    if (!isRunning())
+        return;
+    m_runner->cancel(m_runId);
+    m_cancelButton->setEnabled(false);
+    m_progress->setFormat(tr("cancelling… (settings are put back)"));
+}
+
+void ExperimentsPage::setRunning(bool running)
+{
+    for (QPushButton* b : std::as_const(m_runButtons))
+        b->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    m_form->setInputsEnabled(!running);
+    emit runningChanged(running);
+}
+
+void ExperimentsPage::onProgress(int runId, double fraction, const QString& phase)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
+    m_progress->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+}
+
+void ExperimentsPage::onSamples(int runId, const SampleBatch& samples)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    QHash<QString, QList<QPointF>> fresh;
+    QStringList order;
+    for (const Sample& s : samples) {
+        const QJsonValue ops = s.values.value(QStringLiteral("ops_per_s"));
+        if (!ops.isDouble())
+            continue;
+        if (!fresh.contains(s.series))
+            order << s.series;
+        fresh[s.series] << QPointF(s.t, ops.toDouble());
+    }
+    for (const QString& series : std::as_const(order))
+        m_liveChart->appendPoints(series.isEmpty() ? tr("ops/s") : series, fresh.value(series));
+}
+
+void ExperimentsPage::onFinished(int runId, const RunRecord& record)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    m_runId = 0;
+    m_lastRecord = record;
+    m_scratch.reset();
+    m_progress->setValue(1000);
+    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
+    showPoints(record);
+    const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    emit statusMessage(m_statusLabel->showOutcome(record, tr("Done: %n point(s)", nullptr, n)));
+    m_warnings->setWarnings(record.warnings);
+    setRunning(false);
+    emit runFinished(record);
+}
+
+void ExperimentsPage::showPoints(const RunRecord& record)
+{
+    const Axis axis = axisOf(record);
+    m_pointsChart->clear();
+    m_pointsChart->setAxisTitles(axis.title, tr("ops/s"));
+    const QJsonArray points = record.summary.value(QStringLiteral("points")).toArray();
+    m_table->setRowCount(int(points.size()));
+    QList<QPointF> line;
+    for (int i = 0; i < points.size(); ++i) {
+        const QJsonObject p = points.at(i).toObject();
+        const double x = p.value(axis.key).toDouble();
+        const double ops = p.value(QStringLiteral("ops_per_s")).toDouble();
+        const QJsonObject lat = p.value(QStringLiteral("latency_ms")).toObject();
+        QString label = Units::formatNumber(x, 0);
+        if (record.kind == u"tls-cost")
+            label = x == 0 ? tr("plain") : tr("TLS");
+        else if (p.contains(QStringLiteral("server_threads_running")))
+            label += tr(" (ran %1)").arg(p.value(QStringLiteral("server_threads_running")).toInt());
+        const QStringList cells
+            = { label, Units::formatNumber(ops), Units::formatNumber(lat.value(QStringLiteral("p50")).toDouble(), 3),
+                  Units::formatNumber(lat.value(QStringLiteral("p99")).toDouble(), 3),
+                  p.value(QStringLiteral("status")).toString() };
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
+        line << QPointF(x, ops);
+    }
+    if (!line.isEmpty())
+        m_pointsChart->appendPoints(tr("ops/s"), line);
+    m_reference->setText(referenceText());
+}
+
+QString ExperimentsPage::referenceText() const
+{
+    const QJsonObject ref = m_lastRecord.summary.value(QStringLiteral("reference")).toObject();
+    QString text = ref.isEmpty()
+        ? QString()
+        : tr("Reference: %1 — %2")
+              .arg(ref.value(QStringLiteral("source")).toString(), ref.value(QStringLiteral("note")).toString());
+    if (m_lastRecord.kind == u"tls-cost" && m_lastRecord.status == u"ok")
+        text.prepend(tr("connect + bind: plain %1 ms, TLS %2 ms (+%3 ms). ")
+                         .arg(Units::formatNumber(m_lastRecord.summary.value(u"plain_ms_per_bind").toDouble(), 3),
+                             Units::formatNumber(m_lastRecord.summary.value(u"tls_ms_per_bind").toDouble(), 3),
+                             Units::formatNumber(m_lastRecord.summary.value(u"tls_extra_ms").toDouble(), 3)));
+    return text;
+}

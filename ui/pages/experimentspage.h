@@ -1,0 +1,92 @@
+#pragma once
+
+#include "core/common/runrecord.h"
+#include "core/common/sample.h"
+#include "core/ldap/loadspec.h"
+#include "core/run/proberunner.h"
+#include "ui/pages/page.h"
+
+#include <QTemporaryDir>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class ExperimentForm;
+class LiveChartView;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+class RunStatusLabel;
+class WarningsLabel;
+
+// The guide's experiments, one click each (HP-UX DS 8.1 tuning guide): thread sweep (Table 2: client threads, or
+// 389-ds's nsslapd-threadnumber), TLS cost (Table 7), database size (Table 5), and cache coverage (Figure 3: the
+// Curve page). Each runs over the LDAP page's connection and search (a provider, so the pages stay apart) as a job
+// on the shared ProbeRunner; every point's ops/s is live on one time axis, and the points come out as a chart
+// (ops/s against the experiment's axis) and a table, with the guide's reference and the record's warnings.
+class ExperimentsPage final : public Page
+{
+    Q_OBJECT
+public:
+    enum class Kind
+    {
+        Threads,
+        Tls,
+        DatabaseSize
+    };
+
+    explicit ExperimentsPage(ProbeRunner* runner, QWidget* parent = nullptr);
+    ~ExperimentsPage() override;
+    Q_DISABLE_COPY_MOVE(ExperimentsPage)
+
+    QString title() const override { return tr("Experiments"); }
+    bool isRunning() const override { return m_runId != 0; }
+
+    using LdapLoadProvider = std::function<std::optional<LdapLoadSpec>(QString* error)>;
+    void setLdapLoadProvider(LdapLoadProvider provider) { m_ldapProvider = std::move(provider); }
+
+    ExperimentForm* form() const { return m_form; }
+    LiveChartView* liveChart() const { return m_liveChart; }
+    LiveChartView* pointsChart() const { return m_pointsChart; }
+    QTableWidget* pointsTable() const { return m_table; }
+    RunRecord lastRecord() const { return m_lastRecord; }
+    QString referenceText() const;
+
+    // Validates and starts one experiment; false (nothing started) when an input is refused.
+    bool run(Kind kind);
+
+public slots:
+    void start() override;
+    void cancel() override;
+
+signals:
+    void runFinished(const RunRecord& record);
+    void curveRequested();
+
+private:
+    void onProgress(int runId, double fraction, const QString& phase);
+    void onSamples(int runId, const SampleBatch& samples);
+    void onFinished(int runId, const RunRecord& record);
+    void showPoints(const RunRecord& record);
+    void setRunning(bool running);
+    std::optional<LdapLoadSpec> ldapSpec();
+
+    ProbeRunner* m_runner;
+    ExperimentForm* m_form = nullptr;
+    QList<QPushButton*> m_runButtons;
+    QPushButton* m_cancelButton = nullptr;
+    QProgressBar* m_progress = nullptr;
+    RunStatusLabel* m_statusLabel = nullptr;
+    WarningsLabel* m_warnings = nullptr;
+    QLabel* m_reference = nullptr;
+    LiveChartView* m_liveChart = nullptr;
+    LiveChartView* m_pointsChart = nullptr;
+    QTableWidget* m_table = nullptr;
+    LdapLoadProvider m_ldapProvider;
+    Kind m_kind = Kind::Threads;
+    int m_runId = 0;
+    RunRecord m_lastRecord;
+    std::unique_ptr<QTemporaryDir> m_scratch; // the database-size demo directories
+};
