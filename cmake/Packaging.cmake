@@ -8,11 +8,16 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "DirBench maintainers <maintainers@users.noreply.a-seed-4b2aa12a.example>")
 set(CPACK_PACKAGE_HOMEPAGE_URL "https://github.com/dirbench/dirbench")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "directory-service (LDAP) performance workbench")
-set(CPACK_PACKAGE_DESCRIPTION
-    "DirBench tests the disk a directory server lives on (random reads, commit latency, sustained writes and the \
-classic dd test), probes and loads LDAP servers (OpenLDAP, 389 Directory Server, eDirectory, Active Directory) \
-with latency percentiles and the server's own counters, sizes RAM and entry caches, and exports PDF reports. \
-The package holds the Qt GUI (dirbench) and the headless command-line tool (dirbench-cli).")
+# Lines of at most 80 characters (Debian policy 3.4.1); CPack indents them for the control file.
+string(JOIN "\n" CPACK_PACKAGE_DESCRIPTION
+    "DirBench tests the disk a directory server lives on (random reads, commit"
+    "latency, sustained writes and the classic dd test), probes and loads LDAP"
+    "servers (OpenLDAP, 389 Directory Server, eDirectory, Active Directory) with"
+    "latency percentiles and the server's own counters, sizes RAM and entry"
+    "caches, and exports PDF reports."
+    "."
+    "The package holds the Qt GUI (dirbench) and the headless command-line tool"
+    "(dirbench-cli).")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY dirbench)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
