@@ -1,7 +1,7 @@
 # CPack: one Debian package, "dirbench", holding everything the install() rules put under the prefix
 # (packaging/CMakeLists.txt and app/CMakeLists.txt). Build it with scripts/package.sh, or: cpack -G DEB.
 # Library dependencies are computed by dpkg-shlibdeps (package dpkg-dev) from the installed binaries; the programs
-# DirBench runs (slapd, ldapsearch, fio, 389-ds-base's ns-slapd) are optional, so they are Recommends/Suggests.
+# DirBench runs (slapd, ldapsearch, fio, openssl, 389-ds-base's ns-slapd) are optional: Recommends and Suggests.
 set(CPACK_PACKAGE_NAME dirbench)
 set(CPACK_PACKAGE_VENDOR "DirBench")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -28,7 +28,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # sqlite driver: a Qt plugin, loaded at run time, so dpkg-shlibdeps cannot see it; the history needs it.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "slapd, ldap-utils, fio")
+# openssl makes the sandbox's certificate (sandbox start --tls).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "slapd, ldap-utils, fio, openssl")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "389-ds-base")
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 
