@@ -29,10 +29,12 @@ done
 step "dirbench-cli --version"
 pkg_version=$(dpkg-query -W -f='${Version}' dirbench)
 version=$("$cli" --version) || fail "dirbench-cli --version exited with $?"
-[ "$version" = "dirbench-cli $pkg_version" ] || fail "dirbench-cli --version printed '$version', the package is $pkg_version"
+[ "$version" = "dirbench-cli $pkg_version" ] ||
+  fail "dirbench-cli --version printed '$version', the package is $pkg_version"
 step "dirbench --version (the GUI program; no display needed)"
 gui_version=$(/usr/bin/dirbench --version) || fail "dirbench --version exited with $?"
-[ "$gui_version" = "dirbench $pkg_version" ] || fail "dirbench --version printed '$gui_version', the package is $pkg_version"
+[ "$gui_version" = "dirbench $pkg_version" ] ||
+  fail "dirbench --version printed '$gui_version', the package is $pkg_version"
 
 work=$(mktemp -d /var/tmp/dirbench-smoke.XXXXXX)
 sandbox_dir=""
@@ -62,7 +64,8 @@ step "dirbench-cli ldap search --duration 3 against $uri"
 "$cli" ldap search --uri "$uri" --bind-dn "$bind_dn" --password-file "$password_file" --base "$people" \
   --filter 'uid=user[0-999]' --attrs 1.1 --duration 3 --no-history --quiet --json "$work/search.json" \
   || fail "ldap search exited with $?"
-grep -q '"status": *"ok"' "$work/search.json" || fail "search record's status is not ok: $(head -c 600 "$work/search.json")"
+grep -q '"status": *"ok"' "$work/search.json" ||
+  fail "search record's status is not ok: $(head -c 600 "$work/search.json")"
 
 step "dirbench-cli sandbox stop"
 "$cli" sandbox stop --dir "$sandbox_dir" >/dev/null || fail "sandbox stop exited with $?"

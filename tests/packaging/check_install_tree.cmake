@@ -41,7 +41,8 @@ endif()
 if(GUI)
     find_program(appstreamcli appstreamcli NO_CACHE)
     if(NOT appstreamcli)
-        message(FATAL_ERROR "appstreamcli is not installed: apt-get install appstream (scripts/deps.sh --test installs it)")
+        message(FATAL_ERROR
+            "appstreamcli is not installed: apt-get install appstream (scripts/deps.sh --test installs it)")
     endif()
     execute_process(COMMAND ${appstreamcli} validate-tree --no-net ${TREE} RESULT_VARIABLE rc OUTPUT_VARIABLE out
         ERROR_VARIABLE err)
