@@ -16,6 +16,11 @@ DIRBENCH_PKGS=(
 # 389-ds-base: the 389 Directory Server sandbox behind the entry-cache curve tests (started with ns-slapd
 # directly; its systemd and python dependencies are installed but not used).
 DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux 389-ds-base)
+# The packaging checks: desktop entry, AppStream metadata, man pages.
+DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
+# Only building the .deb (scripts/package.sh) needs these: CPack finds ELF files with file(1) and computes the
+# library dependencies with dpkg-shlibdeps (dpkg-dev).
+DIRBENCH_PACKAGE_PKGS=(dpkg-dev file)
 
 dirbench_install() {
   local missing=() p

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the Debian package: a Release build (no tests, no -Werror) in its own directory, then cpack -G DEB.
+# Prints the path of the .deb as the only line on stdout; build output goes to stderr.
+# Usage: scripts/package.sh [extra cmake arguments, e.g. -DCMAKE_CXX_COMPILER_LAUNCHER=ccache]
+# Environment: BUILD_DIR (default build-pkg), JOBS (default: all CPUs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/deps.sh
+dirbench_install "${DIRBENCH_PKGS[@]}" "${DIRBENCH_PACKAGE_PKGS[@]}" >&2
+BUILD_DIR=${BUILD_DIR:-build-pkg}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIRBENCH_BUILD_TESTS=OFF "$@" >&2
+cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" >&2
+rm -f "$BUILD_DIR"/dirbench_*.deb
+(cd "$BUILD_DIR" && cpack -G DEB) >&2
+debs=("$BUILD_DIR"/dirbench_*.deb)
+if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then
+  echo "package: expected one dirbench_*.deb in $BUILD_DIR, found: ${debs[*]}" >&2
+  exit 1
+fi
+realpath "${debs[0]}"
