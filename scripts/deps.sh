@@ -21,6 +21,8 @@ DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
 # Only building the .deb (scripts/package.sh) needs these: CPack finds ELF files with file(1) and computes the
 # library dependencies with dpkg-shlibdeps (dpkg-dev).
 DIRBENCH_PACKAGE_PKGS=(dpkg-dev file)
+# Only the fuzz targets (tests/fuzz, scripts/fuzz.sh) need these: clang 14 with libFuzzer and its sanitizers.
+DIRBENCH_FUZZ_PKGS=(clang-14 libclang-rt-14-dev)
 
 dirbench_install() {
   local missing=() p

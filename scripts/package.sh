@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 dirbench_install "${DIRBENCH_PKGS[@]}" "${DIRBENCH_PACKAGE_PKGS[@]}" >&2
 BUILD_DIR=${BUILD_DIR:-build-pkg}
+# Debian's hardening flags, as a Debian package build has them (stack protector, fortify, relro, bindnow).
+export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+flags="$(dpkg-buildflags --get CXXFLAGS) $(dpkg-buildflags --get CPPFLAGS)"
+export CXXFLAGS="${flags//-g /}" # no debug info: the package strips it anyway, and it halves the build
+export LDFLAGS="$(dpkg-buildflags --get LDFLAGS)"
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIRBENCH_BUILD_TESTS=OFF "$@" >&2
 cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" >&2
 rm -f "$BUILD_DIR"/dirbench_*.deb
