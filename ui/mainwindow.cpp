@@ -2,6 +2,7 @@
 
 #include "core/run/proberunner.h"
 #include "ui/demodirectory.h"
+#include "ui/pages/advisorpage.h"
 #include "ui/pages/curvepage.h"
 #include "ui/pages/diskpage.h"
 #include "ui/pages/ldappage.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     addPage(m_curvePage);
     // The Curve page sweeps the LDAP page's search over its connection.
     m_curvePage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
+    addPage(new AdvisorPage(m_tabs));
     // Later: History.
 
     resize(1200, 800);
