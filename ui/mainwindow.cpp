@@ -2,6 +2,7 @@
 
 #include "core/run/proberunner.h"
 #include "ui/demodirectory.h"
+#include "ui/pages/advisorpage.h"
 #include "ui/pages/curvepage.h"
 #include "ui/pages/diskpage.h"
 #include "ui/pages/experimentspage.h"
@@ -94,6 +95,7 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     m_experimentsPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
     connect(
         m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
+    addPage(new AdvisorPage(m_tabs));
     // Later: History.
 
     resize(1200, 800);

@@ -1,5 +1,6 @@
 // dirbench-cli: the headless front end. Wiring only: each command lives in its own file.
 #include "app/cli/clicommon.h"
+#include "app/cli/cloudcommand.h"
 #include "app/cli/curvecommand.h"
 #include "app/cli/diskcommand.h"
 #include "app/cli/experimentcommand.h"
@@ -20,6 +21,7 @@ DirBench: directory-service performance workbench, headless.
 Commands:
   disk      test a disk the way a directory server uses it (dd as the seed measured, sequential,
             random, commit latency, and the "directory" suite with verdicts)
+  cloud     cloud disk catalog: list, eval a disk at a size, "what do I need", measured vs listed
   curve     entry-cache coverage vs ops/s: a 389-ds cache sweep, or a working-set sweep on any server
   experiment  the guide's experiments: threads (Table 2), tls (Table 7), dbsize (Table 5)
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
@@ -55,6 +57,8 @@ int main(int argc, char** argv)
     rest.removeAt(1); // keep argv[0] for QCommandLineParser
     if (command == u"disk")
         return Cli::runDiskCommand(rest);
+    if (command == u"cloud")
+        return Cli::runCloudCommand(rest);
     if (command == u"curve")
         return Cli::runCurveCommand(rest);
     if (command == u"experiment")

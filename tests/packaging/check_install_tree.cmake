@@ -13,7 +13,8 @@ set(expected
     bin/dirbench-cli
     share/man/man1/dirbench-cli.1.gz
     share/doc/dirbench/copyright
-    share/doc/dirbench/changelog.gz)
+    share/doc/dirbench/changelog.gz
+    share/dirbench/catalog/cloud-disks.json)
 if(GUI)
     list(APPEND expected
         bin/dirbench

@@ -1,0 +1,76 @@
+#include "core/catalog/comparerecord.h"
+
+#include <QSet>
+
+#include <cmath>
+
+namespace CloudCatalog {
+
+namespace {
+
+constexpr double kNearCeiling = 0.8;
+
+void addVerdicts(RunRecord& rec, const Comparison& c, const QString& prefix)
+{
+    const double m = c.measured.mbps;
+    if (const auto max = c.listedMaxMbps) {
+        const double setupMax = c.vmMaxMbps ? std::min(*max, *c.vmMaxMbps) : *max;
+        rec.verdicts << Verdict { prefix + QStringLiteral("within the published maximum of disk and VM"),
+            QStringLiteral("cloud catalog"), !c.hasFlag(QStringLiteral("above-published-max")), m, setupMax,
+            QStringLiteral("MB/s"),
+            c.hasFlag(QStringLiteral("above-published-max")) ? QStringLiteral("not measuring the cloud disk")
+                                                             : QString() };
+    }
+    if (c.ceilingMbps && !c.measured.upperBound)
+        rec.verdicts << Verdict { prefix + QStringLiteral("reaches 80 % of the reachable ceiling"),
+            QStringLiteral("cloud catalog, Little's law"), m >= kNearCeiling * *c.ceilingMbps, m,
+            std::round(kNearCeiling * *c.ceilingMbps * 10) / 10, QStringLiteral("MB/s"), c.evaluation.bindingText };
+}
+
+} // namespace
+
+RunRecord compareRecord(const Catalog& catalog, const QList<Comparison>& comparisons, const QJsonObject& spec,
+    const QString& measuredSource)
+{
+    RunRecord rec;
+    rec.kind = QStringLiteral("cloud-compare");
+    rec.started = QDateTime::currentDateTimeUtc();
+    rec.spec = spec;
+    rec.spec.insert(QStringLiteral("catalog"),
+        QJsonObject { { QStringLiteral("origin"), catalog.origin },
+            { QStringLiteral("schema_version"), catalog.schemaVersion },
+            { QStringLiteral("compiled"), catalog.compiled } });
+    QJsonArray sources;
+    QSet<QString> seen;
+    auto addSources = [&](const QJsonArray& a) {
+        for (const auto& s : a)
+            if (!seen.contains(s.toObject().value(QStringLiteral("url")).toString())) {
+                seen.insert(s.toObject().value(QStringLiteral("url")).toString());
+                sources.append(s);
+            }
+    };
+    QSet<QString> warned;
+    for (const auto& c : comparisons) {
+        addSources(c.evaluation.toJson().value(QStringLiteral("sources")).toArray());
+        for (const auto& f : c.flags)
+            rec.warnings << RunWarning { f.code,
+                comparisons.size() > 1 ? c.measured.label + QStringLiteral(": ") + f.message : f.message };
+    }
+    if (comparisons.size() == 1) {
+        rec.summary = comparisons.first().summaryJson();
+        addVerdicts(rec, comparisons.first(), QString());
+    } else {
+        QJsonArray cases;
+        for (const auto& c : comparisons) {
+            cases.append(c.summaryJson());
+            addVerdicts(rec, c, c.measured.label + QStringLiteral(": "));
+        }
+        rec.summary.insert(QStringLiteral("cases"), cases);
+    }
+    rec.summary.insert(QStringLiteral("measured_source"), measuredSource);
+    rec.extra.insert(QStringLiteral("sources"), sources);
+    rec.extra.insert(QStringLiteral("attribution"), catalog.attribution);
+    return rec;
+}
+
+} // namespace CloudCatalog

@@ -1,0 +1,253 @@
+#include "ui/charts/barchartview.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QPainter>
+#include <QVBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QHorizontalStackedBarSeries>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+constexpr double kLogOffset = 0.5;
+
+const BarChartView::Tone kTones[] = { BarChartView::Tone::Measured, BarChartView::Tone::Good, BarChartView::Tone::Warn,
+    BarChartView::Tone::Bad, BarChartView::Tone::Neutral };
+
+QString toneName(BarChartView::Tone t)
+{
+    switch (t) {
+    case BarChartView::Tone::Good:
+        return QObject::tr("meets it");
+    case BarChartView::Tone::Warn:
+        return QObject::tr("only while bursting / check");
+    case BarChartView::Tone::Bad:
+        return QObject::tr("does not meet it");
+    case BarChartView::Tone::Measured:
+        return QObject::tr("measured");
+    case BarChartView::Tone::Neutral:
+        break;
+    }
+    return QObject::tr("published limit");
+}
+
+QString compact(double v, const QString& unit)
+{
+    const QString n = v >= 1000 ? QLocale(QLocale::English).toString(v / 1000, 'f', 0) + u'k'
+                                : QLocale(QLocale::English).toString(v, 'f', 0);
+    return unit.isEmpty() ? n : n + u' ' + unit;
+}
+
+} // namespace
+
+BarChartView::BarChartView(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new QChart)
+{
+    m_chart->setMargins(QMargins(16, 4, 4, 4)); // room for untruncated category labels
+    m_chart->setBackgroundRoundness(0);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(180);
+    m_placeholder = new QLabel(this);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setStyleSheet(QStringLiteral("color: #777777;"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    layout->addWidget(m_placeholder);
+    rebuild();
+}
+
+void BarChartView::setTitle(const QString& title)
+{
+    m_chart->setTitle(title);
+}
+
+void BarChartView::setAxisTitle(const QString& title)
+{
+    m_axisTitle = title;
+    rebuild();
+}
+
+void BarChartView::setLogScale(bool log, const QString& unit)
+{
+    m_log = log;
+    m_unit = unit;
+    rebuild();
+}
+
+void BarChartView::setBars(const QList<Bar>& bars)
+{
+    m_bars = bars;
+    rebuild();
+}
+
+void BarChartView::setTarget(double value, const QString& name)
+{
+    m_target = value;
+    m_targetName = name;
+    rebuild();
+}
+
+void BarChartView::setToneNames(const QStringList& names)
+{
+    m_toneNames = names;
+    rebuild();
+}
+
+void BarChartView::setPlaceholderText(const QString& text)
+{
+    m_placeholder->setText(text);
+    rebuild();
+}
+
+QStringList BarChartView::labels() const
+{
+    QStringList out;
+    for (const auto& b : m_bars)
+        out << b.label;
+    return out;
+}
+
+QList<double> BarChartView::values() const
+{
+    QList<double> out;
+    for (const auto& b : m_bars)
+        out << b.value;
+    return out;
+}
+
+QList<BarChartView::Tone> BarChartView::tones() const
+{
+    QList<Tone> out;
+    for (const auto& b : m_bars)
+        out << b.tone;
+    return out;
+}
+
+bool BarChartView::isPlaceholderVisible() const
+{
+    return m_placeholder->isVisibleTo(this);
+}
+
+QColor BarChartView::color(Tone tone)
+{
+    switch (tone) {
+    case Tone::Good:
+        return QColor(0x2e, 0x7d, 0x32);
+    case Tone::Warn:
+        return QColor(0xf9, 0xa8, 0x25);
+    case Tone::Bad:
+        return QColor(0xc6, 0x28, 0x28);
+    case Tone::Measured:
+        return QColor(0x15, 0x65, 0xc0);
+    case Tone::Neutral:
+        break;
+    }
+    return QColor(0x90, 0xa4, 0xae);
+}
+
+double BarChartView::x(double value) const
+{
+    if (value <= 0)
+        return 0;
+    // log: 1 GiB sits half a decade from the axis' start, so the smallest bar still shows
+    return m_log ? std::log10(std::max(1.0, value)) + kLogOffset : value;
+}
+
+void BarChartView::rebuild()
+{
+    m_chart->removeAllSeries();
+    for (auto* axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    m_placeholder->setVisible(m_bars.isEmpty());
+    m_view->setVisible(!m_bars.isEmpty());
+    if (m_bars.isEmpty())
+        return;
+
+    // One stacked set per tone: each bar is non-zero in exactly one set, so it takes that tone's colour.
+    auto* series = new QHorizontalStackedBarSeries;
+    series->setBarWidth(0.7);
+    QStringList categories;
+    double max = m_target;
+    for (qsizetype i = m_bars.size() - 1; i >= 0; --i) { // the first bar at the top
+        categories << m_bars.at(i).label;
+        max = std::max(max, m_bars.at(i).value);
+    }
+    for (const Tone tone : kTones) {
+        if (std::none_of(m_bars.begin(), m_bars.end(), [&](const Bar& b) { return b.tone == tone; }))
+            continue;
+        const qsizetype t = qsizetype(tone);
+        auto* set
+            = new QBarSet(t < m_toneNames.size() && !m_toneNames.at(t).isEmpty() ? m_toneNames.at(t) : toneName(tone));
+        set->setColor(color(tone));
+        set->setBorderColor(color(tone));
+        for (qsizetype i = m_bars.size() - 1; i >= 0; --i)
+            set->append(m_bars.at(i).tone == tone ? x(m_bars.at(i).value) : 0.0);
+        series->append(set);
+    }
+    m_chart->addSeries(series);
+    auto* yAxis = new QBarCategoryAxis;
+    yAxis->append(categories);
+    QFont small = yAxis->labelsFont();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    yAxis->setLabelsFont(small);
+    yAxis->setTruncateLabels(false); // the label carries the figure: never "P10 12…"
+    m_chart->addAxis(yAxis, Qt::AlignLeft);
+    series->attachAxis(yAxis);
+
+    QAbstractAxis* xAxis = nullptr;
+    double xMax = 0;
+    if (m_log) {
+        auto* cat = new QCategoryAxis;
+        cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        const int decades = std::max(1, int(std::ceil(std::log10(std::max(10.0, max * 1.5)))));
+        for (int d = 0; d <= decades; ++d)
+            cat->append(compact(std::pow(10.0, d), m_unit), d + kLogOffset);
+        xMax = decades + kLogOffset;
+        cat->setRange(0, xMax);
+        xAxis = cat;
+    } else {
+        auto* val = new QValueAxis;
+        xMax = max > 0 ? max * 1.15 : 1;
+        val->setRange(0, xMax);
+        val->setLabelFormat(QStringLiteral("%.0f"));
+        val->applyNiceNumbers();
+        xMax = val->max();
+        xAxis = val;
+    }
+    xAxis->setTitleText(m_axisTitle);
+    m_chart->addAxis(xAxis, Qt::AlignBottom);
+    series->attachAxis(xAxis);
+
+    if (m_target > 0) { // a vertical line over the bars, on a hidden 0..1 axis
+        auto* line = new QLineSeries;
+        line->setName(m_targetName);
+        QPen pen(QColor(0x37, 0x47, 0x4f));
+        pen.setWidthF(2);
+        pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+        line->append(x(m_target), 0);
+        line->append(x(m_target), 1);
+        m_chart->addSeries(line);
+        auto* hidden = new QValueAxis;
+        hidden->setRange(0, 1);
+        hidden->setVisible(false);
+        m_chart->addAxis(hidden, Qt::AlignRight);
+        line->attachAxis(xAxis);
+        line->attachAxis(hidden);
+    }
+}

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QLabel;
+QT_END_NAMESPACE
+
+// Labelled horizontal bars, coloured by meaning, with an optional vertical target line: what a stakeholder reads at a
+// glance ("P10 · 128 GiB", "t3.medium caps it"). The label carries the figure, the bar its size; a log scale puts
+// 4 GiB and 32 TiB on one chart. Like the other views here, it takes plain values and keeps QtCharts out of sight.
+class BarChartView final : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Tone
+    {
+        Good,
+        Warn,
+        Bad,
+        Neutral,
+        Measured
+    };
+    struct Bar
+    {
+        QString label;
+        double value = 0; // <= 0: no bar (the label still shows, e.g. "no size meets it")
+        Tone tone = Tone::Neutral;
+    };
+
+    explicit BarChartView(QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(BarChartView)
+
+    void setTitle(const QString& title);
+    void setAxisTitle(const QString& title);
+    void setLogScale(bool log, const QString& unit = QString()); // log: 1, 10, 100, ... with "unit" labels
+    void setBars(const QList<Bar>& bars);
+    void setTarget(double value, const QString& name); // <= 0 hides it
+    void setPlaceholderText(const QString& text);
+    // Legend names for Good, Warn, Bad, Neutral, Measured (in that order); an empty name keeps the default.
+    void setToneNames(const QStringList& names);
+
+    int barCount() const { return int(m_bars.size()); }
+    QStringList labels() const;
+    QList<double> values() const;
+    QList<Tone> tones() const;
+    double target() const { return m_target; }
+    bool isPlaceholderVisible() const;
+    static QColor color(Tone tone);
+
+private:
+    void rebuild();
+    double x(double value) const;
+
+    QChart* m_chart = nullptr;
+    QChartView* m_view = nullptr;
+    QLabel* m_placeholder = nullptr;
+    QList<Bar> m_bars;
+    bool m_log = false;
+    QString m_unit;
+    QString m_axisTitle;
+    double m_target = 0;
+    QString m_targetName;
+    QStringList m_toneNames;
+};

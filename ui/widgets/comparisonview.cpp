@@ -1,0 +1,99 @@
+#include "ui/widgets/comparisonview.h"
+
+#include "core/common/runrecord.h"
+#include "ui/charts/barchartview.h"
+#include "ui/widgets/warningslabel.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+using namespace CloudCatalog;
+
+namespace {
+
+QString num(double v)
+{
+    return QLocale(QLocale::English).toString(v, 'f', std::abs(v - std::round(v)) < 1e-9 ? 0 : 1);
+}
+
+} // namespace
+
+ComparisonView::ComparisonView(QWidget* parent)
+    : QWidget(parent)
+    , m_chart(new BarChartView(this))
+    , m_headline(new QLabel(this))
+    , m_flags(new WarningsLabel(this))
+{
+    m_chart->setObjectName(QStringLiteral("compareChart"));
+    m_headline->setObjectName(QStringLiteral("compareHeadline"));
+    m_headline->setWordWrap(true);
+    m_chart->setAxisTitle(tr("MB/s (10^6 bytes/s)"));
+    m_chart->setToneNames({ tr("reachable ceiling"), tr("far below the listed limit"),
+        tr("above the published maximum"), tr("published limit"), tr("measured") });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_chart, 1);
+    layout->addWidget(m_flags);
+    clear(tr("Open a disk record (dirbench-cli disk --json) or pick a case of the seed's table."));
+}
+
+void ComparisonView::clear(const QString& message)
+{
+    m_codes.clear();
+    m_headline->setText(message);
+    m_chart->setBars({});
+    m_chart->setPlaceholderText(message);
+    m_flags->setWarnings({});
+}
+
+void ComparisonView::setComparison(const Comparison& c, const QString& source)
+{
+    using Tone = BarChartView::Tone;
+    const bool above = c.hasFlag(QStringLiteral("above-published-max"));
+    const bool below = c.hasFlag(QStringLiteral("far-below-listed"));
+    QList<BarChartView::Bar> bars;
+    bars << BarChartView::Bar {
+        tr("measured: %1%2 MB/s").arg(c.measured.upperBound ? QStringLiteral("< ") : QString(), num(c.measured.mbps)),
+        c.measured.mbps, above ? Tone::Bad : (below ? Tone::Warn : Tone::Measured)
+    };
+    auto add = [&](const QString& label, const std::optional<double>& v) {
+        bars << BarChartView::Bar { v ? QStringLiteral("%1: %2 MB/s").arg(label, num(*v))
+                                      : QStringLiteral("%1: not published").arg(label),
+            v.value_or(0), Tone::Neutral };
+    };
+    add(tr("disk listed"), c.listedMbps);
+    if (c.listedMaxMbps && c.listedMbps && *c.listedMaxMbps > *c.listedMbps + 1e-9)
+        add(tr("disk burst"), c.listedMaxMbps);
+    if (c.evaluation.vm) {
+        add(tr("VM cap"), c.vmCapMbps);
+        if (c.vmMaxMbps && c.vmCapMbps && *c.vmMaxMbps > *c.vmCapMbps + 1e-9)
+            add(tr("VM burst"), c.vmMaxMbps);
+    }
+    bars << BarChartView::Bar { c.ceilingMbps ? tr("reachable ceiling: %1 MB/s").arg(num(*c.ceilingMbps))
+                                              : tr("reachable ceiling: not known"),
+        c.ceilingMbps.value_or(0), Tone::Good };
+    m_chart->setTitle(QStringLiteral("%1 at %2 GiB%3")
+                          .arg(c.evaluation.disk->label())
+                          .arg(c.evaluation.requestedGib)
+                          .arg(c.evaluation.vm ? QStringLiteral(" on ") + c.evaluation.vm->id : QString()));
+    m_chart->setBars(bars);
+    QList<RunWarning> flags;
+    m_codes.clear();
+    for (const auto& f : c.flags) {
+        flags << RunWarning { f.code, f.message };
+        m_codes << f.code;
+    }
+    m_flags->setWarnings(flags);
+    m_headline->setText(
+        tr("<b>%1</b> — %2. Binding limit: %3.")
+            .arg(c.measured.label.toHtmlEscaped(), source.toHtmlEscaped(), c.evaluation.bindingText.toHtmlEscaped()));
+}
+
+QString ComparisonView::headline() const
+{
+    return m_headline->text();
+}

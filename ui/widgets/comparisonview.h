@@ -1,0 +1,32 @@
+#pragma once
+
+#include "core/catalog/compare.h"
+
+#include <QWidget>
+
+class BarChartView;
+class QLabel;
+class WarningsLabel;
+
+// Measured vs listed: bars for the measured MB/s, the disk's listed limit and maximum, the VM's cap and maximum,
+// and the reachable ceiling; the flags below in words, each with its stable code.
+class ComparisonView final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ComparisonView(QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(ComparisonView)
+
+    void setComparison(const CloudCatalog::Comparison& c, const QString& source);
+    void clear(const QString& message);
+
+    BarChartView* chart() const { return m_chart; }
+    QStringList flagCodes() const { return m_codes; }
+    QString headline() const;
+
+private:
+    BarChartView* m_chart = nullptr;
+    QLabel* m_headline = nullptr;
+    WarningsLabel* m_flags = nullptr;
+    QStringList m_codes;
+};
