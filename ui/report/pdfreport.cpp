@@ -28,8 +28,11 @@ public:
     {
         m_body = QFont(QStringLiteral("DejaVu Sans"));
         m_body.setPointSizeF(9);
+        // No shaping: no "ﬀ" ligatures, so text copied or extracted from the PDF is the text of the record.
+        m_body.setStyleStrategy(QFont::PreferNoShaping);
         m_mono = QFont(QStringLiteral("DejaVu Sans Mono"));
         m_mono.setPointSizeF(7.5);
+        m_mono.setStyleStrategy(QFont::PreferNoShaping);
         m_area = QRectF(0, 0, writer.width(), writer.height());
         m_top = m_area.top() + 22 * m_unit;
         m_bottom = m_area.bottom() - 20 * m_unit;

@@ -83,8 +83,8 @@ QString value(const QJsonValue& v)
 QString unitOf(const QString& key)
 {
     const QString k = key.section(u'.', -1);
-    if (k == u"t" || k.endsWith(u"_s") || k.endsWith(u"seconds"))
-        return k.contains(u"per_s") ? QString() : QStringLiteral("s");
+    if (k == u"t" || ((k.endsWith(u"_s") || k.endsWith(u"seconds")) && !k.endsWith(u"per_s")))
+        return QStringLiteral("s");
     if (k.endsWith(u"_ms") || key.contains(u"latency_ms"))
         return QStringLiteral("ms");
     if (k.endsWith(u"_us") || key.contains(u"latency_us"))
