@@ -66,8 +66,38 @@ void intervalCharts(const QJsonArray& intervals, const QStringList& keys, Report
     }
 }
 
+// Experiments (thread sweep, TLS cost, database size) hold summary.points: ops/s against what the sweep varied.
+static void pointsChart(const QJsonObject& summary, ReportSection& section)
+{
+    const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
+    if (points.isEmpty() || !points.first().toObject().value(QStringLiteral("ops_per_s")).isDouble())
+        return;
+    QString xKey;
+    const QJsonObject first = points.first().toObject();
+    for (auto it = first.begin(); it != first.end() && xKey.isEmpty(); ++it)
+        if (it.value().isDouble() && it.key() != u"ops_per_s" && !it.key().contains(u"cpu") && it.key() != u"errors")
+            xKey = it.key();
+    if (xKey.isEmpty())
+        return;
+    ReportChart c;
+    c.title = QString(u"ops/s by " + ReportFormat::label(xKey));
+    c.xLabel = ReportFormat::label(xKey);
+    c.yLabel = QStringLiteral("ops/s");
+    ReportSeries sr;
+    sr.name = QStringLiteral("measured ops/s");
+    sr.markers = true;
+    for (const QJsonValue& v : points) {
+        const QJsonObject o = v.toObject();
+        if (o.value(xKey).isDouble() && o.value(QStringLiteral("ops_per_s")).isDouble())
+            sr.points.append({ o.value(xKey).toDouble(), o.value(QStringLiteral("ops_per_s")).toDouble() });
+    }
+    c.series << sr;
+    section.blocks << ReportBlock::ofChart(c);
+}
+
 void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
+    pointsChart(r.summary, section);
     const QList<QStringList> rows = ReportJson::keyValueRows(r.summary);
     if (!rows.isEmpty()) {
         section.blocks << ReportBlock::subheading(QStringLiteral("Summary"));
@@ -81,7 +111,15 @@ void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
         section.blocks << ReportBlock::subheading(title);
         section.blocks << ReportBlock::ofTable(table);
     }
-    QStringList keys = ReportJson::numericIntervalKeys(r.intervals);
+    // Columns that never left 0 (errors, timeouts in a clean run) make empty charts: their tables say 0 already.
+    QStringList keys;
+    for (const QString& k : ReportJson::numericIntervalKeys(r.intervals)) {
+        bool moved = false;
+        for (const QPointF& p : ReportJson::series(r.intervals, k))
+            moved = moved || p.y() != 0;
+        if (moved)
+            keys << k;
+    }
     if (keys.size() > 8)
         keys = keys.mid(0, 8);
     intervalCharts(r.intervals, keys, section, QStringLiteral("Intervals"));
