@@ -3,6 +3,7 @@
 // back with pdftotext/pdffonts/pdfinfo, the HTML and the CSV.
 #include "core/common/runrecord.h"
 #include "core/ldap/ldaptarget.h"
+#include "core/store/runstore.h"
 #include "ldapfixture.h"
 
 #include <QJsonArray>
@@ -63,8 +64,12 @@ QString full(double v)
         return c.toString(v, 'f', 0);
     if (std::fabs(v) >= 100)
         return c.toString(v, 'f', 1);
-    QString s = c.toString(v, 'f', 2);
+    // Below 1: three significant digits.
+    const int decimals = std::fabs(v) >= 1 ? 2 : std::min(9, 2 - int(std::floor(std::log10(std::fabs(v)))));
+    QString s = c.toString(v, 'f', decimals);
     while (s.endsWith(u'0'))
+        s.chop(1);
+    if (s.endsWith(u'.'))
         s.chop(1);
     return s;
 }
@@ -101,6 +106,7 @@ private slots:
     void worksWithoutDisplay();
     void htmlAndCsv();
     void genericKind();
+    void fromHistory();
     void badInput_data();
     void badInput();
 
@@ -313,6 +319,22 @@ void TstReport::genericKind()
     QVERIFY(t.contains(
         "FAIL IOPS >= 95 % of the listed limit: measured 2,875.4 IO/s, threshold 2,850 IO/s (source: Cloud vendor "
         "disk table 2026)"));
+}
+
+void TstReport::fromHistory()
+{
+    // The test's own history database ($DIRBENCH_HISTORY, set by ctest): a run saved by name is found by name and id.
+    RunStore store;
+    QVERIFY(store.open());
+    const qint64 id = store.save(m_loaded.at(2), "nightly-sizing");
+    QVERIFY(id > 0);
+    const Result r = run({ "report", "--history", "nightly-sizing", "--history", QString::number(id), "--pdf",
+        path("history.pdf"), "--csv", path("history.csv") });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QString t = flat(tool(QStringLiteral("pdftotext"), { path("history.pdf"), QStringLiteral("-") }).out);
+    QVERIFY(t.contains("Run 1: nightly-sizing (sizing)"));
+    QVERIFY(t.contains("Run 2: nightly-sizing (sizing)"));
+    QVERIFY(QFile::exists(path("history.csv")));
 }
 
 void TstReport::badInput_data()
