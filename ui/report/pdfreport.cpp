@@ -47,8 +47,8 @@ public:
         title();
         for (qsizetype i = 0; i < m_doc.sections.size(); ++i) {
             const ReportSection& s = m_doc.sections.at(i);
-            if (!s.status.isEmpty() && m_y > m_top + 1)
-                newPage(); // every run on its own page
+            if (!s.status.isEmpty() && m_y > m_top + (m_bottom - m_top) * 0.45)
+                newPage(); // a run starts in the upper half of a page
             section(s);
         }
         return m_page;

@@ -17,6 +17,26 @@ QString dateText(const QDateTime& t)
     return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t")) : QStringLiteral("unknown");
 }
 
+// The history's headline, or for kinds it has none for, the number a reader looks for first.
+QString headline(const RunRecord& r)
+{
+    const QString h = RunStore::headlineOf(r);
+    if (!h.isEmpty() && h != r.status)
+        return h;
+    const QJsonObject& s = r.summary;
+    if (r.kind == u"sizing")
+        for (const QJsonValue& v : s.value(QStringLiteral("recommendations")).toArray())
+            if (v.toObject().value(QStringLiteral("name")).toString().compare(u"total RAM", Qt::CaseInsensitive) == 0)
+                return QString(u"total RAM " + ReportFormat::value(v.toObject().value(QStringLiteral("value"))) + u' '
+                    + v.toObject().value(QStringLiteral("unit")).toString());
+    if (s.value(QStringLiteral("t_hit_us")).isDouble())
+        return QString(u"t_hit " + ReportFormat::value(s.value(QStringLiteral("t_hit_us"))) + u" µs, t_miss "
+            + ReportFormat::value(s.value(QStringLiteral("t_miss_us"))) + u" µs");
+    if (s.value(QStringLiteral("best_ops_per_s")).isDouble())
+        return QString(u"best " + ReportFormat::value(s.value(QStringLiteral("best_ops_per_s"))) + u" ops/s");
+    return h;
+}
+
 ReportSection overview(const QList<RunRecord>& records, const ReportOptions& options, const QDateTime& generated)
 {
     ReportSection s;
@@ -38,7 +58,7 @@ ReportSection overview(const QList<RunRecord>& records, const ReportOptions& opt
     for (qsizetype i = 0; i < records.size(); ++i) {
         const RunRecord& r = records.at(i);
         t.rows.append({ QString::number(i + 1), runName(records, options, i), r.kind, r.status, dateText(r.started),
-            RunStore::headlineOf(r) });
+            headline(r) });
     }
     s.blocks << ReportBlock::subheading(QStringLiteral("Runs"));
     s.blocks << ReportBlock::ofTable(t);

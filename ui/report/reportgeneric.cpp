@@ -111,6 +111,12 @@ void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
         section.blocks << ReportBlock::subheading(title);
         section.blocks << ReportBlock::ofTable(table);
     }
+    for (const QString& src : ReportJson::sourcesIn(r.summary) + ReportJson::sourcesIn(r.extra))
+        cite(sources, src);
+    if (!ReportJson::series(r.intervals, QStringLiteral("ops_per_s")).isEmpty()) {
+        loadCharts(r.intervals, section); // an LDAP load (an experiment's): its usual charts
+        return;
+    }
     // Columns that never left 0 (errors, timeouts in a clean run) make empty charts: their tables say 0 already.
     QStringList keys;
     for (const QString& k : ReportJson::numericIntervalKeys(r.intervals)) {
@@ -123,8 +129,6 @@ void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
     if (keys.size() > 8)
         keys = keys.mid(0, 8);
     intervalCharts(r.intervals, keys, section, QStringLiteral("Intervals"));
-    for (const QString& s : ReportJson::sourcesIn(r.summary) + ReportJson::sourcesIn(r.extra))
-        cite(sources, s);
 }
 
 } // namespace ReportSections

@@ -35,6 +35,37 @@ QString resultCodeName(const QString& code)
 
 } // namespace
 
+void loadCharts(const QJsonArray& intervals, ReportSection& section)
+{
+    intervalCharts(intervals, { QStringLiteral("ops_per_s"), QStringLiteral("target_rate") }, section,
+        QStringLiteral("Throughput"));
+    QStringList lat;
+    for (const char16_t* p : { u"p50", u"p99", u"p999" })
+        lat << QString(u"latency_ms." + QString::fromUtf16(p));
+    intervalCharts(intervals, lat, section, QStringLiteral("Latency"));
+    QStringList faults = { QStringLiteral("errors"), QStringLiteral("timeouts"), QStringLiteral("reconnects") };
+    bool anyFault = false;
+    for (const QString& k : faults)
+        for (const QPointF& p : ReportJson::series(intervals, k))
+            anyFault = anyFault || p.y() != 0;
+    if (anyFault)
+        intervalCharts(intervals, faults, section, QStringLiteral("Faults"));
+    // The server's own rates (cn=monitor) that moved during the run; bytes are left out (another scale).
+    QStringList monitorKeys;
+    for (const QString& k : ReportJson::numericIntervalKeys(intervals)) {
+        if (!k.startsWith(u"server.") || !k.endsWith(u"_per_s") || k.contains(u"bytes"))
+            continue;
+        bool moved = false;
+        for (const QPointF& p : ReportJson::series(intervals, k))
+            moved = moved || p.y() != 0;
+        if (moved)
+            monitorKeys << k;
+    }
+    if (!monitorKeys.isEmpty())
+        intervalCharts(intervals, monitorKeys.mid(0, 6), section, QStringLiteral("Server counters (cn=monitor)"), {},
+            QStringLiteral("per second"));
+}
+
 void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
     const QJsonObject& s = r.summary;
@@ -89,33 +120,7 @@ void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources)
             section.blocks << ReportBlock::paragraph(
                 QString(u"Counters that did not move (0): " + still.join(QStringLiteral(", ")) + u'.'));
     }
-    intervalCharts(r.intervals, { QStringLiteral("ops_per_s"), QStringLiteral("target_rate") }, section,
-        QStringLiteral("Throughput"));
-    QStringList lat;
-    for (const char16_t* p : { u"p50", u"p99", u"p999" })
-        lat << QString(u"latency_ms." + QString::fromUtf16(p));
-    intervalCharts(r.intervals, lat, section, QStringLiteral("Latency"));
-    QStringList faults = { QStringLiteral("errors"), QStringLiteral("timeouts"), QStringLiteral("reconnects") };
-    bool anyFault = false;
-    for (const QString& k : faults)
-        for (const QPointF& p : ReportJson::series(r.intervals, k))
-            anyFault = anyFault || p.y() != 0;
-    if (anyFault)
-        intervalCharts(r.intervals, faults, section, QStringLiteral("Faults"));
-    // The server's own rates (cn=monitor) that moved during the run; bytes are left out (another scale).
-    QStringList monitorKeys;
-    for (const QString& k : ReportJson::numericIntervalKeys(r.intervals)) {
-        if (!k.startsWith(u"server.") || !k.endsWith(u"_per_s") || k.contains(u"bytes"))
-            continue;
-        bool moved = false;
-        for (const QPointF& p : ReportJson::series(r.intervals, k))
-            moved = moved || p.y() != 0;
-        if (moved)
-            monitorKeys << k;
-    }
-    if (!monitorKeys.isEmpty())
-        intervalCharts(r.intervals, monitorKeys.mid(0, 6), section, QStringLiteral("Server counters (cn=monitor)"), {},
-            QStringLiteral("per second"));
+    loadCharts(r.intervals, section);
     for (const QString& src : ReportJson::sourcesIn(s))
         cite(sources, src);
 }

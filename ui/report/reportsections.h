@@ -9,6 +9,8 @@ namespace ReportSections {
 
 void disk(const RunRecord& r, ReportSection& section, QStringList& sources);
 void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources);
+// The charts of LDAP load intervals (ops/s, latency, faults, cn=monitor rates); experiments' loads use them too.
+void loadCharts(const QJsonArray& intervals, ReportSection& section);
 void curve(const RunRecord& r, ReportSection& section, QStringList& sources);
 void sizing(const RunRecord& r, ReportSection& section, QStringList& sources);
 void generic(const RunRecord& r, ReportSection& section, QStringList& sources);
