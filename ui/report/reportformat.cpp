@@ -40,7 +40,7 @@ QString number(double value)
     if (!std::isfinite(value))
         return QStringLiteral("-");
     const double a = std::fabs(value);
-    if (a < 1e15 && value == std::floor(value))
+    if (value == std::floor(value))
         return fixed(value, 0);
     if (a >= 100)
         return fixed(value, 1);
