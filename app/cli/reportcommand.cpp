@@ -89,6 +89,8 @@ int checkOutput(const QCommandLineParser& p, const char* option)
         return badArgument(QString(u"--" + name), QString(path + u": not a file name"));
     if (!fi.absoluteDir().exists())
         return badArgument(QString(u"--" + name), QString(path + u": the directory does not exist"));
+    if (!QFileInfo(fi.absolutePath()).isWritable())
+        return badArgument(QString(u"--" + name), QString(path + u": the directory is not writable"));
     return ExitOk;
 }
 
