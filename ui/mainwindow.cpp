@@ -8,6 +8,7 @@
 #include "ui/pages/experimentspage.h"
 #include "ui/pages/ldappage.h"
 #include "ui/pages/sizingpage.h"
+#include "ui/reportexport.h"
 #include "ui/widgets/demodirectorybox.h"
 
 #include <QAction>
@@ -52,6 +53,17 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     auto* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(m_startAction);
     runMenu->addAction(m_cancelAction);
+    runMenu->addSeparator();
+    auto* exportAction = runMenu->addAction(tr("&Export report…"));
+    exportAction->setObjectName(QStringLiteral("exportReportAction"));
+    exportAction->setToolTip(tr("Write the last run of every page as a PDF, HTML or CSV report"));
+    connect(exportAction, &QAction::triggered, this, [this] {
+        QStringList names;
+        const QList<RunRecord> records = pageRecords(&names);
+        const QString path = ReportExport::exportWithDialog(this, records, names);
+        if (!path.isEmpty())
+            statusBar()->showMessage(tr("Report written to %1").arg(path));
+    });
     runMenu->addSeparator();
     runMenu->addAction(quitAction);
     auto* toolBar = addToolBar(tr("Run"));
@@ -115,6 +127,22 @@ void MainWindow::startDemo(double loadSeconds)
 Page* MainWindow::currentPage() const
 {
     return qobject_cast<Page*>(m_tabs->currentWidget());
+}
+
+QList<RunRecord> MainWindow::pageRecords(QStringList* names) const
+{
+    const QList<std::pair<QString, RunRecord>> all = { { m_diskPage->title(), m_diskPage->lastRecord() },
+        { tr("LDAP probe"), m_ldapPage->lastProbe() }, { m_ldapPage->title(), m_ldapPage->lastRecord() },
+        { m_sizingPage->title(), m_sizingPage->record() }, { m_curvePage->title(), m_curvePage->lastRecord() } };
+    QList<RunRecord> out;
+    for (const auto& [name, record] : all) {
+        if (record.kind.isEmpty())
+            continue;
+        out << record;
+        if (names)
+            *names << name;
+    }
+    return out;
 }
 
 void MainWindow::addPage(Page* page)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/common/runrecord.h"
+
 #include <QList>
 #include <QMainWindow>
 
@@ -33,6 +35,8 @@ public:
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
     Page* currentPage() const;
+    // The last record of every page that has one (disk, LDAP probe and load, sizing, curve): what a report holds.
+    QList<RunRecord> pageRecords(QStringList* names = nullptr) const;
     bool isClosePending() const { return m_closePending; }
 
 protected:

@@ -5,12 +5,14 @@
 #include "app/cli/diskcommand.h"
 #include "app/cli/experimentcommand.h"
 #include "app/cli/ldapcommand.h"
+#include "app/cli/reportcommand.h"
 #include "app/cli/sandboxcommand.h"
 #include "app/cli/sizingcommand.h"
 
 #include <QCoreApplication>
 
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -25,6 +27,7 @@ Commands:
   curve     entry-cache coverage vs ops/s: a 389-ds cache sweep, or a working-set sweep on any server
   experiment  the guide's experiments: threads (Table 2), tls (Table 7), dbsize (Table 5)
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
+  report    a PDF/HTML/CSV report of run records (--in RUN.json ... --pdf OUT.pdf); needs no display
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
   sizing    RAM and cache sizing per server kind, each number with its formula and source
 
@@ -38,6 +41,8 @@ Exit codes: 0 the run completed; 1 the run failed or was cancelled; 2 bad argume
 
 int main(int argc, char** argv)
 {
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0) // makes its own QGuiApplication (offscreen)
+        return Cli::runReportCommand(argc, argv);
     QCoreApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("DirBench"));
     QCoreApplication::setApplicationName(QStringLiteral("dirbench-cli"));

@@ -1,0 +1,390 @@
+// dirbench-cli report, end to end: real records made by running dirbench-cli (a short disk test on a temp file,
+// the "directory" suite with its verdicts, a sizing run, a search load against the sandbox slapd), a real PDF read
+// back with pdftotext/pdffonts/pdfinfo, the HTML and the CSV.
+#include "core/common/runrecord.h"
+#include "core/ldap/ldaptarget.h"
+#include "core/store/runstore.h"
+#include "ldapfixture.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <sys/stat.h>
+
+namespace {
+
+struct Result
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Result run(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
+    int timeoutMs = 120000)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
+    Result r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+Result tool(const QString& program, const QStringList& args)
+{
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(60000);
+    return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError()) };
+}
+
+// The report's number rule, written out again here (DESIGN.md: printed in full): whole numbers without decimals,
+// >= 100 with one decimal, 1..100 with up to two, thousands separated by commas.
+QString full(double v)
+{
+    QLocale c = QLocale::c();
+    c.setNumberOptions(QLocale::DefaultNumberOptions);
+    if (v == std::floor(v))
+        return c.toString(v, 'f', 0);
+    if (std::fabs(v) >= 100)
+        return c.toString(v, 'f', 1);
+    // Below 1: three significant digits.
+    const int decimals = std::fabs(v) >= 1 ? 2 : std::min(9, 2 - int(std::floor(std::log10(std::fabs(v)))));
+    QString s = c.toString(v, 'f', decimals);
+    while (s.endsWith(u'0'))
+        s.chop(1);
+    if (s.endsWith(u'.'))
+        s.chop(1);
+    return s;
+}
+
+QString flat(QString s)
+{
+    return s.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+}
+
+// Without any whitespace: a URL the PDF wraps at a '-' or '/' comes back from pdftotext with a line break in it.
+QString bare(QString s)
+{
+    return s.remove(QRegularExpression(QStringLiteral("\\s+")));
+}
+
+RunRecord load(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return RunRecord::fromJsonBytes(f.readAll()).value_or(RunRecord());
+}
+
+} // namespace
+
+class TstReport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void pdfHasHeadingsNumbersAndVerdicts();
+    void pdfFontsAreEmbedded();
+    void worksWithoutDisplay();
+    void htmlAndCsv();
+    void genericKind();
+    void fromHistory();
+    void badInput_data();
+    void badInput();
+
+private:
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    Result report(const QStringList& extra, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
+
+    QTemporaryDir m_dir;
+    QStringList m_records; // the record files, in report order
+    QList<RunRecord> m_loaded;
+    QString m_pdfText;
+    bool m_haveLdap = false;
+};
+
+Result TstReport::report(const QStringList& extra, const QProcessEnvironment& env)
+{
+    QStringList args = { QStringLiteral("report") };
+    for (const QString& r : std::as_const(m_records))
+        args << QStringLiteral("--in") << r;
+    return run(args + extra, env);
+}
+
+void TstReport::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+        QSKIP("poppler-utils (pdftotext) is not installed");
+    const QString d = m_dir.path();
+    Result r = run({ "disk", "--dir", d, "--profile", "rand-read", "--size", "16M", "--duration", "2", "--json",
+        path("rand-read.json"), "--no-history" });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    r = run({ "disk", "--dir", d, "--profile", "directory", "--size", "16M", "--duration", "2", "--json",
+        path("suite.json"), "--no-history" });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    r = run({ "sizing", "--server", "389ds", "--entries", "200000", "--entry-cache-bytes-per-entry", "3000",
+        "--db-size-mb", "900", "--threads", "8", "--json", path("sizing.json"), "--no-history" });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    m_records << path("rand-read.json") << path("suite.json") << path("sizing.json");
+
+    QString why;
+    SandboxGuard sbx = LdapFixture::start(2000, false, &why);
+    if (sbx) {
+        r = run({ "ldap", "search", "--uri", sbx->uri, "--bind-dn", sbx->bindDn, "--password-file", sbx->passwordFile,
+            "--base", sbx->peopleBase, "--filter", "uid=user[0-1999]", "--duration", "3", "--threads", "1", "--json",
+            path("search.json"), "--no-history" });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        m_records << path("search.json");
+        m_haveLdap = true;
+    } else {
+        qWarning("no sandbox slapd (%s): the report is tested without an LDAP load", qPrintable(why));
+    }
+    for (const QString& f : std::as_const(m_records)) {
+        m_loaded << load(f);
+        QVERIFY2(!m_loaded.last().kind.isEmpty(), qPrintable(f));
+    }
+
+    r = report({ "--pdf", path("report.pdf"), "--html", path("report.html"), "--csv", path("report.csv"), "--title",
+        "Acceptance of ldap1" });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const Result text = tool(QStringLiteral("pdftotext"), { path("report.pdf"), QStringLiteral("-") });
+    QCOMPARE(text.code, 0);
+    m_pdfText = flat(text.out);
+    QVERIFY(!m_pdfText.isEmpty());
+}
+
+void TstReport::pdfHasHeadingsNumbersAndVerdicts()
+{
+    const QString& t = m_pdfText;
+    for (const char* h :
+        { "Acceptance of ldap1", "Overview", "Environment", "Verdicts", "Sources", "Run 1: rand-read (disk)",
+            "Run 2: suite (disk)", "Run 3: sizing (sizing)", "Tests of the suite", "Recommendations" })
+        QVERIFY2(t.contains(QLatin1String(h)), h);
+
+    // Key numbers, exactly as the records hold them.
+    const RunRecord& disk = m_loaded.at(0);
+    const double iops = disk.summary.value("iops").toDouble();
+    QVERIFY(iops > 0);
+    QVERIFY2(t.contains(full(iops)), qPrintable(full(iops)));
+    const double p99 = disk.summary.value("latency_us").toObject().value("p99").toDouble();
+    QVERIFY2(t.contains(full(p99)), qPrintable(full(p99)));
+
+    // Every verdict of the suite with its source; the suite has some (the seed's 100 MB/s at least).
+    const RunRecord& suite = m_loaded.at(1);
+    QVERIFY(!suite.verdicts.isEmpty());
+    for (const Verdict& v : suite.verdicts) {
+        const QString line
+            = flat(QString((v.passed ? "PASS " : "FAIL ") + v.requirement + ": measured " + full(v.measured) + ' '
+                + v.unit + ", threshold " + full(v.threshold) + ' ' + v.unit + " (source: " + v.source + ")"));
+        QVERIFY2(bare(t).contains(bare(line)), qPrintable(line)); // wrapped lines may break at a '-'
+    }
+
+    // Sizing: each recommendation's value and source, and the formula of the first.
+    const QJsonArray recs = m_loaded.at(2).summary.value("recommendations").toArray();
+    QVERIFY(!recs.isEmpty());
+    for (const QJsonValue& v : recs) {
+        const QJsonObject o = v.toObject();
+        const QString heading = flat(o.value("name").toString() + " = " + full(o.value("value").toDouble()));
+        QVERIFY2(t.contains(heading), qPrintable(heading));
+        QVERIFY2(bare(t).contains(bare(o.value("source").toString())), qPrintable(o.value("source").toString()));
+    }
+    QVERIFY(bare(t).contains(bare(recs.first().toObject().value("formula").toString())));
+
+    if (m_haveLdap) {
+        QVERIFY(t.contains("Run 4: search (ldap-search)"));
+        QVERIFY(t.contains("Result codes"));
+        const double ops = m_loaded.at(3).summary.value("ops_per_s").toDouble();
+        QVERIFY(ops > 0);
+        QVERIFY2(t.contains(full(ops)), qPrintable(full(ops)));
+        QVERIFY(t.contains("Throughput: ops/s"));
+    }
+    // Warnings of a record appear in its section (the 16 MiB test file is smaller than RAM).
+    for (const RunWarning& w : disk.warnings)
+        QVERIFY2(t.contains(flat(w.message)), qPrintable(w.message));
+
+    // Page count: a page or more per run, and not absurd.
+    const Result info = tool(QStringLiteral("pdfinfo"), { path("report.pdf") });
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(info.out);
+    QVERIFY(m.hasMatch());
+    const int pages = m.captured(1).toInt();
+    QVERIFY2(pages >= m_records.size() + 1 && pages <= 10 * m_records.size(), qPrintable(info.out));
+    QVERIFY(t.contains(QStringLiteral("Page %1 of %1").arg(pages)));
+    QVERIFY(info.out.contains("Acceptance of ldap1")); // the PDF's title
+
+    struct stat st
+    {
+    };
+    QCOMPARE(::stat(QFile::encodeName(path("report.pdf")).constData(), &st), 0);
+    QCOMPARE(int(st.st_mode & 0777), 0600);
+}
+
+void TstReport::pdfFontsAreEmbedded()
+{
+    const Result r = tool(QStringLiteral("pdffonts"), { path("report.pdf") });
+    QCOMPARE(r.code, 0);
+    const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts).mid(2); // after the two header lines
+    QVERIFY2(!lines.isEmpty(), qPrintable(r.out));
+    for (const QString& l : lines) {
+        // name type encoding emb sub uni object ID: "emb" is the 4th column from the end of "yes yes yes N 0"
+        const QStringList cols = l.simplified().split(u' ');
+        QVERIFY2(cols.size() >= 7, qPrintable(l));
+        QCOMPARE(cols.at(cols.size() - 5), QStringLiteral("yes"));
+    }
+}
+
+void TstReport::worksWithoutDisplay()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    const Result r = run({ "report", "--in", m_records.first(), "--pdf", path("nodisplay.pdf") }, env);
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const Result text = tool(QStringLiteral("pdftotext"), { path("nodisplay.pdf"), QStringLiteral("-") });
+    QVERIFY(flat(text.out).contains("Run 1: rand-read (disk)"));
+}
+
+void TstReport::htmlAndCsv()
+{
+    QFile html(path("report.html"));
+    QVERIFY(html.open(QIODevice::ReadOnly));
+    const QString h = QString::fromUtf8(html.readAll());
+    for (const char* s : { "<h1>Acceptance of ldap1</h1>", "<h2>Overview</h2>", "<h2>Verdicts</h2>", "<h2>Sources</h2>",
+             "<h2>Run 2: suite (disk)</h2>", "<svg", "<polyline" })
+        QVERIFY2(h.contains(QLatin1String(s)), s);
+    QVERIFY(!h.contains("src=\"http")); // self-contained
+    QVERIFY(h.contains(full(m_loaded.at(0).summary.value("iops").toDouble())));
+
+    QFile csv(path("report.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    qsizetype intervals = 0;
+    for (const RunRecord& r : std::as_const(m_loaded))
+        intervals += r.intervals.size();
+    QVERIFY(intervals > 0);
+    QCOMPARE(lines.size() - 1, intervals);
+    QVERIFY(lines.first().startsWith("run,kind,interval,t [s]"));
+    if (m_haveLdap)
+        QVERIFY(lines.first().contains("ops_per_s [ops/s]"));
+    QVERIFY(lines.at(1).startsWith("rand-read,disk,1,"));
+}
+
+void TstReport::genericKind()
+{
+    // A kind the report has no page for (another branch adds "cloud-compare"): summary, verdicts, sources, intervals.
+    RunRecord r;
+    r.kind = QStringLiteral("cloud-compare");
+    r.started = QDateTime::currentDateTime();
+    r.environment = QJsonObject { { "host", "ldap1.example.com" } };
+    r.summary = QJsonObject { { "disk", "pd-balanced 500 GB" },
+        { "limits",
+            QJsonArray { QJsonObject { { "metric", "iops" }, { "listed", 3000 }, { "measured", 2875.4 },
+                { "flag", "below" }, { "source", "https://cloud.example/disks#limits" } } } } };
+    r.intervals
+        = QJsonArray { QJsonObject { { "t", 1 }, { "iops", 2800.5 } }, QJsonObject { { "t", 2 }, { "iops", 2950 } } };
+    r.verdicts << Verdict { "IOPS >= 95 % of the listed limit", "Cloud vendor disk table 2026", false, 2875.4, 2850,
+        "IO/s", {} };
+    r.addWarning("burst", "the disk may be bursting");
+    QFile f(path("cloud.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(r.toJsonBytes());
+    f.close();
+    const Result res
+        = run({ "report", "--in", path("cloud.json"), "--pdf", path("cloud.pdf"), "--html", path("cloud.html") });
+    QVERIFY2(res.code == 0, qPrintable(res.err));
+    const QString t = flat(tool(QStringLiteral("pdftotext"), { path("cloud.pdf"), QStringLiteral("-") }).out);
+    for (const char* s : { "Run 1: cloud (cloud-compare)", "pd-balanced 500 GB", "2,875.4", "3,000",
+             "https://cloud.example/disks#limits", "Cloud vendor disk table 2026", "the disk may be bursting",
+             "Intervals: IO/s", "ldap1.example.com" })
+        QVERIFY2(t.contains(QLatin1String(s)), s);
+    QVERIFY(t.contains(
+        "FAIL IOPS >= 95 % of the listed limit: measured 2,875.4 IO/s, threshold 2,850 IO/s (source: Cloud vendor "
+        "disk table 2026)"));
+}
+
+void TstReport::fromHistory()
+{
+    // The test's own history database ($DIRBENCH_HISTORY, set by ctest): a run saved by name is found by name and id.
+    RunStore store;
+    QVERIFY(store.open());
+    const qint64 id = store.save(m_loaded.at(2), "nightly-sizing");
+    QVERIFY(id > 0);
+    const Result r = run({ "report", "--history", "nightly-sizing", "--history", QString::number(id), "--pdf",
+        path("history.pdf"), "--csv", path("history.csv") });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const QString t = flat(tool(QStringLiteral("pdftotext"), { path("history.pdf"), QStringLiteral("-") }).out);
+    QVERIFY(t.contains("Run 1: nightly-sizing (sizing)"));
+    QVERIFY(t.contains("Run 2: nightly-sizing (sizing)"));
+    QVERIFY(QFile::exists(path("history.csv")));
+}
+
+void TstReport::badInput_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("names");
+    QTest::addColumn<QString>("output");
+    const QString d = m_dir.path();
+    {
+        QFile nj(path("notjson.json"));
+        QVERIFY(nj.open(QIODevice::WriteOnly));
+        nj.write("this is not json\n");
+        QFile ns(path("noschema.json"));
+        QVERIFY(ns.open(QIODevice::WriteOnly));
+        ns.write(R"({"kind": "disk", "summary": {}})");
+    }
+    QTest::newRow("no --in") << QStringList { "report", "--pdf", d + "/o1.pdf" } << "--in" << d + "/o1.pdf";
+    QTest::newRow("missing file") << QStringList { "report", "--in", d + "/nope.json", "--pdf", d + "/o2.pdf" }
+                                  << "--in|nope.json" << d + "/o2.pdf";
+    QTest::newRow("a directory") << QStringList { "report", "--in", d, "--pdf", d + "/o3.pdf" } << "--in"
+                                 << d + "/o3.pdf";
+    QTest::newRow("not json") << QStringList { "report", "--in", path("notjson.json"), "--pdf", d + "/o4.pdf" }
+                              << "--in|notjson.json" << d + "/o4.pdf";
+    QTest::newRow("no schema") << QStringList { "report", "--in", path("noschema.json"), "--pdf", d + "/o5.pdf" }
+                               << "--in|noschema.json|dirbench.run/1" << d + "/o5.pdf";
+    QTest::newRow("no output") << QStringList { "report", "--in", path("sizing.json") } << "--pdf" << QString();
+    QTest::newRow("output dir missing") << QStringList { "report", "--in", path("sizing.json"), "--pdf",
+        d + "/no/such/dir/o.pdf" } << "--pdf"
+                                        << d + "/no/such/dir/o.pdf";
+    QTest::newRow("empty title") << QStringList { "report", "--in", path("sizing.json"), "--pdf", d + "/o6.pdf",
+        "--title", " " } << "--title"
+                                 << d + "/o6.pdf";
+    QTest::newRow("bad history") << QStringList { "report", "--history", "no-such-run-name", "--pdf", d + "/o7.pdf" }
+                                 << "--history|no-such-run-name" << d + "/o7.pdf";
+    QTest::newRow("unknown option") << QStringList { "report", "--in", path("sizing.json"), "--pdf", d + "/o8.pdf",
+        "--colour" } << "colour" << d + "/o8.pdf";
+}
+
+void TstReport::badInput()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, names);
+    QFETCH(QString, output);
+    const Result r = run(args);
+    QCOMPARE(r.code, 2);
+    for (const QString& n : names.split(u'|'))
+        QVERIFY2(r.err.contains(n), qPrintable(r.err));
+    if (!output.isEmpty())
+        QVERIFY(!QFile::exists(output));
+}
+
+QTEST_GUILESS_MAIN(TstReport)
+#include "tst_report.moc"

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "ui/report/reportdocument.h"
+
+#include <QList>
+#include <QString>
+
+// Reports of runs: a PDF (painted with QPdfWriter: vector charts, embedded fonts, selectable text), a self-contained
+// HTML page (inline SVG charts) and a CSV of the intervals. Qt Gui only (no Widgets): the CLI uses it on the
+// offscreen platform. Files are created 0600 (they may hold host names) and written whole or not at all.
+namespace Report {
+
+ReportDocument build(const QList<RunRecord>& records, const ReportOptions& options = {});
+
+bool writePdf(const ReportDocument& doc, const QString& path, QString* error = nullptr);
+bool writeHtml(const ReportDocument& doc, const QString& path, QString* error = nullptr);
+// One row per interval per run: run, kind, then the union of the flattened interval columns with their units.
+bool writeCsv(
+    const QList<RunRecord>& records, const ReportOptions& options, const QString& path, QString* error = nullptr);
+
+QString htmlOf(const ReportDocument& doc);
+QString csvOf(const QList<RunRecord>& records, const ReportOptions& options);
+// The name a run goes by in the report: options.runNames[i], else "kind #i+1".
+QString runName(const QList<RunRecord>& records, const ReportOptions& options, qsizetype i);
+// The verdict as one line of text, as every format prints it:
+// "PASS  requirement: measured 123.4 MB/s, threshold 100 MB/s (source: S) - note"
+QString verdictLine(const Verdict& v);
+
+} // namespace Report

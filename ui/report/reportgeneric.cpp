@@ -1,0 +1,134 @@
+// Sections for any kind of record: what every record has (spec, summary, intervals), printed generically.
+#include "ui/report/reportformat.h"
+#include "ui/report/reportjson.h"
+#include "ui/report/reportsections.h"
+
+#include <QMap>
+
+namespace ReportSections {
+
+void cite(QStringList& sources, const QString& source)
+{
+    const QString s = source.trimmed();
+    if (!s.isEmpty() && !sources.contains(s))
+        sources << s;
+}
+
+void intervalCharts(const QJsonArray& intervals, const QStringList& keys, ReportSection& section, const QString& title,
+    const QString& groupBy, const QString& oneAxis)
+{
+    if (intervals.isEmpty() || keys.isEmpty())
+        return;
+    // Split by the group column ("test" in a suite) so each part is its own series.
+    QMap<QString, QJsonArray> groups;
+    QStringList order;
+    for (const QJsonValue& v : intervals) {
+        const QString g = groupBy.isEmpty() ? QString() : v.toObject().value(groupBy).toString();
+        if (!order.contains(g))
+            order << g;
+        groups[g].append(v);
+    }
+    QMap<QString, ReportChart> byUnit;
+    QStringList unitOrder;
+    for (const QString& key : keys) {
+        const QString unit = ReportFormat::unitOf(key);
+        const QString axis = !oneAxis.isEmpty() ? oneAxis : unit.isEmpty() ? ReportFormat::label(key) : unit;
+        if (!byUnit.contains(axis)) {
+            unitOrder << axis;
+            ReportChart c;
+            c.title = title;
+            c.xLabel = QStringLiteral("t (s)");
+            c.yLabel = axis;
+            byUnit.insert(axis, c);
+        }
+        for (const QString& g : std::as_const(order)) {
+            ReportSeries s;
+            QStringList parts = key.split(u'.');
+            if (parts.size() > 1 && parts.first() == u"server")
+                parts.removeFirst(); // the server's counters: their chart says so
+            for (QString& p : parts)
+                p = ReportFormat::label(p);
+            s.name = parts.join(u' ');
+            if (!g.isEmpty())
+                s.name = QString(g + u' ' + s.name);
+            s.points = ReportJson::series(groups.value(g), key);
+            s.markers = s.points.size() <= 3;
+            if (!s.points.isEmpty())
+                byUnit[axis].series << s;
+        }
+    }
+    for (const QString& axis : std::as_const(unitOrder)) {
+        ReportChart c = byUnit.value(axis);
+        if (c.isEmpty())
+            continue;
+        c.title = QString(title + u": " + axis);
+        section.blocks << ReportBlock::ofChart(c);
+    }
+}
+
+// Experiments (thread sweep, TLS cost, database size) hold summary.points: ops/s against what the sweep varied.
+static void pointsChart(const QJsonObject& summary, ReportSection& section)
+{
+    const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
+    if (points.isEmpty() || !points.first().toObject().value(QStringLiteral("ops_per_s")).isDouble())
+        return;
+    QString xKey;
+    const QJsonObject first = points.first().toObject();
+    for (auto it = first.begin(); it != first.end() && xKey.isEmpty(); ++it)
+        if (it.value().isDouble() && it.key() != u"ops_per_s" && !it.key().contains(u"cpu") && it.key() != u"errors")
+            xKey = it.key();
+    if (xKey.isEmpty())
+        return;
+    ReportChart c;
+    c.title = QString(u"ops/s by " + ReportFormat::label(xKey));
+    c.xLabel = ReportFormat::label(xKey);
+    c.yLabel = QStringLiteral("ops/s");
+    ReportSeries sr;
+    sr.name = QStringLiteral("measured ops/s");
+    sr.markers = true;
+    for (const QJsonValue& v : points) {
+        const QJsonObject o = v.toObject();
+        if (o.value(xKey).isDouble() && o.value(QStringLiteral("ops_per_s")).isDouble())
+            sr.points.append({ o.value(xKey).toDouble(), o.value(QStringLiteral("ops_per_s")).toDouble() });
+    }
+    c.series << sr;
+    section.blocks << ReportBlock::ofChart(c);
+}
+
+void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
+{
+    pointsChart(r.summary, section);
+    const QList<QStringList> rows = ReportJson::keyValueRows(r.summary);
+    if (!rows.isEmpty()) {
+        section.blocks << ReportBlock::subheading(QStringLiteral("Summary"));
+        section.blocks << ReportBlock::keyValues(rows);
+    }
+    for (const auto& [title, table] : ReportJson::tablesOf(r.summary)) {
+        section.blocks << ReportBlock::subheading(title);
+        section.blocks << ReportBlock::ofTable(table);
+    }
+    for (const auto& [title, table] : ReportJson::tablesOf(r.extra)) {
+        section.blocks << ReportBlock::subheading(title);
+        section.blocks << ReportBlock::ofTable(table);
+    }
+    for (const QString& src : ReportJson::sourcesIn(r.summary) + ReportJson::sourcesIn(r.extra))
+        cite(sources, src);
+    if (!ReportJson::series(r.intervals, QStringLiteral("ops_per_s")).isEmpty()) {
+        loadCharts(r.intervals, section); // an LDAP load (an experiment's): its usual charts
+        return;
+    }
+    // Columns that never left 0 (errors, timeouts in a clean run) make empty charts: their tables say 0 already.
+    QStringList keys;
+    for (const QString& k : ReportJson::numericIntervalKeys(r.intervals)) {
+        bool moved = false;
+        for (const QPointF& p : ReportJson::series(r.intervals, k))
+            moved = moved || p.y() != 0;
+        if (moved)
+            keys << k;
+    }
+    if (keys.size() > 8)
+        keys = keys.mid(0, 8);
+    intervalCharts(r.intervals, keys, section, QStringLiteral("Intervals"));
+}
+
+} // namespace ReportSections

@@ -1,0 +1,159 @@
+#include "ui/report/reportjson.h"
+
+#include "ui/report/reportformat.h"
+
+#include <QSet>
+
+namespace ReportJson {
+
+namespace {
+
+bool isObjectArray(const QJsonValue& v)
+{
+    if (!v.isArray() || v.toArray().isEmpty())
+        return false;
+    for (const QJsonValue& e : v.toArray())
+        if (!e.isObject())
+            return false;
+    return true;
+}
+
+QString join(const QString& prefix, const QString& key)
+{
+    return prefix.isEmpty() ? key : QString(prefix + u'.' + key);
+}
+
+} // namespace
+
+QList<std::pair<QString, QJsonValue>> leaves(const QJsonObject& o, const QString& prefix, int depth)
+{
+    QList<std::pair<QString, QJsonValue>> out;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString key = join(prefix, it.key());
+        const QJsonValue v = it.value();
+        if (v.isObject() && depth > 1)
+            out += leaves(v.toObject(), key, depth - 1);
+        else if (!isObjectArray(v))
+            out.append({ key, v });
+    }
+    return out;
+}
+
+QList<QStringList> keyValueRows(const QJsonObject& o, const QStringList& skip)
+{
+    QList<QStringList> rows;
+    for (const auto& [key, v] : leaves(o)) {
+        if (skip.contains(key.section(u'.', 0, 0)))
+            continue;
+        QStringList parts = key.split(u'.');
+        for (QString& p : parts)
+            p = ReportFormat::label(p);
+        rows.append({ parts.join(u" › "), ReportFormat::value(v) });
+    }
+    return rows;
+}
+
+ReportTable tableOf(const QJsonArray& objects)
+{
+    ReportTable t;
+    QStringList keys;
+    QList<QList<std::pair<QString, QJsonValue>>> all;
+    for (const QJsonValue& e : objects) {
+        all.append(leaves(e.toObject(), {}, 2));
+        for (const auto& kv : all.last())
+            if (!keys.contains(kv.first))
+                keys << kv.first;
+    }
+    for (const QString& k : keys)
+        t.header << ReportFormat::label(k.section(u'.', -1));
+    for (const auto& row : all) {
+        QStringList cells(keys.size());
+        for (const auto& [k, v] : row)
+            cells[keys.indexOf(k)] = ReportFormat::value(v);
+        t.rows << cells;
+    }
+    return t;
+}
+
+QList<std::pair<QString, ReportTable>> tablesOf(const QJsonObject& o, const QStringList& skip)
+{
+    QList<std::pair<QString, ReportTable>> out;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (skip.contains(it.key()))
+            continue;
+        if (isObjectArray(it.value()))
+            out.append({ ReportFormat::label(it.key()), tableOf(it.value().toArray()) });
+        else if (it.value().isObject())
+            for (auto& [title, table] : tablesOf(it.value().toObject()))
+                out.append({ QString(ReportFormat::label(it.key()) + u" › " + title), table });
+    }
+    return out;
+}
+
+QJsonValue at(const QJsonObject& o, const QString& dottedKey)
+{
+    const QStringList parts = dottedKey.split(u'.');
+    QJsonValue v = o;
+    for (const QString& p : parts) {
+        if (!v.isObject())
+            return QJsonValue::Undefined;
+        v = v.toObject().value(p);
+    }
+    return v;
+}
+
+QStringList numericIntervalKeys(const QJsonArray& intervals)
+{
+    QStringList keys;
+    for (const QJsonValue& e : intervals)
+        for (const auto& [k, v] : leaves(e.toObject()))
+            if (v.isDouble() && k != u"t" && !keys.contains(k))
+                keys << k;
+    return keys;
+}
+
+QList<QPointF> series(const QJsonArray& intervals, const QString& key)
+{
+    QList<QPointF> pts;
+    for (qsizetype i = 0; i < intervals.size(); ++i) {
+        const QJsonObject o = intervals.at(i).toObject();
+        const QJsonValue v = at(o, key);
+        if (!v.isDouble())
+            continue;
+        const QJsonValue t = o.value(QStringLiteral("t"));
+        pts.append({ t.isDouble() ? t.toDouble() : double(i + 1), v.toDouble() });
+    }
+    return pts;
+}
+
+QStringList sourcesIn(const QJsonValue& v)
+{
+    static const QSet<QString> kKeys
+        = { QStringLiteral("source"), QStringLiteral("sources"), QStringLiteral("reference"), QStringLiteral("url") };
+    QStringList out;
+    if (v.isArray()) {
+        for (const QJsonValue& e : v.toArray())
+            out += sourcesIn(e);
+    } else if (v.isObject()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            if (kKeys.contains(it.key())) {
+                if (it.value().isString() && !it.value().toString().isEmpty()) {
+                    out << it.value().toString();
+                } else if (it.value().isArray()) {
+                    for (const QJsonValue& s : it.value().toArray()) {
+                        if (s.isString())
+                            out << s.toString();
+                        else
+                            out += sourcesIn(s);
+                    }
+                }
+            } else {
+                out += sourcesIn(it.value());
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace ReportJson

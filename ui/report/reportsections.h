@@ -1,0 +1,24 @@
+#pragma once
+
+#include "ui/report/reportdocument.h"
+
+// The kind-specific part of a run's section. Each adds blocks to `section` and cites the sources of what it prints
+// in `sources` (once each). Anything not listed here goes through generic(): summary tables, tables of arrays,
+// and the intervals as charts.
+namespace ReportSections {
+
+void disk(const RunRecord& r, ReportSection& section, QStringList& sources);
+void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources);
+// The charts of LDAP load intervals (ops/s, latency, faults, cn=monitor rates); experiments' loads use them too.
+void loadCharts(const QJsonArray& intervals, ReportSection& section);
+void curve(const RunRecord& r, ReportSection& section, QStringList& sources);
+void sizing(const RunRecord& r, ReportSection& section, QStringList& sources);
+void generic(const RunRecord& r, ReportSection& section, QStringList& sources);
+
+// Charts of the numeric interval columns named in `keys`, one chart per unit; `groupBy` (a string column such as
+// "test") splits the series; `oneAxis` puts every key on one chart with that axis label. Empty intervals: nothing.
+void intervalCharts(const QJsonArray& intervals, const QStringList& keys, ReportSection& section, const QString& title,
+    const QString& groupBy = {}, const QString& oneAxis = {});
+void cite(QStringList& sources, const QString& source);
+
+} // namespace ReportSections
