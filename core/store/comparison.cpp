@@ -26,14 +26,15 @@ std::optional<double> nested(const QJsonObject& o, const QString& outer, const Q
 
 bool isThroughputTest(const QString& test)
 {
-    return test == u"seq-write" || test == u"seq-read" || test == u"dd";
+    return test.startsWith(u"seq-") || test.startsWith(u"dd");
 }
 
 // A single disk test's summary: MB/s for streaming tests, IOPS for the others.
 Metric diskHeadline(const QJsonObject& summary, const QString& test, const QString& prefix = {})
 {
     Metric m;
-    if (isThroughputTest(test)) {
+    const bool unknown = test.isEmpty(); // a record from elsewhere: whichever it holds, MB/s first
+    if (isThroughputTest(test) || (unknown && summary.value(s("mb_per_s")).isDouble())) {
         m = { prefix + s("mb_per_s"), s("MB/s"), s("MB/s"), true, number(summary, s("mb_per_s")), s("mb_per_s") };
     } else {
         m = { prefix + s("iops"), test == u"commit" ? s("commits/s") : s("IOPS"),
