@@ -4,12 +4,14 @@
 #include "ui/demodirectory.h"
 #include "ui/pages/curvepage.h"
 #include "ui/pages/diskpage.h"
+#include "ui/pages/historypage.h"
 #include "ui/pages/ldappage.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/widgets/demodirectorybox.h"
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDropEvent>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -87,7 +89,8 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     addPage(m_curvePage);
     // The Curve page sweeps the LDAP page's search over its connection.
     m_curvePage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
-    // Later: History.
+    addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
+    setAcceptDrops(true);
 
     resize(1200, 800);
     updateActions();
@@ -131,6 +134,22 @@ void MainWindow::onRunFinished()
     updateActions();
     if (m_closePending && m_runner->runningCount() == 0)
         QTimer::singleShot(0, this, &QWidget::close); // after every receiver of this finished() ran
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!HistoryPage::jsonFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList files = HistoryPage::jsonFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    m_tabs->setCurrentWidget(m_historyPage);
+    m_historyPage->importFiles(files);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

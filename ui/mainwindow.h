@@ -6,6 +6,7 @@
 class CurvePage;
 class DemoDirectory;
 class DiskPage;
+class HistoryPage;
 class LdapPage;
 class Page;
 class ProbeRunner;
@@ -27,6 +28,7 @@ public:
     LdapPage* ldapPage() const { return m_ldapPage; }
     SizingPage* sizingPage() const { return m_sizingPage; }
     CurvePage* curvePage() const { return m_curvePage; }
+    HistoryPage* historyPage() const { return m_historyPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
@@ -35,6 +37,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    // RunRecord JSON files dropped anywhere on the window go to the History page.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void addPage(Page* page);
@@ -51,6 +56,7 @@ private:
     LdapPage* m_ldapPage = nullptr;
     SizingPage* m_sizingPage = nullptr;
     CurvePage* m_curvePage = nullptr;
+    HistoryPage* m_historyPage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;
