@@ -67,7 +67,7 @@ OverlayChartView::OverlayChartView(QWidget* parent)
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     auto* view = new QChartView(m_chart, this);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(180);
+    view->setMinimumSize(360, 180);
     m_note->setObjectName(QStringLiteral("overlayNote"));
     m_note->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
@@ -109,8 +109,11 @@ void OverlayChartView::setRuns(const QList<Run>& runs)
             maxY = std::max(maxY, p.y());
         }
     }
-    m_x->setRange(0, std::ceil(maxX));
-    m_y->setRange(0, maxY * 1.1);
+    m_x->setRange(0, maxX);
+    m_x->applyNiceNumbers();
+    m_x->setLabelFormat(maxX < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    m_y->setRange(0, maxY * 1.05);
+    m_y->applyNiceNumbers();
     m_y->setTitleText(unit);
     m_note->setText(left.isEmpty()
             ? QString()

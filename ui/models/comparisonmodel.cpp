@@ -63,7 +63,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     const int n = int(m_runs.size());
     if (col == 0) {
         if (role == Qt::DisplayRole)
-            return QString(info.label + (info.higherIsBetter ? tr(" (higher is better)") : tr(" (lower is better)")));
+            return QString(info.label + (info.higherIsBetter ? QStringLiteral(" ↑") : QStringLiteral(" ↓")));
+        if (role == Qt::ToolTipRole)
+            return info.higherIsBetter ? tr("higher is better") : tr("lower is better");
         if (role == Qt::FontRole && index.row() == 0) {
             QFont f;
             f.setBold(true);
@@ -99,12 +101,15 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return {};
     const int n = int(m_runs.size());
+    if (role == Qt::ToolTipRole)
+        return section > n ? tr("%1 against %2: (B − A) / A").arg(m_runs.at(section - n).label, m_runs.first().label)
+                           : QVariant();
     if (section == 0)
         return tr("Metric");
     if (section <= n)
         return m_runs.at(section - 1).label;
-    return tr("Δ %1 vs %2").arg(m_runs.at(section - n).label, m_runs.first().label);
+    return tr("Δ %1").arg(m_runs.at(section - n).label);
 }

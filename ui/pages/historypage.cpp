@@ -83,16 +83,16 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
             ? tr("Drop RunRecord JSON files (dirbench-cli --json, history export) here to import them.")
             : tr("The history cannot be opened: %1").arg(m_storeError));
 
-    auto* compareSplit = new QSplitter(Qt::Horizontal, this);
-    compareSplit->addWidget(m_chart);
-    compareSplit->addWidget(m_diffTable);
-    compareSplit->setStretchFactor(0, 1);
-    compareSplit->setStretchFactor(1, 1);
+    // Chart and table side by side, half and half (a splitter would give the table its whole content width).
+    auto* compareBox = new QWidget(this);
+    auto* compareLayout = new QHBoxLayout(compareBox);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    compareLayout->addWidget(m_chart, 1);
+    compareLayout->addWidget(m_diffTable, 1);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_table);
-    split->addWidget(compareSplit);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->addWidget(compareBox);
+    split->setSizes({ 2, 3 }); // the comparison gets the larger part
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(split, 1);
@@ -273,7 +273,10 @@ bool HistoryPage::compareRuns(const QList<qint64>& ids)
     }
     m_comparison->setRuns(runs);
     m_chart->setRuns(lines);
-    say(tr("Comparing %n run(s) with %1, the reference.", nullptr, int(runs.size() - 1)).arg(runs.first().label));
+    QStringList others;
+    for (qsizetype i = 1; i < runs.size(); ++i)
+        others << runs.at(i).label;
+    say(tr("%1 compared with %2, the reference.").arg(others.join(QStringLiteral(", ")), runs.first().label));
     return true;
 }
 
