@@ -6,6 +6,7 @@
 #include "ui/pages/curvepage.h"
 #include "ui/pages/diskpage.h"
 #include "ui/pages/experimentspage.h"
+#include "ui/pages/historypage.h"
 #include "ui/pages/ldappage.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/reportexport.h"
@@ -13,6 +14,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDropEvent>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -108,7 +110,8 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     connect(
         m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
     addPage(new AdvisorPage(m_tabs));
-    // Later: History.
+    addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
+    setAcceptDrops(true);
 
     resize(1200, 800);
     updateActions();
@@ -168,6 +171,22 @@ void MainWindow::onRunFinished()
     updateActions();
     if (m_closePending && m_runner->runningCount() == 0)
         QTimer::singleShot(0, this, &QWidget::close); // after every receiver of this finished() ran
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!HistoryPage::jsonFiles(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList files = HistoryPage::jsonFiles(event->mimeData());
+    if (files.isEmpty())
+        return;
+    event->acceptProposedAction();
+    m_tabs->setCurrentWidget(m_historyPage);
+    m_historyPage->importFiles(files);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

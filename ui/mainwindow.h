@@ -9,6 +9,7 @@ class CurvePage;
 class ExperimentsPage;
 class DemoDirectory;
 class DiskPage;
+class HistoryPage;
 class LdapPage;
 class Page;
 class ProbeRunner;
@@ -31,6 +32,7 @@ public:
     SizingPage* sizingPage() const { return m_sizingPage; }
     CurvePage* curvePage() const { return m_curvePage; }
     ExperimentsPage* experimentsPage() const { return m_experimentsPage; }
+    HistoryPage* historyPage() const { return m_historyPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
@@ -41,6 +43,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    // RunRecord JSON files dropped anywhere on the window go to the History page.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void addPage(Page* page);
@@ -58,6 +63,7 @@ private:
     SizingPage* m_sizingPage = nullptr;
     CurvePage* m_curvePage = nullptr;
     ExperimentsPage* m_experimentsPage = nullptr;
+    HistoryPage* m_historyPage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;

@@ -155,8 +155,7 @@ int runCurveCommand(const QStringList& args)
             << opt("interval", "Seconds per interval (default 1).", "S")
             << opt("fail-after", "A point fails when no operation succeeded for S seconds (default 10).", "S")
             << opt("json", "Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout).", "FILE")
-            << opt("quiet", "Print no interval lines, only the points.")
-            << opt("no-history", "Do not save the run in the history.");
+            << opt("quiet", "Print no interval lines, only the points.") << historyOptions();
     for (const auto& o : options)
         p.addOption(o);
     if (!p.parse(args)) {
@@ -207,6 +206,11 @@ int runCurveCommand(const QStringList& args)
     if (const ProbeError v = spec.validate(); v.isError())
         return badArgument(QStringLiteral("--") + v.field, v.detail);
 
+    HistorySink history;
+    if (int rc = history.configure(p))
+        return rc;
+    if (int rc = history.begin(QStringLiteral("curve"), spec.toJson()))
+        return rc;
     const QString jsonPath = p.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     const bool quiet = p.isSet(QStringLiteral("quiet"));
@@ -215,8 +219,6 @@ int runCurveCommand(const QStringList& args)
         qPrintable(Units::formatNumber(spec.load.durationSec)), qPrintable(Units::formatNumber(spec.load.warmupSec)),
         spec.keyCount());
     std::fflush(out);
-    HistorySink history(!p.isSet(QStringLiteral("no-history")));
-    history.begin(QStringLiteral("curve"), spec.toJson());
     ProbeRunner runner;
     QString lastSeries;
     const RunRecord rec = runWithSignals(runner, Experiments::makeCurveJob(spec), [&](const SampleBatch& batch) {
@@ -231,11 +233,10 @@ int runCurveCommand(const QStringList& args)
         }
     });
     printCurve(out, rec);
-    if (const qint64 id = history.finish(rec))
-        std::fprintf(out, "saved in the history as run %lld\n", id);
+    history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;
-    return rec.status == u"ok" ? ExitOk : ExitFailed;
+    return rec.status == u"ok" ? history.baselineExit() : ExitFailed;
 }
 
 } // namespace Cli

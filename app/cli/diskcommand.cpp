@@ -184,9 +184,7 @@ int runDiskCommand(const QStringList& args)
         QStringLiteral("With --under-load: seconds of LDAP load before the loaded disk test starts (default 2)."),
         QStringLiteral("S") };
     parser.addOption(underLoad);
-    const QCommandLineOption noHistory { QStringLiteral("no-history"),
-        QStringLiteral("Do not save the run in the history.") };
-    parser.addOption(noHistory);
+    parser.addOptions(historyOptions());
     parser.addOption(lead);
     const QList<QCommandLineOption> ldapOptions = ldapConnectionOptions() + ldapWorkloadOptions();
     for (const auto& opt : ldapOptions)
@@ -306,19 +304,22 @@ int runDiskCommand(const QStringList& args)
                     QStringLiteral("--") + opt.names().first(), QStringLiteral("only with --under-load"));
     }
 
+    HistorySink history;
+    if (int rc = history.configure(parser))
+        return rc;
     const QString jsonPath = parser.value(o.json);
     const bool jsonStdout = jsonPath == u"-";
     std::FILE* out = humanStream(jsonStdout);
     const bool quiet = parser.isSet(o.quiet);
     const DiskSpec resolved = spec.resolved();
+    if (int rc = history.begin(loaded ? QStringLiteral("disk-under-load") : QStringLiteral("disk"),
+            loaded ? loaded->toJson() : spec.toJson()))
+        return rc;
     std::fprintf(out, "dirbench disk: %s in %s, file %s%s\n", qPrintable(DiskSpec::profileName(spec.profile)),
         qPrintable(spec.dir), qPrintable(Units::formatBytes(resolved.sizeBytes)),
         spec.repeat > 1 ? qPrintable(QStringLiteral(", %1 repeats").arg(spec.repeat)) : "");
     std::fflush(out);
 
-    HistorySink history(!parser.isSet(noHistory));
-    history.begin(
-        loaded ? QStringLiteral("disk-under-load") : QStringLiteral("disk"), loaded ? loaded->toJson() : spec.toJson());
     ProbeRunner runner;
     const auto job = loaded ? Experiments::makeDiskUnderLoadJob(*loaded) : Disk::makeJob(spec);
     const RunRecord rec = runWithSignals(runner, job, [&](const SampleBatch& batch) {
@@ -337,12 +338,13 @@ int runDiskCommand(const QStringList& args)
         printUnderLoadSummary(out, rec);
     else
         printSummary(out, rec);
-    if (const qint64 id = history.finish(rec))
-        std::fprintf(out, "saved in the history as run %lld\n", id);
+    history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;
     if (rec.status != u"ok")
         return ExitFailed;
+    if (int rc = history.baselineExit())
+        return rc;
     if (parser.isSet(o.failOnVerdict))
         for (const auto& v : rec.verdicts)
             if (!v.passed)

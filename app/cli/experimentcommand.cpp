@@ -91,7 +91,7 @@ int runExperimentCommand(const QStringList& argsIn)
                    QStringLiteral("threads --server-threads: restart the DirBench 389-ds sandbox for each point."))
             << QCommandLineOption(QStringLiteral("json"), QStringLiteral("Write the RunRecord to FILE ('-' = stdout)."),
                    QStringLiteral("FILE"))
-            << QCommandLineOption(QStringLiteral("no-history"), QStringLiteral("Do not save the run in the history."));
+            << historyOptions();
     for (const auto& o : options)
         p.addOption(o);
     if (what.isEmpty() || what == u"--help" || what == u"-h") {
@@ -202,8 +202,11 @@ int runExperimentCommand(const QStringList& argsIn)
     }
     const QString jsonPath = p.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
-    HistorySink history(!p.isSet(QStringLiteral("no-history")));
-    history.begin(kind, specJson);
+    HistorySink history;
+    if (int rc = history.configure(p))
+        return rc;
+    if (int rc = history.begin(kind, specJson))
+        return rc;
     ProbeRunner runner;
     const RunRecord rec = runWithSignals(runner, job, [&](const SampleBatch& batch) {
         history.add(batch);
@@ -221,11 +224,10 @@ int runExperimentCommand(const QStringList& argsIn)
     RunRecord tail = rec; // warnings and status; the points were printed above
     tail.summary = QJsonObject();
     printLoadSummary(out, tail);
-    if (const qint64 id = history.finish(rec))
-        std::fprintf(out, "saved in the history as run %lld\n", id);
+    history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;
-    return rec.status == u"ok" ? ExitOk : ExitFailed;
+    return rec.status == u"ok" ? history.baselineExit() : ExitFailed;
 }
 
 } // namespace Cli

@@ -65,7 +65,7 @@ int runLdapCommand(const QStringList& argsIn)
         QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout)."),
         QStringLiteral("FILE"))
             << QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary."))
-            << QCommandLineOption(QStringLiteral("no-history"), QStringLiteral("Do not save the run in the history."));
+            << historyOptions();
     for (const auto& o : options)
         p.addOption(o);
     if (op.isEmpty() || op == u"--help" || op == u"-h") {
@@ -102,7 +102,9 @@ int runLdapCommand(const QStringList& argsIn)
     const QString jsonPath = p.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     const bool quiet = p.isSet(QStringLiteral("quiet"));
-    HistorySink history(!p.isSet(QStringLiteral("no-history")));
+    HistorySink history;
+    if (int rc = history.configure(p))
+        return rc;
     ProbeRunner runner;
     RunRecord rec;
 
@@ -112,7 +114,8 @@ int runLdapCommand(const QStringList& argsIn)
         spec.searchBase = p.value(QStringLiteral("base"));
         if (p.isSet(QStringLiteral("filter")))
             spec.filter = p.value(QStringLiteral("filter"));
-        history.begin(QStringLiteral("ldap-probe"), spec.toJson());
+        if (int rc = history.begin(QStringLiteral("ldap-probe"), spec.toJson()))
+            return rc;
         rec = runWithSignals(runner, Ldap::makeProbeJob(spec), [](const SampleBatch&) {});
         printProbe(out, rec);
     } else {
@@ -125,8 +128,9 @@ int runLdapCommand(const QStringList& argsIn)
         ProbeError e;
         if (!CompiledLoad::compile(s, &e))
             return badArgument(QStringLiteral("--") + e.field, e.detail);
+        if (int rc = history.begin(s.kindName(), s.toJson()))
+            return rc;
         printLoadHeader(out, s);
-        history.begin(s.kindName(), s.toJson());
         rec = runWithSignals(runner, Ldap::makeLoadJob(s), [&](const SampleBatch& batch) {
             history.add(batch);
             if (!quiet)
@@ -135,11 +139,10 @@ int runLdapCommand(const QStringList& argsIn)
         });
         printLoadSummary(out, rec);
     }
-    if (const qint64 id = history.finish(rec))
-        std::fprintf(out, "saved in the history as run %lld\n", id);
+    history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;
-    return rec.status == u"ok" ? ExitOk : ExitFailed;
+    return rec.status == u"ok" ? history.baselineExit() : ExitFailed;
 }
 
 } // namespace Cli

@@ -4,6 +4,7 @@
 #include "app/cli/curvecommand.h"
 #include "app/cli/diskcommand.h"
 #include "app/cli/experimentcommand.h"
+#include "app/cli/historycommand.h"
 #include "app/cli/ldapcommand.h"
 #include "app/cli/reportcommand.h"
 #include "app/cli/sandboxcommand.h"
@@ -26,6 +27,7 @@ Commands:
   cloud     cloud disk catalog: list, eval a disk at a size, "what do I need", measured vs listed
   curve     entry-cache coverage vs ops/s: a 389-ds cache sweep, or a working-set sweep on any server
   experiment  the guide's experiments: threads (Table 2), tls (Table 7), dbsize (Table 5)
+  history   list, show, export, import, compare, rename, tag or delete saved runs
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
   report    a PDF/HTML/CSV report of run records (--in RUN.json ... --pdf OUT.pdf); needs no display
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
@@ -33,8 +35,12 @@ Commands:
 
 Run 'dirbench-cli COMMAND --help' for the options of a command.
 
+Every run is saved in the history unless --no-history; --name NAME names it. --baseline NAME compares a run with
+a saved one, and --fail-if-slower PCT exits 3 when its headline is worse than the baseline's by more than PCT %.
+
 Exit codes: 0 the run completed; 1 the run failed or was cancelled; 2 bad arguments (nothing was run);
-3 a verdict failed and --fail-on-verdict was given.
+3 a verdict failed and --fail-on-verdict was given, or the run was slower than --baseline by more than
+--fail-if-slower.
 )";
 
 } // namespace
@@ -68,6 +74,8 @@ int main(int argc, char** argv)
         return Cli::runCurveCommand(rest);
     if (command == u"experiment")
         return Cli::runExperimentCommand(rest);
+    if (command == u"history")
+        return Cli::runHistoryCommand(rest);
     if (command == u"ldap")
         return Cli::runLdapCommand(rest);
     if (command == u"sandbox")

@@ -185,10 +185,10 @@ int runSizing(SizingInput in, const std::optional<ServerInventory>& live, const 
         printLdif(out, *ldif);
     printRecommendations(out, *result);
     printExtra(out, *result);
-    HistorySink history(saveHistory);
+    HistorySink history;
+    history.configureSaveOnly(saveHistory);
     history.begin(rec.kind, rec.spec);
-    if (const qint64 id = history.finish(rec))
-        std::fprintf(out, "saved in the history as run %lld\n", static_cast<long long>(id));
+    history.finish(out, rec);
     std::fflush(out);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;

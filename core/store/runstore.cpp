@@ -1,6 +1,7 @@
 #include "core/store/runstore.h"
 
 #include "core/common/units.h"
+#include "core/store/comparison.h"
 
 #include <QDir>
 #include <QFile>
@@ -24,7 +25,34 @@ const char* const kMigrations[] = {
     "CREATE TABLE intervals (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
     " sample TEXT NOT NULL, PRIMARY KEY (run_id, seq));"
     "CREATE INDEX runs_started ON runs(started);",
+    // 2: the host a run measured (lists show it, the text filter finds it), and indexes for the name lookup
+    // (--baseline NAME) and the kind filter. Older rows get their host from the record they hold.
+    "ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';"
+    "UPDATE runs SET host = COALESCE(json_extract(record, '$.environment.host'), '') WHERE json_valid(record);"
+    "CREATE INDEX runs_name ON runs(name);"
+    "CREATE INDEX runs_kind ON runs(kind, started);",
 };
+
+// Write transactions take the write lock at once (BEGIN IMMEDIATE): a deferred one that reads first and then
+// writes can fail with SQLITE_BUSY without waiting when another process (the GUI, a CLI run) wrote meanwhile.
+bool beginWrite(QSqlDatabase& db)
+{
+    return QSqlQuery(db).exec(QStringLiteral("BEGIN IMMEDIATE"));
+}
+bool commit(QSqlDatabase& db)
+{
+    return QSqlQuery(db).exec(QStringLiteral("COMMIT"));
+}
+void rollback(QSqlDatabase& db)
+{
+    QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+}
+
+QString hostOf(const RunRecord& r)
+{
+    const QString h = r.environment.value(QStringLiteral("host")).toString();
+    return h.isEmpty() ? QStringLiteral("") : h;
+}
 
 QString compact(const QJsonObject& o)
 {
@@ -110,28 +138,49 @@ int RunStore::schemaVersion() const
 bool RunStore::migrate(ProbeError* error)
 {
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    const int have = schemaVersion();
-    if (have > SchemaVersion) {
+    auto newer = [&](int have) {
         if (error) {
             error->kind = ProbeError::Kind::Io;
             error->detail = m_path + QStringLiteral(" was written by a newer DirBench (schema ") + QString::number(have)
                 + QStringLiteral(", this one knows ") + QString::number(SchemaVersion) + u')';
         }
         return false;
+    };
+    int have = schemaVersion();
+    if (have > SchemaVersion)
+        return newer(have);
+    if (have == SchemaVersion)
+        return true;
+    // Under the write lock, and the version read again: the GUI and a CLI run may open an old database at once.
+    if (!beginWrite(db)) {
+        if (error)
+            *error = lastError(QStringLiteral("cannot lock the history to update it"));
+        return false;
+    }
+    have = schemaVersion();
+    if (have > SchemaVersion) {
+        rollback(db);
+        return newer(have);
     }
     for (int v = have; v < SchemaVersion; ++v) {
-        db.transaction();
         for (const QString& stmt : QString::fromLatin1(kMigrations[v]).split(u';', Qt::SkipEmptyParts)) {
             QSqlQuery q(db);
             if (!q.exec(stmt)) {
-                db.rollback();
+                const ProbeError e = lastError(QStringLiteral("migration to schema ") + QString::number(v + 1)
+                    + QStringLiteral(" failed: ") + q.lastError().text());
+                rollback(db);
                 if (error)
-                    *error = lastError(QStringLiteral("migration to schema ") + QString::number(v + 1));
+                    *error = e;
                 return false;
             }
         }
         QSqlQuery(db).exec(QStringLiteral("PRAGMA user_version=") + QString::number(v + 1));
-        db.commit();
+    }
+    if (!commit(db)) {
+        if (error)
+            *error = lastError(QStringLiteral("cannot update the history's schema"));
+        rollback(db);
+        return false;
     }
     return true;
 }
@@ -152,7 +201,11 @@ bool RunStore::appendSamples(qint64 id, const SampleBatch& samples, ProbeError* 
     if (samples.isEmpty())
         return true;
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    db.transaction();
+    if (!beginWrite(db)) {
+        if (error)
+            *error = lastError(QStringLiteral("cannot write intervals"));
+        return false;
+    }
     QSqlQuery seq(db);
     seq.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM intervals WHERE run_id = ?"));
     seq.addBindValue(id);
@@ -164,50 +217,56 @@ bool RunStore::appendSamples(qint64 id, const SampleBatch& samples, ProbeError* 
         q.addBindValue(next++);
         q.addBindValue(compact(s.toJson()));
         if (!q.exec()) {
-            db.rollback();
+            rollback(db);
             if (error)
                 *error = lastError(QStringLiteral("cannot write intervals"));
             return false;
         }
     }
-    return db.commit();
+    return commit(db);
 }
 
 bool RunStore::finishRun(qint64 id, const RunRecord& record, ProbeError* error)
 {
     QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    db.transaction();
+    if (!beginWrite(db)) {
+        if (error)
+            *error = lastError(QStringLiteral("cannot save the run"));
+        return false;
+    }
     QSqlQuery q(db);
-    q.prepare(
-        QStringLiteral("UPDATE runs SET kind = ?, status = ?, started = ?, headline = ?, record = ? WHERE id = ?"));
+    q.prepare(QStringLiteral(
+        "UPDATE runs SET kind = ?, status = ?, started = ?, headline = ?, host = ?, record = ? WHERE id = ?"));
     q.addBindValue(record.kind);
     q.addBindValue(record.status);
     q.addBindValue(record.started.toString(Qt::ISODateWithMs));
     q.addBindValue(headlineOf(record));
+    q.addBindValue(hostOf(record));
     q.addBindValue(QString::fromUtf8(QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact)));
     q.addBindValue(id);
     QSqlQuery del(db);
     del.prepare(QStringLiteral("DELETE FROM intervals WHERE run_id = ?"));
     del.addBindValue(id);
     if (!q.exec() || !del.exec()) { // the final record holds every interval
-        db.rollback();
+        rollback(db);
         if (error)
             *error = lastError(QStringLiteral("cannot save the run"));
         return false;
     }
-    return db.commit();
+    return commit(db);
 }
 
 qint64 RunStore::save(const RunRecord& record, const QString& name, ProbeError* error)
 {
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(
-        QStringLiteral("INSERT INTO runs (kind, status, name, started, headline, record) VALUES (?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO runs (kind, status, name, started, headline, host, record) VALUES (?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(record.kind);
     q.addBindValue(record.status);
     q.addBindValue(name.isEmpty() ? QStringLiteral("") : name); // "" not NULL: the column is NOT NULL
     q.addBindValue(record.started.toString(Qt::ISODateWithMs));
     q.addBindValue(headlineOf(record));
+    q.addBindValue(hostOf(record));
     q.addBindValue(QString::fromUtf8(QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact)));
     if (!q.exec()) {
         if (error)
@@ -225,13 +284,15 @@ QList<RunStore::Summary> RunStore::list() const
 QList<RunStore::Summary> RunStore::list(const Filter& f) const
 {
     QList<Summary> out;
-    QString sql = QStringLiteral("SELECT id, kind, status, name, tags, started, headline FROM runs WHERE 1=1");
+    QString sql = QStringLiteral("SELECT id, kind, status, name, tags, started, headline, host FROM runs WHERE 1=1");
     if (!f.kind.isEmpty())
         sql += QStringLiteral(" AND kind = :kind");
     if (!f.tag.isEmpty())
         sql += QStringLiteral(" AND (',' || tags || ',') LIKE :tag");
+    if (f.id > 0)
+        sql += QStringLiteral(" AND id = :id");
     if (!f.text.isEmpty())
-        sql += QStringLiteral(" AND (name LIKE :text OR kind LIKE :text)");
+        sql += QStringLiteral(" AND (name LIKE :text OR kind LIKE :text OR host LIKE :text)");
     sql += QStringLiteral(" ORDER BY started DESC, id DESC LIMIT :limit");
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(sql);
@@ -241,6 +302,8 @@ QList<RunStore::Summary> RunStore::list(const Filter& f) const
         q.bindValue(QStringLiteral(":tag"), QString(QStringLiteral("%,") + f.tag + QStringLiteral(",%")));
     if (!f.text.isEmpty())
         q.bindValue(QStringLiteral(":text"), QString(u'%' + f.text + u'%'));
+    if (f.id > 0)
+        q.bindValue(QStringLiteral(":id"), f.id);
     q.bindValue(QStringLiteral(":limit"), f.limit);
     if (!q.exec())
         return out;
@@ -253,9 +316,19 @@ QList<RunStore::Summary> RunStore::list(const Filter& f) const
         s.tags = q.value(4).toString().split(u',', Qt::SkipEmptyParts);
         s.started = QDateTime::fromString(q.value(5).toString(), Qt::ISODateWithMs);
         s.headline = q.value(6).toString();
+        s.host = q.value(7).toString();
         out.append(s);
     }
     return out;
+}
+
+std::optional<RunStore::Summary> RunStore::summary(qint64 id) const
+{
+    Filter f;
+    f.id = id;
+    f.limit = 1;
+    const QList<Summary> one = list(f);
+    return one.isEmpty() ? std::nullopt : std::optional<Summary>(one.first());
 }
 
 std::optional<RunRecord> RunStore::load(qint64 id, ProbeError* error) const
@@ -328,12 +401,9 @@ std::optional<qint64> RunStore::findByName(const QString& name) const
 
 QString RunStore::headlineOf(const RunRecord& r)
 {
-    const QJsonObject& s = r.summary;
-    if (s.value(QStringLiteral("ops_per_s")).isDouble())
-        return Units::formatNumber(s.value(QStringLiteral("ops_per_s")).toDouble()) + QStringLiteral(" ops/s");
-    if (s.value(QStringLiteral("mb_per_s")).isDouble())
-        return Units::formatNumber(s.value(QStringLiteral("mb_per_s")).toDouble()) + QStringLiteral(" MB/s");
-    if (s.contains(QStringLiteral("tests")))
-        return QString::number(s.value(QStringLiteral("tests")).toObject().size()) + QStringLiteral(" tests");
+    if (const auto m = Comparison::headline(r))
+        return Comparison::formatValue(*m);
+    if (r.summary.contains(QStringLiteral("tests")))
+        return QString::number(r.summary.value(QStringLiteral("tests")).toObject().size()) + QStringLiteral(" tests");
     return r.status;
 }

@@ -18,7 +18,7 @@
 class RunStore
 {
 public:
-    static constexpr int SchemaVersion = 1;
+    static constexpr int SchemaVersion = 2;
 
     struct Summary
     {
@@ -29,13 +29,15 @@ public:
         QStringList tags;
         QDateTime started;
         QString headline; // "2,345.6 MB/s" / "23,456.0 ops/s": the number a list shows
+        QString host; // the host the run measured from (schema 2)
     };
     struct Filter
     {
         QString kind; // exact, or "" for all
         QString tag; // runs with this tag
-        QString text; // in the name or the kind
+        QString text; // in the name, the kind or the host
         int limit = 500;
+        qint64 id = 0; // one run only, or 0
     };
 
     RunStore();
@@ -61,11 +63,13 @@ public:
     QList<Summary> list(const Filter& filter) const;
     QList<Summary> list() const;
     std::optional<RunRecord> load(qint64 id, ProbeError* error = nullptr) const;
+    std::optional<Summary> summary(qint64 id) const;
     bool rename(qint64 id, const QString& name);
     bool setTags(qint64 id, const QStringList& tags);
     bool remove(qint64 id);
     std::optional<qint64> findByName(const QString& name) const; // the newest run with this name
 
+    // Comparison::headline formatted; a suite without a score says how many tests it ran.
     static QString headlineOf(const RunRecord& record);
 
 private:

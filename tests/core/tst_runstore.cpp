@@ -1,3 +1,4 @@
+#include "core/store/historysink.h"
 #include "core/store/runstore.h"
 
 #include <QFile>
@@ -17,6 +18,8 @@ private slots:
     void createdPrivate();
     void olderSchemaOpensAndNewerIsRefused();
     void twoWritersAtOnce();
+    void schemaOneDatabaseIsMigrated();
+    void sinkWritesAsItGoes();
 };
 
 static RunRecord record(const QString& kind, double mbps)
@@ -168,6 +171,120 @@ void TstRunStore::twoWritersAtOnce()
         QVERIFY(b.save(record(QStringLiteral("ldap-search"), i)) > 0);
     }
     QCOMPARE(a.list().size(), 100);
+}
+
+// A database exactly as schema 1 (DirBench before the history page) wrote it, built by hand with that DDL.
+void TstRunStore::schemaOneDatabaseIsMigrated()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v1.sqlite"));
+    RunRecord old = record(QStringLiteral("disk"), 321.5);
+    old.environment.insert(QStringLiteral("host"), QStringLiteral("ldap-prod-3"));
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v1"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec("CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, status TEXT NOT "
+                       "NULL, name TEXT NOT NULL DEFAULT '', tags TEXT NOT NULL DEFAULT '', started TEXT NOT NULL, "
+                       "headline TEXT NOT NULL DEFAULT '', record TEXT NOT NULL)"));
+        QVERIFY(q.exec("CREATE TABLE intervals (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, seq "
+                       "INTEGER NOT NULL, sample TEXT NOT NULL, PRIMARY KEY (run_id, seq))"));
+        QVERIFY(q.exec("CREATE INDEX runs_started ON runs(started)"));
+        QVERIFY(q.prepare("INSERT INTO runs (kind, status, name, tags, started, headline, record) VALUES (?, ?, ?, ?, "
+                          "?, ?, ?)"));
+        q.addBindValue("disk");
+        q.addBindValue("ok");
+        q.addBindValue("before tuning");
+        q.addBindValue("nightly,ssd");
+        q.addBindValue(old.started.toString(Qt::ISODateWithMs));
+        q.addBindValue("321.5 MB/s");
+        q.addBindValue(QString::fromUtf8(old.toJsonBytes()));
+        QVERIFY(q.exec());
+        // A run that was still going when that DirBench stopped: its intervals only in their table.
+        QVERIFY(q.exec("INSERT INTO runs (kind, status, started, record) VALUES ('ldap-search', 'failed', "
+                       "'2025-01-02T03:04:05.000', '{\"schema\":\"dirbench.run/1\",\"kind\":\"ldap-search\","
+                       "\"status\":\"failed\"}')"));
+        QVERIFY(q.exec("INSERT INTO intervals VALUES (2, 0, '{\"t\":1,\"ops_per_s\":1000}'), (2, 1, "
+                       "'{\"t\":2,\"ops_per_s\":1100}')"));
+        QVERIFY(q.exec("PRAGMA user_version=1"));
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("v1"));
+
+    RunStore s;
+    ProbeError e;
+    QVERIFY2(s.open(path, &e), qPrintable(e.message()));
+    QCOMPARE(s.schemaVersion(), 2);
+    const auto runs = s.list();
+    QCOMPARE(runs.size(), 2);
+    const auto byName = s.findByName(QStringLiteral("before tuning"));
+    QVERIFY(byName);
+    const auto sum = s.summary(*byName);
+    QVERIFY(sum);
+    QCOMPARE(sum->tags, QStringList({ "nightly", "ssd" }));
+    QCOMPARE(sum->headline, QStringLiteral("321.5 MB/s"));
+    QCOMPARE(sum->host, QStringLiteral("ldap-prod-3")); // filled from the record by the migration
+    RunStore::Filter f;
+    f.text = QStringLiteral("prod-3");
+    QCOMPARE(s.list(f).size(), 1);
+    const auto rec = s.load(*byName);
+    QVERIFY(rec);
+    QCOMPARE(rec->summary.value(QStringLiteral("mb_per_s")).toDouble(), 321.5);
+    const auto unfinished = s.load(2);
+    QVERIFY(unfinished);
+    QCOMPARE(unfinished->intervals.size(), 2);
+    QCOMPARE(unfinished->intervals.at(1).toObject().value(QStringLiteral("ops_per_s")).toDouble(), 1100.0);
+    // The name lookup (--baseline NAME) has its index now.
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("check"));
+    db.setDatabaseName(path);
+    QVERIFY(db.open());
+    QSqlQuery q(db);
+    QVERIFY(q.exec("EXPLAIN QUERY PLAN SELECT id FROM runs WHERE name = 'x' ORDER BY started DESC LIMIT 1"));
+    QString plan;
+    while (q.next())
+        plan += q.value(3).toString() + u'\n';
+    QVERIFY2(plan.contains("runs_name"), qPrintable(plan));
+    q.finish();
+    db.close();
+    db = QSqlDatabase();
+    QSqlDatabase::removeDatabase(QStringLiteral("check"));
+    // New rows carry the host column too.
+    RunRecord fresh = record(QStringLiteral("disk"), 10);
+    fresh.environment.insert(QStringLiteral("host"), QStringLiteral("lab-1"));
+    const qint64 id = s.save(fresh);
+    QCOMPARE(s.summary(id)->host, QStringLiteral("lab-1"));
+}
+
+void TstRunStore::sinkWritesAsItGoes()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    HistorySink sink;
+    QVERIFY(sink.open(path));
+    const qint64 id = sink.begin(QStringLiteral("ldap-search"), {}, QStringLiteral("nightly"));
+    QVERIFY(id > 0);
+    RunStore reader;
+    QVERIFY(reader.open(path));
+    Sample smp;
+    smp.t = 1;
+    smp.values.insert(QStringLiteral("ops_per_s"), 500.0);
+    sink.add({ smp }); // the first batch waits for the flush interval
+    QTest::qWait(HistorySink::FlushIntervalMs + 100);
+    smp.t = 2;
+    sink.add({ smp });
+    QCOMPARE(reader.load(id)->intervals.size(), 2); // on disk while the run goes
+    QCOMPARE(reader.summary(id)->status, QStringLiteral("failed")); // until it finishes
+    RunRecord done;
+    done.kind = QStringLiteral("ldap-search");
+    done.status = QStringLiteral("cancelled");
+    done.started = QDateTime::currentDateTime();
+    done.summary.insert(QStringLiteral("ops_per_s"), 480.0);
+    QCOMPARE(sink.finish(done), id);
+    const auto sum = reader.summary(id);
+    QCOMPARE(sum->status, QStringLiteral("cancelled"));
+    QCOMPARE(sum->name, QStringLiteral("nightly"));
+    QCOMPARE(sum->headline, QStringLiteral("480.0 ops/s"));
 }
 
 QTEST_GUILESS_MAIN(TstRunStore)

@@ -3,6 +3,7 @@
 #include "core/common/units.h"
 #include "core/ldap/accessdistribution.h"
 #include "core/sizing/referencecurve.h"
+#include "core/store/runrecorder.h"
 #include "ui/charts/curvechartview.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/curveform.h"
@@ -159,6 +160,8 @@ void CurvePage::start()
     m_warnings->setWarnings({});
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
     m_runId = m_runner->start(Experiments::makeCurveJob(spec));
+    RunRecorder::of(m_runner)->track(
+        m_runId, QStringLiteral("curve"), spec.toJson()); // saved in the history as it goes
     m_progress->setValue(0);
     m_progress->setFormat(tr("starting…"));
     setRunning(true);

@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/disk/diskengine.h"
+#include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/diskresultmodel.h"
 #include "ui/models/intervalsamples.h"
@@ -189,6 +190,7 @@ void DiskPage::start()
     m_ldapView->hide();
     m_profileName = DiskSpec::profileName(spec.profile);
     launch(m_jobFactory(spec), spec.dir);
+    RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("disk"), spec.toJson()); // saved in the history as it goes
 }
 
 void DiskPage::startUnderLoad(const DiskSpec& spec)
@@ -215,6 +217,7 @@ void DiskPage::startUnderLoad(const DiskSpec& spec)
         m_ldapView->show();
         m_profileName = tr("%1 under LDAP load").arg(DiskSpec::profileName(u.disk.profile));
         launch(m_underLoadJobFactory(u), u.disk.dir);
+        RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("disk-under-load"), u.toJson());
     };
     if (WriteConfirmation::isWriteLoad(u.load))
         WriteConfirmation::ask(this, u.load, go);

@@ -3,6 +3,7 @@
 #include "core/ldap/loadgenerator.h"
 #include "core/ldap/probe.h"
 #include "core/sandbox/sandboxinfo.h"
+#include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
@@ -192,6 +193,7 @@ void LdapPage::launchLoad(const LdapLoadSpec& spec)
     m_probing = false;
     m_runLabel = spec.kindName();
     m_runId = m_runner->start(Ldap::makeLoadJob(spec));
+    RunRecorder::of(m_runner)->track(m_runId, spec.kindName(), spec.toJson()); // saved in the history as it goes
     m_loadView->showRunning(tr("Connecting to %1…").arg(spec.target.uri));
     m_progress->setFormat(tr("starting…"));
     setRunning(true);
@@ -214,6 +216,7 @@ void LdapPage::probe()
     m_probing = true;
     m_runLabel = tr("probe");
     m_runId = m_runner->start(Ldap::makeProbeJob(spec));
+    RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("ldap-probe"), spec.toJson());
     m_resultTabs->setCurrentWidget(m_probeView);
     m_progress->setFormat(tr("probing…"));
     setRunning(true);

@@ -3,6 +3,7 @@
 #include "core/run/runcontext.h"
 #include "core/sizing/ldifstats.h"
 #include "core/sizing/serversizing.h"
+#include "core/store/runrecorder.h"
 #include "ui/pages/sizingform.h"
 #include "ui/widgets/sizingresultview.h"
 
@@ -177,6 +178,7 @@ void SizingPage::measureLdif(const QString& path)
         }
         return rec;
     });
+    RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("ldif-stats"), { { QStringLiteral("ldif"), path } });
     m_form->setLdifBusy(true, tr("Reading %1…").arg(QFileInfo(path).fileName()));
     emit runningChanged(true);
     emit statusMessage(tr("Measuring %1").arg(path));

@@ -1,0 +1,253 @@
+#include "core/store/comparison.h"
+
+#include "core/common/units.h"
+
+#include <cmath>
+
+namespace Comparison {
+
+namespace {
+
+QString s(const char* latin1)
+{
+    return QString::fromLatin1(latin1);
+}
+
+std::optional<double> number(const QJsonObject& o, const QString& key)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+std::optional<double> nested(const QJsonObject& o, const QString& outer, const QString& inner)
+{
+    return number(o.value(outer).toObject(), inner);
+}
+
+bool isThroughputTest(const QString& test)
+{
+    return test.startsWith(u"seq-") || test.startsWith(u"dd");
+}
+
+// A single disk test's summary: MB/s for streaming tests, IOPS for the others.
+Metric diskHeadline(const QJsonObject& summary, const QString& test, const QString& prefix = {})
+{
+    Metric m;
+    const bool unknown = test.isEmpty(); // a record from elsewhere: whichever it holds, MB/s first
+    if (isThroughputTest(test) || (unknown && summary.value(s("mb_per_s")).isDouble())) {
+        m = { prefix + s("mb_per_s"), s("MB/s"), s("MB/s"), true, number(summary, s("mb_per_s")), s("mb_per_s") };
+    } else {
+        m = { prefix + s("iops"), test == u"commit" ? s("commits/s") : s("IOPS"),
+            test == u"commit" ? s("commits/s") : s("IOPS"), true, number(summary, s("iops")), s("iops") };
+    }
+    if (!prefix.isEmpty())
+        m.label = prefix.chopped(1) + u' ' + m.label;
+    return m;
+}
+
+void diskLatency(QList<Metric>* out, const QJsonObject& summary, const QString& prefix = {})
+{
+    for (const char* p : { "p50", "p99" })
+        out->append({ prefix + s("latency_us/") + s(p),
+            (prefix.isEmpty() ? QString() : prefix.chopped(1) + u' ') + s(p) + s(" latency"), QStringLiteral("µs"),
+            false, nested(summary, s("latency_us"), s(p)), QString() });
+}
+
+double meanOf(const QJsonArray& points, const QString& key, int* count)
+{
+    double sum = 0;
+    *count = 0;
+    for (const auto& p : points) {
+        const QJsonValue v = p.toObject().value(key);
+        if (v.isDouble()) {
+            sum += v.toDouble();
+            ++*count;
+        }
+    }
+    return *count ? sum / *count : 0;
+}
+
+QList<Metric> diskMetrics(const RunRecord& r)
+{
+    QList<Metric> out;
+    const QJsonObject tests = r.summary.value(s("tests")).toObject();
+    if (!tests.isEmpty()) {
+        // A suite: the score first, then each sub-test's headline.
+        QList<Metric> parts;
+        double logSum = 0;
+        int n = 0;
+        for (auto it = tests.begin(); it != tests.end(); ++it) {
+            const Metric m = diskHeadline(it.value().toObject(), it.key(), it.key() + u'/');
+            if (m.value && *m.value > 0) {
+                logSum += std::log(*m.value);
+                ++n;
+            }
+            parts << m;
+        }
+        out << Metric { s("score"), s("suite score (geometric mean of the tests)"), QString(), true,
+            n == tests.size() && n > 0 ? std::optional<double>(std::exp(logSum / n)) : std::nullopt, QString() };
+        out << parts;
+        return out;
+    }
+    if (r.summary.isEmpty())
+        return out;
+    const QString test = r.summary.value(s("test")).toString(r.spec.value(s("profile")).toString());
+    const Metric head = diskHeadline(r.summary, test);
+    out << head;
+    if (head.key == u"mb_per_s")
+        out << diskHeadline(r.summary, s("rand-read")); // IOPS as a secondary row
+    else
+        out << diskHeadline(r.summary, s("seq-read"));
+    diskLatency(&out, r.summary);
+    return out;
+}
+
+QList<Metric> ldapLoadMetrics(const QJsonObject& sum)
+{
+    QList<Metric> out;
+    out << Metric { s("ops_per_s"), s("ops/s"), s("ops/s"), true, number(sum, s("ops_per_s")), s("ops_per_s") };
+    for (const char* p : { "mean", "p50", "p99" })
+        out << Metric { s("latency_ms/") + s(p), s(p) + s(" latency"), s("ms"), false,
+            nested(sum, s("latency_ms"), s(p)), QString() };
+    out << Metric { s("errors"), s("errors"), QString(), false, number(sum, s("errors")), QString() };
+    return out;
+}
+
+} // namespace
+
+QString Delta::verdict() const
+{
+    if (!gainPct)
+        return {};
+    if (std::abs(*gainPct) < 0.05)
+        return s("same");
+    return *gainPct > 0 ? s("better") : s("worse");
+}
+
+QList<Metric> metrics(const RunRecord& r)
+{
+    const QString& k = r.kind;
+    const QJsonObject& sum = r.summary;
+    if (k == u"disk")
+        return diskMetrics(r);
+    if (k == u"disk-under-load") {
+        const QJsonObject loaded = sum.value(s("disk_loaded")).toObject();
+        if (loaded.isEmpty())
+            return {};
+        const QString test
+            = loaded.value(s("test")).toString(r.spec.value(s("disk")).toObject().value(s("profile")).toString());
+        QList<Metric> out { diskHeadline(loaded, test) };
+        diskLatency(&out, loaded);
+        return out;
+    }
+    if (k == u"ldap-probe") {
+        const QJsonObject t = sum.value(s("timings_ms")).toObject();
+        double total = 0;
+        bool any = false;
+        QList<Metric> parts;
+        for (auto it = t.begin(); it != t.end(); ++it) {
+            if (!it.value().isDouble())
+                continue;
+            total += it.value().toDouble();
+            any = true;
+            parts << Metric { s("timings_ms/") + it.key(), it.key(), s("ms"), false, it.value().toDouble(), {} };
+        }
+        QList<Metric> out { { s("probe_ms"), s("probe time"), s("ms"), false,
+            any ? std::optional<double>(total) : std::nullopt, QString() } };
+        return out + parts;
+    }
+    if (k.startsWith(u"ldap-"))
+        return sum.isEmpty() ? QList<Metric>() : ldapLoadMetrics(sum);
+    if (k == u"curve" || k == u"database-size") {
+        int n = 0;
+        const double mean = meanOf(sum.value(s("points")).toArray(), s("ops_per_s"), &n);
+        return { { s("mean_ops_per_s"), s("mean ops/s over the points"), s("ops/s"), true,
+            n ? std::optional<double>(mean) : std::nullopt, s("ops_per_s") } };
+    }
+    if (k == u"thread-sweep")
+        return { { s("best_ops_per_s"), s("best ops/s"), s("ops/s"), true, number(sum, s("best_ops_per_s")),
+            s("ops_per_s") } };
+    if (k == u"tls-cost")
+        return { { s("tls_ms_per_bind"), s("TLS connect + bind"), s("ms"), false, number(sum, s("tls_ms_per_bind")),
+                     QString() },
+            { s("plain_ms_per_bind"), s("plain connect + bind"), s("ms"), false, number(sum, s("plain_ms_per_bind")),
+                QString() } };
+    return {};
+}
+
+std::optional<Metric> headline(const RunRecord& record)
+{
+    const QList<Metric> all = metrics(record);
+    if (all.isEmpty() || !all.first().value)
+        return std::nullopt;
+    return all.first();
+}
+
+QList<Delta> compare(const RunRecord& a, const RunRecord& b)
+{
+    const QList<Metric> ma = metrics(a);
+    const QList<Metric> mb = metrics(b);
+    QList<Delta> out;
+    auto find = [](const QList<Metric>& list, const QString& key) -> const Metric* {
+        for (const Metric& m : list)
+            if (m.key == key)
+                return &m;
+        return nullptr;
+    };
+    auto add = [&](const Metric& m) {
+        for (const Delta& d : std::as_const(out))
+            if (d.key == m.key)
+                return;
+        Delta d { m.key, m.label, m.unit, m.higherIsBetter, {}, {}, {}, {} };
+        if (const Metric* x = find(ma, m.key))
+            d.a = x->value;
+        if (const Metric* y = find(mb, m.key))
+            d.b = y->value;
+        if (d.a && d.b && *d.a != 0) {
+            d.deltaPct = (*d.b - *d.a) / std::abs(*d.a) * 100.0;
+            d.gainPct = d.higherIsBetter ? *d.deltaPct : -*d.deltaPct;
+        }
+        out << d;
+    };
+    for (const Metric& m : ma)
+        add(m);
+    for (const Metric& m : mb)
+        add(m);
+    return out;
+}
+
+bool comparable(const RunRecord& baseline, const QString& kind, const QJsonObject& spec, QString* why)
+{
+    auto fail = [why](const QString& text) {
+        if (why)
+            *why = text;
+        return false;
+    };
+    if (baseline.kind != kind)
+        return fail(s("the baseline is a ") + baseline.kind + s(" run, this is a ") + kind + s(" run"));
+    const QJsonObject bs = kind == u"disk-under-load" ? baseline.spec.value(s("disk")).toObject() : baseline.spec;
+    const QJsonObject ns = kind == u"disk-under-load" ? spec.value(s("disk")).toObject() : spec;
+    for (const char* key : { "profile", "mode" }) {
+        const QString b = bs.value(QLatin1String(key)).toString();
+        const QString n = ns.value(QLatin1String(key)).toString();
+        if (!b.isEmpty() && !n.isEmpty() && b != n)
+            return fail(s("the baseline's ") + QLatin1String(key) + s(" is ") + b + s(", this run's is ") + n);
+    }
+    if (!headline(baseline))
+        return fail(s("the baseline has no headline metric to compare (status ") + baseline.status + u')');
+    return true;
+}
+
+QString formatValue(double value, const QString& unit)
+{
+    const int decimals = unit == u"ms" ? 3 : 1;
+    const QString n = Units::formatNumber(value, decimals);
+    return unit.isEmpty() ? n : n + u' ' + unit;
+}
+
+QString formatValue(const Metric& m)
+{
+    return m.value ? formatValue(*m.value, m.unit) : QString();
+}
+
+} // namespace Comparison

@@ -1,0 +1,251 @@
+#include "core/store/runstore.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+// dirbench-cli history and --baseline, for real: real CLI processes, real disk runs, a real SQLite file.
+class TstCliHistory : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init();
+    void baselineOnDiskRuns();
+    void listShowExportImportCompare();
+    void badInputIsRefusedByName();
+    void cliAndTestWriteAtOnce();
+
+private:
+    struct Result
+    {
+        int code = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+    Result cli(const QStringList& args, int timeoutMs = 60000);
+    QStringList diskRun(const QString& profile = QStringLiteral("rand-read")) const;
+
+    std::unique_ptr<QTemporaryDir> m_tmp;
+    QString m_db;
+};
+
+void TstCliHistory::init()
+{
+    m_tmp = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_tmp->isValid());
+    m_db = m_tmp->filePath(QStringLiteral("history.sqlite"));
+}
+
+TstCliHistory::Result TstCliHistory::cli(const QStringList& args, int timeoutMs)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DIRBENCH_HISTORY"), m_db);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+QStringList TstCliHistory::diskRun(const QString& profile) const
+{
+    return { QStringLiteral("disk"), QStringLiteral("--dir"), m_tmp->path(), QStringLiteral("--profile"), profile,
+        QStringLiteral("--size"), QStringLiteral("8M"), QStringLiteral("--duration"), QStringLiteral("0.5"),
+        QStringLiteral("--qd"), QStringLiteral("4"), QStringLiteral("--quiet") };
+}
+
+void TstCliHistory::baselineOnDiskRuns()
+{
+    Result base = cli(diskRun() << QStringLiteral("--name") << QStringLiteral("nightly-base"));
+    QVERIFY2(base.code == 0, base.err.constData());
+    QVERIFY2(base.out.contains("saved in the history as run 1 'nightly-base'"), base.out.constData());
+
+    // A limit no run can miss (it would have to be 1000 % slower): passes, and prints the comparison.
+    Result pass = cli(diskRun() << QStringLiteral("--baseline") << QStringLiteral("nightly-base")
+                                << QStringLiteral("--fail-if-slower") << QStringLiteral("1000"));
+    QVERIFY2(pass.code == 0, QByteArray(pass.out + pass.err).constData());
+    QVERIFY2(pass.out.contains("compared with the baseline, run 1 'nightly-base'"), pass.out.constData());
+    QVERIFY2(pass.out.contains("IOPS") && pass.out.contains("PASS"), pass.out.constData());
+
+    // Missing baseline, wrong profile, a limit without a baseline: exit 2 before any work, naming the option.
+    Result missing = cli(diskRun() << QStringLiteral("--baseline") << QStringLiteral("no-such-run"));
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("--baseline") && missing.err.contains("no-such-run"), missing.err.constData());
+    QVERIFY(!missing.out.contains("saved in the history"));
+    Result other
+        = cli(diskRun(QStringLiteral("seq-write")) << QStringLiteral("--baseline") << QStringLiteral("nightly-base"));
+    QCOMPARE(other.code, 2);
+    QVERIFY2(other.err.contains("--baseline") && other.err.contains("profile"), other.err.constData());
+    Result noBase = cli(diskRun() << QStringLiteral("--fail-if-slower") << QStringLiteral("5"));
+    QCOMPARE(noBase.code, 2);
+    QVERIFY(noBase.err.contains("--fail-if-slower"));
+    Result badPct = cli(diskRun() << QStringLiteral("--baseline") << QStringLiteral("nightly-base")
+                                  << QStringLiteral("--fail-if-slower") << QStringLiteral("fast"));
+    QCOMPARE(badPct.code, 2);
+    QVERIFY(badPct.err.contains("--fail-if-slower"));
+
+    RunStore s;
+    QVERIFY(s.open(m_db));
+    QCOMPARE(s.list().size(), 2); // the refused runs left nothing behind
+}
+
+void TstCliHistory::listShowExportImportCompare()
+{
+    QVERIFY(cli(diskRun() << QStringLiteral("--name") << QStringLiteral("a")).code == 0);
+    QVERIFY(cli(diskRun() << QStringLiteral("--name") << QStringLiteral("b")).code == 0);
+
+    Result list
+        = cli({ QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--json"), QStringLiteral("-") });
+    QCOMPARE(list.code, 0);
+    const QJsonArray runs = QJsonDocument::fromJson(list.out).array();
+    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs.at(0).toObject().value("name").toString(), QStringLiteral("b")); // newest first
+    QVERIFY(runs.at(0).toObject().value("headline").toString().endsWith("IOPS"));
+
+    QVERIFY(cli({ "history", "tag", "a", "ssd", "before" }).code == 0);
+    Result tagged = cli({ "history", "list", "--tag", "ssd" });
+    QVERIFY2(tagged.out.contains(" a ") && !tagged.out.contains(" b "), tagged.out.constData());
+    QVERIFY(cli({ "history", "rename", "2", "after" }).code == 0);
+    Result text = cli({ "history", "list", "--text", "after", "--json", "-" });
+    QCOMPARE(QJsonDocument::fromJson(text.out).array().size(), 1);
+
+    Result show = cli({ "history", "show", "after" });
+    QCOMPARE(show.code, 0);
+    QVERIFY2(show.out.contains("run 2 'after'") && show.out.contains("(headline)"), show.out.constData());
+
+    const QString exported = m_tmp->filePath("a.json");
+    Result exp = cli({ "history", "export", "a", "--json", exported });
+    QVERIFY2(exp.code == 0, exp.err.constData());
+    QVERIFY(QFileInfo(exported).permissions().testFlag(QFileDevice::ReadOwner));
+    QVERIFY(!QFileInfo(exported).permissions().testFlag(QFileDevice::ReadGroup));
+    QVERIFY(!QFileInfo(exported).permissions().testFlag(QFileDevice::ReadOther));
+
+    Result imp = cli({ "history", "import", exported });
+    QVERIFY2(imp.code == 0, imp.err.constData());
+    QVERIFY(imp.out.contains("as run 3"));
+
+    Result cmp = cli({ "history", "compare", "a", "after", "--json", "-" });
+    QCOMPARE(cmp.code, 0);
+    const QJsonObject c = QJsonDocument::fromJson(cmp.out).object();
+    const QJsonObject head = c.value("metrics").toArray().first().toObject();
+    QCOMPARE(head.value("metric").toString(), QStringLiteral("iops"));
+    const double a = head.value("a").toDouble(), b = head.value("b").toDouble();
+    QVERIFY(a > 0 && b > 0);
+    QVERIFY(qAbs(head.value("delta_pct").toDouble() - (b - a) / a * 100.0) < 1e-6);
+    QCOMPARE(head.value("verdict").toString(), b > a ? QStringLiteral("better") : QStringLiteral("worse"));
+    // The imported copy is the same run: identical numbers.
+    Result same = cli({ "history", "compare", "1", "3" });
+    QVERIFY2(same.out.contains("+0.0 %  same"), same.out.constData());
+
+    QVERIFY(cli({ "history", "delete", "3" }).code == 0);
+    Result after = cli({ "history", "list", "--json", "-" });
+    QCOMPARE(QJsonDocument::fromJson(after.out).array().size(), 2);
+}
+
+void TstCliHistory::badInputIsRefusedByName()
+{
+    const QString good = m_tmp->filePath("good.json");
+    {
+        QFile f(good);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schema":"dirbench.run/1","kind":"ldap-search","status":"ok","started":"2026-01-01T00:00:00.000",
+                   "summary":{"ops_per_s":100},"intervals":[{"t":1,"ops_per_s":100}]})");
+    }
+    const QString bad = m_tmp->filePath("bad.json");
+    {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schema":"dirbench.run/1","kind":"ldap-search","started":"2026-01-01T00:00:00.000","summary":[]})");
+    }
+    Result r = cli({ "history", "import", good, bad });
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(bad.toUtf8()) && r.err.contains("summary"), r.err.constData());
+    Result list = cli({ "history", "list", "--json", "-" });
+    QCOMPARE(QJsonDocument::fromJson(list.out).array().size(), 0); // all or nothing
+    QCOMPARE(cli({ "history", "frobnicate" }).code, 2);
+    Result opt = cli({ "history", "delete", "1", "--kind", "disk" });
+    QCOMPARE(opt.code, 2);
+    QVERIFY(opt.err.contains("--kind"));
+    Result none = cli({ "history", "show", "nobody" });
+    QCOMPARE(none.code, 2);
+    QVERIFY(none.err.contains("nobody"));
+    QCOMPARE(cli({ "history", "export", "1" }).code, 2); // --json is required
+    QCOMPARE(cli({ "history", "list", "--limit", "0" }).code, 2);
+}
+
+// The CLI (a real process importing records one transaction each) and this process (appending intervals and saving
+// runs) write to the same database at the same time: no "database is locked", nothing lost.
+void TstCliHistory::cliAndTestWriteAtOnce()
+{
+    constexpr int kFiles = 150;
+    QStringList files;
+    for (int i = 0; i < kFiles; ++i) {
+        const QString path = m_tmp->filePath(QStringLiteral("r%1.json").arg(i));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(R"({"schema":"dirbench.run/1","kind":"ldap-search","started":"2026-01-01T00:00:%1.000",
+            "summary":{"ops_per_s":%2}})")
+                    .arg(i % 60, 2, 10, QLatin1Char('0'))
+                    .arg(100 + i)
+                    .toUtf8());
+        files << path;
+    }
+    RunStore mine;
+    QVERIFY(mine.open(m_db));
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DIRBENCH_HISTORY"), m_db);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), QStringList { "history", "import" } + files);
+    QVERIFY(p.waitForStarted());
+    int written = 0, failures = 0;
+    QString firstError;
+    const qint64 run = mine.beginRun(QStringLiteral("disk"), {});
+    QVERIFY(run > 0);
+    // waitForFinished(0) lets QProcess notice the exit without an event loop.
+    auto cliRunning = [&p] { return p.state() != QProcess::NotRunning && !p.waitForFinished(0); };
+    int whileCliRan = 0;
+    while (cliRunning() || written < 200) {
+        if (p.state() != QProcess::NotRunning)
+            ++whileCliRan;
+        ProbeError e;
+        Sample smp;
+        smp.t = written;
+        smp.values.insert(QStringLiteral("iops"), 1.0 * written);
+        RunRecord r;
+        r.kind = QStringLiteral("disk");
+        r.started = QDateTime::currentDateTime();
+        const bool ok = (written % 2 ? mine.appendSamples(run, { smp }, &e) : mine.save(r, {}, &e) > 0);
+        if (!ok && ++failures == 1)
+            firstError = e.message();
+        ++written;
+        if (written > 20000)
+            break;
+    }
+    QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(120000));
+    QVERIFY2(whileCliRan > 10, "the two writers did not overlap");
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitCode() == 0, err.constData());
+    QVERIFY2(!err.contains("locked"), err.constData());
+    QVERIFY2(failures == 0, qPrintable(firstError));
+    RunStore::Filter f;
+    f.kind = QStringLiteral("ldap-search");
+    f.limit = 100000;
+    QCOMPARE(mine.list(f).size(), kFiles);
+    f.kind = QStringLiteral("disk");
+    QCOMPARE(mine.list(f).size(), 1 + (written + 1) / 2);
+    QCOMPARE(mine.load(run)->intervals.size(), written / 2);
+    qInfo("this process wrote %d transactions (%d while the CLI imported %d records)", written, whileCliRan, kFiles);
+}
+
+QTEST_GUILESS_MAIN(TstCliHistory)
+#include "tst_cli_history.moc"
