@@ -300,10 +300,10 @@ int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
         std::fprintf(out, "%s\n", qPrintable(cmp.text()));
     if (seed)
         std::fprintf(out, "source: %s\n", qPrintable(source));
-    HistorySink history(!p.isSet(QStringLiteral("no-history")));
+    HistorySink history;
+    history.configureSaveOnly(!p.isSet(QStringLiteral("no-history")));
     history.begin(rec.kind, rec.spec);
-    if (const qint64 id = history.finish(rec))
-        std::fprintf(out, "saved in the history as run %lld\n", static_cast<long long>(id));
+    history.finish(out, rec);
     std::fflush(out);
     return finishJson(rec, p.value(QStringLiteral("json")));
 }

@@ -139,6 +139,9 @@ int runExperimentCommand(const QStringList& argsIn)
                 s.entries << int(v);
         }
         s.secondsPerPoint = seconds;
+        specJson = { { QStringLiteral("entries"),
+                         QJsonArray::fromVariantList(QVariantList(s.entries.begin(), s.entries.end())) },
+            { QStringLiteral("load"), s.load.toJson() }, { QStringLiteral("seconds_per_point"), seconds } };
         kind = QStringLiteral("database-size");
         x = "entries";
         job = Experiments::makeDatabaseSizeJob(s);
@@ -174,6 +177,11 @@ int runExperimentCommand(const QStringList& argsIn)
             ProbeError e;
             if (!CompiledLoad::compile(s.load, &e))
                 return badArgument(QStringLiteral("--") + e.field, e.detail);
+            const QList<int>& axis = s.serverThreads.isEmpty() ? s.threads : s.serverThreads;
+            specJson = { { QStringLiteral("axis"), QLatin1String(x) },
+                { QLatin1String(x), QJsonArray::fromVariantList(QVariantList(axis.begin(), axis.end())) },
+                { QStringLiteral("load"), s.load.toJson() }, { QStringLiteral("restart"), s.restart },
+                { QStringLiteral("seconds_per_point"), seconds } };
             kind = QStringLiteral("thread-sweep");
             job = Experiments::makeThreadSweepJob(s);
         } else {
@@ -195,6 +203,8 @@ int runExperimentCommand(const QStringList& argsIn)
             if (const ProbeError e = s.tls.validate(); e.isError())
                 return badArgument(QStringLiteral("--tls-") + e.field, e.detail);
             s.secondsEach = seconds;
+            specJson = { { QStringLiteral("plain"), s.plain.toJson() }, { QStringLiteral("tls"), s.tls.toJson() },
+                { QStringLiteral("seconds_each"), seconds } };
             kind = QStringLiteral("tls-cost");
             x = "tls";
             job = Experiments::makeTlsCostJob(s);

@@ -122,7 +122,9 @@ int runReportCommand(int argc, char** argv)
     if (!p.parse(args))
         return badArgument(QStringLiteral("report"), p.errorText());
     if (p.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(p.helpText()), stdout);
+        std::fputs(qPrintable(p.helpText().replace(
+                       QStringLiteral("dirbench-cli [options]"), QStringLiteral("dirbench-cli report [options]"))),
+            stdout);
         return ExitOk;
     }
     if (!p.positionalArguments().isEmpty())

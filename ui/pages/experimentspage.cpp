@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/experiments/guided.h"
+#include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/experimentform.h"
 #include "ui/widgets/runstatuslabel.h"
@@ -143,6 +144,8 @@ bool ExperimentsPage::run(Kind kind)
     std::function<RunRecord(RunContext&)> job;
     ProbeError e;
     QString what;
+    QString kindName;
+    QJsonObject specJson;
     if (kind == Kind::DatabaseSize) {
         DatabaseSizeSpec s;
         e = m_form->readDatabaseSize(&s);
@@ -154,6 +157,8 @@ bool ExperimentsPage::run(Kind kind)
             m_scratch = std::make_unique<QTemporaryDir>();
             s.parentDir = m_scratch->path();
             job = Experiments::makeDatabaseSizeJob(s);
+            kindName = QStringLiteral("database-size");
+            specJson = { { QStringLiteral("load"), s.load.toJson() } };
             what = tr("database size over %n demo director(y/ies)", nullptr, int(s.entries.size()));
         }
     } else {
@@ -165,6 +170,8 @@ bool ExperimentsPage::run(Kind kind)
             s.load = *load;
             e = m_form->readThreadSweep(&s);
             job = Experiments::makeThreadSweepJob(s);
+            kindName = QStringLiteral("thread-sweep");
+            specJson = { { QStringLiteral("load"), s.load.toJson() } };
             what = s.serverThreads.isEmpty() ? tr("thread sweep") : tr("server-thread sweep");
         } else {
             TlsCostSpec s;
@@ -175,6 +182,8 @@ bool ExperimentsPage::run(Kind kind)
             if (!e.isError() && s.plain.dnPattern.isEmpty())
                 e = ProbeError::invalid(QString(), tr("TLS cost binds: give a bind DN on the LDAP page"));
             job = Experiments::makeTlsCostJob(s);
+            kindName = QStringLiteral("tls-cost");
+            specJson = { { QStringLiteral("plain"), s.plain.toJson() }, { QStringLiteral("tls"), s.tls.toJson() } };
             what = tr("TLS cost");
         }
     }
@@ -190,6 +199,7 @@ bool ExperimentsPage::run(Kind kind)
     m_warnings->setWarnings({});
     m_reference->clear();
     m_runId = m_runner->start(job);
+    RunRecorder::of(m_runner)->track(m_runId, kindName, specJson); // saved in the history as it goes
     m_progress->setValue(0);
     m_progress->setFormat(tr("starting…"));
     setRunning(true);
