@@ -200,7 +200,10 @@ IoOutcome runIoUring(
                 src.stop();
                 continue;
             }
-            meter.record(now - s.start, uint64_t(cqe->res));
+            // A refill submitted in this loop may complete within it (task work runs at submit): its start is
+            // after `now`, so take the clock again rather than record a negative time.
+            const uint64_t done = s.start > now ? IoMeter::nowNs() : now;
+            meter.record(done - s.start, uint64_t(cqe->res));
             // Refill at once, and hand refills to the kernel every few, so the device's queue does not drain
             // while a large batch of completions is processed.
             if (issue(slot) && ++pending >= refillBatch) {

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using namespace DiskFixture;
 
 class TstDiskEngine : public QObject
@@ -40,6 +42,8 @@ void TstDiskEngine::profiles_data()
         QTest::addRow("rand-read one pass %s", qPrintable(io)) << int(DiskProfile::RandRead) << e << 0.0 << io;
         QTest::addRow("rand-read timed %s", qPrintable(io)) << int(DiskProfile::RandRead) << e << 0.6 << io;
         QTest::addRow("rand-write timed %s", qPrintable(io)) << int(DiskProfile::RandWrite) << e << 0.6 << io;
+        // QD1 (the suite's first test): every refill is submitted inside the completion loop.
+        QTest::addRow("rand-read qd1 %s", qPrintable(io)) << int(DiskProfile::RandRead) << e << -0.6 << io;
     }
     QTest::addRow("commit") << int(DiskProfile::Commit) << int(IoEngineChoice::Auto) << 0.6
                             << QStringLiteral("threads");
@@ -53,10 +57,12 @@ void TstDiskEngine::profiles()
     QFETCH(QString, expectIo);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
+    const bool qd1 = duration < 0; // a negative duration in the table means "timed, at queue depth 1"
+    duration = std::abs(duration);
     DiskSpec s = spec(DiskProfile(profile), dir.path(), 16 * MiB, duration);
     s.engine = IoEngineChoice(engine);
     if (DiskProfile(profile) == DiskProfile::RandRead || DiskProfile(profile) == DiskProfile::RandWrite)
-        s.queueDepth = 8;
+        s.queueDepth = qd1 ? 1 : 8;
     RunContext ctx;
     const RunRecord rec = Disk::run(s, ctx);
     QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
@@ -69,6 +75,13 @@ void TstDiskEngine::profiles()
     const double p50 = num(sum, QStringLiteral("latency_us.p50")), p99 = num(sum, QStringLiteral("latency_us.p99"));
     const double p999 = num(sum, QStringLiteral("latency_us.p999")), mx = num(sum, QStringLiteral("latency_us.max"));
     QVERIFY(p50 > 0 && p50 <= p99 && p99 <= p999 && p999 <= mx);
+    // No latency can exceed the run itself (a negative time recorded as unsigned once gave 1.8e16 µs).
+    QVERIFY2(mx <= num(sum, QStringLiteral("seconds")) * 1e6 + 1e6, qPrintable(QString::number(mx)));
+    for (const auto& v : rec.intervals) {
+        const double imax
+            = v.toObject().value(QStringLiteral("latency_us")).toObject().value(QStringLiteral("max")).toDouble();
+        QVERIFY2(imax <= num(sum, QStringLiteral("seconds")) * 1e6 + 1e6, qPrintable(QString::number(imax)));
+    }
     const double block = s.resolved().blockBytes;
     QCOMPARE(num(sum, QStringLiteral("bytes")), num(sum, QStringLiteral("ops")) * block);
     if (duration == 0) // one pass: exactly the file, once
