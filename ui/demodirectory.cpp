@@ -5,6 +5,7 @@
 #include "core/run/runcontext.h"
 #include "core/sandbox/slapdsandbox.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
 #include <QMutex>
@@ -51,12 +52,17 @@ void DemoDirectory::start(SandboxOptions options)
     if (m_state != State::Stopped)
         return;
     options.makeCurrent = false;
+    options.ownerPid = QCoreApplication::applicationPid(); // the next GUI stops it if this one is killed
     m_lastError.clear();
     m_stopWhenStarted = false;
     std::shared_ptr<Shared> shared = m_shared;
     m_startRunId = m_runner->start([shared, options](RunContext& ctx) {
         RunRecord r = sandboxRecord(QStringLiteral("sandbox"));
         r.spec = { { QStringLiteral("entries"), options.entries }, { QStringLiteral("tls"), options.tls } };
+        // Demo directories of GUIs that were killed (nobody could stop them): stop them first.
+        for (const QString& dir : SlapdSandbox::stopOrphans(options.parentDir))
+            r.warnings.append({ QStringLiteral("orphan-stopped"),
+                QStringLiteral("stopped the demo directory of a DirBench that is gone: ") + dir });
         ProbeError e;
         const std::optional<SandboxInfo> info = SlapdSandbox::start(options, &e, &ctx);
         if (!info) {

@@ -20,6 +20,8 @@ QJsonObject SandboxInfo::toJson() const
     o.insert(QStringLiteral("ca_file"), caFile);
     o.insert(QStringLiteral("dir"), dir);
     o.insert(QStringLiteral("pid"), pid);
+    if (ownerPid > 0)
+        o.insert(QStringLiteral("owner_pid"), ownerPid);
     o.insert(QStringLiteral("entries"), entries);
     o.insert(QStringLiteral("load_seconds"), loadSeconds);
     o.insert(QStringLiteral("start_seconds"), startSeconds);
@@ -62,6 +64,7 @@ std::optional<SandboxInfo> SandboxInfo::fromJson(const QJsonObject& o)
     i.caFile = str("ca_file");
     i.dir = str("dir");
     i.pid = qint64(o.value(QStringLiteral("pid")).toDouble());
+    i.ownerPid = qint64(o.value(QStringLiteral("owner_pid")).toDouble());
     i.entries = o.value(QStringLiteral("entries")).toInt();
     i.loadSeconds = o.value(QStringLiteral("load_seconds")).toDouble();
     i.startSeconds = o.value(QStringLiteral("start_seconds")).toDouble();

@@ -16,6 +16,7 @@ struct SandboxOptions
     int port = 0; // ldap:// port on 127.0.0.1; 0 = a free one (the ldaps:// port is always picked free)
     QString parentDir; // where the sandbox directory is created; empty = QDir::tempPath()
     bool makeCurrent = true; // record the sandbox in the "current" pointer file (see SlapdSandbox::currentFile)
+    qint64 ownerPid = 0; // > 0: the sandbox belongs to this process (the GUI's demo) and is an orphan once it is gone
 };
 
 // A running sandbox, as written to DIR/sandbox.json (never the password itself: that is in passwordFile, 0600).
@@ -31,6 +32,7 @@ struct SandboxInfo
     QString caFile; // the self-signed certificate (to verify ldaps/StartTLS) or empty without TLS
     QString dir; // the sandbox directory; removed by stop()
     qint64 pid = 0; // slapd's process id
+    qint64 ownerPid = 0; // the process it belongs to (SandboxOptions::ownerPid), 0 = nobody (dirbench-cli sandbox)
     int entries = 0; // number of uid=userN entries
     double loadSeconds = 0; // LDIF generation + slapadd
     double startSeconds = 0; // the whole start() call until slapd answered

@@ -299,6 +299,7 @@ std::optional<SandboxInfo> SlapdSandbox::start(const SandboxOptions& opt, ProbeE
     }
 
     info.startSeconds = double(total.nsecsElapsed()) / 1e9;
+    info.ownerPid = opt.ownerPid;
     if (!writeReplacing(dir + QStringLiteral("/sandbox.json"), QJsonDocument(info.toJson()).toJson()))
         return fail(
             ProbeError::fromErrno(errno, QStringLiteral("cannot write ") + dir + QStringLiteral("/sandbox.json")));
@@ -377,4 +378,20 @@ std::optional<SandboxInfo> SlapdSandbox::findRunning(const QString& dirOrEmpty)
         }
     }
     return best;
+}
+
+QStringList SlapdSandbox::stopOrphans(const QString& parentIn)
+{
+    const QString parent = parentIn.isEmpty() ? QDir::tempPath() : parentIn;
+    QStringList stopped;
+    const QStringList dirs = QDir(parent).entryList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& name : dirs) {
+        const auto info = load(parent + u'/' + name);
+        if (!info || info->ownerPid <= 0 || SlapdTools::processAlive(info->ownerPid))
+            continue;
+        ProbeError e;
+        if (stop(*info, &e))
+            stopped << info->dir;
+    }
+    return stopped;
 }

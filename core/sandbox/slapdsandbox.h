@@ -35,6 +35,9 @@ public:
     // pointed there. A sandbox whose slapd is already gone is just removed. False with *error if the process
     // would not die or the directory could not be removed.
     static bool stop(const SandboxInfo& info, ProbeError* error);
+    // Stops the sandboxes directly under parent (empty: QDir::tempPath()) whose owner process (ownerPid) is gone —
+    // a GUI that was killed cannot stop its demo directory, so the next one does. Returns the directories stopped.
+    static QStringList stopOrphans(const QString& parent = {});
 
     // The running sandbox in dirOrEmpty: DIR itself (has sandbox.json), or the newest running sandbox directly
     // under it (a PARENT given to start), or, for an empty argument, the one currentFile() names. nullopt if
