@@ -2,6 +2,7 @@
 
 #include "core/run/proberunner.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
 #include <QSaveFile>
@@ -24,6 +25,18 @@ int badArgument(const QString& option, const QString& message)
 {
     std::fprintf(stderr, "dirbench-cli: %s: %s\n", qPrintable(option), qPrintable(message));
     return ExitBadArgs;
+}
+
+int refuseRepeated(const QCommandLineParser& parser)
+{
+    QStringList seen;
+    for (const QString& name : parser.optionNames()) {
+        if (seen.contains(name))
+            return badArgument((name.size() > 1 ? QStringLiteral("--") : QStringLiteral("-")) + name,
+                QStringLiteral("given more than once"));
+        seen << name;
+    }
+    return ExitOk;
 }
 
 std::FILE* humanStream(bool jsonOnStdout)

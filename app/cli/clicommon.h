@@ -9,6 +9,7 @@
 #include <functional>
 
 class ProbeRunner;
+class QCommandLineParser;
 class RunContext;
 
 namespace Cli {
@@ -23,6 +24,9 @@ enum Exit
 
 // Prints "dirbench-cli: --option: message" to stderr and returns ExitBadArgs.
 int badArgument(const QString& option, const QString& message);
+
+// An option given more than once (QCommandLineParser keeps the last): prints which and returns ExitBadArgs, else 0.
+int refuseRepeated(const QCommandLineParser& parser);
 
 // Where human-readable lines go: stdout, or stderr when --json - owns stdout.
 std::FILE* humanStream(bool jsonOnStdout);

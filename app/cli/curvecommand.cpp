@@ -167,6 +167,8 @@ int runCurveCommand(const QStringList& args)
             qPrintable(p.helpText().replace(QStringLiteral("[options]"), QStringLiteral("curve [options]"))), stdout);
         return ExitOk;
     }
+    if (int rc = refuseRepeated(p))
+        return rc;
     if (!p.positionalArguments().isEmpty())
         return badArgument(p.positionalArguments().first(),
             QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));

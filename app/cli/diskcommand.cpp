@@ -199,6 +199,8 @@ int runDiskCommand(const QStringList& args)
             stdout);
         return ExitOk;
     }
+    if (int rc = refuseRepeated(parser))
+        return rc;
     if (!parser.positionalArguments().isEmpty())
         return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
 

@@ -36,7 +36,7 @@ QList<double> parsePoints(const QString& text, bool* ok)
 {
     QList<double> out;
     *ok = !text.trimmed().isEmpty();
-    for (const QString& p : text.split(u',', Qt::SkipEmptyParts)) {
+    for (const QString& p : text.split(u',')) { // an empty item ("1,,2") is an error, not skipped
         bool good = false;
         const double v = p.trimmed().toDouble(&good);
         if (!good || v < 1 || v != std::floor(v) || v > 10000000)
@@ -112,6 +112,10 @@ int runExperimentCommand(const QStringList& argsIn)
         std::fputs(qPrintable(p.helpText()), stdout);
         return ExitOk;
     }
+    if (int rc = refuseRepeated(p))
+        return rc;
+    if (!p.positionalArguments().isEmpty())
+        return badArgument(p.positionalArguments().first(), QStringLiteral("unexpected argument"));
     double seconds = 10;
     if (int rc = numberOption(p, "seconds-per-point", 0.5, 3600, &seconds))
         return rc;
@@ -142,6 +146,8 @@ int runExperimentCommand(const QStringList& argsIn)
         specJson = { { QStringLiteral("entries"),
                          QJsonArray::fromVariantList(QVariantList(s.entries.begin(), s.entries.end())) },
             { QStringLiteral("load"), s.load.toJson() }, { QStringLiteral("seconds_per_point"), seconds } };
+        if (ProbeError e; !CompiledLoad::compile(s.load, &e))
+            return badArgument(QStringLiteral("--") + e.field, e.detail);
         kind = QStringLiteral("database-size");
         x = "entries";
         job = Experiments::makeDatabaseSizeJob(s);
@@ -202,6 +208,8 @@ int runExperimentCommand(const QStringList& argsIn)
                 s.tls.caFile = p.value(QStringLiteral("tls-ca-file"));
             if (const ProbeError e = s.tls.validate(); e.isError())
                 return badArgument(QStringLiteral("--tls-") + e.field, e.detail);
+            if (ProbeError e; !CompiledLoad::compile(s.plain, &e))
+                return badArgument(QStringLiteral("--") + e.field, e.detail);
             s.secondsEach = seconds;
             specJson = { { QStringLiteral("plain"), s.plain.toJson() }, { QStringLiteral("tls"), s.tls.toJson() },
                 { QStringLiteral("seconds_each"), seconds } };

@@ -89,6 +89,8 @@ int runLdapCommand(const QStringList& argsIn)
             stdout);
         return ExitOk;
     }
+    if (int rc = refuseRepeated(p))
+        return rc;
     if (!p.positionalArguments().isEmpty())
         return badArgument(p.positionalArguments().first(),
             QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));

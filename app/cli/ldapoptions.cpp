@@ -203,6 +203,8 @@ int ldapTimingFromParser(const QCommandLineParser& p, LdapLoadSpec* spec)
     double v = 0;
     if (int rc = numberOption(p, "max-errors", 0, 1e15, &v))
         return rc;
+    if (v != std::floor(v))
+        return badArgument(QStringLiteral("--max-errors"), QStringLiteral("must be a whole number"));
     s.maxErrors = qint64(v);
     return ExitOk;
 }

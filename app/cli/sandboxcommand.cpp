@@ -246,6 +246,8 @@ int runSandboxCommand(const QStringList& args)
         std::fprintf(stderr, "dirbench-cli sandbox %s: %s\n", qPrintable(sub), qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
+    if (int rc = refuseRepeated(parser))
+        return rc;
     if (!parser.positionalArguments().isEmpty())
         return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
     if (sub != u"start")

@@ -5,6 +5,7 @@
 #include "app/cli/ldapoptions.h"
 #include "core/common/environment.h"
 #include "core/common/units.h"
+#include "core/ldap/ldapsession.h"
 #include "core/ldap/serverinventory.h"
 #include "core/sizing/serversizing.h"
 
@@ -230,6 +231,8 @@ int runSizingCommand(const QStringList& args)
             stdout);
         return ExitOk;
     }
+    if (int rc = refuseRepeated(parser))
+        return rc;
     if (!parser.positionalArguments().isEmpty())
         return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
     const bool fromServer = parser.isSet(QStringLiteral("uri"));
@@ -248,6 +251,8 @@ int runSizingCommand(const QStringList& args)
     if (fromServer) {
         if (int rc = ldapTargetFromParser(parser, false, &target))
             return rc;
+        if (const QString base = parser.value(QStringLiteral("base")); !LdapSession::isDn(base))
+            return badArgument(QStringLiteral("--base"), u'\'' + base + QStringLiteral("' is not a DN"));
     } else if (parser.isSet(QStringLiteral("base"))) {
         return badArgument(QStringLiteral("--base"), QStringLiteral("only with --uri"));
     }

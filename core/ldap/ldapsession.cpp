@@ -510,6 +510,16 @@ SocketIo* LdapSession::enableBatchedIo()
     return &d->io;
 }
 
+bool LdapSession::isDn(const QString& dn)
+{
+    LDAPDN parsed = nullptr;
+    const QByteArray utf8 = dn.toUtf8();
+    const int rc = ldap_str2dn(utf8.constData(), &parsed, LDAP_DN_FORMAT_LDAPV3);
+    if (parsed)
+        ldap_dnfree(parsed);
+    return rc == LDAP_SUCCESS;
+}
+
 QString LdapSession::resultText(int code)
 {
     return QString::fromUtf8(ldap_err2string(code));

@@ -1,5 +1,7 @@
 #include "core/ldap/ldaptarget.h"
 
+#include "core/ldap/ldapsession.h"
+
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QUrl>
@@ -32,6 +34,8 @@ ProbeError LdapTarget::validate() const
         return ProbeError::invalid(QStringLiteral("starttls"), QStringLiteral("StartTLS goes with ldap:// only"));
     if (auth == Auth::Simple && bindDn.trimmed().isEmpty())
         return ProbeError::invalid(QStringLiteral("bind-dn"), QStringLiteral("a simple bind needs a DN"));
+    if (!LdapSession::isDn(bindDn))
+        return ProbeError::invalid(QStringLiteral("bind-dn"), u'\'' + bindDn + QStringLiteral("' is not a DN"));
     if (auth == Auth::SaslExternal && scheme != u"ldapi" && certFile.isEmpty())
         return ProbeError::invalid(QStringLiteral("sasl"),
             QStringLiteral("SASL EXTERNAL needs ldapi:// or a client certificate (--cert/--key)"));

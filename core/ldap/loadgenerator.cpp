@@ -215,6 +215,10 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
         monStart = monitor.read(setup, nullptr);
         monBefore = monStart;
     }
+    uint64_t monBeforeNs = t0;
+    // A server that answers no operation (hung, stopped) would hold this thread in the counter reads, up to their
+    // timeouts, and push the failure window back: the counters are read only while the load gets answers.
+    auto answering = [&](uint64_t now) { return silentNs(now) < 1000000000ULL; };
     const double totalSec = l.totalSeconds();
     const auto intervalNs = uint64_t(spec.intervalSec * 1e9);
     uint64_t lastInterval = t0;
@@ -246,7 +250,8 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
         QJsonValue serverJson = QJsonValue::Null;
         if (monitorOk) {
             const uint64_t now = LoadWorker::nowNs();
-            if (!setup.isOpen() && now >= monitorRetryNs) {
+            const bool live = answering(now);
+            if (live && !setup.isOpen() && now >= monitorRetryNs) {
                 LdapTarget quick = spec.target;
                 quick.networkTimeoutMs = std::min(quick.networkTimeoutMs, 1000);
                 quick.opTimeoutMs = std::min(quick.opTimeoutMs, 2000);
@@ -254,10 +259,12 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
                     monitorRetryNs = now + 2000000000ULL;
             }
             ProbeError me;
-            const auto after = setup.isOpen() ? monitor.read(setup, &me) : QMap<QString, double>();
+            const auto after = live && setup.isOpen() ? monitor.read(setup, &me) : QMap<QString, double>();
             if (!after.isEmpty()) {
-                serverJson = MonitorReader::intervalJson(monBefore, after, secs);
+                // Rates over the time since the last read that worked (an interval may have been skipped).
+                serverJson = MonitorReader::intervalJson(monBefore, after, double(now - monBeforeNs) / 1e9);
                 monBefore = after;
+                monBeforeNs = now;
             } else if (me.isError()) {
                 setup.close(); // reopen on the next interval
             }
@@ -360,7 +367,7 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
     s.insert(QStringLiteral("latency_histogram_ns"), total.latency.toJson());
     if (monitorOk) {
         ProbeError me;
-        const auto monEnd = setup.isOpen() ? monitor.read(setup, &me) : QMap<QString, double>();
+        const auto monEnd = answering(tEnd) && setup.isOpen() ? monitor.read(setup, &me) : QMap<QString, double>();
         QJsonObject srv;
         for (auto it = monEnd.begin(); it != monEnd.end(); ++it)
             if (MonitorReader::isCounter(it.key()) && monStart.contains(it.key()))

@@ -2,8 +2,10 @@
 
 #include "core/ldap/accessdistribution.h"
 #include "core/ldap/filtertemplate.h"
+#include "core/ldap/ldapsession.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 #include <cmath>
 
@@ -240,6 +242,8 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
             if (s.parentDn.trimmed().isEmpty())
                 return fail(
                     bad("parent", QStringLiteral("adddel needs --parent, the DN under which it adds and deletes")));
+            if (!LdapSession::isDn(s.parentDn.trimmed()))
+                return fail(bad("parent", u'\'' + s.parentDn + QStringLiteral("' is not a DN")));
             break;
         }
     }
@@ -251,6 +255,8 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
         c.filter.setDistribution(*access);
         if (s.base.contains(u'['))
             return fail(bad("base", QStringLiteral("the base DN is fixed; put patterns in --filter")));
+        if (!LdapSession::isDn(s.base))
+            return fail(bad("base", u'\'' + s.base + QStringLiteral("' is not a DN")));
         c.base = s.base.toUtf8();
         for (const QString& a : s.attrs)
             c.attrs << a.trimmed().toUtf8();
@@ -261,6 +267,10 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
             return fail(e);
         c.dn = std::move(*d);
         c.dn.setDistribution(*access);
+        const std::vector<uint64_t> first(size_t(c.dn.rangeCount()), 0);
+        if (const QByteArray one = c.dn.renderKeys(first); !LdapSession::isDn(QString::fromUtf8(one)))
+            return fail(bad("dn",
+                QStringLiteral("renders as '") + QString::fromUtf8(one) + QStringLiteral("', which is not a DN")));
     }
     if (!s.valuePattern.isEmpty()) {
         auto v = ValuePattern::parse(s.valuePattern, QStringLiteral("value"), &e);
@@ -269,6 +279,11 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
         c.value = std::move(*v);
         c.value.setDistribution(*access);
     }
+    // An attribute description: a name or an OID, then ;options (RFC 4512).
+    static const QRegularExpression attrSyntax(
+        QStringLiteral("^([A-Za-z][A-Za-z0-9-]*|[0-9]+(\\.[0-9]+)+)(;[A-Za-z0-9-]+)*$"));
+    if (!s.attr.trimmed().isEmpty() && !attrSyntax.match(s.attr.trimmed()).hasMatch())
+        return fail(bad("attr", u'\'' + s.attr + QStringLiteral("' is not an attribute name")));
     c.attr = s.attr.trimmed().toUtf8();
     c.parent = s.parentDn.trimmed().toUtf8();
     int total = 0;

@@ -1,5 +1,6 @@
 // LoadWorker's connections: connecting, sending (held, then flushed as one write per connection), reading what
 // arrived, timeouts, losses, and the end of a run. The event loop itself is in loadworker.cpp.
+#include "core/common/units.h"
 #include "core/ldap/loadworker.h"
 
 #include <QString>
@@ -177,6 +178,7 @@ void LoadWorker::drain(Conn& c, uint64_t now, bool readable)
 void LoadWorker::expire(uint64_t now)
 {
     const uint64_t limit = uint64_t(m_shared.load.spec.target.opTimeoutMs) * 1000000ULL;
+    const uint64_t before = m_local.timeouts;
     for (Conn& c : m_conns) {
         if (!c.up)
             continue;
@@ -190,6 +192,11 @@ void LoadWorker::expire(uint64_t now)
             s = Slot();
             --c.inflight;
         }
+    }
+    if (m_local.timeouts != before) { // the failure sentence names it: a hung server returns no error of its own
+        std::lock_guard lock(m_mutex);
+        m_lastError = QStringLiteral("no answer within the operation timeout (")
+            + Units::formatNumber(m_shared.load.spec.target.opTimeoutMs / 1000.0) + QStringLiteral(" s)");
     }
 }
 
