@@ -1,6 +1,7 @@
 #include "app/cli/clicommon.h"
 
 #include "core/run/proberunner.h"
+#include "core/store/recordfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -52,10 +53,10 @@ bool writeRecord(const RunRecord& rec, const QString& path)
         std::fflush(stdout);
         return true;
     }
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
-        std::fprintf(
-            stderr, "dirbench-cli: --json: cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
+    // Records name hosts and servers: the file is private to the user (0600), as history exports are.
+    QString error;
+    if (!RecordFile::write(rec, path, &error)) {
+        std::fprintf(stderr, "dirbench-cli: --json: cannot write %s\n", qPrintable(error));
         return false;
     }
     return true;
