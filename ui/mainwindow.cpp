@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/run/proberunner.h"
+#include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
 #include "ui/pages/advisorpage.h"
 #include "ui/pages/curvepage.h"
@@ -109,7 +110,13 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     m_experimentsPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
     connect(
         m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
-    addPage(new AdvisorPage(m_tabs));
+    auto* advisor = new AdvisorPage(m_tabs);
+    addPage(advisor);
+    connect(advisor, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
+        const qint64 id = RunRecorder::of(m_runner)->save(r);
+        statusBar()->showMessage(
+            id ? tr("Saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
+    });
     addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
     setAcceptDrops(true);
 

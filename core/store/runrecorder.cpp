@@ -2,6 +2,7 @@
 
 #include "core/run/proberunner.h"
 #include "core/store/historysink.h"
+#include "core/store/runstore.h"
 
 RunRecorder::RunRecorder(ProbeRunner* runner)
     : QObject(runner)
@@ -50,4 +51,20 @@ void RunRecorder::onFinished(int runId, const RunRecord& record)
         m_lastError = e.message();
         emit saveFailed(tr("The run could not be saved in the history: %1").arg(m_lastError));
     }
+}
+
+qint64 RunRecorder::save(const RunRecord& record, const QString& name)
+{
+    RunStore store;
+    ProbeError e;
+    qint64 id = 0;
+    if (store.open({}, &e))
+        id = store.save(record, name, &e);
+    if (id == 0) {
+        m_lastError = e.message();
+        emit saveFailed(tr("Not saved in the history: %1").arg(m_lastError));
+        return 0;
+    }
+    emit runSaved(id, record.kind, record.status);
+    return id;
 }

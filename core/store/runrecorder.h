@@ -27,6 +27,9 @@ public:
     static RunRecorder* of(ProbeRunner* runner);
 
     void track(int runId, const QString& kind, const QJsonObject& spec, const QString& name = {});
+    // A finished record saved at once (a sizing, a cloud comparison: results that are not a job). Returns the
+    // history id, or 0 (saveFailed says why).
+    qint64 save(const RunRecord& record, const QString& name = {});
     QString lastError() const { return m_lastError; }
 
 signals:

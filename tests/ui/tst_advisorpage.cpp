@@ -3,6 +3,7 @@
 // catalog accepted or refused naming the field; and the tab in the main window.
 #include "core/catalog/need.h"
 #include "core/run/proberunner.h"
+#include "core/store/runstore.h"
 #include "ui/charts/barchartview.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/advisorevalform.h"
@@ -18,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -262,7 +264,19 @@ void TstAdvisorPage::tabInMainWindow()
     for (int i = 0; i < tabs->count(); ++i)
         titles << tabs->tabText(i);
     QVERIFY2(titles.contains("Cloud advisor"), qPrintable(titles.join(", ")));
-    QVERIFY(window.findChild<AdvisorPage*>("advisorPage"));
+    auto* page = window.findChild<AdvisorPage*>("advisorPage");
+    QVERIFY(page);
+    // "Save in history" keeps the comparison on screen as a cloud-compare run.
+    page->showSeedCase("aws-t3.medium");
+    page->findChild<QPushButton*>("saveComparisonButton")->click();
+    RunStore store;
+    QVERIFY(store.open());
+    const auto runs = store.list();
+    QVERIFY(!runs.isEmpty());
+    QCOMPARE(runs.first().kind, QStringLiteral("cloud-compare"));
+    const auto rec = store.load(runs.first().id);
+    QVERIFY(rec);
+    QCOMPARE(rec->toJson().value("summary"), page->comparisonRecord().toJson().value("summary"));
 }
 
 void TstAdvisorPage::screenshot()

@@ -5,6 +5,7 @@
 #include "core/run/proberunner.h"
 #include "core/sizing/ldifstats.h"
 #include "core/sizing/serversizing.h"
+#include "core/store/runstore.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
@@ -49,6 +50,7 @@ private slots:
     void copyPutsSnippetOnClipboard();
     void ldifMeasureFillsEntries();
     void serverReadFillsInputs();
+    void saveInHistory();
     void screenshot();
 
 private:
@@ -237,6 +239,25 @@ void TestSizingPage::serverReadFillsInputs()
     QTRY_COMPARE_WITH_TIMEOUT(read.count(), 2, 20000);
     QCOMPARE(read.at(1).at(0).toBool(), false);
     QVERIFY(page.findChild<QLabel*>(QStringLiteral("serverLabel"))->text().startsWith(u"Could not read"));
+}
+
+void TestSizingPage::saveInHistory()
+{
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    const qint64 id = page.saveInHistory();
+    QVERIFY(id > 0);
+    RunStore store;
+    QVERIFY(store.open());
+    const auto rec = store.load(id);
+    QVERIFY(rec);
+    QCOMPARE(rec->kind, QStringLiteral("sizing"));
+    QCOMPARE(rec->summary.value(u"total_ram_mb").toDouble(), page.record().summary.value(u"total_ram_mb").toDouble());
+    QVERIFY(rec->summary.value(u"total_ram_mb").toDouble() > 0);
+    // Nothing valid on screen: nothing saved.
+    typeInto(&page, "threads", QStringLiteral("x"));
+    page.recompute();
+    QCOMPARE(page.saveInHistory(), 0);
 }
 
 void TestSizingPage::screenshot()

@@ -93,8 +93,19 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     for (const auto& c : SeedExample::cases())
         m_seedCombo->addItem(tr("Seed: %1").arg(c.label), c.id);
     auto* bar = new QHBoxLayout;
+    auto* saveButton = new QPushButton(tr("Save in history"), compareBox);
+    saveButton->setObjectName(QStringLiteral("saveComparisonButton"));
+    saveButton->setToolTip(tr("Keep the comparison on screen (a cloud-compare record) in the run history"));
+    connect(saveButton, &QPushButton::clicked, this, [this] {
+        const RunRecord rec = comparisonRecord();
+        if (rec.kind.isEmpty())
+            emit statusMessage(tr("No comparison to save: open a disk record or choose a seed case"));
+        else
+            emit saveRequested(rec);
+    });
     bar->addWidget(openButton);
     bar->addWidget(m_seedCombo, 1);
+    bar->addWidget(saveButton);
     auto* hint = new QLabel(tr("A record is compared with the disk, size and VM picked on the left."), compareBox);
     hint->setStyleSheet(QStringLiteral("color: #555555;"));
     auto* compareLayout = new QVBoxLayout(compareBox);

@@ -55,6 +55,8 @@ public slots:
 
 signals:
     void needRecomputed();
+    // "Save in history": the window hands the record to the history (the page has no runner of its own).
+    void saveRequested(const RunRecord& record);
 
 private:
     void chooseCatalog();

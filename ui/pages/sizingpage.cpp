@@ -48,7 +48,12 @@ SizingPage::SizingPage(ProbeRunner* runner, QWidget* parent)
     m_serverLabel->setObjectName(QStringLiteral("serverLabel"));
     m_serverLabel->setWordWrap(true);
     m_serverLabel->setTextFormat(Qt::PlainText);
+    auto* save = new QPushButton(tr("Save in history"), this);
+    save->setObjectName(QStringLiteral("saveHistoryButton"));
+    save->setToolTip(tr("Keep this sizing (inputs, every number and its reasoning) in the run history"));
+    connect(save, &QPushButton::clicked, this, &SizingPage::saveInHistory);
     formLayout->addWidget(m_serverButton);
+    formLayout->addWidget(save);
     formLayout->addWidget(m_serverLabel);
     formLayout->addStretch(1);
     auto* note = new QLabel(tr("Sizes in MB = 10<sup>6</sup> bytes, as the HP guide prints them. An empty field is "
@@ -290,4 +295,17 @@ QString SizingPage::serverText() const
     for (const auto& n : m_live->notes)
         lines << tr("  note: %1").arg(n);
     return lines.join(u'\n');
+}
+
+qint64 SizingPage::saveInHistory()
+{
+    const RunRecord rec = record();
+    if (rec.kind.isEmpty()) {
+        emit statusMessage(tr("Nothing to save: %1").arg(errorText()));
+        return 0;
+    }
+    const qint64 id = RunRecorder::of(m_runner)->save(rec);
+    emit statusMessage(
+        id ? tr("Sizing saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
+    return id;
 }

@@ -53,6 +53,8 @@ public:
     void readServer(const LdapTarget& target, const QString& base);
     const std::optional<ServerInventory>& serverInventory() const { return m_live; }
     QString serverText() const;
+    // Saves record() in the history (what "Save in history" does); the id, or 0.
+    qint64 saveInHistory();
     static constexpr int kDebounceMs = 150;
 
 public slots:
