@@ -5,6 +5,7 @@
 #include "core/sandbox/ds389config.h"
 #include "core/sandbox/ds389process.h"
 #include "core/sandbox/ldifgenerator.h"
+#include "core/sandbox/sandboxdir.h"
 #include "core/sandbox/slapdconfig.h"
 #include "core/sandbox/slapdtools.h"
 
@@ -13,8 +14,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QStorageInfo>
-#include <QTemporaryDir>
 #include <QUrl>
 
 #include <cerrno>
@@ -23,18 +22,12 @@
 
 namespace {
 
+using SandboxDir::ioError;
+
 constexpr int kReadyTimeoutMs = 60000;
 constexpr int kStopTimeoutMs = 30000;
 constexpr int kSocketPathMax = 107;
 const QString kDirPrefix = QStringLiteral("dirbench-389ds-");
-
-ProbeError ioError(const QString& detail, ProbeError::Kind kind = ProbeError::Kind::Io)
-{
-    ProbeError e;
-    e.kind = kind;
-    e.detail = detail;
-    return e;
-}
 
 void setPhase(RunContext* ctx, const QString& phase, double progress)
 {
@@ -163,23 +156,13 @@ std::optional<SandboxInfo> Ds389Sandbox::start(const Ds389Options& opt, ProbeErr
     // BDB: about 4.3 KB per entry with the default indexes, the LDIF (1.1 KB per entry) while it is imported,
     // a 10 MB transaction log and the environment's region files.
     const qint64 need = qint64(opt.entries) * 9000 + (qint64(256) << 20);
-    const QStorageInfo storage(parent);
-    if (storage.isValid() && storage.bytesAvailable() >= 0 && storage.bytesAvailable() < need)
-        return fail(ioError(QStringLiteral("%1 has %2 MB free; %3 entries need about %4 MB")
-                                .arg(parent)
-                                .arg(storage.bytesAvailable() / 1000000)
-                                .arg(opt.entries)
-                                .arg(need / 1000000),
-            ProbeError::Kind::NoSpace));
-
     setPhase(ctx, QStringLiteral("preparing"), 0.0);
-    QTemporaryDir tmp(parent + u'/' + kDirPrefix + QStringLiteral("XXXXXX"));
-    if (!tmp.isValid())
-        return fail(ioError(QStringLiteral("cannot create a directory in %1: %2").arg(parent, tmp.errorString()),
-            ProbeError::Kind::Permission));
-    tmp.setAutoRemove(false);
+    ProbeError dirError;
+    const QString made = SandboxDir::make(parent, kDirPrefix, need, opt.entries, &dirError);
+    if (made.isEmpty())
+        return fail(dirError);
     Building building;
-    building.dir = tmp.path();
+    building.dir = made;
     const QString dir = building.dir;
     const QString conf = configDir(dir);
     const QString socketPath = dir + QStringLiteral("/ldapi");

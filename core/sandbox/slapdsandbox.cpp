@@ -2,6 +2,7 @@
 
 #include "core/run/runcontext.h"
 #include "core/sandbox/ldifgenerator.h"
+#include "core/sandbox/sandboxdir.h"
 #include "core/sandbox/slapdconfig.h"
 #include "core/sandbox/slapdtools.h"
 
@@ -11,8 +12,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QStorageInfo>
-#include <QTemporaryDir>
 #include <QThread>
 
 #include <cerrno>
@@ -22,17 +21,11 @@
 
 namespace {
 
+using SandboxDir::ioError;
+
 constexpr int kReadyTimeoutMs = 15000;
 constexpr int kSocketPathMax = 107; // sun_path minus the terminating NUL
 const QString kDirPrefix = QStringLiteral("dirbench-sandbox-");
-
-ProbeError ioError(const QString& detail, ProbeError::Kind kind = ProbeError::Kind::Io)
-{
-    ProbeError e;
-    e.kind = kind;
-    e.detail = detail;
-    return e;
-}
 
 void setPhase(RunContext* ctx, const QString& phase, double progress)
 {
@@ -158,23 +151,13 @@ std::optional<SandboxInfo> SlapdSandbox::start(const SandboxOptions& opt, ProbeE
 
     // back-mdb ~5.6 KB per entry, plus the LDIF (~1.1 KB per entry) while slapadd reads it.
     const qint64 need = qint64(opt.entries) * 7000 + (qint64(64) << 20);
-    const QStorageInfo storage(parent);
-    if (storage.isValid() && storage.bytesAvailable() >= 0 && storage.bytesAvailable() < need)
-        return fail(ioError(QStringLiteral("%1 has %2 MB free; %3 entries need about %4 MB")
-                                .arg(parent)
-                                .arg(storage.bytesAvailable() / 1000000)
-                                .arg(opt.entries)
-                                .arg(need / 1000000),
-            ProbeError::Kind::NoSpace));
-
     setPhase(ctx, QStringLiteral("preparing"), 0.0);
-    QTemporaryDir tmp(parent + u'/' + kDirPrefix + QStringLiteral("XXXXXX"));
-    if (!tmp.isValid())
-        return fail(ioError(QStringLiteral("cannot create a directory in %1: %2").arg(parent, tmp.errorString()),
-            ProbeError::Kind::Permission));
-    tmp.setAutoRemove(false);
+    ProbeError dirError;
+    const QString made = SandboxDir::make(parent, kDirPrefix, need, opt.entries, &dirError);
+    if (made.isEmpty())
+        return fail(dirError);
     Building building;
-    building.dir = tmp.path();
+    building.dir = made;
     const QString dir = building.dir;
     building.conf = dir + QStringLiteral("/slapd.conf");
     const QString socketPath = dir + QStringLiteral("/ldapi");
