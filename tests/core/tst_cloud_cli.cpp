@@ -1,37 +1,19 @@
 // dirbench-cli cloud: bad arguments exit 2 naming the argument before any work; --json - puts only the record on
 // stdout; eval names what binds; the seed example flags the article's impossible figures; a real disk record
 // (dirbench-cli disk on a temp directory) is compared with a catalog entry and saved in the history.
+#include "tests/common/clirun.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
-
-Result run(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
-    Result r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using CliRun::Result;
+using CliRun::run;
 
 QJsonObject json(const QByteArray& bytes)
 {

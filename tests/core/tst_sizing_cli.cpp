@@ -1,36 +1,22 @@
 // dirbench-cli sizing, run as a script would: JSON on stdout, exit codes, messages that name the argument.
+#include "tests/common/clirun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 
 #include <cmath>
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
+using CliRun::Result;
 
 Result run(QStringList args)
 {
     args.prepend(QStringLiteral("sizing"));
     args << QStringLiteral("--no-history");
-    QProcess p;
-    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
-    Result r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return CliRun::run(args, 60000);
 }
 
 } // namespace

@@ -1,34 +1,13 @@
 // The other calculators (OpenLDAP, eDirectory, AD), the live-server hook and the "sizing" record.
 #include "core/sizing/serversizing.h"
+#include "tests/common/sizinghelpers.h"
 
 #include <QJsonArray>
 #include <QTest>
 
 #include <cmath>
 
-namespace {
-
-constexpr double kMiB = 1048576.0;
-
-SizingInput ds389(int threads)
-{
-    SizingInput in;
-    in.server = SizingServer::Ds389;
-    in.threads = threads;
-    return in;
-}
-
-double term(const SizingResult& r, const char* key)
-{
-    return r.terms.value(QLatin1String(key)).toDouble(std::nan(""));
-}
-
-bool near(double a, double b, double tol = 1e-6)
-{
-    return std::abs(a - b) <= tol;
-}
-
-} // namespace
+using namespace SizingHelpers;
 
 class TstSizingServers : public QObject
 {
