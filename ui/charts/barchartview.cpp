@@ -171,8 +171,10 @@ double BarChartView::x(double value) const
 void BarChartView::rebuild()
 {
     m_chart->removeAllSeries();
-    for (auto* axis : m_chart->axes())
-        m_chart->removeAxis(axis);
+    for (auto* axis : m_chart->axes()) {
+        m_chart->removeAxis(axis); // the chart gives the axis back: ours to delete
+        delete axis;
+    }
     m_placeholder->setVisible(m_bars.isEmpty());
     m_view->setVisible(!m_bars.isEmpty());
     if (m_bars.isEmpty())
