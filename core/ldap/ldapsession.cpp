@@ -1,6 +1,6 @@
 #include "core/ldap/ldapsession.h"
 
-#include "core/ldap/socketio.h"
+#include "core/ldap/ldapsession_p.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -8,14 +8,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <lber.h>
-#include <ldap.h>
+
+using LdapSessionDetail::ldapError;
 
 namespace {
 
 constexpr const char* kSystemCaBundle = "/etc/ssl/certs/ca-certificates.crt";
 
-ProbeError ldapError(int code, const QString& what, LDAP* ld = nullptr)
+} // namespace
+
+ProbeError LdapSessionDetail::ldapError(int code, const QString& what, LDAP* ld)
 {
     ProbeError e;
     e.kind = code == LDAP_TIMEOUT ? ProbeError::Kind::Timeout : ProbeError::Kind::Ldap;
@@ -33,6 +35,8 @@ ProbeError ldapError(int code, const QString& what, LDAP* ld = nullptr)
     e.detail = detail;
     return e;
 }
+
+namespace {
 
 QString stringOption(LDAP* ld, int option)
 {
@@ -75,7 +79,9 @@ SocketIo* io(Sockbuf_IO_Desc* sbiod)
 {
     return static_cast<SocketIo*>(sbiod->sbiod_pvt);
 }
-Sockbuf_IO kBatchIo = {
+} // namespace
+
+Sockbuf_IO LdapSessionDetail::kBatchIo = {
     [](Sockbuf_IO_Desc* sbiod, void* arg) { return sbiod->sbiod_pvt = arg, 0; }, // setup
     [](Sockbuf_IO_Desc* sbiod) { return sbiod->sbiod_pvt = nullptr, 0; }, // remove
     [](Sockbuf_IO_Desc* sbiod, int opt, void* arg) { // ctrl
@@ -86,8 +92,6 @@ Sockbuf_IO kBatchIo = {
     [](Sockbuf_IO_Desc* sbiod) { return io(sbiod)->detach(), 0; }, // close: the TCP layer below closes the socket
 };
 
-} // namespace
-
 // libldap's own release of a context reference (exported, not in <ldap.h>; the counterpart of the reference
 // ldap_get_option(LDAP_OPT_X_TLS_CTX) takes).
 extern "C" void ldap_pvt_tls_ctx_free(void* ctx);
@@ -97,49 +101,6 @@ LdapTlsContext::~LdapTlsContext()
     if (m_ctx)
         ldap_pvt_tls_ctx_free(m_ctx);
 }
-
-struct LdapSession::Impl
-{
-    LDAP* ld = nullptr;
-    int opTimeoutMs = 10000;
-    Sockbuf* sb = nullptr; // set while our I/O layer is in place
-    bool batched = false; // enableBatchedIo(): writes held until flushed, reads only when marked readable
-    SocketIo io; // outlives ld: the layer points to it
-    // TLS: the layer goes in as soon as TCP is connected, under the handshake (see SocketIo::setWaitMs).
-    ldap_conncb onConnect { &Impl::connected, [](LDAP*, Sockbuf*, ldap_conncb*) {}, this };
-    int connectWaitMs = 0;
-    ~Impl()
-    {
-        if (ld)
-            ldap_unbind_ext_s(ld, nullptr, nullptr);
-    }
-    void cork()
-    {
-        if (batched)
-            io.hold();
-    }
-    bool addLayer(Sockbuf* s, int waitMs)
-    {
-        ber_socket_t fd = -1;
-        if (sb || ber_sockbuf_ctrl(s, LBER_SB_OPT_GET_FD, &fd) != 1 || fd < 0)
-            return sb != nullptr;
-        io.attach(fd);
-        io.setWaitMs(waitMs);
-        // Between TCP (PROVIDER) and TLS (TRANSPORT), whichever is added first: TLS records are batched too.
-        if (ber_sockbuf_add_io(s, &kBatchIo, LBER_SBIOD_LEVEL_PROVIDER + 1, &io) != 0) {
-            io.detach();
-            return false;
-        }
-        sb = s;
-        return true;
-    }
-    static int connected(LDAP*, Sockbuf* s, LDAPURLDesc*, sockaddr*, ldap_conncb* cb)
-    {
-        auto* d = static_cast<Impl*>(cb->lc_arg);
-        d->addLayer(s, d->connectWaitMs);
-        return 0;
-    }
-};
 
 QByteArray LdapSession::Entry::first(const QString& attr) const
 {
@@ -388,126 +349,6 @@ QByteArray LdapSession::peerCertificateDer() const
     QByteArray der(bv.bv_val, qsizetype(bv.bv_len));
     ber_memfree(bv.bv_val);
     return der;
-}
-
-int LdapSession::fd() const
-{
-    int fd = -1;
-    if (d->ld)
-        ldap_get_option(d->ld, LDAP_OPT_DESC, &fd);
-    return fd;
-}
-
-int LdapSession::sendSearch(const char* base, int scope, const char* filter, char** attrs, int sizeLimit, int* msgid)
-{
-    d->cork();
-    return ldap_search_ext(d->ld, base, scope, filter, attrs, 0, nullptr, nullptr, nullptr, sizeLimit, msgid);
-}
-
-int LdapSession::sendCompare(const char* dn, const char* attr, const char* value, int valueLen, int* msgid)
-{
-    berval bv { ber_len_t(valueLen), const_cast<char*>(value) };
-    d->cork();
-    return ldap_compare_ext(d->ld, dn, attr, &bv, nullptr, nullptr, msgid);
-}
-
-int LdapSession::sendModifyReplace(const char* dn, const char* attr, const char* value, int valueLen, int* msgid)
-{
-    berval bv { ber_len_t(valueLen), const_cast<char*>(value) };
-    berval* vals[] = { &bv, nullptr };
-    LDAPMod mod {};
-    mod.mod_op = LDAP_MOD_REPLACE | LDAP_MOD_BVALUES;
-    mod.mod_type = const_cast<char*>(attr);
-    mod.mod_bvalues = vals;
-    LDAPMod* mods[] = { &mod, nullptr };
-    d->cork();
-    return ldap_modify_ext(d->ld, dn, mods, nullptr, nullptr, msgid);
-}
-
-int LdapSession::sendAddPerson(const char* dn, const char* uid, int* msgid)
-{
-    char oc0[] = "top", oc1[] = "person", oc2[] = "organizationalPerson", oc3[] = "inetOrgPerson";
-    char* ocs[] = { oc0, oc1, oc2, oc3, nullptr };
-    char* uids[] = { const_cast<char*>(uid), nullptr };
-    char sn[] = "DirBench";
-    char* sns[] = { sn, nullptr };
-    char* cns[] = { const_cast<char*>(uid), nullptr };
-    char tOc[] = "objectClass", tUid[] = "uid", tSn[] = "sn", tCn[] = "cn";
-    LDAPMod m[4] {};
-    m[0].mod_op = LDAP_MOD_ADD, m[0].mod_type = tOc, m[0].mod_values = ocs;
-    m[1].mod_op = LDAP_MOD_ADD, m[1].mod_type = tUid, m[1].mod_values = uids;
-    m[2].mod_op = LDAP_MOD_ADD, m[2].mod_type = tSn, m[2].mod_values = sns;
-    m[3].mod_op = LDAP_MOD_ADD, m[3].mod_type = tCn, m[3].mod_values = cns;
-    LDAPMod* mods[] = { &m[0], &m[1], &m[2], &m[3], nullptr };
-    d->cork();
-    return ldap_add_ext(d->ld, dn, mods, nullptr, nullptr, msgid);
-}
-
-int LdapSession::sendDelete(const char* dn, int* msgid)
-{
-    d->cork();
-    return ldap_delete_ext(d->ld, dn, nullptr, nullptr, msgid);
-}
-
-int LdapSession::sendSimpleBind(const char* dn, const QByteArray& password, int* msgid)
-{
-    berval cred { ber_len_t(password.size()), const_cast<char*>(password.constData()) };
-    d->cork();
-    return ldap_sasl_bind(d->ld, dn, LDAP_SASL_SIMPLE, &cred, nullptr, nullptr, msgid);
-}
-
-void LdapSession::abandon(int msgid)
-{
-    if (d->ld)
-        ldap_abandon_ext(d->ld, msgid, nullptr, nullptr);
-}
-
-int LdapSession::collect(CompletionFn fn, void* user)
-{
-    if (!d->ld)
-        return -1;
-    int done = 0;
-    for (;;) {
-        // With the batched layer, stop when nothing is buffered and the socket is drained: ldap_result() would
-        // only poll() to find that out.
-        if (d->batched && !ber_sockbuf_ctrl(d->sb, LBER_SB_OPT_DATA_READY, nullptr))
-            return done;
-        timeval zero { 0, 0 };
-        LDAPMessage* res = nullptr;
-        const int type = ldap_result(d->ld, LDAP_RES_ANY, LDAP_MSG_ALL, &zero, &res);
-        if (type == 0)
-            return done;
-        if (type < 0) {
-            if (res)
-                ldap_msgfree(res);
-            return -1;
-        }
-        Completion c;
-        c.msgid = ldap_msgid(res);
-        if (type == LDAP_RES_SEARCH_ENTRY || type == LDAP_RES_SEARCH_RESULT || type == LDAP_RES_SEARCH_REFERENCE)
-            c.entries = ldap_count_entries(d->ld, res);
-        int rc = LDAP_OTHER;
-        if (ldap_parse_result(d->ld, res, &rc, nullptr, nullptr, nullptr, nullptr, 0) != LDAP_SUCCESS)
-            rc = LDAP_OTHER;
-        c.resultCode = rc;
-        ldap_msgfree(res);
-        if (c.msgid > 0) {
-            fn(user, c);
-            ++done;
-        }
-    }
-}
-
-SocketIo* LdapSession::enableBatchedIo()
-{
-    Sockbuf* sb = nullptr;
-    if (!d->sb && (!d->ld || ldap_get_option(d->ld, LDAP_OPT_SOCKBUF, &sb) != LDAP_OPT_SUCCESS || !sb))
-        return nullptr;
-    if (!d->sb && !d->addLayer(sb, 0))
-        return nullptr;
-    d->io.setWaitMs(0); // the event loop never blocks
-    d->batched = true;
-    return &d->io;
 }
 
 bool LdapSession::isDn(const QString& dn)
