@@ -81,8 +81,9 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     scroll->setFixedWidth(400);
 
     // Right: "what do I need" (disk sizes above, VMs below) beside measured vs listed.
-    auto* needCharts
-        = new QGroupBox(tr("What do I need: the smallest disk of each type, the VMs that do not cap it"), this);
+    auto* needCharts = new QGroupBox(tr("What do I need"), this);
+    needCharts->setToolTip(
+        tr("The smallest disk of each type that meets the requirement, and the VMs that do not cap it"));
     auto* needLayout = new QVBoxLayout(needCharts);
     needLayout->addWidget(m_sizes, 3);
     needLayout->addWidget(m_vms, 2);
@@ -92,6 +93,9 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     m_seedCombo->addItem(tr("Seed example: choose a case…"), QString());
     for (const auto& c : SeedExample::cases())
         m_seedCombo->addItem(tr("Seed: %1").arg(c.label), c.id);
+    // The seed's case labels are long: the combo must not set the page's width (the window fits a laptop).
+    m_seedCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_seedCombo->setMinimumContentsLength(16);
     auto* bar = new QHBoxLayout;
     auto* saveButton = new QPushButton(tr("Save in history"), compareBox);
     saveButton->setObjectName(QStringLiteral("saveComparisonButton"));
@@ -108,6 +112,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     bar->addWidget(saveButton);
     auto* hint = new QLabel(tr("A record is compared with the disk, size and VM picked on the left."), compareBox);
     hint->setStyleSheet(QStringLiteral("color: #555555;"));
+    hint->setWordWrap(true);
     auto* compareLayout = new QVBoxLayout(compareBox);
     compareLayout->addLayout(bar);
     compareLayout->addWidget(hint);
