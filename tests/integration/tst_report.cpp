@@ -106,6 +106,7 @@ private slots:
     void worksWithoutDisplay();
     void htmlAndCsv();
     void genericKind();
+    void cloudComparison();
     void fromHistory();
     void badInput_data();
     void badInput();
@@ -290,9 +291,9 @@ void TstReport::htmlAndCsv()
 
 void TstReport::genericKind()
 {
-    // A kind the report has no page for (another branch adds "cloud-compare"): summary, verdicts, sources, intervals.
+    // A kind the report has no page for: summary, verdicts, sources, intervals.
     RunRecord r;
-    r.kind = QStringLiteral("cloud-compare");
+    r.kind = QStringLiteral("vendor-check");
     r.started = QDateTime::currentDateTime();
     r.environment = QJsonObject { { "host", "ldap1.example.com" } };
     r.summary = QJsonObject { { "disk", "pd-balanced 500 GB" },
@@ -312,13 +313,43 @@ void TstReport::genericKind()
         = run({ "report", "--in", path("cloud.json"), "--pdf", path("cloud.pdf"), "--html", path("cloud.html") });
     QVERIFY2(res.code == 0, qPrintable(res.err));
     const QString t = flat(tool(QStringLiteral("pdftotext"), { path("cloud.pdf"), QStringLiteral("-") }).out);
-    for (const char* s : { "Run 1: cloud (cloud-compare)", "pd-balanced 500 GB", "2,875.4", "3,000",
-             "https://cloud.example/disks#limits", "Cloud vendor disk table 2026", "the disk may be bursting",
-             "Intervals: IO/s", "ldap1.example.com" })
+    for (const char* s :
+        { "Run 1: cloud (vendor-check)", "pd-balanced 500 GB", "2,875.4", "3,000", "https://cloud.example/disks#limits",
+            "Cloud vendor disk table 2026", "the disk may be bursting", "Intervals: IO/s", "ldap1.example.com" })
         QVERIFY2(t.contains(QLatin1String(s)), s);
     QVERIFY(t.contains(
         "FAIL IOPS >= 95 % of the listed limit: measured 2,875.4 IO/s, threshold 2,850 IO/s (source: Cloud vendor "
         "disk table 2026)"));
+}
+
+void TstReport::cloudComparison()
+{
+    // The advisor's record (the seed's own table): a case table and one block per case, each with the limit that
+    // binds and the flags explained, and the catalog's sources at the end.
+    Result res = run({ "cloud", "compare", "--seed-example", "--no-history", "--json", path("seed.json") });
+    QVERIFY2(res.code == 0, qPrintable(res.err));
+    res = run({ "report", "--in", path("seed.json"), "--pdf", path("seed.pdf") });
+    QVERIFY2(res.code == 0, qPrintable(res.err));
+    const QString t = flat(tool(QStringLiteral("pdftotext"), { path("seed.pdf"), QStringLiteral("-") }).out);
+    QFile f(path("seed.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto rec = RunRecord::fromJsonBytes(f.readAll());
+    QVERIFY(rec);
+    const QJsonArray cases = rec->summary.value("cases").toArray();
+    QVERIFY(cases.size() >= 6);
+    QVERIFY(t.contains("Cases"));
+    for (const QJsonValue& v : cases) {
+        const QJsonObject c = v.toObject();
+        QVERIFY2(t.contains(flat(c.value("label").toString())), qPrintable(c.value("label").toString()));
+        const QString binding = c.value("evaluation").toObject().value("binding_text").toString();
+        QVERIFY2(t.contains(flat(binding)), qPrintable(binding));
+        for (const QJsonValue& fl : c.value("flags").toArray())
+            QVERIFY2(
+                t.contains(fl.toObject().value("code").toString()), qPrintable(fl.toObject().value("code").toString()));
+    }
+    QVERIFY(t.contains("above-published-max"));
+    QVERIFY(t.contains("524.3 MB/s"));
+    QVERIFY(t.contains("MicrosoftDocs"));
 }
 
 void TstReport::fromHistory()

@@ -153,6 +153,8 @@ ReportSection runSection(const RunRecord& r, const QString& name, int number, QS
         ReportSections::curve(r, s, sources);
     else if (r.kind == u"sizing")
         ReportSections::sizing(r, s, sources);
+    else if (r.kind == u"cloud-compare")
+        ReportSections::cloudCompare(r, s, sources);
     else {
         if (r.server.isObject()) {
             s.blocks << ReportBlock::subheading(QStringLiteral("Server"));

@@ -13,6 +13,7 @@ void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources);
 void loadCharts(const QJsonArray& intervals, ReportSection& section);
 void curve(const RunRecord& r, ReportSection& section, QStringList& sources);
 void sizing(const RunRecord& r, ReportSection& section, QStringList& sources);
+void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sources);
 void generic(const RunRecord& r, ReportSection& section, QStringList& sources);
 
 // Charts of the numeric interval columns named in `keys`, one chart per unit; `groupBy` (a string column such as
