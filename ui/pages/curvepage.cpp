@@ -8,6 +8,7 @@
 #include "ui/charts/livechartview.h"
 #include "ui/pages/curveform.h"
 #include "ui/widgets/curvepredictor.h"
+#include "ui/widgets/runprogress.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/warningslabel.h"
 
@@ -182,8 +183,7 @@ void CurvePage::onProgress(int runId, double fraction, const QString& phase)
 {
     if (runId != m_runId || runId == 0)
         return;
-    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
-    m_progress->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+    showRunProgress(m_progress, fraction, phase);
 }
 
 void CurvePage::onSamples(int runId, const SampleBatch& samples)

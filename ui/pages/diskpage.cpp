@@ -8,6 +8,7 @@
 #include "ui/models/intervalsamples.h"
 #include "ui/pages/diskform.h"
 #include "ui/widgets/diskldapview.h"
+#include "ui/widgets/runprogress.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/verdictlist.h"
 #include "ui/widgets/warningslabel.h"
@@ -256,8 +257,7 @@ void DiskPage::onProgress(int runId, double fraction, const QString& phase)
 {
     if (runId != m_runId || runId == 0)
         return;
-    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
-    m_progress->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+    showRunProgress(m_progress, fraction, phase);
 }
 
 void DiskPage::onSamples(int runId, const SampleBatch& samples)

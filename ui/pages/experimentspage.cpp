@@ -5,6 +5,7 @@
 #include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/experimentform.h"
+#include "ui/widgets/runprogress.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/warningslabel.h"
 
@@ -234,8 +235,7 @@ void ExperimentsPage::onProgress(int runId, double fraction, const QString& phas
 {
     if (runId != m_runId || runId == 0)
         return;
-    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
-    m_progress->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+    showRunProgress(m_progress, fraction, phase);
 }
 
 void ExperimentsPage::onSamples(int runId, const SampleBatch& samples)

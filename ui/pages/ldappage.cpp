@@ -10,6 +10,7 @@
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/probeview.h"
+#include "ui/widgets/runprogress.h"
 #include "ui/widgets/writeconfirmation.h"
 
 #include <QHBoxLayout>
@@ -237,8 +238,7 @@ void LdapPage::onProgress(int runId, double fraction, const QString& phase)
 {
     if (runId != m_runId || runId == 0)
         return;
-    m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
-    m_progress->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+    showRunProgress(m_progress, fraction, phase);
 }
 
 void LdapPage::onSamples(int runId, const SampleBatch& samples)
