@@ -39,7 +39,7 @@ QList<QCommandLineOption> ldapWorkloadOptions()
 {
     return {
         opt("base", "Search base DN.", "DN"),
-        opt("filter", "Search filter template (default (objectClass=*)).", "T"),
+        opt("filter", "Search filter template (required for searches), e.g. (uid=user[0-99999]).", "T"),
         opt("scope", "Search scope: base, one or sub (default sub).", "SCOPE"),
         opt("attrs", "Attributes to return, comma-separated (default all; 1.1 for none).", "A,B"),
         opt("size-limit", "Search size limit (default none).", "N"),

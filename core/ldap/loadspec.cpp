@@ -168,6 +168,15 @@ QJsonObject LdapLoadSpec::toJson() const
     o.insert(QStringLiteral("fail_after_s"), failAfterSec);
     o.insert(
         QStringLiteral("max_errors"), maxErrors > 0 ? QJsonValue(double(maxErrors)) : QJsonValue(QJsonValue::Null));
+    if (!okCodes.isEmpty()) {
+        QJsonArray codes;
+        for (int c : okCodes)
+            codes.append(c);
+        o.insert(QStringLiteral("ok_codes"), codes);
+    } else {
+        o.insert(QStringLiteral("ok_codes"), QJsonValue::Null);
+    }
+    o.insert(QStringLiteral("coalesce_reads"), coalesceReads);
     return o;
 }
 
@@ -248,6 +257,10 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
         }
     }
     if (c.has(LdapOpKind::Search)) {
+        if (s.filter.trimmed().isEmpty())
+            return fail(bad("filter",
+                QStringLiteral("required for a search load, e.g. (uid=user[0-99999]): without one every search "
+                               "would return the whole subtree")));
         auto f = FilterTemplate::parse(s.filter, &e);
         if (!f)
             return fail(e);

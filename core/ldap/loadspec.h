@@ -45,7 +45,7 @@ struct LdapLoadSpec
     // search
     QString base;
     LdapSession::Scope scope = LdapSession::Subtree;
-    QString filter = QStringLiteral("(objectClass=*)");
+    QString filter; // required for a search workload: no default that returns the whole directory
     QStringList attrs; // empty = all user attributes; "1.1" = none
     int sizeLimit = 0;
     // bind, modify, compare
@@ -68,6 +68,12 @@ struct LdapLoadSpec
     double failAfterSec = 10;
     qint64 maxErrors = 0; // 0: errors never stop the run
     bool readServerCounters = true;
+    // Result codes that count as success, for every operation of the run; empty = each operation's own (0;
+    // compareFalse 5 and compareTrue 6 for compare). `--ok-codes 0,32` for loads meant to miss.
+    QList<int> okCodes;
+    // Read batching (SO_RCVLOWAT): responses are held in the socket until about half of a connection's are in,
+    // or 2 ms. Off by default: that wait is in every measured latency. The record and reports say when it was on.
+    bool coalesceReads = false;
 
     QString kindName() const; // "ldap-search", "ldap-mixed", ...
     static QString opName(LdapOpKind op);
