@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/runrecord.h"
+#include "core/ldap/loadrun.h"
 #include "core/ldap/loadspec.h"
 
 #include <functional>
@@ -9,11 +10,11 @@ class RunContext;
 
 namespace Ldap {
 
-// Runs an LDAP load (search, bind, modify, compare, add+delete, or a mix) and returns its record: per-interval
-// ops/s, latency percentiles, errors by result code, timeouts, reconnects, the server's own counters on the same
-// time axis, and the client's CPU per operation. A run whose target is gone for longer than the failure window
-// fails with what it measured so far; write loads remove what they added, also on cancel or failure.
-RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx);
+// Runs an LDAP load (search, bind, modify, compare, add+delete, or a mix) and returns its record (LoadRun):
+// per-interval successes and completions per second, latency percentiles, errors by result code, timeouts,
+// reconnects, missed arrivals, the server's own counters on the same time axis, per operation kind for a mix,
+// and the load threads' CPU per operation.
+RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx, LoadRunOptions options = {});
 
 inline std::function<RunRecord(RunContext&)> makeLoadJob(LdapLoadSpec spec)
 {

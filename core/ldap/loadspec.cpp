@@ -158,8 +158,10 @@ QJsonObject LdapLoadSpec::toJson() const
                 bindNewConnection ? QStringLiteral("new-connection") : QStringLiteral("rebind"));
     o.insert(QStringLiteral("access"), access);
     o.insert(QStringLiteral("threads"), threads);
-    o.insert(QStringLiteral("connections"), connections);
-    o.insert(QStringLiteral("outstanding"), outstanding);
+    // connect + bind + unbind per operation: one operation per thread at a time, on a connection of its own
+    const bool perOpConnection = bindNewConnection && mix.size() == 1 && mix.first().first == LdapOpKind::Bind;
+    o.insert(QStringLiteral("connections"), perOpConnection ? QJsonValue(QJsonValue::Null) : QJsonValue(connections));
+    o.insert(QStringLiteral("outstanding"), perOpConnection ? QJsonValue(QJsonValue::Null) : QJsonValue(outstanding));
     o.insert(QStringLiteral("rate"), rate > 0 ? QJsonValue(rate) : QJsonValue(QJsonValue::Null));
     o.insert(QStringLiteral("ramp"), ramp.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(ramp));
     o.insert(QStringLiteral("warmup_s"), warmupSec);
@@ -256,6 +258,8 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
             break;
         }
     }
+    if (s.bindNewConnection && !(s.mix.size() == 1 && s.mix.first().first == LdapOpKind::Bind))
+        return fail(bad("mode", QStringLiteral("new-connection applies to a bind load alone, not to a mix")));
     if (c.has(LdapOpKind::Search)) {
         if (s.filter.trimmed().isEmpty())
             return fail(bad("filter",
@@ -299,16 +303,6 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
         return fail(bad("attr", u'\'' + s.attr + QStringLiteral("' is not an attribute name")));
     c.attr = s.attr.trimmed().toUtf8();
     c.parent = s.parentDn.trimmed().toUtf8();
-    int total = 0;
-    for (const auto& p : s.mix)
-        total += p.second;
-    for (const auto& p : s.mix) {
-        const int share = int(std::lround(100.0 * p.second / total));
-        for (int i = 0; i < share && c.mixTable.size() < 100; ++i)
-            c.mixTable.push_back(int(p.first));
-    }
-    while (c.mixTable.size() < 100)
-        c.mixTable.push_back(int(s.mix.first().first));
     return c;
 }
 

@@ -93,7 +93,6 @@ struct CompiledLoad
     QByteArray parent;
     QByteArray attr;
     QList<QByteArray> attrs;
-    std::vector<int> mixTable; // 100 slots of LdapOpKind, for a cheap weighted choice
 
     // Field names in errors are the CLI's: "filter", "dn", "value", "base", "access", "threads", ...
     static std::optional<CompiledLoad> compile(const LdapLoadSpec& spec, ProbeError* error);

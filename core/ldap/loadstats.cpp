@@ -1,28 +1,42 @@
 #include "core/ldap/loadstats.h"
 
-void LoadStats::merge(const LoadStats& o)
+void LoadCounts::merge(const LoadCounts& o)
 {
-    latency.merge(o.latency);
+    if (o.latency.count() > 0)
+        latency.merge(o.latency);
     ok += o.ok;
     errors += o.errors;
     noEntry += o.noEntry;
     entries += o.entries;
     timeouts += o.timeouts;
-    reconnects += o.reconnects;
-    connectFailures += o.connectFailures;
     for (const auto& [code, n] : o.resultCodes)
         resultCodes[code] += n;
 }
 
-void LoadStats::reset()
+void LoadCounts::reset()
 {
-    *this = LoadStats();
+    if (latency.count() > 0)
+        latency.reset();
+    ok = errors = noEntry = entries = timeouts = 0;
+    resultCodes.clear();
 }
 
-QJsonObject LoadStats::resultCodesJson() const
+void LoadStats::merge(const LoadStats& o)
 {
-    QJsonObject o;
-    for (const auto& [code, n] : resultCodes)
-        o.insert(QString::number(code), double(n));
-    return o;
+    all.merge(o.all);
+    for (size_t i = 0; i < byOp.size(); ++i)
+        if (!o.byOp[i].empty())
+            byOp[i].merge(o.byOp[i]);
+    reconnects += o.reconnects;
+    connectFailures += o.connectFailures;
+    missed += o.missed;
+}
+
+void LoadStats::reset()
+{
+    all.reset();
+    for (LoadCounts& c : byOp)
+        if (!c.empty())
+            c.reset();
+    reconnects = connectFailures = missed = 0;
 }

@@ -1,5 +1,6 @@
-// LoadWorker's connections: connecting, sending (held, then flushed as one write per connection), reading what
-// arrived, timeouts, losses, and the end of a run. The event loop itself is in loadworker.cpp.
+// LoadWorker's connections: connecting (the first time on the worker's thread, before the measured phase; after a
+// loss on a helper thread), sending (held, then flushed as one write per connection), reading what arrived,
+// timeouts, losses, and the end of a run. The event loop itself is in loadworker.cpp.
 #include "core/common/units.h"
 #include "core/ldap/loadworker.h"
 
@@ -20,21 +21,45 @@ void onCompletion(void* user, const LdapSession::Completion& c)
 
 } // namespace
 
+LoadWorker::Connector::Connector(const LdapTarget& target)
+{
+    thread = std::thread([this, target] {
+        error = session.open(target);
+        done.store(true, std::memory_order_release);
+    });
+}
+
+LoadWorker::Connector::~Connector()
+{
+    if (thread.joinable())
+        thread.join(); // bounded by the target's network and operation timeouts
+}
+
 bool LoadWorker::connect(Conn& c, uint64_t now)
 {
-    const ProbeError e = c.session.open(m_shared.load.spec.target);
+    auto s = std::make_unique<LdapSession>();
+    const ProbeError e = s->open(m_shared.load.spec.target);
     if (e.isError()) {
-        ++m_local.connectFailures;
-        {
-            std::lock_guard lock(m_mutex);
-            m_lastError = e.message();
-        }
-        c.retryAtNs = now + c.backoffMs * 1000000ULL;
-        c.backoffMs = std::min<uint64_t>(c.backoffMs * 2, 2000);
+        connectFailed(c, e, now);
         return false;
     }
-    c.io = c.session.enableBatchedIo();
-    c.fd = c.session.fd();
+    return install(c, std::move(s), now);
+}
+
+void LoadWorker::connectFailed(Conn& c, const ProbeError& e, uint64_t now)
+{
+    if (LoadStats* st = statsAt(now))
+        ++st->connectFailures;
+    setLastError(e.message());
+    c.retryAtNs = now + c.backoffMs * 1000000ULL;
+    c.backoffMs = std::min<uint64_t>(c.backoffMs * 2, 2000);
+}
+
+bool LoadWorker::install(Conn& c, std::unique_ptr<LdapSession> session, uint64_t now)
+{
+    c.session = std::move(session);
+    c.io = c.session->enableBatchedIo();
+    c.fd = c.session->fd();
     c.bytesBase = c.io ? c.io->bytesReceived() : 0;
     c.completed = 0;
     epoll_event ev {};
@@ -42,10 +67,42 @@ bool LoadWorker::connect(Conn& c, uint64_t now)
     ev.data.u64 = uint64_t(&c - m_conns.data());
     epoll_ctl(m_epoll, EPOLL_CTL_ADD, c.fd, &ev);
     if (c.everUp)
-        ++m_local.reconnects;
+        if (LoadStats* st = statsAt(now))
+            ++st->reconnects;
     c.up = c.everUp = true;
     c.backoffMs = 50;
     return true;
+}
+
+void LoadWorker::startReconnect(Conn& c, uint64_t now)
+{
+    (void)now;
+    c.connecting = std::make_unique<Connector>(m_shared.load.spec.target);
+}
+
+void LoadWorker::finishReconnect(Conn& c, uint64_t now)
+{
+    std::unique_ptr<Connector> done = std::move(c.connecting);
+    done->thread.join();
+    if (done->error.isError()) {
+        connectFailed(c, done->error, now);
+        return;
+    }
+    install(c, std::make_unique<LdapSession>(std::move(done->session)), now);
+}
+
+void LoadWorker::reconnectDue(uint64_t now)
+{
+    for (Conn& c : m_conns) {
+        if (c.up || m_shared.stop.load())
+            continue;
+        if (c.connecting) {
+            if (c.connecting->done.load(std::memory_order_acquire))
+                finishReconnect(c, now);
+        } else if (now >= c.retryAtNs) {
+            startReconnect(c, now);
+        }
+    }
 }
 
 void LoadWorker::lost(Conn& c, uint64_t now)
@@ -53,7 +110,8 @@ void LoadWorker::lost(Conn& c, uint64_t now)
     for (Slot& s : c.slotTable) {
         if (!s.busy)
             continue;
-        record(s.op == OpDelete ? int(LdapOpKind::AddDelete) : s.op, kServerDown, now - s.startNs, 0, now);
+        // In flight when the connection went: failed, with no answer to time.
+        record(s.op == OpDelete ? int(LdapOpKind::AddDelete) : s.op, kServerDown, 0, now, nullptr);
         s = Slot();
     }
     c.inflight = 0;
@@ -62,16 +120,15 @@ void LoadWorker::lost(Conn& c, uint64_t now)
     c.io = nullptr;
     if (c.fd >= 0)
         epoll_ctl(m_epoll, EPOLL_CTL_DEL, c.fd, nullptr);
-    c.session.close();
+    c.session->close();
     c.fd = -1;
     c.up = false;
     c.retryAtNs = now + c.backoffMs * 1000000ULL;
     c.backoffMs = std::min<uint64_t>(c.backoffMs * 2, 2000);
-    std::lock_guard lock(m_mutex);
-    m_lastError = QStringLiteral("connection lost: ") + LdapSession::resultText(-1);
+    setLastError(QStringLiteral("connection lost: ") + LdapSession::resultText(-1));
 }
 
-bool LoadWorker::send(Conn& c, uint64_t startNs, bool stampAtFlush)
+LoadWorker::SendResult LoadWorker::send(Conn& c, LdapOpKind op, uint64_t startNs, bool stampAtFlush)
 {
     const CompiledLoad& l = m_shared.load;
     Slot* slot = nullptr;
@@ -81,63 +138,63 @@ bool LoadWorker::send(Conn& c, uint64_t startNs, bool stampAtFlush)
             break;
         }
     if (!slot)
-        return false;
-    const int op = l.mixTable[size_t(m_rng.below(100))];
+        return SendResult::Full;
     int msgid = 0, rc = 0;
-    switch (LdapOpKind(op)) {
+    LdapSession& session = *c.session;
+    switch (op) {
     case LdapOpKind::Search:
         l.filter.render(m_buf, m_rng);
-        rc = c.session.sendSearch(l.base.constData(), int(l.spec.scope), m_buf.constData(),
+        rc = session.sendSearch(l.base.constData(), int(l.spec.scope), m_buf.constData(),
             l.attrs.isEmpty() ? nullptr : m_attrs.data(), l.spec.sizeLimit, &msgid);
         break;
     case LdapOpKind::Compare:
         l.dn.render(m_buf, m_rng);
         l.value.render(m_buf2, m_rng);
-        rc = c.session.sendCompare(
-            m_buf.constData(), l.attr.constData(), m_buf2.constData(), int(m_buf2.size()), &msgid);
+        rc = session.sendCompare(m_buf.constData(), l.attr.constData(), m_buf2.constData(), int(m_buf2.size()), &msgid);
         break;
     case LdapOpKind::Modify:
         l.dn.render(m_buf, m_rng);
         l.value.render(m_buf2, m_rng);
-        rc = c.session.sendModifyReplace(
+        rc = session.sendModifyReplace(
             m_buf.constData(), l.attr.constData(), m_buf2.constData(), int(m_buf2.size()), &msgid);
         break;
     case LdapOpKind::Bind:
         l.dn.render(m_buf, m_rng);
-        rc = c.session.sendSimpleBind(m_buf.constData(), l.spec.target.password, &msgid);
+        rc = session.sendSimpleBind(m_buf.constData(), l.spec.target.password, &msgid);
         break;
     case LdapOpKind::AddDelete: {
-        const QByteArray uid = "dirbench-" + QByteArray::number(qint64(::getpid())) + '-' + QByteArray::number(m_index)
-            + '-' + QByteArray::number(quint64(++m_addCounter));
+        const QByteArray uid = "dirbench-" + m_shared.runTag + '-' + QByteArray::number(m_index) + '-'
+            + QByteArray::number(quint64(++m_addCounter));
         slot->dn = "uid=" + uid + ',' + l.parent;
-        rc = c.session.sendAddPerson(slot->dn.constData(), uid.constData(), &msgid);
+        rc = session.sendAddPerson(slot->dn.constData(), uid.constData(), &msgid);
         break;
     }
     }
     if (rc != 0) {
         slot->dn.clear();
+        const uint64_t now = nowNs();
         if (rc == -1 /* LDAP_SERVER_DOWN */) {
-            lost(c, nowNs());
-            return false;
+            lost(c, now);
+            return SendResult::Full; // the operation was not sent: it goes to another connection
         }
-        record(op, rc < 0 ? 80 : rc, 0, 0, nowNs());
-        return false;
+        record(int(op), rc < 0 ? kLocalError : rc, 0, now, nullptr); // failed here: no answer to time
+        return SendResult::Failed;
     }
     slot->busy = true;
     slot->msgid = msgid;
     slot->startNs = startNs;
-    slot->op = op;
+    slot->op = int(op);
     slot->stampAtFlush = stampAtFlush;
     ++c.inflight;
     c.dirty = true;
     c.unsent.push_back(uint32_t(slot - c.slotTable.data()));
-    return true;
+    return SendResult::Sent;
 }
 
 bool LoadWorker::sendDelete(Conn& c, Slot& slot, uint64_t now)
 {
     int msgid = 0;
-    if (c.session.sendDelete(slot.dn.constData(), &msgid) != 0)
+    if (c.session->sendDelete(slot.dn.constData(), &msgid) != 0)
         return false;
     slot.msgid = msgid;
     slot.startNs = now; // until the flush that writes it
@@ -154,7 +211,7 @@ void LoadWorker::drain(Conn& c, uint64_t now, bool readable)
     if (readable && c.io)
         c.io->markReadable();
     m_done.clear();
-    const int n = c.session.collect(&onCompletion, &m_done);
+    const int n = c.session->collect(&onCompletion, &m_done);
     for (const auto& done : m_done) {
         auto it = std::find_if(
             c.slotTable.begin(), c.slotTable.end(), [&](const Slot& s) { return s.busy && s.msgid == done.msgid; });
@@ -163,7 +220,8 @@ void LoadWorker::drain(Conn& c, uint64_t now, bool readable)
         Slot& s = *it;
         ++c.completed;
         const int op = s.op == OpDelete ? int(LdapOpKind::AddDelete) : s.op;
-        record(op, done.resultCode, now - s.startNs, done.entries, now);
+        const uint64_t latency = now > s.startNs ? now - s.startNs : 0;
+        record(op, done.resultCode, done.entries, now, &latency);
         if (s.op == int(LdapOpKind::AddDelete) && done.resultCode == 0 && !m_stopping) {
             if (sendDelete(c, s, now))
                 continue; // the slot stays busy with the delete; what is left is removed at the end of the run
@@ -178,7 +236,7 @@ void LoadWorker::drain(Conn& c, uint64_t now, bool readable)
 void LoadWorker::expire(uint64_t now)
 {
     const uint64_t limit = uint64_t(m_shared.load.spec.target.opTimeoutMs) * 1000000ULL;
-    const uint64_t before = m_local.timeouts;
+    bool any = false;
     for (Conn& c : m_conns) {
         if (!c.up)
             continue;
@@ -186,18 +244,17 @@ void LoadWorker::expire(uint64_t now)
             if (!s.busy || now - s.startNs < limit)
                 continue;
             // libldap does not time out asynchronous requests: abandon them ourselves.
-            c.session.abandon(s.msgid);
-            ++m_local.timeouts;
-            record(s.op == OpDelete ? int(LdapOpKind::AddDelete) : s.op, kTimeout, now - s.startNs, 0, now);
+            c.session->abandon(s.msgid);
+            const uint64_t latency = now - s.startNs;
+            record(s.op == OpDelete ? int(LdapOpKind::AddDelete) : s.op, kTimeout, 0, now, &latency);
             s = Slot();
             --c.inflight;
+            any = true;
         }
     }
-    if (m_local.timeouts != before) { // the failure sentence names it: a hung server returns no error of its own
-        std::lock_guard lock(m_mutex);
-        m_lastError = QStringLiteral("no answer within the operation timeout (")
-            + Units::formatNumber(m_shared.load.spec.target.opTimeoutMs / 1000.0) + QStringLiteral(" s)");
-    }
+    if (any) // the failure sentence names it: a hung server returns no error of its own
+        setLastError(QStringLiteral("no answer within the operation timeout (")
+            + Units::formatNumber(m_shared.load.spec.target.opTimeoutMs / 1000.0) + QStringLiteral(" s)"));
 }
 
 void LoadWorker::finish()
@@ -235,11 +292,11 @@ void LoadWorker::abandonAll()
     for (Conn& c : m_conns) {
         for (Slot& s : c.slotTable) {
             if (s.busy && c.up)
-                c.session.abandon(s.msgid);
+                c.session->abandon(s.msgid);
             s = Slot();
         }
         c.inflight = 0;
-        c.session.close();
+        c.session->close();
     }
 }
 
