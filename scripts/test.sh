@@ -55,8 +55,12 @@ if [ "$rest" -gt 0 ] || [ "$io" -eq 0 ]; then # with no test selected at all, --
   echo "test: unit, ui and integration, two at a time ($rest tests)"
   ctest --output-on-failure --no-tests=error -j2 -LE '^io$' "$@" || rc_rest=$?
   echo "test: unit, ui and integration done at $SECONDS s (exit $rc_rest)"
+else
+  echo "test: unit, ui and integration: none selected"
 fi
-if [ "$io" -gt 0 ]; then
+if [ "$io" -eq 0 ]; then
+  echo "test: io: none selected"
+else
   # Disk tests measure real I/O: beside another test both get noisier. -j1 after the extra arguments: always alone.
   echo "test: io, one at a time ($io tests)"
   ctest --output-on-failure --no-tests=error -L '^io$' "$@" -j1 || rc_io=$?
