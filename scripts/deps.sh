@@ -18,11 +18,13 @@ DIRBENCH_PKGS=(
 DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux 389-ds-base)
 # The packaging checks: desktop entry, AppStream metadata, man pages.
 DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
+# ccache: the compiler launcher of the test, package and fuzz builds (dirbench_ccache below).
+DIRBENCH_TEST_PKGS+=(ccache)
 # Only building the .deb (scripts/package.sh) needs these: CPack finds ELF files with file(1) and computes the
 # library dependencies with dpkg-shlibdeps (dpkg-dev).
-DIRBENCH_PACKAGE_PKGS=(dpkg-dev file)
+DIRBENCH_PACKAGE_PKGS=(dpkg-dev file ccache)
 # Only the fuzz targets (tests/fuzz, scripts/fuzz.sh) need these: clang 14 with libFuzzer and its sanitizers.
-DIRBENCH_FUZZ_PKGS=(clang-14 libclang-rt-14-dev)
+DIRBENCH_FUZZ_PKGS=(clang-14 libclang-rt-14-dev ccache)
 
 dirbench_install() {
   local missing=() p
@@ -39,6 +41,37 @@ dirbench_install() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     -o DPkg::Lock::Timeout=300 "${missing[@]}" >/dev/null
+}
+
+# ccache for a build in BUILD_DIR (the argument), when installed: sets DIRBENCH_LAUNCHER to the cmake argument that
+# makes it the compiler launcher (or removes it). Paths are hashed relative to the repository root and the working
+# directory is not hashed, so clones in different folders share hits (the debug info's compilation directory is
+# then the first clone's). The cache is ccache's own (CCACHE_DIR, by default ~/.cache/ccache): it outlives the
+# clone. The build's hits and misses are logged to BUILD_DIR/ccache-stats.log. CCACHE_DISABLE=1 turns it off.
+dirbench_ccache() {
+  DIRBENCH_LAUNCHER=-DCMAKE_CXX_COMPILER_LAUNCHER=
+  unset CCACHE_STATSLOG
+  command -v ccache >/dev/null || return 0
+  mkdir -p "$1"
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd -P)} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+  export CCACHE_STATSLOG
+  CCACHE_STATSLOG="$(cd "$1" && pwd -P)/ccache-stats.log"
+  : >"$CCACHE_STATSLOG"
+  DIRBENCH_LAUNCHER=-DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+}
+
+# One line: the hits and misses of the build since dirbench_ccache.
+dirbench_ccache_summary() {
+  if [ -z "${CCACHE_STATSLOG:-}" ]; then
+    echo "no ccache"
+    return
+  fi
+  if [ ! -s "$CCACHE_STATSLOG" ]; then # nothing compiled (ccache 4.7 crashes on an empty log)
+    echo "ccache: nothing compiled"
+    return
+  fi
+  ccache --show-log-stats | awk '$1 == "Hits:" { h = $2 } $1 == "Misses:" { m = $2 }
+    END { printf "ccache: %d hits, %d misses\n", h, m }'
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 source scripts/deps.sh
 dirbench_install "${DIRBENCH_PKGS[@]}" "${DIRBENCH_FUZZ_PKGS[@]}"
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
-CC=clang-14 CXX=clang++-14 cmake -S tests/fuzz -B "$BUILD_DIR" -G Ninja >/dev/null
+dirbench_ccache "$BUILD_DIR" # ccache when installed (CCACHE_DISABLE=1: without)
+CC=clang-14 CXX=clang++-14 cmake -S tests/fuzz -B "$BUILD_DIR" -G Ninja "$DIRBENCH_LAUNCHER" >/dev/null
 cmake --build "$BUILD_DIR" -j"$(nproc)"
+echo "fuzz: build done at $SECONDS s ($(dirbench_ccache_summary))"
 bash tests/fuzz/run.sh "$BUILD_DIR" "${1:-60}"
+echo "fuzz: done at $SECONDS s"

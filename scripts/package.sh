@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Debian package: a Release build (no tests, no -Werror) in its own directory, then cpack -G DEB.
 # Prints the path of the .deb as the only line on stdout; build output goes to stderr.
-# Usage: scripts/package.sh [extra cmake arguments, e.g. -DCMAKE_CXX_COMPILER_LAUNCHER=ccache]
-# Environment: BUILD_DIR (default build-pkg), JOBS (default: all CPUs)
+# Usage: scripts/package.sh [extra cmake arguments]
+# Environment: BUILD_DIR (default build-pkg), JOBS (default: all CPUs), CCACHE_DISABLE=1 to compile without ccache
+# (used when installed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -13,10 +14,13 @@ export DEB_BUILD_MAINT_OPTIONS=hardening=+all
 flags="$(dpkg-buildflags --get CXXFLAGS) $(dpkg-buildflags --get CPPFLAGS)"
 export CXXFLAGS="${flags//-g /}" # no debug info: the package strips it anyway, and it halves the build
 export LDFLAGS="$(dpkg-buildflags --get LDFLAGS)"
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIRBENCH_BUILD_TESTS=OFF "$@" >&2
+dirbench_ccache "$BUILD_DIR"
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIRBENCH_BUILD_TESTS=OFF "$DIRBENCH_LAUNCHER" "$@" >&2
 cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" >&2
+echo "package: build done at $SECONDS s ($(dirbench_ccache_summary))" >&2
 rm -f "$BUILD_DIR"/dirbench_*.deb
 (cd "$BUILD_DIR" && cpack -G DEB) >&2
+echo "package: cpack done at $SECONDS s" >&2
 debs=("$BUILD_DIR"/dirbench_*.deb)
 if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then
   echo "package: expected one dirbench_*.deb in $BUILD_DIR, found: ${debs[*]}" >&2

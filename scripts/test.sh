@@ -3,27 +3,70 @@
 # The test configuration is the one with AddressSanitizer + UndefinedBehaviorSanitizer and warnings as errors
 # (-Werror lives here only; the package's Release build in scripts/package.sh has neither). Third-party leaks are
 # suppressed in tests/sanitizers/lsan.supp, each with its reason; any finding in DirBench's code fails its test.
-# Usage: scripts/test.sh [extra ctest arguments]
-# Environment: BUILD_DIR (default build-asan), SANITIZE=0 for a plain Release build instead (faster, no sanitizers)
+# Every test has one label (tests/CMakeLists.txt): unit, ui and integration run two at a time, then io (the tests
+# that measure disk I/O or time a real disk test) one at a time. Both runs happen even when the first fails.
+# Usage: scripts/test.sh [extra ctest arguments, given to both runs: -L unit, -R tst_sandbox, ...]
+# Environment: BUILD_DIR (default build-asan), SANITIZE=0 for a plain Release build instead (faster, no sanitizers),
+# CCACHE_DISABLE=1 to compile without ccache
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 dirbench_install "${DIRBENCH_PKGS[@]}" "${DIRBENCH_TEST_PKGS[@]}"
+echo "test: packages checked at $SECONDS s"
 root=$(pwd)
 if [ "${SANITIZE:-1}" = 1 ]; then
   BUILD_DIR=${BUILD_DIR:-build-asan}
+  dirbench_ccache "$BUILD_DIR"
   san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DDIRBENCH_WERROR=ON \
     -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS="$san" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" "$DIRBENCH_LAUNCHER" >/dev/null
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   export LSAN_OPTIONS=suppressions=$root/tests/sanitizers/lsan.supp:print_suppressions=0
 else
   BUILD_DIR=${BUILD_DIR:-build-ci}
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIRBENCH_WERROR=ON >/dev/null
+  dirbench_ccache "$BUILD_DIR"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDIRBENCH_WERROR=ON "$DIRBENCH_LAUNCHER" >/dev/null
 fi
 cmake --build "$BUILD_DIR" -j"$(nproc)"
+echo "test: build done at $SECONDS s ($(dirbench_ccache_summary))"
 cd "$BUILD_DIR"
-# Disk tests measure real I/O; running them two at a time on 2 cores only makes both noisier.
-QT_QPA_PLATFORM=offscreen ctest --output-on-failure --no-tests=error -j1 "$@"
+export QT_QPA_PLATFORM=offscreen
+
+count() { ctest -N "$@" | sed -n 's/^Total Tests: //p'; }
+labelled=0
+for label in unit ui integration io; do
+  n=$(count -L "^$label\$")
+  labelled=$((labelled + n))
+  summary+="${summary:+, }$n $label"
+done
+total=$(count)
+echo "test: $total tests: $summary"
+if [ "$labelled" -ne "$total" ]; then
+  echo "test: $total tests but $labelled labels: each test needs exactly one of unit, ui, integration, io" >&2
+  exit 1
+fi
+
+# -L and -LE take regular expressions ("io" alone would match "integration" too).
+rest=$(count -LE '^io$' "$@") io=$(count -L '^io$' "$@")
+rc_rest=0 rc_io=0
+if [ "$rest" -gt 0 ] || [ "$io" -eq 0 ]; then # with no test selected at all, --no-tests=error says so here
+  echo "test: unit, ui and integration, two at a time ($rest tests)"
+  ctest --output-on-failure --no-tests=error -j2 -LE '^io$' "$@" || rc_rest=$?
+  echo "test: unit, ui and integration done at $SECONDS s (exit $rc_rest)"
+else
+  echo "test: unit, ui and integration: none selected"
+fi
+if [ "$io" -eq 0 ]; then
+  echo "test: io: none selected"
+else
+  # Disk tests measure real I/O: beside another test both get noisier. -j1 after the extra arguments: always alone.
+  echo "test: io, one at a time ($io tests)"
+  ctest --output-on-failure --no-tests=error -L '^io$' "$@" -j1 || rc_io=$?
+  echo "test: io done at $SECONDS s (exit $rc_io)"
+fi
+if [ "$rc_rest" -ne 0 ] || [ "$rc_io" -ne 0 ]; then
+  echo "test: FAILED (unit, ui and integration: exit $rc_rest; io: exit $rc_io); the failed tests are listed above" >&2
+  exit 1
+fi
