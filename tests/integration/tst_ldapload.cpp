@@ -217,6 +217,18 @@ void TstLdapLoad::ldapsNeedsTrust()
     QCOMPARE(r.status, QStringLiteral("failed"));
 }
 
+namespace {
+
+// An open-loop rate: never above its target (5 % covers the operations in flight at the edges of the measured phase
+// and of a ramp step), and below it by no more than a sanitizer build on two shared cores loses (30 %). A closed loop
+// runs at ten times these targets here, so the upper bound is what shows the schedule holds.
+bool rateHolds(double got, double target)
+{
+    return got >= 0.7 * target && got <= 1.05 * target;
+}
+
+} // namespace
+
 void TstLdapLoad::rateAndRampHitTheirTargets()
 {
     RunContext ctx;
@@ -227,7 +239,7 @@ void TstLdapLoad::rateAndRampHitTheirTargets()
     QVERIFY2(r.status == u"ok", qPrintable(r.failure));
     const double got = r.summary.value(QStringLiteral("ops_per_s")).toDouble();
     qInfo("rate 2000 ops/s -> %.1f", got);
-    QVERIFY2(std::abs(got - 2000) <= 100, qPrintable(QString::number(got)));
+    QVERIFY2(rateHolds(got, 2000), qPrintable(QString::number(got)));
 
     s = searchSpec(0);
     s.outstanding = 32;
@@ -246,8 +258,8 @@ void TstLdapLoad::rateAndRampHitTheirTargets()
     QCOMPARE(perStep.size(), 2);
     const double s0 = perStep[0].first / perStep[0].second, s1 = perStep[1].first / perStep[1].second;
     qInfo("ramp steps: %.1f and %.1f ops/s (targets 1000 and 3000)", s0, s1);
-    QVERIFY2(std::abs(s0 - 1000) <= 50, qPrintable(QString::number(s0)));
-    QVERIFY2(std::abs(s1 - 3000) <= 150, qPrintable(QString::number(s1)));
+    QVERIFY2(rateHolds(s0, 1000), qPrintable(QString::number(s0)));
+    QVERIFY2(rateHolds(s1, 3000), qPrintable(QString::number(s1)));
 }
 
 void TstLdapLoad::writeLoadsCleanUp()
@@ -392,7 +404,15 @@ void TstLdapLoad::serverRestartedWithinTheWindowReconnects()
     QVERIFY2(r.status == u"ok", qPrintable(r.failure));
     QVERIFY(r.summary.value(QStringLiteral("reconnects")).toDouble() >= 1);
     QVERIFY(r.hasWarning(QStringLiteral("reconnects")));
-    QVERIFY(r.summary.value(QStringLiteral("errors")).toDouble() >= 0);
+    // The operations in flight when slapd died failed, and nothing else did: at least one (the windows were full),
+    // at most what the connections held (each is lost once; refused reconnects are not operations), each one a lost
+    // connection (81, server down).
+    const double errors = r.summary.value(QStringLiteral("errors")).toDouble();
+    const double inFlight = s.threads * s.connections * s.outstanding;
+    qInfo("%.0f errors (at most %.0f operations were in flight), %.0f reconnects", errors, inFlight,
+        r.summary.value(QStringLiteral("reconnects")).toDouble());
+    QVERIFY2(errors >= 1 && errors <= inFlight, qPrintable(QString::number(errors)));
+    QCOMPARE(r.summary.value(QStringLiteral("result_codes")).toObject().value(QStringLiteral("81")).toDouble(), errors);
     // Operations succeeded after the restart: the last interval has successes.
     const QJsonObject last = r.intervals.last().toObject();
     QVERIFY(last.value(QStringLiteral("ops")).toDouble() > last.value(QStringLiteral("errors")).toDouble());
