@@ -97,7 +97,7 @@ RunRecord runLoad(const LdapLoadSpec& spec, RunContext& ctx)
     }
     rec.server = server;
     if (l.has(LdapOpKind::Bind))
-        addBindSafetyWarnings(setup, id, rec);
+        addBindSafetyWarnings(setup, id, l.dn, rec);
 
     MonitorReader monitor(id.kind);
     bool monitorOk = spec.readServerCounters && monitor.supported();
