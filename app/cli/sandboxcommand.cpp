@@ -19,19 +19,22 @@ namespace {
 
 const char* const kDescription = R"(Start, inspect or stop a private OpenLDAP server for demos, tests and benchmarks.
 
-  sandbox start [--entries N] [--tls] [--port P] [--dir PARENT] [--json]
+  sandbox start [--entries N] [--tls] [--ppolicy-lockout] [--port P] [--dir PARENT] [--json]
   sandbox status [--dir DIR] [--json]
   sandbox stop [--dir DIR]
 
 start runs the system's slapd (back-mdb) in a new directory PARENT/dirbench-sandbox-XXXXXX (PARENT defaults
 to $TMPDIR or /tmp) on free 127.0.0.1 ports, loaded with N generated inetOrgPerson entries
 uid=user0..uid=user{N-1},ou=people,dc=example,dc=com (default 10000). It prints KEY=VALUE lines (URI,
-LDAPS_URI, LDAPI_URI, BASE, PEOPLE_BASE, BIND_DN, PASSWORD_FILE, CA_FILE, PID, DIR, ENTRIES) or, with --json,
-one JSON object; slapd keeps running after this command exits. BIND_DN (the rootdn, which also reads
-cn=monitor) and every uid=userN share one generated password, kept only in PASSWORD_FILE (mode 0600):
+LDAPS_URI, LDAPI_URI, BASE, PEOPLE_BASE, BIND_DN, PASSWORD_FILE, CA_FILE, POLICY_DN, PID, DIR, ENTRIES) or,
+with --json, one JSON object; slapd keeps running after this command exits. BIND_DN (the rootdn, which also
+reads cn=monitor and cn=config) and every uid=userN share one generated password, kept only in
+PASSWORD_FILE (mode 0600):
   ldapwhoami -x -H "$URI" -D "$BIND_DN" -y "$PASSWORD_FILE"
 SASL EXTERNAL over LDAPI_URI maps the user who started it to BIND_DN. --tls adds an ldaps:// listener and
-StartTLS with a self-signed certificate (CA_FILE): LDAPTLS_CACERT="$CA_FILE".
+StartTLS with a self-signed certificate (CA_FILE): LDAPTLS_CACERT="$CA_FILE". --ppolicy-lockout loads the
+ppolicy overlay with a default policy POLICY_DN (cn=default,ou=policies,dc=example,dc=com) that locks an
+account after 3 failed binds for 300 s: to see what a bind load's lockout warning says.
 stop ends slapd and deletes the directory with the password; without --dir it stops the sandbox started
 last. Exit codes: 0 done; 1 failed, or (status, stop) no sandbox running; 2 bad arguments.
 
@@ -79,6 +82,7 @@ int start(const QCommandLineParser& parser)
                 QStringLiteral("must be between 1 and 65535, not '%1'").arg(parser.value(QStringLiteral("port"))));
     }
     opt.tls = parser.isSet(QStringLiteral("tls"));
+    opt.ppolicyLockout = parser.isSet(QStringLiteral("ppolicy-lockout"));
     opt.parentDir = parser.value(QStringLiteral("dir"));
     if (parser.isSet(QStringLiteral("dir")) && !QFileInfo(opt.parentDir).isDir())
         return badArgument(QStringLiteral("--dir"), QStringLiteral("'%1' is not a directory").arg(opt.parentDir));
@@ -172,8 +176,9 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
         std::printf("stopped ns-slapd (pid %lld) and removed %s\n", info->pid, qPrintable(info->dir));
         return ExitOk;
     }
-    if (parser.isSet(QStringLiteral("tls")))
-        return badArgument(QStringLiteral("--tls"), QStringLiteral("not with --server 389ds"));
+    for (const char* o : { "tls", "ppolicy-lockout" })
+        if (parser.isSet(QLatin1String(o)))
+            return badArgument(QStringLiteral("--") + QLatin1String(o), QStringLiteral("not with --server 389ds"));
     Ds389Options opt;
     bool ok = true;
     if (parser.isSet(QStringLiteral("entries")))
@@ -217,6 +222,8 @@ int runSandboxCommand(const QStringList& args)
     const QCommandLineOption entries(QStringLiteral("entries"),
         QStringLiteral("start: number of uid=userN entries, 1 to 10000000 (default 10000)."), QStringLiteral("N"));
     const QCommandLineOption tls(QStringLiteral("tls"), QStringLiteral("start: also ldaps:// and StartTLS."));
+    const QCommandLineOption ppolicy(QStringLiteral("ppolicy-lockout"),
+        QStringLiteral("start: the ppolicy overlay with a policy that locks an account after 3 failed binds."));
     const QCommandLineOption port(QStringLiteral("port"),
         QStringLiteral("start: ldap:// port on 127.0.0.1 (default: a free one)."), QStringLiteral("P"));
     const QCommandLineOption dir(QStringLiteral("dir"),
@@ -225,7 +232,7 @@ int runSandboxCommand(const QStringList& args)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("start/status: print one JSON object."));
     const QCommandLineOption server(QStringLiteral("server"),
         QStringLiteral("openldap (default: slapd) or 389ds (389 Directory Server)."), QStringLiteral("KIND"));
-    for (const auto* o : { &entries, &tls, &port, &dir, &json, &server })
+    for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server })
         parser.addOption(*o);
 
     const QString sub = args.value(1);
@@ -251,7 +258,7 @@ int runSandboxCommand(const QStringList& args)
     if (!parser.positionalArguments().isEmpty())
         return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
     if (sub != u"start")
-        for (const auto* o : { &entries, &tls, &port })
+        for (const auto* o : { &entries, &tls, &ppolicy, &port })
             if (parser.isSet(*o))
                 return badArgument(u"--" + o->names().first(), QStringLiteral("only for 'sandbox start'"));
     if (sub == u"stop" && parser.isSet(json))

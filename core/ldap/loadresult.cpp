@@ -182,6 +182,7 @@ QJsonObject LoadInterval::toJson() const
     o.insert(QStringLiteral("t"), t);
     o.insert(QStringLiteral("seconds"), round3(seconds));
     o.insert(QStringLiteral("reconnects"), reconnects);
+    o.insert(QStringLiteral("connect_failures"), connectFailures);
     o.insert(QStringLiteral("missed"), missed);
     if (!byOperation.empty())
         o.insert(QStringLiteral("by_operation"), byKindJson(byOperation, false));
@@ -203,6 +204,7 @@ LoadInterval LoadInterval::fromJson(const QJsonObject& o)
     i.all = OpFigures::fromJson(o);
     i.byOperation = byKindFromJson(o.value(QStringLiteral("by_operation")));
     i.reconnects = o.value(QStringLiteral("reconnects")).toDouble();
+    i.connectFailures = o.value(QStringLiteral("connect_failures")).toDouble();
     i.missed = o.value(QStringLiteral("missed")).toDouble();
     if (o.value(QStringLiteral("step")).isDouble())
         i.step = o.value(QStringLiteral("step")).toInt();
@@ -232,6 +234,7 @@ QJsonObject LoadSummary::toJson() const
     QJsonObject o = all.toJson(true);
     o.insert(QStringLiteral("seconds"), round3(seconds));
     o.insert(QStringLiteral("reconnects"), reconnects);
+    o.insert(QStringLiteral("connect_failures"), connectFailures);
     o.insert(QStringLiteral("missed"), missed);
     if (!byOperation.empty())
         o.insert(QStringLiteral("by_operation"), byKindJson(byOperation, true));
@@ -258,6 +261,7 @@ LoadSummary LoadSummary::fromJson(const QJsonObject& o)
     s.byOperation = byKindFromJson(o.value(QStringLiteral("by_operation")));
     s.seconds = o.value(QStringLiteral("seconds")).toDouble();
     s.reconnects = o.value(QStringLiteral("reconnects")).toDouble();
+    s.connectFailures = o.value(QStringLiteral("connect_failures")).toDouble();
     s.missed = o.value(QStringLiteral("missed")).toDouble();
     s.clientCpuS = number(o, "client_cpu_s");
     s.loadCpuS = number(o, "load_cpu_s");

@@ -57,6 +57,7 @@ struct LoadInterval
     OpFigures all;
     OpFiguresByKind byOperation; // mixed runs only
     double reconnects = 0;
+    double connectFailures = 0; // attempts to make a lost connection again that failed
     double missed = 0;
     std::optional<double> targetRate;
     std::optional<int> step;
@@ -74,6 +75,7 @@ struct LoadSummary
     OpFiguresByKind byOperation;
     double seconds = 0;
     double reconnects = 0;
+    double connectFailures = 0;
     double missed = 0;
     std::optional<double> clientCpuS; // the whole process (GUI and disk threads included)
     std::optional<double> loadCpuS; // the load threads only (their thread CPU clocks)

@@ -113,7 +113,7 @@ bool LoadRun::connectAndIdentify()
     m_rec.server = server;
     m_serverKind = id.kind;
     if (m_load->has(LdapOpKind::Bind))
-        addBindSafetyWarnings(m_setup, id, m_rec);
+        addBindSafetyWarnings(m_setup, id, m_load->dn, m_rec);
 
     m_monitor = std::make_unique<MonitorReader>(id.kind);
     m_monitorOk = m_spec.readServerCounters && m_monitor->supported();
@@ -304,6 +304,7 @@ void LoadRun::emitInterval(int64_t index, uint64_t endNs)
             if (m_load->has(LdapOpKind(k)))
                 iv.byOperation[LdapLoadSpec::opName(LdapOpKind(k))] = OpFigures::of(s.byOp[size_t(k)], secs);
     iv.reconnects = double(s.reconnects);
+    iv.connectFailures = double(s.connectFailures);
     iv.missed = double(s.missed);
     const CompiledLoad& l = *m_load;
     if (l.ramp.what != LoadRamp::What::None) {

@@ -60,6 +60,7 @@ void LoadRun::summarise()
                 s.byOperation[LdapLoadSpec::opName(LdapOpKind(k))] = OpFigures::of(m_total.byOp[size_t(k)], seconds);
     s.seconds = seconds;
     s.reconnects = double(m_total.reconnects);
+    s.connectFailures = double(m_total.connectFailures);
     s.missed = double(m_total.missed);
     s.clientCpuS = round3(m_cpu);
     s.loadCpuS = round3(m_loadCpu);

@@ -13,6 +13,7 @@
 
 const char* const LdifGenerator::kBase = "dc=example,dc=com";
 const char* const LdifGenerator::kPeopleBase = "ou=people,dc=example,dc=com";
+const char* const LdifGenerator::kLockoutPolicyDn = "cn=default,ou=policies,dc=example,dc=com";
 
 namespace {
 
@@ -81,6 +82,26 @@ bool writeAll(int fd, const QByteArray& data)
 }
 
 } // namespace
+
+QByteArray LdifGenerator::lockoutPolicy()
+{
+    QByteArray out;
+    out.append("\ndn: ou=policies,").append(kBase).append('\n');
+    attr(out, "objectClass", "top");
+    attr(out, "objectClass", "organizationalUnit");
+    attr(out, "ou", "policies");
+    out.append("\ndn: ").append(kLockoutPolicyDn).append('\n');
+    attr(out, "objectClass", "top");
+    attr(out, "objectClass", "organizationalRole"); // pwdPolicy is auxiliary
+    attr(out, "objectClass", "pwdPolicy");
+    attr(out, "cn", "default");
+    attr(out, "pwdAttribute", "userPassword");
+    attr(out, "pwdLockout", "TRUE");
+    attr(out, "pwdMaxFailure", "3");
+    attr(out, "pwdLockoutDuration", "300");
+    attr(out, "pwdFailureCountInterval", "300");
+    return out;
+}
 
 QByteArray LdifGenerator::header()
 {

@@ -15,6 +15,7 @@ class LdifGenerator
 public:
     static const char* const kBase; // dc=example,dc=com
     static const char* const kPeopleBase; // ou=people,dc=example,dc=com
+    static const char* const kLockoutPolicyDn; // cn=default,ou=policies,dc=example,dc=com
 
     // Writes the file (created 0600, replaced if present). passwordHash is the userPassword value as written
     // ("{SSHA}..."). ctx (optional) is polled for cancel every 1000 entries (then Kind::Cancelled) and gets
@@ -25,4 +26,7 @@ public:
     // The base and ou=people entries, then person i: for tests and for write().
     static QByteArray header();
     static void appendPerson(QByteArray& out, int index, const QByteArray& passwordHash);
+    // ou=policies and kLockoutPolicyDn, a pwdPolicy (OpenLDAP's ppolicy overlay) that locks an account after 3
+    // failed binds for 300 s; the entries start with an empty line, to be appended to what write() wrote.
+    static QByteArray lockoutPolicy();
 };

@@ -18,6 +18,8 @@ QJsonObject SandboxInfo::toJson() const
     o.insert(QStringLiteral("bind_dn"), bindDn);
     o.insert(QStringLiteral("password_file"), passwordFile);
     o.insert(QStringLiteral("ca_file"), caFile);
+    if (!policyDn.isEmpty())
+        o.insert(QStringLiteral("policy_dn"), policyDn);
     o.insert(QStringLiteral("dir"), dir);
     o.insert(QStringLiteral("pid"), pid);
     if (ownerPid > 0)
@@ -42,6 +44,8 @@ QString SandboxInfo::toKeyValue() const
     line("PASSWORD_FILE", passwordFile);
     if (!caFile.isEmpty())
         line("CA_FILE", caFile);
+    if (!policyDn.isEmpty())
+        line("POLICY_DN", policyDn);
     line("PID", QString::number(pid));
     line("DIR", dir);
     line("ENTRIES", QString::number(entries));
@@ -62,6 +66,7 @@ std::optional<SandboxInfo> SandboxInfo::fromJson(const QJsonObject& o)
     i.bindDn = str("bind_dn");
     i.passwordFile = str("password_file");
     i.caFile = str("ca_file");
+    i.policyDn = str("policy_dn");
     i.dir = str("dir");
     i.pid = qint64(o.value(QStringLiteral("pid")).toDouble());
     i.ownerPid = qint64(o.value(QStringLiteral("owner_pid")).toDouble());

@@ -13,6 +13,9 @@ struct SandboxOptions
 
     int entries = 10000; // uid=user0 .. uid=user{entries-1},ou=people,dc=example,dc=com
     bool tls = false; // also listen on ldaps:// (and offer StartTLS on ldap://) with a self-signed certificate
+    // Load the ppolicy overlay with a default policy LdifGenerator::kLockoutPolicyDn that locks an account after
+    // 3 failed binds for 300 s (pwdLockout TRUE, pwdMaxFailure 3, pwdLockoutDuration 300).
+    bool ppolicyLockout = false;
     int port = 0; // ldap:// port on 127.0.0.1; 0 = a free one (the ldaps:// port is always picked free)
     QString parentDir; // where the sandbox directory is created; empty = QDir::tempPath()
     bool makeCurrent = true; // record the sandbox in the "current" pointer file (see SlapdSandbox::currentFile)
@@ -30,6 +33,7 @@ struct SandboxInfo
     QString bindDn; // cn=admin,dc=example,dc=com (rootdn; also reads cn=monitor)
     QString passwordFile; // DIR/password, 0600: the admin's and every user's password, no newline
     QString caFile; // the self-signed certificate (to verify ldaps/StartTLS) or empty without TLS
+    QString policyDn; // the ppolicy overlay's default policy (SandboxOptions::ppolicyLockout), else empty
     QString dir; // the sandbox directory; removed by stop()
     qint64 pid = 0; // slapd's process id
     qint64 ownerPid = 0; // the process it belongs to (SandboxOptions::ownerPid), 0 = nobody (dirbench-cli sandbox)
@@ -37,10 +41,12 @@ struct SandboxInfo
     double loadSeconds = 0; // LDIF generation + slapadd
     double startSeconds = 0; // the whole start() call until slapd answered
 
-    // {"schema": "dirbench.sandbox/1", "uri": ..., "ldaps_uri": ..., ...}; empty strings for what is absent.
+    // {"schema": "dirbench.sandbox/1", "uri": ..., "ldaps_uri": ..., ...}; empty strings for what is absent
+    // ("policy_dn" only when there is one).
     QJsonObject toJson() const;
     // KEY=VALUE lines (URI, LDAPS_URI if TLS, LDAPI_URI, BASE, PEOPLE_BASE, BIND_DN, PASSWORD_FILE, CA_FILE if
-    // TLS, PID, DIR, ENTRIES), each ending in '\n'. Values are printed as they are (split at the first '=').
+    // TLS, POLICY_DN with a lockout policy, PID, DIR, ENTRIES), each ending in '\n'. Values are printed as they are
+    // (split at the first '=').
     QString toKeyValue() const;
     // nullopt unless the object has the schema and the fields every sandbox has (uri, ldapi_uri, dir, pid).
     static std::optional<SandboxInfo> fromJson(const QJsonObject& obj);

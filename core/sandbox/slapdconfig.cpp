@@ -48,6 +48,8 @@ QByteArray SlapdConfig::text(const Params& p)
     t += "loglevel 0\n";
     if (!p.moduleDir.isEmpty())
         t += "modulepath " + quoted(p.moduleDir) + "\nmoduleload back_mdb\n";
+    if (!p.moduleDir.isEmpty() && !p.ppolicyDefault.isEmpty())
+        t += "moduleload ppolicy\n"; // its schema (pwdPolicy) is built into the module since 2.5
     // SASL EXTERNAL over ldapi:// by the user who started the sandbox is the admin.
     t += "authz-regexp \"^gidNumber=" + QByteArray::number(p.gid) + "\\\\+uidNumber=" + QByteArray::number(p.uid)
         + ",cn=peercred,cn=external,cn=auth$\" \"" + kAdminDn + "\"\n";
@@ -55,6 +57,8 @@ QByteArray SlapdConfig::text(const Params& p)
         t += "TLSCertificateFile " + quoted(p.certFile) + '\n';
         t += "TLSCertificateKeyFile " + quoted(p.keyFile) + '\n';
     }
+    t += "\ndatabase config\n"; // the first database
+    t += QByteArray("access to * by dn.exact=\"") + kAdminDn + "\" read by * none\n";
     t += "\ndatabase mdb\n";
     t += QByteArray("suffix \"") + LdifGenerator::kBase + "\"\n";
     t += QByteArray("rootdn \"") + kAdminDn + "\"\n";
@@ -64,6 +68,8 @@ QByteArray SlapdConfig::text(const Params& p)
     t += "index objectClass eq\nindex uid eq\n";
     t += "access to attrs=userPassword by anonymous auth by self write by * none\n";
     t += "access to * by * read\n";
+    if (!p.ppolicyDefault.isEmpty())
+        t += "overlay ppolicy\nppolicy_default \"" + p.ppolicyDefault.toUtf8() + "\"\n";
     t += "\ndatabase monitor\n";
     t += QByteArray("access to dn.subtree=\"cn=monitor\" by dn.exact=\"") + kAdminDn + "\" read by * none\n";
     return t;
@@ -118,13 +124,18 @@ QString SlapdConfig::locateSchemaDir()
     return {};
 }
 
+bool SlapdConfig::hasModule(const QString& moduleDir, const QString& name)
+{
+    return QFileInfo::exists(moduleDir + u'/' + name + QStringLiteral(".so"))
+        || QFileInfo::exists(moduleDir + u'/' + name + QStringLiteral(".la"));
+}
+
 QString SlapdConfig::locateModuleDir()
 {
     for (const char* d : { "/usr/lib/ldap", "/usr/lib/x86_64-linux-gnu/ldap", "/usr/lib/aarch64-linux-gnu/ldap",
              "/usr/lib64/openldap", "/usr/lib/openldap", "/usr/libexec/openldap", "/usr/local/libexec/openldap" }) {
         const QString dir = QLatin1String(d);
-        if (QFileInfo::exists(dir + QStringLiteral("/back_mdb.so"))
-            || QFileInfo::exists(dir + QStringLiteral("/back_mdb.la")))
+        if (hasModule(dir, QStringLiteral("back_mdb")))
             return dir;
     }
     return {};

@@ -18,11 +18,13 @@ public:
         qint64 mapSizeBytes = 0; // back-mdb maxsize
         uint uid = 0, gid = 0; // mapped to the admin DN for SASL EXTERNAL over ldapi://
         QString certFile, keyFile; // TLS; empty = no TLS
+        QString ppolicyDefault; // DN of the ppolicy overlay's default policy; empty = no ppolicy overlay
     };
 
     static const char* const kAdminDn; // cn=admin,dc=example,dc=com
 
-    // slapd.conf text. Paths must not contain '"', '\\' or line breaks (see pathIsSafe()).
+    // slapd.conf text. Paths must not contain '"', '\\' or line breaks (see pathIsSafe()). The admin can read
+    // cn=config (as over SASL EXTERNAL on a real server) and cn=monitor.
     static QByteArray text(const Params& p);
     static bool pathIsSafe(const QString& path);
 
@@ -41,4 +43,6 @@ public:
     static QString locateSchemaDir();
     // Directory with back_mdb.so/.la, or empty (then back-mdb is assumed to be static).
     static QString locateModuleDir();
+    // moduleDir has the module NAME (NAME.so or NAME.la).
+    static bool hasModule(const QString& moduleDir, const QString& name);
 };

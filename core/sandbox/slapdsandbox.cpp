@@ -73,6 +73,12 @@ bool writeReplacing(const QString& path, const QByteArray& data)
     return ::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(path).constData()) == 0;
 }
 
+bool appendTo(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Append) && f.write(data) == data.size() && f.flush();
+}
+
 bool writeCurrent(const QString& dir)
 {
     const QString file = SlapdSandbox::currentFile();
@@ -194,6 +200,12 @@ std::optional<SandboxInfo> SlapdSandbox::start(const SandboxOptions& opt, ProbeE
     params.mapSizeBytes = SlapdConfig::mapSizeFor(opt.entries);
     params.uid = ::geteuid();
     params.gid = ::getegid();
+    if (opt.ppolicyLockout) {
+        if (!params.moduleDir.isEmpty() && !SlapdConfig::hasModule(params.moduleDir, QStringLiteral("ppolicy")))
+            return fail(ioError(QStringLiteral("the ppolicy overlay (ppolicy.so) is not in ") + params.moduleDir));
+        params.ppolicyDefault = QLatin1String(LdifGenerator::kLockoutPolicyDn);
+        info.policyDn = params.ppolicyDefault;
+    }
     if (opt.tls) {
         setPhase(ctx, QStringLiteral("making a certificate"), 0.01);
         params.certFile = dir + QStringLiteral("/tls.crt");
@@ -221,6 +233,8 @@ std::optional<SandboxInfo> SlapdSandbox::start(const SandboxOptions& opt, ProbeE
     const QString ldif = dir + QStringLiteral("/data.ldif");
     if (!LdifGenerator::write(ldif, opt.entries, hash, &err, ctx, 0.02, 0.25))
         return fail(err);
+    if (opt.ppolicyLockout && !appendTo(ldif, LdifGenerator::lockoutPolicy()))
+        return fail(ProbeError::fromErrno(errno, QStringLiteral("cannot write ") + ldif));
     setPhase(ctx, QStringLiteral("loading entries (slapadd)"), 0.25);
     const SlapdTools::Result added = SlapdTools::run(slapadd,
         { QStringLiteral("-q"), QStringLiteral("-f"), building.conf, QStringLiteral("-b"), info.base,

@@ -11,7 +11,8 @@ class RunContext;
 
 // The demo directory: the system's slapd (back-mdb) in a private directory DIR = PARENT/dirbench-sandbox-XXXXXX
 // (mode 0700) on free 127.0.0.1 ports, with generated inetOrgPerson entries (LdifGenerator), cn=monitor readable
-// by the admin, and optionally LDAPS + StartTLS with a self-signed RSA-2048 certificate (DIR/tls.crt).
+// by the admin, and optionally LDAPS + StartTLS with a self-signed RSA-2048 certificate (DIR/tls.crt) and the
+// ppolicy overlay with a lockout policy (SandboxOptions::ppolicyLockout). The admin can read cn=config.
 //
 // DIR holds slapd.conf (rootpw as {SSHA} only), db/ (back-mdb), password (0600, the one generated password of the
 // admin and of every uid=userN; never printed or logged), sandbox.json (SandboxInfo, no password), slapd.pid and
