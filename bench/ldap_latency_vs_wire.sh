@@ -51,20 +51,21 @@ configs=(
 )
 
 measure() { # NAME OPTIONS -> "wire_n wire_p50 wire_p99 wire_mean db_n db_p50 db_p99"
-    local pcap=$LB_WORK/$1.pcap rec=$LB_WORK/$1.json tdpid
-    pcap=${pcap// /_}
-    rec=${rec// /_}
-    tcpdump -i lo -s 0 -B 65536 -w "$pcap" "tcp port $port" 2>"$pcap.err" &
+    local file=${1//[ \/]/_} tdpid
+    local pcap=$LB_WORK/$file.pcap rec=$LB_WORK/$file.json
+    tcpdump -i lo -s 0 -B 65536 -w "$pcap" "tcp port $port" >/dev/null 2>"$pcap.err" &
     tdpid=$!
     # tcpdump says "listening" once its filter is in place: wait for that line, not a fixed time.
     for _ in $(seq 1 100); do grep -q listening "$pcap.err" && break; sleep 0.05; done
     # shellcheck disable=SC2086
     "$LB_CLI" ldap search --uri "$SBX_URI" --base "$SBX_PEOPLE_BASE" --filter "(uid=user[0-$top])" --attrs 1.1 \
         --threads 1 --connections 2 $2 --duration "$DURATION" --no-history --no-server-counters \
-        --json "$rec" >/dev/null 2>"$rec.err" || lb_die "dirbench-cli failed: $(cat "$rec.err")"
+        --json "$rec" >/dev/null 2>"$rec.err"
+    local rc=$?
     kill -INT "$tdpid"
     wait "$tdpid" 2>/dev/null
-    grep -q ' 0 packets dropped by kernel' "$pcap.err" || echo "  note: tcpdump dropped packets: $(grep dropped "$pcap.err")" >&2
+    [[ $rc == 0 ]] || lb_die "dirbench-cli failed: $(cat "$rec.err")"
+    grep -q '^0 packets dropped by kernel' "$pcap.err" || echo "  note: tcpdump dropped packets: $(grep dropped "$pcap.err")" >&2
     local wire db
     wire=$(tshark -r "$pcap" -d "tcp.port==$port,ldap" -T fields -E aggregator='|' -e frame.time_epoch \
         -e tcp.stream -e ldap.messageID -e ldap.protocolOp 2>/dev/null | python3 "$HERE/lib/wirelatency.py")
@@ -82,7 +83,10 @@ for c in "${configs[@]}"; do
     name=${c%%|*}
     opts=${c#*|}
     rows=()
-    for r in $(seq 1 "$ROUNDS"); do rows+=("$(measure "$name r$r" "$opts")"); done
+    for r in $(seq 1 "$ROUNDS"); do
+        row=$(measure "$name r$r" "$opts") || exit 1
+        rows+=("$row")
+    done
     line=$(printf '%s\n' "${rows[@]}" | python3 -c '
 import sys, statistics as st
 rows = [list(map(float, l.split())) for l in sys.stdin if l.strip()]

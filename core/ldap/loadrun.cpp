@@ -22,6 +22,7 @@ namespace Ldap {
 
 namespace {
 
+constexpr uint64_t kMonitorLeadNs = 50000000ULL; // the counters' first read starts this long before t0
 constexpr uint64_t kWatermarkWaitNs = 100000000ULL; // a worker blocked in a connect+bind is not waited for longer
 
 double processCpuSeconds()
@@ -153,9 +154,6 @@ void LoadRun::startWorkers()
     const uint64_t now = LoadWorker::nowNs();
     m_shared->lastSuccessNs.store(now);
     m_t0 = m_options.startAtNs ? std::max(*m_options.startAtNs, now) : now + uint64_t(m_spec.warmupSec * 1e9);
-    m_endAll = m_t0 + uint64_t(l.totalSeconds() * 1e9);
-    m_shared->endNs.store(m_endAll);
-    m_shared->clock.start(m_t0);
 }
 
 void LoadRun::applyStep(int step)
@@ -201,17 +199,37 @@ bool LoadRun::stopping(uint64_t now, bool warmingUp)
     return false;
 }
 
-// Warm-up: counted nowhere (the workers count from t0 on).
+// Warm-up: counted nowhere (the workers count from t0 on). The server's counters are read just before t0, so that
+// every operation the client counts is in the server's delta too.
 void LoadRun::warmUp()
 {
-    if (m_cancelled || LoadWorker::nowNs() >= m_t0)
+    if (m_cancelled)
         return;
-    m_ctx.setPhase(QStringLiteral("warming up"));
-    for (uint64_t now = LoadWorker::nowNs(); now < m_t0; now = LoadWorker::nowNs()) {
-        QThread::usleep(unsigned(std::min<uint64_t>(20000, (m_t0 - now) / 1000 + 1)));
-        if (stopping(LoadWorker::nowNs(), true))
-            return;
+    if (LoadWorker::nowNs() + kMonitorLeadNs < m_t0)
+        m_ctx.setPhase(QStringLiteral("warming up"));
+    if (!waitUntil(m_t0 > kMonitorLeadNs ? m_t0 - kMonitorLeadNs : 0))
+        return;
+    if (m_monitorOk) {
+        m_monStart = m_monitor->read(m_setup, nullptr);
+        m_monBefore = m_monStart;
     }
+    if (!m_options.startAtNs)
+        m_t0 = std::max(m_t0, LoadWorker::nowNs());
+    m_monBeforeNs = m_t0;
+    m_endAll = m_t0 + uint64_t(m_load->totalSeconds() * 1e9);
+    m_shared->endNs.store(m_endAll);
+    m_shared->clock.start(m_t0);
+    waitUntil(m_t0);
+}
+
+bool LoadRun::waitUntil(uint64_t t)
+{
+    for (uint64_t now = LoadWorker::nowNs(); now < t; now = LoadWorker::nowNs()) {
+        QThread::usleep(unsigned(std::min<uint64_t>(20000, (t - now) / 1000 + 1)));
+        if (stopping(LoadWorker::nowNs(), true))
+            return false;
+    }
+    return true;
 }
 
 uint64_t LoadRun::intervalEnd(int64_t index) const
@@ -244,16 +262,11 @@ double LoadRun::loadCpuSeconds()
 void LoadRun::measure()
 {
     m_tEnd = m_t0;
-    if (!m_failure.isEmpty() || m_cancelled)
+    if (!m_failure.isEmpty() || m_cancelled || !m_shared->clock.started())
         return;
     m_ctx.setPhase(QStringLiteral("measuring"));
     m_cpu0 = processCpuSeconds();
     m_loadCpu0 = loadCpuSeconds();
-    if (m_monitorOk) {
-        m_monStart = m_monitor->read(m_setup, nullptr);
-        m_monBefore = m_monStart;
-    }
-    m_monBeforeNs = LoadWorker::nowNs();
     const double totalSec = m_load->totalSeconds();
     uint64_t now = LoadWorker::nowNs();
     while (m_next >= 0) {

@@ -55,6 +55,7 @@ private:
     RunRecord finished();
 
     bool stopping(uint64_t now, bool warmingUp); // cancel, failure window, error limit
+    bool waitUntil(uint64_t t); // false when the run stops first
     uint64_t intervalEnd(int64_t index) const;
     void waitForWatermarks(uint64_t t);
     void emitInterval(int64_t index, uint64_t endNs);
