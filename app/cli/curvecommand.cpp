@@ -19,7 +19,7 @@ namespace Cli {
 
 namespace {
 
-const char* const kDescription = R"(Measure the entry-cache coverage vs ops/s curve: one search load per point.
+const char* const kDescription = R"(Measure the entry-cache coverage vs ok/s curve: one search load per point.
 
   curve --uri URI --base DN --filter T --mode cache-sweep|working-set [--points 0,10,25,50,75,100] ...
 
@@ -38,9 +38,9 @@ const char* const kDescription = R"(Measure the entry-cache coverage vs ops/s cu
   has no entry cache, give the number of entries the page cache holds; hit_ratio is null there.
 
 --points are percent of the entries: the keys of the filter's one [A-B] range, or --entries N.
-The record (kind "curve") has summary.points[] with coverage and hit_ratio (fractions), ops_per_s, and the
-service-time model 1/X = h*t_hit + (1-h)*t_miss fitted to them (summary.t_hit_us, t_miss_us, fit);
-intervals have one series per point.
+The record (kind "curve") has summary.points[] with coverage and hit_ratio (fractions), ok_per_s (successful
+searches per second), ops_per_s (completed), errors, and the service-time model 1/X = h*t_hit + (1-h)*t_miss
+fitted to their ok/s (summary.t_hit_us, t_miss_us, fit); intervals have one series per point.
 
 Defaults: --points 0,10,25,50,75,100, --seconds-per-point 10, --warmup 5 (per point), --scope sub,
 --access uniform, --threads 2, --connections 2, --outstanding 4, --interval 1, --fail-after 10.
@@ -95,6 +95,11 @@ int searchFromParser(const QCommandLineParser& p, LdapLoadSpec* s)
     return numberOption(p, "fail-after", 0.5, 86400, &s->failAfterSec);
 }
 
+QString number(const QJsonValue& v, int decimals)
+{
+    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+}
+
 QString pct(const QJsonValue& v)
 {
     return v.isDouble() ? Units::formatNumber(v.toDouble() * 100.0, 1) : QStringLiteral("-");
@@ -105,19 +110,21 @@ void printCurve(std::FILE* out, const RunRecord& rec)
     const QJsonObject& s = rec.summary;
     const bool workingSet = s.value(QStringLiteral("mode")).toString() == u"working-set";
     if (!s.value(QStringLiteral("points")).toArray().isEmpty())
-        std::fprintf(out, "\n%-22s %10s %10s %12s %13s\n", "point", "coverage %", "hit %", "ops/s",
-            workingSet ? "working set" : "cache entries");
+        std::fprintf(out, "\n%-22s %10s %10s %12s %12s %8s %13s\n", "point", "coverage %", "hit %", "ok/s", "ops/s",
+            "errors", workingSet ? "working set" : "cache entries");
     for (const auto& v : s.value(QStringLiteral("points")).toArray()) {
         const QJsonObject p = v.toObject();
         const QJsonValue cached = p.contains(QStringLiteral("cache_entries")) ? p.value(QStringLiteral("cache_entries"))
                                                                               : p.value(QStringLiteral("working_set"));
-        std::fprintf(out, "%-22s %10s %10s %12s %13s\n", qPrintable(p.value(QStringLiteral("series")).toString()),
+        std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n",
+            qPrintable(p.value(QStringLiteral("series")).toString()),
             qPrintable(pct(p.value(QStringLiteral("coverage")))), qPrintable(pct(p.value(QStringLiteral("hit_ratio")))),
-            qPrintable(Units::formatNumber(p.value(QStringLiteral("ops_per_s")).toDouble(), 1)),
-            cached.isDouble() ? qPrintable(Units::formatNumber(cached.toDouble(), 0)) : "-");
+            qPrintable(number(p.value(QStringLiteral("ok_per_s")), 1)),
+            qPrintable(number(p.value(QStringLiteral("ops_per_s")), 1)),
+            qPrintable(number(p.value(QStringLiteral("errors")), 0)), qPrintable(number(cached, 0)));
     }
     if (s.value(QStringLiteral("t_hit_us")).isDouble())
-        std::fprintf(out, "fitted: t_hit %.2f us, t_miss %.2f us (%s)\n",
+        std::fprintf(out, "fitted to ok/s: t_hit %.2f us, t_miss %.2f us (%s)\n",
             s.value(QStringLiteral("t_hit_us")).toDouble(), s.value(QStringLiteral("t_miss_us")).toDouble(),
             qPrintable(s.value(QStringLiteral("fit")).toObject().value(QStringLiteral("method")).toString()));
     for (const auto& w : rec.warnings)
@@ -231,7 +238,7 @@ int runCurveCommand(const QStringList& args)
             if (smp.series != lastSeries)
                 std::fprintf(out, "%s\n", qPrintable(smp.series));
             lastSeries = smp.series;
-            printLoadInterval(out, smp);
+            printLoadInterval(out, smp, spec.load.coalesceReads);
         }
     });
     printCurve(out, rec);

@@ -7,6 +7,7 @@
 #include "core/common/units.h"
 #include "core/experiments/guided.h"
 #include "core/run/proberunner.h"
+#include "core/store/comparison.h"
 
 #include <QJsonArray>
 
@@ -19,16 +20,17 @@ namespace {
 
 const char* const kDescription = R"(The guide's experiments, one command each (HP-UX Directory Server 8.1 tuning guide):
 
-  threads   ops/s and latency as client threads grow (Table 2): a search load per point
+  threads   ok/s and latency as client threads grow (Table 2): a search load per point
             (--points 1,2,4,8,16,32 threads); or, with --server-threads 4,8,16,32, as 389-ds's
             nsslapd-threadnumber grows under the fixed load of --threads (admin bind; set online, or with
             --restart on a DirBench 389-ds sandbox restarted per point; the original is put back)
   tls       connect + bind per operation, plain and over TLS (Table 7): --uri is the plain server,
             --tls-uri the same server over ldaps:// (or --tls-starttls), --dn the entries to bind as
-  dbsize    ops/s against demo directories of growing size (Table 5), started and stopped by DirBench
+  dbsize    ok/s against demo directories of growing size (Table 5), started and stopped by DirBench
             (--points 1000,10000,100000 entries); needs slapd, takes no --uri
 
-Each point runs --seconds-per-point seconds (default 10). The connection and load options are those of
+Each point runs --seconds-per-point seconds (default 10). ok/s counts successful operations (the throughput, and
+what the best point is); ops/s counts every completed one, errors among them. The connection and load options are those of
 'dirbench-cli ldap search' (and 'ldap bind' for tls).
 )";
 
@@ -46,19 +48,34 @@ QList<double> parsePoints(const QString& text, bool* ok)
     return out;
 }
 
+QString num(const QJsonValue& v, int decimals = 1)
+{
+    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+}
+
+// A point per line: ok/s (successful operations: the throughput), ops/s (completed) and errors beside, latency,
+// and CPU per operation (the load threads', the whole client's).
 void printPoints(std::FILE* out, const RunRecord& rec, const char* x)
 {
-    std::fprintf(out, "\n%12s %12s %10s %10s %8s\n", x, "ops/s", "p50 ms", "p99 ms", "status");
+    std::fprintf(out, "\n%12s %12s %12s %10s %10s %10s %12s %12s %8s%s\n", x, "ok/s", "ops/s", "errors", "p50 ms",
+        "p99 ms", "load us/op", "client us/op", "status", Comparison::coalescedReads(rec) ? "  (coalesced reads)" : "");
     for (const auto& v : rec.summary.value(QStringLiteral("points")).toArray()) {
         const QJsonObject p = v.toObject();
         const QJsonObject lat = p.value(QStringLiteral("latency_ms")).toObject();
-        std::fprintf(out, "%12s %12s %10s %10s %8s\n",
-            qPrintable(Units::formatNumber(p.value(QLatin1String(x)).toDouble(), 0)),
-            qPrintable(Units::formatNumber(p.value(QStringLiteral("ops_per_s")).toDouble())),
-            qPrintable(Units::formatNumber(lat.value(QStringLiteral("p50")).toDouble(), 3)),
-            qPrintable(Units::formatNumber(lat.value(QStringLiteral("p99")).toDouble(), 3)),
+        std::fprintf(out, "%12s %12s %12s %10s %10s %10s %12s %12s %8s\n",
+            qPrintable(num(p.value(QLatin1String(x)), 0)), qPrintable(num(p.value(QStringLiteral("ok_per_s")))),
+            qPrintable(num(p.value(QStringLiteral("ops_per_s")))),
+            qPrintable(num(p.value(QStringLiteral("errors")), 0)), qPrintable(num(lat.value(QStringLiteral("p50")), 3)),
+            qPrintable(num(lat.value(QStringLiteral("p99")), 3)),
+            qPrintable(num(p.value(QStringLiteral("load_cpu_us_per_op")))),
+            qPrintable(num(p.value(QStringLiteral("client_cpu_us_per_op")))),
             qPrintable(p.value(QStringLiteral("status")).toString()));
     }
+    const QJsonValue best = rec.summary.value(QStringLiteral("best_ok_per_s"));
+    const QString bestX = QStringLiteral("best_") + QLatin1String(x);
+    if (best.isDouble() && best.toDouble() > 0)
+        std::fprintf(out, "best: %s ok/s at %s %s\n", qPrintable(num(best)),
+            qPrintable(num(rec.summary.value(bestX), 0)), qPrintable(QString::fromLatin1(x).replace(u'_', u' ')));
     const QJsonObject ref = rec.summary.value(QStringLiteral("reference")).toObject();
     if (!ref.isEmpty())
         std::fprintf(out, "reference: %s — %s\n", qPrintable(ref.value(QStringLiteral("source")).toString()),
@@ -129,6 +146,7 @@ int runExperimentCommand(const QStringList& argsIn)
     QString kind;
     QJsonObject specJson;
     const char* x = "threads";
+    bool coalesced = false; // the load held responses (--coalesce-reads): every latency includes that
     if (what == u"dbsize") {
         if (p.isSet(QStringLiteral("uri")))
             return badArgument(QStringLiteral("--uri"), QStringLiteral("dbsize starts its own demo directories"));
@@ -150,6 +168,7 @@ int runExperimentCommand(const QStringList& argsIn)
             return badArgument(QStringLiteral("--") + e.field, e.detail);
         kind = QStringLiteral("database-size");
         x = "entries";
+        coalesced = s.load.coalesceReads;
         job = Experiments::makeDatabaseSizeJob(s);
     } else {
         LdapTarget t;
@@ -189,6 +208,7 @@ int runExperimentCommand(const QStringList& argsIn)
                 { QStringLiteral("load"), s.load.toJson() }, { QStringLiteral("restart"), s.restart },
                 { QStringLiteral("seconds_per_point"), seconds } };
             kind = QStringLiteral("thread-sweep");
+            coalesced = s.load.coalesceReads;
             job = Experiments::makeThreadSweepJob(s);
         } else {
             TlsCostSpec s;
@@ -215,6 +235,7 @@ int runExperimentCommand(const QStringList& argsIn)
                 { QStringLiteral("seconds_each"), seconds } };
             kind = QStringLiteral("tls-cost");
             x = "tls";
+            coalesced = s.plain.coalesceReads;
             job = Experiments::makeTlsCostJob(s);
         }
     }
@@ -230,7 +251,7 @@ int runExperimentCommand(const QStringList& argsIn)
         history.add(batch);
         for (const auto& s : batch) {
             std::fprintf(out, "%-16s ", qPrintable(s.series));
-            printLoadInterval(out, s);
+            printLoadInterval(out, s, coalesced);
         }
     });
     printPoints(out, rec, x);

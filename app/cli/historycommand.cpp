@@ -28,8 +28,10 @@ const char* const kDescription = R"(The run history: every run of dirbench-cli a
   history delete ID
 
 NAME is the newest run with that name (runs are named with --name on any run command, or history rename).
-The headline metric of each kind, and its direction: ops/s, MB/s, IOPS higher is better; latency lower is better;
-a disk suite by the geometric mean of its tests; a curve by its mean ops/s over the points.
+The headline metric of each kind, and its direction: ok/s, MB/s, IOPS higher is better; latency lower is better;
+a disk suite by the geometric mean of its tests; a curve by its mean ok/s over the points. ok/s counts successful
+LDAP operations (ops/s counts every completed one, errors among them); a record made before successes were counted
+has its ok/s derived as ops − errors when it is read, and list, show and compare say so beside the value.
 )";
 
 // Which options each operation takes (anything else is refused by name).

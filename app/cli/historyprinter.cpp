@@ -1,6 +1,7 @@
 #include "app/cli/historyprinter.h"
 
 #include "core/common/units.h"
+#include "core/ldap/loadresult.h"
 
 #include <QJsonObject>
 
@@ -39,14 +40,42 @@ QJsonValue opt(const std::optional<double>& v)
     return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
 }
 
+QString marked(const std::optional<double>& v, const QString& unit, bool derived)
+{
+    return derived && v ? cell(v, unit) + QStringLiteral(" *") : cell(v, unit);
+}
+
+// An LDAP load's figures that are not metrics to compare: CPU per operation (the load threads' and the whole
+// client's), missed arrivals.
+void printLoadDetails(std::FILE* out, const RunRecord& rec)
+{
+    if (!rec.kind.startsWith(u"ldap-") || rec.kind == u"ldap-probe" || rec.summary.isEmpty())
+        return;
+    const LoadSummary s = LoadSummary::fromJson(rec.summary);
+    const auto us = [](const std::optional<double>& v) {
+        return v ? Units::formatNumber(*v, 1) + QStringLiteral(" µs") : QStringLiteral("-");
+    };
+    std::fprintf(out, "  %-42s load threads %s, whole client %s\n", "CPU per operation",
+        qPrintable(us(s.loadCpuUsPerOp())), qPrintable(us(s.clientCpuUsPerOp())));
+    if (s.missed > 0)
+        std::fprintf(out, "  %-42s %s (scheduled, not sent in time)\n", "missed arrivals",
+            qPrintable(Units::formatNumber(s.missed, 0)));
+}
+
 } // namespace
 
 void printDeltas(std::FILE* out, const QList<Comparison::Delta>& deltas)
 {
     std::fprintf(out, "%-42s %18s %18s %9s  %s\n", "metric", "A", "B", "delta", "B is");
-    for (const auto& d : deltas)
-        std::fprintf(out, "%-42s %18s %18s %9s  %s\n", qPrintable(d.label), qPrintable(cell(d.a, d.unit)),
-            qPrintable(cell(d.b, d.unit)), qPrintable(pct(d.deltaPct)), qPrintable(d.verdict()));
+    bool anyDerived = false;
+    for (const auto& d : deltas) {
+        std::fprintf(out, "%-42s %18s %18s %9s  %s\n", qPrintable(d.label), qPrintable(marked(d.a, d.unit, d.aDerived)),
+            qPrintable(marked(d.b, d.unit, d.bDerived)), qPrintable(pct(d.deltaPct)), qPrintable(d.verdict()));
+        anyDerived = anyDerived || (d.aDerived && d.a) || (d.bDerived && d.b);
+    }
+    if (anyDerived)
+        std::fprintf(
+            out, "* %s: the record is older than the count of successes\n", qPrintable(Comparison::derivedNote()));
 }
 
 QJsonArray deltasToJson(const QList<Comparison::Delta>& deltas)
@@ -56,7 +85,8 @@ QJsonArray deltasToJson(const QList<Comparison::Delta>& deltas)
         arr.append(QJsonObject { { QStringLiteral("metric"), d.key }, { QStringLiteral("label"), d.label },
             { QStringLiteral("unit"), d.unit }, { QStringLiteral("higher_is_better"), d.higherIsBetter },
             { QStringLiteral("a"), opt(d.a) }, { QStringLiteral("b"), opt(d.b) },
-            { QStringLiteral("delta_pct"), opt(d.deltaPct) },
+            { QStringLiteral("delta_pct"), opt(d.deltaPct) }, { QStringLiteral("a_derived"), d.aDerived },
+            { QStringLiteral("b_derived"), d.bDerived },
             { QStringLiteral("verdict"),
                 d.verdict().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(d.verdict()) } });
     return arr;
@@ -101,9 +131,11 @@ void printRun(std::FILE* out, qint64 id, const RunStore::Summary* s, const RunRe
     if (!ms.isEmpty()) {
         std::fprintf(out, "\n");
         for (const auto& m : ms)
-            std::fprintf(out, "  %-42s %s%s\n", qPrintable(m.label), qPrintable(cell(m.value, m.unit)),
+            std::fprintf(out, "  %-42s %s%s%s\n", qPrintable(m.label), qPrintable(cell(m.value, m.unit)),
+                m.derived && m.value ? qPrintable(u' ' + Comparison::derivedNote()) : "",
                 &m == &ms.first() ? "   (headline)" : "");
     }
+    printLoadDetails(out, rec);
     for (const auto& v : rec.verdicts)
         std::fprintf(out, "  %s  %s\n", v.passed ? "PASS" : "FAIL", qPrintable(v.requirement));
     for (const auto& w : rec.warnings)

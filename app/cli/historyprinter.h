@@ -14,7 +14,8 @@ namespace Cli {
 // ID or NAME: a number that is a run's id, else the newest run with that name. `why` names what was not found.
 std::optional<qint64> resolveRun(const RunStore& store, const QString& idOrName, QString* why);
 
-// metric | A | B | Δ % | better/worse, one line per metric.
+// metric | A | B | Δ % | better/worse, one line per metric; a value derived from an older record is marked "*" and
+// explained below the table (in JSON: a_derived, b_derived).
 void printDeltas(std::FILE* out, const QList<Comparison::Delta>& deltas);
 QJsonArray deltasToJson(const QList<Comparison::Delta>& deltas);
 

@@ -21,7 +21,7 @@ QList<QCommandLineOption> historyOptions()
                            "must be of the same kind and profile."),
             QStringLiteral("NAME")),
         QCommandLineOption(QStringLiteral("fail-if-slower"),
-            QStringLiteral("With --baseline: exit 3 when the headline metric (ops/s, MB/s, IOPS higher is better; "
+            QStringLiteral("With --baseline: exit 3 when the headline metric (ok/s, MB/s, IOPS higher is better; "
                            "latency lower is better) is worse than the baseline's by more than PCT percent."),
             QStringLiteral("PCT")) };
 }

@@ -288,15 +288,12 @@ RunRecord runCacheSweep(const CurveSpec& spec, RunContext& ctx)
         CurveRecord::Point p;
         p.target = target;
         p.series = series;
-        p.opsPerSec = part.summary.value(QStringLiteral("ops_per_s")).toDouble();
-        p.hitRatio = CurveRecord::hitRatio(part.summary, &p.details);
+        CurveRecord::takeLoad(&p, part);
         const double count = gauges.value(QStringLiteral("count"), -1);
         p.coverage = count >= 0 ? std::min(1.0, count / double(n)) : want;
         p.details.insert(QStringLiteral("cache_entries"), count >= 0 ? QJsonValue(count) : QJsonValue());
         p.details.insert(QStringLiteral("cache_bytes"), double(bytes));
         p.details.insert(QStringLiteral("restarted"), spec.restart);
-        p.details.insert(QStringLiteral("latency_ms"), part.summary.value(QStringLiteral("latency_ms")));
-        p.details.insert(QStringLiteral("status"), part.status);
         if (part.status == u"ok")
             points << p;
         else

@@ -8,9 +8,10 @@
 
 class RunContext;
 
-// The entry-cache coverage vs ops/s curve, measured (reference: ldap-tools-and-sizing.md §4, the 389-ds curve in
+// The entry-cache coverage vs throughput curve, measured (reference: ldap-tools-and-sizing.md §4, the 389-ds curve in
 // ldap-servers-measured.md §4). One search load is run per point; the record (kind "curve") has summary.points[]
-// with coverage, hit_ratio, ops_per_s, and the service-time model fitted to them (t_hit_us, t_miss_us).
+// with coverage, hit_ratio, ok_per_s (successful searches: the throughput), ops_per_s (completed), errors, and the
+// service-time model fitted to their ok/s (t_hit_us, t_miss_us).
 //
 //   cache-sweep  389-ds, bound as an admin who may change cn=config: the entry cache (nsslapd-cachememsize of the
 //                backend that holds the base) is set to each point's share of the entries, with autosize off, and

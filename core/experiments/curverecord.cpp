@@ -61,16 +61,15 @@ RunRecord runPoint(
     return r;
 }
 
-std::optional<double> hitRatio(const QJsonObject& loadSummary, QJsonObject* details)
+std::optional<double> hitRatio(const LoadSummary& load, QJsonObject* details)
 {
-    const QJsonObject srv = loadSummary.value(QStringLiteral("server")).toObject();
+    const QJsonObject srv = load.server.toObject();
     const QJsonValue hits = srv.value(QStringLiteral("entry_cache_hits"));
     const QJsonValue tries = srv.value(QStringLiteral("entry_cache_tries"));
     if (!hits.isDouble() || !tries.isDouble())
         return std::nullopt;
     const QJsonValue serverSearches = srv.value(QStringLiteral("search_completed"));
-    const double searches
-        = serverSearches.isDouble() ? serverSearches.toDouble() : loadSummary.value(QStringLiteral("ops")).toDouble();
+    const double searches = serverSearches.isDouble() ? serverSearches.toDouble() : load.all.ops;
     const double h = hits.toDouble(), t = tries.toDouble();
     if (details) {
         details->insert(QStringLiteral("entry_cache_hits"), h);
@@ -83,6 +82,17 @@ std::optional<double> hitRatio(const QJsonObject& loadSummary, QJsonObject* deta
     if (searches <= 0 || t <= 0)
         return std::nullopt;
     return std::clamp(1.0 - (t - h) / searches, 0.0, 1.0);
+}
+
+void takeLoad(Point* p, const RunRecord& part)
+{
+    const LoadSummary s = LoadSummary::fromJson(part.summary);
+    p->okPerSec = s.all.okPerS;
+    p->opsPerSec = s.all.opsPerS;
+    p->hitRatio = hitRatio(s, &p->details);
+    p->details.insert(QStringLiteral("errors"), s.all.errors);
+    p->details.insert(QStringLiteral("latency_ms"), s.all.latencyMs.toJson(true));
+    p->details.insert(QStringLiteral("status"), part.status);
 }
 
 QMap<QString, double> readCacheGauges(LdapSession& session, const QString& monitorDn)
@@ -117,10 +127,11 @@ void finish(RunRecord& rec, const QList<Point>& points, qint64 entries, const QS
         o.insert(QStringLiteral("target"), round4(p.target));
         o.insert(QStringLiteral("coverage"), round4(p.coverage));
         o.insert(QStringLiteral("hit_ratio"), p.hitRatio ? QJsonValue(round4(*p.hitRatio)) : QJsonValue());
+        o.insert(QStringLiteral("ok_per_s"), p.okPerSec);
         o.insert(QStringLiteral("ops_per_s"), p.opsPerSec);
         o.insert(QStringLiteral("series"), p.series);
         arr.append(o);
-        measured.append(CurvePoint { p.coverage, p.opsPerSec, p.hitRatio });
+        measured.append(CurvePoint { p.coverage, p.okPerSec, p.hitRatio });
     }
     QJsonObject& s = rec.summary;
     s.insert(QStringLiteral("points"), arr);

@@ -4,6 +4,7 @@
 #include "core/experiments/serverthreads.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/loadgenerator.h"
+#include "core/ldap/loadresult.h"
 #include "core/run/runcontext.h"
 #include "core/sandbox/ds389sandbox.h"
 #include "core/sandbox/sandboxguard.h"
@@ -49,14 +50,32 @@ RunRecord runPart(RunRecord& rec, LdapLoadSpec load, const QString& series, RunC
     return r;
 }
 
+// One point of a sweep: ok/s is its throughput (successful operations); ops/s (completed), ok and errors beside.
 QJsonObject point(const QString& x, double xValue, const RunRecord& r)
 {
-    const QJsonObject s = r.summary;
-    return QJsonObject { { x, xValue }, { QStringLiteral("ops_per_s"), s.value(QStringLiteral("ops_per_s")) },
-        { QStringLiteral("latency_ms"), s.value(QStringLiteral("latency_ms")) },
-        { QStringLiteral("errors"), s.value(QStringLiteral("errors")) },
-        { QStringLiteral("client_cpu_us_per_op"), s.value(QStringLiteral("client_cpu_us_per_op")) },
-        { QStringLiteral("status"), r.status } };
+    const LoadSummary s = LoadSummary::fromJson(r.summary);
+    auto orNull = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null); };
+    return QJsonObject { { x, xValue }, { QStringLiteral("ok_per_s"), s.all.okPerS },
+        { QStringLiteral("ops_per_s"), s.all.opsPerS }, { QStringLiteral("ok"), s.all.ok },
+        { QStringLiteral("ops"), s.all.ops }, { QStringLiteral("errors"), s.all.errors },
+        { QStringLiteral("latency_ms"), s.all.latencyMs.toJson(true) },
+        { QStringLiteral("client_cpu_us_per_op"), orNull(s.clientCpuUsPerOp()) },
+        { QStringLiteral("load_cpu_us_per_op"), orNull(s.loadCpuUsPerOp()) }, { QStringLiteral("status"), r.status } };
+}
+
+// The point with the most successes per second, or -1.
+qsizetype bestPoint(const QJsonArray& points)
+{
+    qsizetype best = -1;
+    double most = 0;
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        const double ok = points.at(i).toObject().value(QStringLiteral("ok_per_s")).toDouble();
+        if (ok > most) {
+            most = ok;
+            best = i;
+        }
+    }
+    return best;
 }
 
 // Stops at the first part that fails or is cancelled; returns false then, with rec marked.
@@ -168,15 +187,13 @@ RunRecord runThreadSweep(const ThreadSweepSpec& spec, RunContext& ctx)
             rec.addWarning(QStringLiteral("not-restored"), why);
     }
     rec.summary.insert(QStringLiteral("points"), points);
-    double best = 0;
-    int bestX = 0;
-    for (const auto& p : points)
-        if (p.toObject().value(QStringLiteral("ops_per_s")).toDouble() > best) {
-            best = p.toObject().value(QStringLiteral("ops_per_s")).toDouble();
-            bestX = p.toObject().value(x).toInt();
-        }
-    rec.summary.insert(QStringLiteral("best_ops_per_s"), best);
-    rec.summary.insert(serverAxis ? QStringLiteral("best_server_threads") : QStringLiteral("best_threads"), bestX);
+    // The best point by successes per second; best_ops_per_s is that point's completed operations per second.
+    const qsizetype best = bestPoint(points);
+    const QJsonObject bp = best >= 0 ? points.at(best).toObject() : QJsonObject();
+    rec.summary.insert(QStringLiteral("best_ok_per_s"), bp.value(QStringLiteral("ok_per_s")).toDouble());
+    rec.summary.insert(QStringLiteral("best_ops_per_s"), bp.value(QStringLiteral("ops_per_s")).toDouble());
+    rec.summary.insert(
+        serverAxis ? QStringLiteral("best_server_threads") : QStringLiteral("best_threads"), bp.value(x).toInt());
     rec.summary.insert(QStringLiteral("reference"),
         QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 2")) },
             { QStringLiteral("note"),
@@ -218,19 +235,18 @@ RunRecord runTlsCost(const TlsCostSpec& spec, RunContext& ctx)
     const RunRecord b = runPart(rec, tls, QStringLiteral("tls"), ctx, clock);
     ctx.setProgress(1.0);
     keepGoing(rec, b, QStringLiteral("tls"), ctx);
-    const double pa = a.summary.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("mean")).toDouble();
-    const double pb = b.summary.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("mean")).toDouble();
+    const LoadSummary sa = LoadSummary::fromJson(a.summary), sb = LoadSummary::fromJson(b.summary);
+    const double pa = sa.all.latencyMs.mean.value_or(0), pb = sb.all.latencyMs.mean.value_or(0);
+    auto ratio = [](double over, double under) {
+        return under > 0 ? QJsonValue(std::round(over / under * 1000.0) / 1000.0) : QJsonValue();
+    };
     rec.summary.insert(QStringLiteral("points"),
         QJsonArray { point(QStringLiteral("tls"), 0, a), point(QStringLiteral("tls"), 1, b) });
     rec.summary.insert(QStringLiteral("plain_ms_per_bind"), pa);
     rec.summary.insert(QStringLiteral("tls_ms_per_bind"), pb);
     rec.summary.insert(QStringLiteral("tls_extra_ms"), std::round((pb - pa) * 1000.0) / 1000.0);
-    rec.summary.insert(QStringLiteral("tls_ops_ratio"),
-        a.summary.value(QStringLiteral("ops_per_s")).toDouble() > 0
-            ? QJsonValue(std::round(b.summary.value(QStringLiteral("ops_per_s")).toDouble()
-                             / a.summary.value(QStringLiteral("ops_per_s")).toDouble() * 1000.0)
-                / 1000.0)
-            : QJsonValue());
+    rec.summary.insert(QStringLiteral("tls_ok_ratio"), ratio(sb.all.okPerS, sa.all.okPerS)); // successful binds
+    rec.summary.insert(QStringLiteral("tls_ops_ratio"), ratio(sb.all.opsPerS, sa.all.opsPerS));
     rec.summary.insert(QStringLiteral("reference"),
         QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 7")) },
             { QStringLiteral("note"),

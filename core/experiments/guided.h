@@ -10,12 +10,14 @@
 class RunContext;
 
 // The guide's experiments, one call each, each a RunRecord with its points (summary.points[]) and every load's
-// intervals as its own series on one time axis:
-//  - thread sweep (guide Table 2): ops/s and latency as the client's threads grow, or, with serverThreads, as
+// intervals as its own series on one time axis. Each point has ok_per_s (successful operations per second: the
+// throughput, and what "best" means), ops_per_s (completed), ok, ops, errors, latency_ms and the client's CPU per
+// operation (load threads and whole process):
+//  - thread sweep (guide Table 2): ok/s and latency as the client's threads grow, or, with serverThreads, as
 //    389-ds's nsslapd-threadnumber grows under a fixed client load (set online, or by restarting a DirBench
 //    389-ds sandbox; the original setting is put back on every exit path);
 //  - TLS cost (guide Table 7): connect + bind per operation, plain and over TLS;
-//  - database size (guide Table 5): ops/s against demo directories of growing size (DirBench starts each one).
+//  - database size (guide Table 5): ok/s against demo directories of growing size (DirBench starts each one).
 // The guide's own figures, where it printed them, go into summary.reference with their source.
 struct ThreadSweepSpec
 {

@@ -110,12 +110,9 @@ RunRecord runWorkingSetSweep(const CurveSpec& spec, RunContext& ctx)
         p.target = target;
         p.coverage = coverage;
         p.series = series;
-        p.opsPerSec = part.summary.value(QStringLiteral("ops_per_s")).toDouble();
-        p.hitRatio = CurveRecord::hitRatio(part.summary, &p.details);
+        CurveRecord::takeLoad(&p, part);
         p.details.insert(QStringLiteral("working_set"), double(keys));
         p.details.insert(QStringLiteral("filter"), load.filter);
-        p.details.insert(QStringLiteral("latency_ms"), part.summary.value(QStringLiteral("latency_ms")));
-        p.details.insert(QStringLiteral("status"), part.status);
         if (part.status != u"ok")
             return fail(series + QStringLiteral(": ") + part.failure);
         points << p;

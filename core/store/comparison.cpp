@@ -1,6 +1,7 @@
 #include "core/store/comparison.h"
 
 #include "core/common/units.h"
+#include "core/store/ldapmetrics.h"
 
 #include <cmath>
 
@@ -53,20 +54,6 @@ void diskLatency(QList<Metric>* out, const QJsonObject& summary, const QString& 
             false, nested(summary, s("latency_us"), s(p)), QString() });
 }
 
-double meanOf(const QJsonArray& points, const QString& key, int* count)
-{
-    double sum = 0;
-    *count = 0;
-    for (const auto& p : points) {
-        const QJsonValue v = p.toObject().value(key);
-        if (v.isDouble()) {
-            sum += v.toDouble();
-            ++*count;
-        }
-    }
-    return *count ? sum / *count : 0;
-}
-
 QList<Metric> diskMetrics(const RunRecord& r)
 {
     QList<Metric> out;
@@ -99,17 +86,6 @@ QList<Metric> diskMetrics(const RunRecord& r)
     else
         out << diskHeadline(r.summary, s("seq-read"));
     diskLatency(&out, r.summary);
-    return out;
-}
-
-QList<Metric> ldapLoadMetrics(const QJsonObject& sum)
-{
-    QList<Metric> out;
-    out << Metric { s("ops_per_s"), s("ops/s"), s("ops/s"), true, number(sum, s("ops_per_s")), s("ops_per_s") };
-    for (const char* p : { "mean", "p50", "p99" })
-        out << Metric { s("latency_ms/") + s(p), s(p) + s(" latency"), s("ms"), false,
-            nested(sum, s("latency_ms"), s(p)), QString() };
-    out << Metric { s("errors"), s("errors"), QString(), false, number(sum, s("errors")), QString() };
     return out;
 }
 
@@ -157,16 +133,11 @@ QList<Metric> metrics(const RunRecord& r)
         return out + parts;
     }
     if (k.startsWith(u"ldap-"))
-        return sum.isEmpty() ? QList<Metric>() : ldapLoadMetrics(sum);
-    if (k == u"curve" || k == u"database-size") {
-        int n = 0;
-        const double mean = meanOf(sum.value(s("points")).toArray(), s("ops_per_s"), &n);
-        return { { s("mean_ops_per_s"), s("mean ops/s over the points"), s("ops/s"), true,
-            n ? std::optional<double>(mean) : std::nullopt, s("ops_per_s") } };
-    }
+        return LdapMetrics::ofLoad(r);
+    if (k == u"curve" || k == u"database-size")
+        return { LdapMetrics::meanOverPoints(r) };
     if (k == u"thread-sweep")
-        return { { s("best_ops_per_s"), s("best ops/s"), s("ops/s"), true, number(sum, s("best_ops_per_s")),
-            s("ops_per_s") } };
+        return { LdapMetrics::bestOfSweep(r) };
     if (k == u"tls-cost")
         return { { s("tls_ms_per_bind"), s("TLS connect + bind"), s("ms"), false, number(sum, s("tls_ms_per_bind")),
                      QString() },
@@ -198,11 +169,19 @@ QList<Delta> compare(const RunRecord& a, const RunRecord& b)
         for (const Delta& d : std::as_const(out))
             if (d.key == m.key)
                 return;
-        Delta d { m.key, m.label, m.unit, m.higherIsBetter, {}, {}, {}, {} };
-        if (const Metric* x = find(ma, m.key))
+        Delta d;
+        d.key = m.key;
+        d.label = m.label;
+        d.unit = m.unit;
+        d.higherIsBetter = m.higherIsBetter;
+        if (const Metric* x = find(ma, m.key)) {
             d.a = x->value;
-        if (const Metric* y = find(mb, m.key))
+            d.aDerived = x->derived;
+        }
+        if (const Metric* y = find(mb, m.key)) {
             d.b = y->value;
+            d.bDerived = y->derived;
+        }
         if (d.a && d.b && *d.a != 0) {
             d.deltaPct = (*d.b - *d.a) / std::abs(*d.a) * 100.0;
             d.gainPct = d.higherIsBetter ? *d.deltaPct : -*d.deltaPct;
@@ -247,7 +226,24 @@ QString formatValue(double value, const QString& unit)
 
 QString formatValue(const Metric& m)
 {
-    return m.value ? formatValue(*m.value, m.unit) : QString();
+    if (!m.value)
+        return {};
+    return m.derived ? formatValue(*m.value, m.unit) + u' ' + derivedNote() : formatValue(*m.value, m.unit);
+}
+
+QString derivedNote()
+{
+    return QStringLiteral("(derived: ops − errors)");
+}
+
+bool coalescedReads(const RunRecord& r)
+{
+    if (r.spec.value(QStringLiteral("coalesce_reads")).toBool() || r.hasWarning(QStringLiteral("coalesce-reads")))
+        return true;
+    for (const char* part : { "load", "ldap", "plain" })
+        if (r.spec.value(QLatin1String(part)).toObject().value(QStringLiteral("coalesce_reads")).toBool())
+            return true;
+    return false;
 }
 
 } // namespace Comparison

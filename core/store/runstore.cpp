@@ -13,25 +13,66 @@
 #include <QStandardPaths>
 #include <QUuid>
 
+#include <iterator>
 #include <sys/stat.h>
 
 namespace {
 
-const char* const kMigrations[] = {
+bool recomputeLoadHeadlines(QSqlDatabase& db, QString* why);
+
+// Each schema version: its SQL, then (optionally) a step in C++ over the rows, in the same transaction.
+struct Migration
+{
+    const char* sql;
+    bool (*after)(QSqlDatabase& db, QString* why);
+};
+
+const Migration kMigrations[] = {
     // 1: runs and their intervals (written as the run goes).
-    "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, status TEXT NOT NULL,"
-    " name TEXT NOT NULL DEFAULT '', tags TEXT NOT NULL DEFAULT '', started TEXT NOT NULL,"
-    " headline TEXT NOT NULL DEFAULT '', record TEXT NOT NULL);"
-    "CREATE TABLE intervals (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
-    " sample TEXT NOT NULL, PRIMARY KEY (run_id, seq));"
-    "CREATE INDEX runs_started ON runs(started);",
+    { "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, status TEXT NOT NULL,"
+      " name TEXT NOT NULL DEFAULT '', tags TEXT NOT NULL DEFAULT '', started TEXT NOT NULL,"
+      " headline TEXT NOT NULL DEFAULT '', record TEXT NOT NULL);"
+      "CREATE TABLE intervals (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, seq INTEGER NOT NULL,"
+      " sample TEXT NOT NULL, PRIMARY KEY (run_id, seq));"
+      "CREATE INDEX runs_started ON runs(started);",
+        nullptr },
     // 2: the host a run measured (lists show it, the text filter finds it), and indexes for the name lookup
     // (--baseline NAME) and the kind filter. Older rows get their host from the record they hold.
-    "ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';"
-    "UPDATE runs SET host = COALESCE(json_extract(record, '$.environment.host'), '') WHERE json_valid(record);"
-    "CREATE INDEX runs_name ON runs(name);"
-    "CREATE INDEX runs_kind ON runs(kind, started);",
+    { "ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';"
+      "UPDATE runs SET host = COALESCE(json_extract(record, '$.environment.host'), '') WHERE json_valid(record);"
+      "CREATE INDEX runs_name ON runs(name);"
+      "CREATE INDEX runs_kind ON runs(kind, started);",
+        nullptr },
+    // 3: LDAP throughput is successful operations: the headline of a load, a curve and a sweep is ok/s. Older rows
+    // hold "ops/s" (completed operations): theirs is computed again from their record, derived as ops − errors.
+    { "", recomputeLoadHeadlines },
 };
+static_assert(std::size(kMigrations) == RunStore::SchemaVersion, "one migration per schema version");
+
+bool recomputeLoadHeadlines(QSqlDatabase& db, QString* why)
+{
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT id, record FROM runs WHERE (kind LIKE 'ldap-%' AND kind <> 'ldap-probe')"
+                               " OR kind IN ('curve', 'database-size', 'thread-sweep')"))) {
+        *why = q.lastError().text();
+        return false;
+    }
+    QList<QPair<qint64, QString>> headlines;
+    while (q.next())
+        if (const auto rec = RunRecord::fromJsonBytes(q.value(1).toString().toUtf8()))
+            headlines.append({ q.value(0).toLongLong(), RunStore::headlineOf(*rec) });
+    QSqlQuery u(db);
+    u.prepare(QStringLiteral("UPDATE runs SET headline = ? WHERE id = ?"));
+    for (const auto& [id, headline] : std::as_const(headlines)) {
+        u.addBindValue(headline);
+        u.addBindValue(id);
+        if (!u.exec()) {
+            *why = u.lastError().text();
+            return false;
+        }
+    }
+    return true;
+}
 
 // Write transactions take the write lock at once (BEGIN IMMEDIATE): a deferred one that reads first and then
 // writes can fail with SQLITE_BUSY without waiting when another process (the GUI, a CLI run) wrote meanwhile.
@@ -163,16 +204,24 @@ bool RunStore::migrate(ProbeError* error)
         return newer(have);
     }
     for (int v = have; v < SchemaVersion; ++v) {
-        for (const QString& stmt : QString::fromLatin1(kMigrations[v]).split(u';', Qt::SkipEmptyParts)) {
+        QString why;
+        bool ok = true;
+        for (const QString& stmt : QString::fromLatin1(kMigrations[v].sql).split(u';', Qt::SkipEmptyParts)) {
             QSqlQuery q(db);
-            if (!q.exec(stmt)) {
-                const ProbeError e = lastError(QStringLiteral("migration to schema ") + QString::number(v + 1)
-                    + QStringLiteral(" failed: ") + q.lastError().text());
-                rollback(db);
-                if (error)
-                    *error = e;
-                return false;
+            if (!(ok = q.exec(stmt))) {
+                why = q.lastError().text();
+                break;
             }
+        }
+        if (ok && kMigrations[v].after)
+            ok = kMigrations[v].after(db, &why);
+        if (!ok) {
+            const ProbeError e = lastError(
+                QStringLiteral("migration to schema ") + QString::number(v + 1) + QStringLiteral(" failed: ") + why);
+            rollback(db);
+            if (error)
+                *error = e;
+            return false;
         }
         QSqlQuery(db).exec(QStringLiteral("PRAGMA user_version=") + QString::number(v + 1));
     }

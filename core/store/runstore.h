@@ -18,7 +18,7 @@
 class RunStore
 {
 public:
-    static constexpr int SchemaVersion = 2;
+    static constexpr int SchemaVersion = 3;
 
     struct Summary
     {
@@ -28,7 +28,9 @@ public:
         QString name;
         QStringList tags;
         QDateTime started;
-        QString headline; // "2,345.6 MB/s" / "23,456.0 ops/s": the number a list shows
+        // "2,345.6 MB/s" / "23,456.0 ok/s": the number a list shows; "… ok/s (derived: ops − errors)" for a load
+        // recorded before successes were counted (schema 3 computed the older rows' again)
+        QString headline;
         QString host; // the host the run measured from (schema 2)
     };
     struct Filter

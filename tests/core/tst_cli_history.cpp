@@ -16,6 +16,7 @@ private slots:
     void init();
     void baselineOnDiskRuns();
     void listShowExportImportCompare();
+    void olderLoadRecordsShowDerivedOkPerSecond();
     void badInputIsRefusedByName();
     void cliAndTestWriteAtOnce();
 
@@ -149,6 +150,77 @@ void TstCliHistory::listShowExportImportCompare()
     QVERIFY(cli({ "history", "delete", "3" }).code == 0);
     Result after = cli({ "history", "list", "--json", "-" });
     QCOMPARE(QJsonDocument::fromJson(after.out).array().size(), 2);
+}
+
+// LDAP loads recorded before successes were counted apart (no `ok`, no `ok_per_s`), imported: list, show and compare
+// give their ok/s derived as ops − errors and say so; a run whose every operation failed has 0 ok/s.
+void TstCliHistory::olderLoadRecordsShowDerivedOkPerSecond()
+{
+    const QString older = m_tmp->filePath("older.json");
+    {
+        QFile f(older);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schema":"dirbench.run/1","kind":"ldap-search","status":"ok","started":"2025-06-01T00:00:00.000",
+                   "summary":{"ops":20000,"errors":500,"ops_per_s":2000,"seconds":10,"client_cpu_s":0.25,
+                              "latency_ms":{"mean":0.5,"p50":0.4,"p99":2.5}},
+                   "intervals":[{"t":1,"ops":2000,"errors":50,"ops_per_s":2000}]})");
+    }
+    const QString failed = m_tmp->filePath("failed.json");
+    {
+        QFile f(failed);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            R"({"schema":"dirbench.run/1","kind":"ldap-search","status":"failed","started":"2025-06-02T00:00:00.000",
+                   "failure":"no operation succeeded",
+                   "summary":{"ops":30000,"errors":30000,"ops_per_s":3000,"seconds":10,"result_codes":{"32":30000}}})");
+    }
+    const QString fresh = m_tmp->filePath("fresh.json");
+    {
+        QFile f(fresh);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schema":"dirbench.run/1","kind":"ldap-search","status":"ok","started":"2026-06-01T00:00:00.000",
+                   "summary":{"ops":20000,"ok":19500,"errors":500,"ops_per_s":2000,"ok_per_s":1950,"seconds":10,
+                              "load_cpu_s":0.1,"client_cpu_s":0.2,"missed":7,
+                              "latency_ms":{"mean":0.5,"p50":0.4,"p99":2.5}}})");
+    }
+    Result imp = cli({ "history", "import", older, failed, fresh });
+    QVERIFY2(imp.code == 0, imp.err.constData());
+
+    Result list = cli({ "history", "list", "--json", "-" });
+    const QJsonArray runs = QJsonDocument::fromJson(list.out).array();
+    QCOMPARE(runs.size(), 3);
+    QHash<QString, QString> headline;
+    for (const auto& v : runs)
+        headline.insert(v.toObject().value("status").toString() + v.toObject().value("started").toString().left(4),
+            v.toObject().value("headline").toString());
+    QCOMPARE(headline.value("ok2025"), QStringLiteral("1,950.0 ok/s (derived: ops − errors)"));
+    QCOMPARE(headline.value("failed2025"), QStringLiteral("0.0 ok/s (derived: ops − errors)"));
+    QCOMPARE(headline.value("ok2026"), QStringLiteral("1,950.0 ok/s"));
+    Result text = cli({ "history", "list" });
+    QVERIFY2(text.out.contains("ok/s (derived: ops − errors)"), text.out.constData());
+
+    Result show = cli({ "history", "show", "1" });
+    QCOMPARE(show.code, 0);
+    QVERIFY2(show.out.contains("1,950.0 ok/s (derived: ops − errors)   (headline)"), show.out.constData());
+    QVERIFY2(show.out.contains("ops/s (completed)") && show.out.contains("2,000.0 ops/s"), show.out.constData());
+    QVERIFY2(show.out.contains("whole client 12.5 µs"), show.out.constData());
+    QVERIFY2(!show.out.contains("missed arrivals"), show.out.constData());
+    Result showFresh = cli({ "history", "show", "3" });
+    QVERIFY2(!showFresh.out.contains("derived"), showFresh.out.constData());
+    QVERIFY2(showFresh.out.contains("load threads 5.0 µs, whole client 10.0 µs"), showFresh.out.constData());
+    QVERIFY2(showFresh.out.contains("missed arrivals") && showFresh.out.contains(" 7 "), showFresh.out.constData());
+
+    Result cmp = cli({ "history", "compare", "1", "3" });
+    QCOMPARE(cmp.code, 0);
+    QVERIFY2(cmp.out.contains("1,950.0 ok/s *") && cmp.out.contains("+0.0 %  same"), cmp.out.constData());
+    QVERIFY2(cmp.out.contains("* (derived: ops − errors)"), cmp.out.constData());
+    Result cmpJson = cli({ "history", "compare", "1", "2", "--json", "-" });
+    const QJsonObject head
+        = QJsonDocument::fromJson(cmpJson.out).object().value("metrics").toArray().first().toObject();
+    QCOMPARE(head.value("metric").toString(), QStringLiteral("ok_per_s"));
+    QVERIFY(head.value("a_derived").toBool() && head.value("b_derived").toBool());
+    QCOMPARE(head.value("b").toDouble(), 0.0); // every operation failed
+    QCOMPARE(head.value("verdict").toString(), QStringLiteral("worse"));
 }
 
 void TstCliHistory::badInputIsRefusedByName()

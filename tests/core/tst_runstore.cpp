@@ -1,3 +1,4 @@
+#include "core/ldap/loadresult.h"
 #include "core/store/historysink.h"
 #include "core/store/runstore.h"
 
@@ -19,6 +20,7 @@ private slots:
     void olderSchemaOpensAndNewerIsRefused();
     void twoWritersAtOnce();
     void schemaOneDatabaseIsMigrated();
+    void schemaTwoLoadHeadlinesBecomeOkPerSecond();
     void sinkWritesAsItGoes();
 };
 
@@ -29,6 +31,28 @@ static RunRecord record(const QString& kind, double mbps)
     r.started = QDateTime::currentDateTime();
     r.summary.insert(QStringLiteral("mb_per_s"), mbps);
     r.intervals.append(QJsonObject { { QStringLiteral("t"), 0.25 }, { QStringLiteral("mb_per_s"), mbps } });
+    return r;
+}
+
+// An LDAP load's summary as the engine writes it now (ok and ok_per_s beside ops and ops_per_s).
+static QJsonObject loadSummary(double ok, double errors, double seconds)
+{
+    LoadSummary s;
+    s.seconds = seconds;
+    s.all.ok = ok;
+    s.all.errors = errors;
+    s.all.ops = ok + errors;
+    s.all.okPerS = ok / seconds;
+    s.all.opsPerS = (ok + errors) / seconds;
+    return s.toJson();
+}
+
+static RunRecord loadRecord(const QString& kind, const QJsonObject& summary)
+{
+    RunRecord r;
+    r.kind = kind;
+    r.started = QDateTime::currentDateTime();
+    r.summary = summary;
     return r;
 }
 
@@ -215,7 +239,7 @@ void TstRunStore::schemaOneDatabaseIsMigrated()
     RunStore s;
     ProbeError e;
     QVERIFY2(s.open(path, &e), qPrintable(e.message()));
-    QCOMPARE(s.schemaVersion(), 2);
+    QCOMPARE(s.schemaVersion(), RunStore::SchemaVersion);
     const auto runs = s.list();
     QCOMPARE(runs.size(), 2);
     const auto byName = s.findByName(QStringLiteral("before tuning"));
@@ -256,6 +280,69 @@ void TstRunStore::schemaOneDatabaseIsMigrated()
     QCOMPARE(s.summary(id)->host, QStringLiteral("lab-1"));
 }
 
+// A schema-2 history holds "… ops/s" headlines for LDAP loads (completed operations). Schema 3 computes them again
+// from the records: ok/s, derived as ops − errors for records older than the success count, and marked so.
+void TstRunStore::schemaTwoLoadHeadlinesBecomeOkPerSecond()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v2.sqlite"));
+    QJsonObject older { { "ops", 20000.0 }, { "errors", 500.0 }, { "ops_per_s", 2000.0 }, { "seconds", 10.0 },
+        { "latency_ms", QJsonObject { { "p50", 0.5 }, { "p99", 2.0 } } } };
+    QJsonObject allFailed { { "ops", 30000.0 }, { "errors", 30000.0 }, { "ops_per_s", 3000.0 } };
+    const QJsonArray sweepPoints { QJsonObject { { "threads", 1 }, { "ops_per_s", 900.0 }, { "errors", 100.0 } } };
+    RunRecord sweep = loadRecord(QStringLiteral("thread-sweep"),
+        { { "points", sweepPoints }, { "best_ops_per_s", 900.0 }, { "best_threads", 1 } });
+    sweep.spec.insert(QStringLiteral("seconds_per_point"), 10.0);
+    struct Row
+    {
+        RunRecord record;
+        const char* oldHeadline;
+        QString newHeadline;
+    };
+    const QList<Row> rows {
+        { loadRecord(QStringLiteral("ldap-search"), older), "2,000.0 ops/s",
+            QStringLiteral("1,950.0 ok/s (derived: ops − errors)") },
+        { loadRecord(QStringLiteral("ldap-bind"), allFailed), "3,000.0 ops/s",
+            QStringLiteral("0.0 ok/s (derived: ops − errors)") },
+        { loadRecord(QStringLiteral("ldap-search"), loadSummary(900, 100, 1)), "1,000.0 ops/s",
+            QStringLiteral("900.0 ok/s") },
+        { sweep, "900.0 ops/s", QStringLiteral("890.0 ok/s (derived: ops − errors)") },
+        { record(QStringLiteral("disk"), 321.5), "321.5 MB/s", QStringLiteral("321.5 MB/s") },
+    };
+    QList<qint64> ids;
+    {
+        RunStore s;
+        QVERIFY(s.open(path));
+        for (const Row& r : rows)
+            ids << s.save(r.record);
+    }
+    {
+        // As schema 2 left them: the headlines it wrote, user_version 2.
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v2"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        for (int i = 0; i < rows.size(); ++i) {
+            QVERIFY(q.prepare(QStringLiteral("UPDATE runs SET headline = ? WHERE id = ?")));
+            q.addBindValue(QString::fromUtf8(rows.at(i).oldHeadline));
+            q.addBindValue(ids.at(i));
+            QVERIFY(q.exec());
+        }
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=2")));
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("v2"));
+    RunStore s;
+    ProbeError e;
+    QVERIFY2(s.open(path, &e), qPrintable(e.message()));
+    QCOMPARE(s.schemaVersion(), 3);
+    for (int i = 0; i < rows.size(); ++i)
+        QCOMPARE(s.summary(ids.at(i))->headline, rows.at(i).newHeadline);
+    // The records themselves are untouched: the derivation is made when they are read.
+    QVERIFY(!s.load(ids.at(0))->summary.contains(QStringLiteral("ok")));
+}
+
 void TstRunStore::sinkWritesAsItGoes()
 {
     QTemporaryDir dir;
@@ -279,12 +366,12 @@ void TstRunStore::sinkWritesAsItGoes()
     done.kind = QStringLiteral("ldap-search");
     done.status = QStringLiteral("cancelled");
     done.started = QDateTime::currentDateTime();
-    done.summary.insert(QStringLiteral("ops_per_s"), 480.0);
+    done.summary = loadSummary(4800, 200, 10);
     QCOMPARE(sink.finish(done), id);
     const auto sum = reader.summary(id);
     QCOMPARE(sum->status, QStringLiteral("cancelled"));
     QCOMPARE(sum->name, QStringLiteral("nightly"));
-    QCOMPARE(sum->headline, QStringLiteral("480.0 ops/s"));
+    QCOMPARE(sum->headline, QStringLiteral("480.0 ok/s")); // successes; 500 ops/s completed
 }
 
 QTEST_GUILESS_MAIN(TstRunStore)

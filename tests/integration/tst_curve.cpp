@@ -1,4 +1,4 @@
-// The coverage vs ops/s curve against real servers: a working-set sweep on the OpenLDAP sandbox (slapd), and the
+// The coverage vs ok/s curve against real servers: a working-set sweep on the OpenLDAP sandbox (slapd), and the
 // 389-ds cache sweep on a 389-ds sandbox with 10,000 entries, restarted per point and online, with its settings
 // put back afterwards, also on cancel. The 389-ds part skips, saying why, where 389-ds-base is not installed.
 #include "core/experiments/curve.h"
@@ -38,14 +38,14 @@ void printPoints(const char* what, const RunRecord& r)
 {
     for (const auto& v : points(r)) {
         const QJsonObject p = v.toObject();
-        qInfo("%s: %s coverage %.3f (cache %.0f entries) lookups/search %.3f hit %s ops/s %.1f", what,
+        qInfo("%s: %s coverage %.3f (cache %.0f entries) lookups/search %.3f hit %s ok/s %.1f", what,
             qPrintable(p.value(QStringLiteral("series")).toString()), p.value(QStringLiteral("coverage")).toDouble(),
             p.value(QStringLiteral("cache_entries")).toDouble(),
             p.value(QStringLiteral("lookups_per_search")).toDouble(),
             p.value(QStringLiteral("hit_ratio")).isDouble()
                 ? qPrintable(QString::number(p.value(QStringLiteral("hit_ratio")).toDouble(), 'f', 3))
                 : "null",
-            p.value(QStringLiteral("ops_per_s")).toDouble());
+            p.value(QStringLiteral("ok_per_s")).toDouble());
     }
     for (const auto& w : r.warnings)
         qInfo("%s: warning %s: %s", what, qPrintable(w.code), qPrintable(w.message));
@@ -208,9 +208,18 @@ void TstCurve::workingSetOnOpenLdap()
         QCOMPARE(p.value(QStringLiteral("coverage")).toDouble(), slapdSpec().points[i]);
         QCOMPARE(p.value(QStringLiteral("working_set")).toDouble(), workingSets[i]);
         QVERIFY(p.value(QStringLiteral("hit_ratio")).isNull()); // back-mdb has no entry cache counters
-        QVERIFY(p.value(QStringLiteral("ops_per_s")).toDouble() > 0);
+        QVERIFY(p.value(QStringLiteral("ok_per_s")).toDouble() > 0); // successful searches: the throughput
+        QVERIFY(p.value(QStringLiteral("ops_per_s")).toDouble() >= p.value(QStringLiteral("ok_per_s")).toDouble());
+        QCOMPARE(p.value(QStringLiteral("errors")).toDouble(), 0.0);
         series << p.value(QStringLiteral("series")).toString();
     }
+    // The model is fitted to ok/s.
+    const QJsonArray residuals
+        = r.summary.value(QStringLiteral("fit")).toObject().value(QStringLiteral("residuals")).toArray();
+    QCOMPARE(residuals.size(), 3);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(residuals[i].toObject().value(QStringLiteral("measured")).toDouble(),
+            pts[i].toObject().value(QStringLiteral("ok_per_s")).toDouble());
     QCOMPARE(pts[2].toObject().value(QStringLiteral("filter")).toString(), QStringLiteral("uid=user[0-499]"));
     for (const auto& v : r.intervals)
         QVERIFY(series.contains(v.toObject().value(QStringLiteral("series")).toString()));
@@ -253,7 +262,10 @@ void TstCurve::cliWorkingSet()
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
     QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("curve"));
     QCOMPARE(o.value(QStringLiteral("summary")).toObject().value(QStringLiteral("points")).toArray().size(), 2);
-    QVERIFY(p.readAllStandardOutput().contains("coverage %"));
+    const QByteArray out = p.readAllStandardOutput();
+    QVERIFY2(out.contains("coverage %") && out.contains("ok/s") && out.contains("ops/s"), out.constData());
+    for (const auto& v : o.value(QStringLiteral("summary")).toObject().value(QStringLiteral("points")).toArray())
+        QVERIFY(v.toObject().value(QStringLiteral("ok_per_s")).toDouble() > 0);
 
     QProcess bad;
     bad.start(QStringLiteral(DIRBENCH_CLI_PATH),

@@ -1,4 +1,5 @@
 #include "core/ldap/ldaptarget.h"
+#include "core/store/comparison.h"
 #include "core/store/runstore.h"
 #include "ldapfixture.h"
 
@@ -16,6 +17,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void slowerRunFailsTheBaseline();
+    void allErrorRunHasHeadlineZero();
 
 private:
     struct Result
@@ -24,7 +26,7 @@ private:
         QByteArray out;
         QByteArray err;
     };
-    Result search(const QStringList& extra);
+    Result search(const QStringList& extra, const QString& base = {});
 
     SandboxGuard m_slapd;
     QTemporaryDir m_tmp;
@@ -44,7 +46,7 @@ void TstHistoryBaseline::cleanupTestCase()
     m_slapd.reset();
 }
 
-TstHistoryBaseline::Result TstHistoryBaseline::search(const QStringList& extra)
+TstHistoryBaseline::Result TstHistoryBaseline::search(const QStringList& extra, const QString& base)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -52,8 +54,9 @@ TstHistoryBaseline::Result TstHistoryBaseline::search(const QStringList& extra)
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(DIRBENCH_CLI_PATH),
         QStringList { "ldap", "search", "--uri", m_slapd->uri, "--bind-dn", m_slapd->bindDn, "--password-file",
-            m_slapd->passwordFile, "--base", m_slapd->peopleBase, "--filter", "uid=user[0-1999]", "--attrs", "1.1",
-            "--threads", "1", "--connections", "2", "--duration", "2", "--warmup", "0.5", "--quiet" }
+            m_slapd->passwordFile, "--base", base.isEmpty() ? m_slapd->peopleBase : base, "--filter",
+            "uid=user[0-1999]", "--attrs", "1.1", "--threads", "1", "--connections", "2", "--duration", "2", "--warmup",
+            "0.5", "--quiet" }
             + extra);
     if (!p.waitForFinished(60000)) {
         p.kill();
@@ -72,14 +75,15 @@ void TstHistoryBaseline::slowerRunFailsTheBaseline()
     QVERIFY(store.open(m_tmp.filePath(QStringLiteral("history.sqlite"))));
     const auto baseline = store.load(1);
     QVERIFY(baseline);
-    const double baseOps = baseline->summary.value(QStringLiteral("ops_per_s")).toDouble();
-    QVERIFY2(baseOps > 200, qPrintable(QString::number(baseOps))); // the throttled run below is really slower
+    const double baseOk = baseline->summary.value(QStringLiteral("ok_per_s")).toDouble();
+    QVERIFY2(baseOk > 200, qPrintable(QString::number(baseOk))); // the throttled run below is really slower
+    QCOMPARE(store.summary(1)->headline, Comparison::formatValue(baseOk, QStringLiteral("ok/s")));
 
     // 50 ops/s in total: slower than the baseline by far more than 20 %.
     const Result slow = search({ "--rate", "50", "--baseline", "nightly", "--fail-if-slower", "20" });
     QVERIFY2(slow.code == 3, QByteArray(slow.out + slow.err).constData());
     QVERIFY2(slow.out.contains("compared with the baseline, run 1 'nightly'"), slow.out.constData());
-    QVERIFY2(slow.out.contains("ops/s") && slow.out.contains("worse"), slow.out.constData());
+    QVERIFY2(slow.out.contains("baseline: ok/s worse by"), slow.out.constData()); // successes are judged
     QVERIFY2(slow.out.contains("FAIL (exit 3)"), slow.out.constData());
 
     // The same throttled run passes a limit it cannot exceed (worse by less than 100 %).
@@ -101,6 +105,29 @@ void TstHistoryBaseline::slowerRunFailsTheBaseline()
     const QByteArray err = d.readAllStandardError();
     QVERIFY2(err.contains("--baseline") && err.contains("ldap-search"), err.constData());
     QCOMPARE(store.list().size(), 3);
+}
+
+// Every search fails (no such base: result 32), fast: many operations completed, none succeeded. The run fails
+// (exit 1), its history headline is 0 ok/s, and it is refused as a baseline.
+void TstHistoryBaseline::allErrorRunHasHeadlineZero()
+{
+    const Result r = search({ "--name", "nowhere" }, QStringLiteral("ou=nowhere,dc=example,dc=com"));
+    QVERIFY2(r.code == 1, QByteArray(r.out + r.err).constData());
+    QVERIFY2(r.out.contains("no operation succeeded"), r.out.constData());
+    RunStore store;
+    QVERIFY(store.open(m_tmp.filePath(QStringLiteral("history.sqlite"))));
+    const auto id = store.findByName(QStringLiteral("nowhere"));
+    QVERIFY(id);
+    const auto rec = store.load(*id);
+    QCOMPARE(rec->status, QStringLiteral("failed"));
+    QVERIFY(rec->summary.value(QStringLiteral("errors")).toDouble() > 0);
+    QVERIFY(rec->summary.value(QStringLiteral("ops_per_s")).toDouble() > 0); // completed, every one an error
+    QCOMPARE(store.summary(*id)->headline, QStringLiteral("0.0 ok/s"));
+    const auto h = Comparison::headline(*rec);
+    QVERIFY(h && *h->value == 0.0 && !h->derived);
+    const Result refused = search({ "--baseline", "nowhere" });
+    QCOMPARE(refused.code, 2);
+    QVERIFY2(refused.err.contains("--baseline") && refused.err.contains("did not complete"), refused.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstHistoryBaseline)
