@@ -171,8 +171,8 @@ QString OpFigures::topErrors(int count) const
     QStringList parts;
     for (size_t i = 0; i < failing.size() && int(i) < count; ++i)
         parts << Units::formatNumber(failing[i].first, 0) + QStringLiteral(" × ")
-                + LdapSession::resultText(failing[i].second) + QStringLiteral(" (")
-                + QString::number(failing[i].second) + u')';
+                + LdapSession::resultText(failing[i].second) + QStringLiteral(" (") + QString::number(failing[i].second)
+                + u')';
     return parts.join(QStringLiteral(", "));
 }
 

@@ -141,8 +141,8 @@ void LoadRun::startWorkers()
         m_options.source = std::make_shared<MixSource>(m_spec.mix);
     const auto stepNs = l.ramp.what != LoadRamp::What::None ? uint64_t(l.ramp.stepSeconds * 1e9) : 0;
     m_shared = std::make_unique<LoadShared>(l, *m_options.source, uint64_t(m_spec.intervalSec * 1e9), stepNs);
-    m_shared->runTag = QByteArray::number(qint64(::getpid())) + 'x'
-        + QByteArray::number(QRandomGenerator::global()->generate(), 16);
+    m_shared->runTag
+        = QByteArray::number(qint64(::getpid())) + 'x' + QByteArray::number(QRandomGenerator::global()->generate(), 16);
     applyStep(0);
     for (int i = 0; i < m_spec.threads; ++i)
         m_workers.push_back(std::make_unique<LoadWorker>(*m_shared, i));

@@ -31,10 +31,12 @@ void LoadRun::cleanUp()
     LdapSession cleaner;
     int removed = 0, left = 0;
     QList<LdapSession::Entry> found;
-    const QString pattern = QStringLiteral("uid=dirbench-") + QString::fromLatin1(m_shared->runTag) + QStringLiteral("-*");
+    const QString pattern
+        = QStringLiteral("uid=dirbench-") + QString::fromLatin1(m_shared->runTag) + QStringLiteral("-*");
     if (!cleaner.open(m_spec.target).isError()
-        && !cleaner.search(m_spec.parentDn, LdapSession::OneLevel, u'(' + pattern + u')', { QStringLiteral("1.1") },
-                      &found)
+        && !cleaner
+                .search(
+                    m_spec.parentDn, LdapSession::OneLevel, u'(' + pattern + u')', { QStringLiteral("1.1") }, &found)
                 .isError()) {
         for (const auto& e : std::as_const(found))
             cleaner.remove(e.dn).isError() ? ++left : ++removed;
@@ -90,9 +92,10 @@ void LoadRun::addWarnings()
     const OpFigures f = OpFigures::of(all, seconds);
     if (all.errors > 0 && double(all.errors) > 0.01 * double(all.ops()))
         m_rec.addWarning(QStringLiteral("errors"),
-            Units::formatNumber(double(all.errors), 0) + QStringLiteral(" of ") + Units::formatNumber(double(all.ops()), 0)
-                + QStringLiteral(" operations failed (") + Units::formatNumber(100.0 * double(all.errors) / double(all.ops()))
-                + QStringLiteral(" %): ") + f.topErrors() + QStringLiteral("; failed operations are not throughput"));
+            Units::formatNumber(double(all.errors), 0) + QStringLiteral(" of ")
+                + Units::formatNumber(double(all.ops()), 0) + QStringLiteral(" operations failed (")
+                + Units::formatNumber(100.0 * double(all.errors) / double(all.ops())) + QStringLiteral(" %): ")
+                + f.topErrors() + QStringLiteral("; failed operations are not throughput"));
     const LoadCounts& search = m_spec.mix.size() > 1 ? m_total.byOp[size_t(LdapOpKind::Search)] : all;
     if (m_load->has(LdapOpKind::Search) && search.noEntry > 0)
         m_rec.addWarning(QStringLiteral("no-entry"),
