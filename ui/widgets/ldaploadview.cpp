@@ -16,6 +16,7 @@
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -314,8 +315,10 @@ void LdapLoadView::showLastInterval(const LoadInterval& last)
 
 void LdapLoadView::fitOperationTable()
 {
-    // As tall as its rows: one for a single operation, a row per kind and "all" for a mix.
-    int h = m_operationTable->horizontalHeader()->sizeHint().height() + 2 * m_operationTable->frameWidth();
+    // As tall as its rows: one for a single operation, a row per kind and "all" for a mix; and room for the
+    // scroll bar a narrow window needs, so that it never covers the last row.
+    int h = m_operationTable->horizontalHeader()->sizeHint().height() + 2 * m_operationTable->frameWidth()
+        + m_operationTable->horizontalScrollBar()->sizeHint().height();
     for (int r = 0; r < m_operations->rowCount(); ++r)
         h += m_operationTable->verticalHeader()->sectionSize(r);
     m_operationTable->setFixedHeight(std::max(h, m_operationTable->horizontalHeader()->sizeHint().height() * 2));
