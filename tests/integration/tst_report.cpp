@@ -1,8 +1,10 @@
 // dirbench-cli report, end to end: real records made by running dirbench-cli (a short disk test on a temp file,
-// the "directory" suite with its verdicts, a sizing run, a search load against the sandbox slapd), a real PDF read
-// back with pdftotext/pdffonts/pdfinfo, the HTML and the CSV.
+// the "directory" suite with its verdicts, a sizing run, a search load and a search+modify mix against the sandbox
+// slapd), a real PDF read back with pdftotext/pdffonts/pdfinfo, the HTML and the CSV. LDAP figures: ok/s first, a
+// row per kind of a mix, the mark of ok/s derived from an older record, and of coalesced reads.
 #include "core/common/runrecord.h"
 #include "core/ldap/ldaptarget.h"
+#include "core/ldap/loadresult.h"
 #include "core/store/runstore.h"
 #include "ldapfixture.h"
 
@@ -15,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <sys/stat.h>
 
@@ -85,6 +88,20 @@ QString bare(QString s)
     return s.remove(QRegularExpression(QStringLiteral("\\s+")));
 }
 
+bool save(const RunRecord& r, const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(r.toJsonBytes()) > 0;
+}
+
+// What an engine older than counted successes wrote: no ok, ok_per_s, entries_per_s.
+QJsonObject older(QJsonObject o)
+{
+    for (const char* k : { "ok", "ok_per_s", "entries_per_s" })
+        o.remove(QLatin1String(k));
+    return o;
+}
+
 RunRecord load(const QString& path)
 {
     QFile f(path);
@@ -105,6 +122,9 @@ private slots:
     void pdfFontsAreEmbedded();
     void worksWithoutDisplay();
     void htmlAndCsv();
+    void mixedLoadHasARowPerKind();
+    void olderRecordIsMarkedDerived();
+    void coalescedReadsAreMarked();
     void genericKind();
     void cloudComparison();
     void fromHistory();
@@ -113,6 +133,7 @@ private slots:
 
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
+    QString pdfTextOf(const RunRecord& r, const QString& name);
     Result report(const QStringList& extra, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
 
     QTemporaryDir m_dir;
@@ -154,7 +175,13 @@ void TstReport::initTestCase()
             "--base", sbx->peopleBase, "--filter", "uid=user[0-1999]", "--duration", "3", "--threads", "1", "--json",
             path("search.json"), "--no-history" });
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        m_records << path("search.json");
+        const QString uids = QStringLiteral("uid=user[0-1999]");
+        r = run({ "ldap", "mixed", "--uri", sbx->uri, "--bind-dn", sbx->bindDn, "--password-file", sbx->passwordFile,
+            "--mix", "search=80,modify=20", "--base", sbx->peopleBase, "--filter", uids, "--dn",
+            uids + u',' + sbx->peopleBase, "--attr", "description", "--value", "dirbench report [0-99]", "--duration",
+            "2", "--threads", "1", "--json", path("mixed.json"), "--no-history" });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        m_records << path("search.json") << path("mixed.json");
         m_haveLdap = true;
     } else {
         qWarning("no sandbox slapd (%s): the report is tested without an LDAP load", qPrintable(why));
@@ -213,10 +240,16 @@ void TstReport::pdfHasHeadingsNumbersAndVerdicts()
     if (m_haveLdap) {
         QVERIFY(t.contains("Run 4: search (ldap-search)"));
         QVERIFY(t.contains("Result codes"));
-        const double ops = m_loaded.at(3).summary.value("ops_per_s").toDouble();
-        QVERIFY(ops > 0);
-        QVERIFY2(t.contains(full(ops)), qPrintable(full(ops)));
-        QVERIFY(t.contains("Throughput: ops/s"));
+        // Successes per second are the headline (the overview's, the result's first row), completed ops/s beside.
+        const LoadSummary s = LoadSummary::fromJson(m_loaded.at(3).summary);
+        QVERIFY(s.all.okPerS > 0);
+        QVERIFY(!s.all.okDerived);
+        QVERIFY2(t.contains(full(s.all.okPerS) + " ok/s"), qPrintable(full(s.all.okPerS)));
+        QVERIFY2(t.contains("ok/s (successes per second) " + full(s.all.okPerS)), qPrintable(t));
+        QVERIFY(t.contains("ops/s (completed per second) " + full(s.all.opsPerS)));
+        QVERIFY(t.contains("Throughput: ok/s"));
+        QVERIFY(!t.contains("derived: ops")); // records of today
+        QVERIFY(!t.contains("coalesced reads")); // nothing was coalesced
     }
     // Warnings of a record appear in its section (the 16 MiB test file is smaller than RAM).
     for (const RunWarning& w : disk.warnings)
@@ -287,6 +320,81 @@ void TstReport::htmlAndCsv()
     if (m_haveLdap)
         QVERIFY(lines.first().contains("ops_per_s [ops/s]"));
     QVERIFY(lines.at(1).startsWith("rand-read,disk,1,"));
+}
+
+QString TstReport::pdfTextOf(const RunRecord& r, const QString& name)
+{
+    if (!save(r, path(name + ".json")))
+        return {};
+    const Result res = run({ "report", "--in", path(name + ".json"), "--pdf", path(name + ".pdf") });
+    if (res.code != 0)
+        return res.err;
+    return flat(tool(QStringLiteral("pdftotext"), { path(name + ".pdf"), QStringLiteral("-") }).out);
+}
+
+void TstReport::mixedLoadHasARowPerKind()
+{
+    if (!m_haveLdap)
+        QSKIP("no sandbox slapd: there is no mixed load to report (see the warning of initTestCase)");
+    const RunRecord& rec = m_loaded.at(4);
+    QCOMPARE(rec.kind, QStringLiteral("ldap-mixed"));
+    const LoadSummary s = LoadSummary::fromJson(rec.summary);
+    QCOMPARE(int(s.byOperation.size()), 2);
+    const QString& t = m_pdfText;
+    QVERIFY(t.contains("Run 5: mixed (ldap-mixed)"));
+    QVERIFY(t.contains("By operation"));
+    QVERIFY(t.contains("Throughput by operation: ok/s"));
+    // One row per kind, then all: operation, ops, ok/s, errors, then the latency percentiles. Read with -layout:
+    // without it pdftotext may take a table's cells out of their row.
+    const Result layout = tool(QStringLiteral("pdftotext"), { "-layout", path("report.pdf"), QStringLiteral("-") });
+    QStringList lines;
+    for (const QString& l : layout.out.split(u'\n'))
+        lines << l.simplified();
+    auto row = [](const QString& name, const OpFigures& f) {
+        return QString(name + ' ' + full(f.ops) + ' ' + full(f.okPerS) + ' ' + full(f.errors) + ' '
+            + full(*f.latencyMs.p50) + ' ' + full(*f.latencyMs.p95) + ' ' + full(*f.latencyMs.p99));
+    };
+    auto hasRow = [&lines](const QString& r) {
+        return std::any_of(lines.begin(), lines.end(), [&r](const QString& l) { return l.startsWith(r); });
+    };
+    for (const auto& [kind, f] : s.byOperation) {
+        QVERIFY2(f.ops > 0, qPrintable(kind));
+        QVERIFY2(hasRow(row(kind, f)), qPrintable(row(kind, f)));
+    }
+    QVERIFY2(hasRow(row("all", s.all)), qPrintable(row("all", s.all)));
+}
+
+void TstReport::olderRecordIsMarkedDerived()
+{
+    if (!m_haveLdap)
+        QSKIP("no sandbox slapd: there is no LDAP load to report (see the warning of initTestCase)");
+    RunRecord r = m_loaded.at(3);
+    r.summary = older(r.summary);
+    for (qsizetype i = 0; i < r.intervals.size(); ++i)
+        r.intervals[i] = older(r.intervals.at(i).toObject());
+    const LoadSummary s = LoadSummary::fromJson(r.summary);
+    QVERIFY(s.all.okDerived);
+    const QString t = pdfTextOf(r, "older");
+    QVERIFY2(
+        t.contains("ok/s (successes per second) " + full(s.all.okPerS) + " (derived: ops − errors)"), qPrintable(t));
+    QVERIFY(t.contains("operations succeeded " + full(s.all.ok) + " (derived: ops − errors)"));
+    QVERIFY(t.contains("ok/s (derived: ops − errors)")); // the chart's series
+    QVERIFY(t.contains("made before successful operations were counted apart"));
+}
+
+void TstReport::coalescedReadsAreMarked()
+{
+    if (!m_haveLdap)
+        QSKIP("no sandbox slapd: there is no LDAP load to report (see the warning of initTestCase)");
+    RunRecord r = m_loaded.at(4);
+    r.spec.insert("coalesce_reads", true); // what --coalesce-reads writes
+    const LoadSummary s = LoadSummary::fromJson(r.summary);
+    const QString t = pdfTextOf(r, "coalesced");
+    QVERIFY2(t.contains("latency p99 (ms, coalesced reads) " + full(*s.all.latencyMs.p99)), qPrintable(t));
+    QVERIFY(t.contains("latency p50 (ms, coalesced reads) " + full(*s.all.latencyMs.p50)));
+    QVERIFY(t.contains("By operation (latency with coalesced reads)"));
+    QVERIFY(t.contains("Latency (ms), coalesced reads"));
+    QVERIFY(t.contains("Reads were coalesced"));
 }
 
 void TstReport::genericKind()

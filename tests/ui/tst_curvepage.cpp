@@ -26,8 +26,10 @@
 namespace {
 
 // A curve record as dirbench-cli curve --json writes it: uniform access, so h(c) = c, and
-// ops = 1 / (t_miss − (t_miss − t_hit)·c) times a small wobble.
-RunRecord curveRecord(double tHit, double tMiss, qint64 entries, double wobble, double bytesPerEntry)
+// ok/s = 1 / (t_miss − (t_miss − t_hit)·c) times a small wobble; a fifth more operations completed (they failed).
+// `older`: a record made before points had ok_per_s, whose ops_per_s is that curve.
+RunRecord curveRecord(
+    double tHit, double tMiss, qint64 entries, double wobble, double bytesPerEntry, bool older = false)
 {
     RunRecord r;
     r.kind = QStringLiteral("curve");
@@ -37,9 +39,15 @@ RunRecord curveRecord(double tHit, double tMiss, qint64 entries, double wobble, 
     for (int i = 0; i < cov.size(); ++i) {
         const double c = cov[i];
         const double ops = 1.0 / (tMiss - (tMiss - tHit) * c) * (1.0 + wobble * ((i % 2) ? 1 : -1));
-        pts.append(QJsonObject { { QStringLiteral("target"), c }, { QStringLiteral("coverage"), c },
-            { QStringLiteral("hit_ratio"), c }, { QStringLiteral("ops_per_s"), std::round(ops * 10) / 10 },
-            { QStringLiteral("series"), QStringLiteral("point %1/6").arg(i + 1) } });
+        QJsonObject p { { QStringLiteral("target"), c }, { QStringLiteral("coverage"), c },
+            { QStringLiteral("hit_ratio"), c }, { QStringLiteral("series"), QStringLiteral("point %1/6").arg(i + 1) } };
+        if (older) {
+            p.insert(QStringLiteral("ops_per_s"), std::round(ops * 10) / 10);
+        } else {
+            p.insert(QStringLiteral("ok_per_s"), std::round(ops * 10) / 10);
+            p.insert(QStringLiteral("ops_per_s"), std::round(ops * 12) / 10);
+        }
+        pts.append(p);
     }
     r.summary.insert(QStringLiteral("points"), pts);
     r.summary.insert(QStringLiteral("entries"), double(entries));
@@ -66,6 +74,7 @@ class TestCurvePage : public QObject
 private slots:
     void initTestCase();
     void openRecordShowsFit();
+    void olderRecordFallsBackToOpsPerS();
     void notACurveIsRefused();
     void workingSetSweepThroughThePage();
     void screenshot();
@@ -99,7 +108,8 @@ void TestCurvePage::openRecordShowsFit()
     QVERIFY(std::abs(page.fit()->tMiss - 500e-6) < 1e-6);
     QVERIFY2(page.fitText().contains(QStringLiteral("t_hit = 100.0 µs")), qPrintable(page.fitText()));
     QVERIFY(page.fitText().contains(QStringLiteral("t_miss = 500.0 µs")));
-    QVERIFY(page.fitText().contains(QStringLiteral("10,000 ops/s cached")));
+    QVERIFY(page.fitText().contains(QStringLiteral("10,000 ok/s cached"))); // fitted to ok/s, not ops/s
+    QVERIFY(!page.fitText().contains(QStringLiteral("predate")));
     CurveChartView* chart = page.curveChart();
     QVERIFY(!chart->isPlaceholderVisible());
     QCOMPARE(chart->measuredCount(), 6);
@@ -132,6 +142,18 @@ void TestCurvePage::openRecordShowsFit()
     p->setTargetText(QStringLiteral("5000"));
     QVERIFY(p->ramForTargetText().contains(Units::formatNumber(*page.fit()->cacheBytesFor(5000, 4200) / 1e6, 1)));
     QVERIFY(chart->hasBand()); // noisy points: a band of non-zero width
+}
+
+void TestCurvePage::olderRecordFallsBackToOpsPerS()
+{
+    ProbeRunner runner;
+    CurvePage page(&runner);
+    QVERIFY(page.showRecord(curveRecord(100e-6, 500e-6, 10000, 0, 0, true)));
+    QVERIFY(page.fit());
+    QVERIFY(std::abs(page.fit()->tHit - 100e-6) < 1e-6); // its ops/s, the only rate it has
+    QCOMPARE(page.curveChart()->measuredCount(), 6);
+    QVERIFY2(page.fitText().contains(QStringLiteral("10,000 ops/s cached")), qPrintable(page.fitText()));
+    QVERIFY(page.fitText().contains(QStringLiteral("predate ok/s")));
 }
 
 void TestCurvePage::notACurveIsRefused()

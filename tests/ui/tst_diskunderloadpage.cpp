@@ -1,6 +1,7 @@
 // The Disk page's "Under LDAP load": the LDAP page's load comes through a provider, the record has the idle and
-// loaded disk tests and the change, a second chart shows the LDAP ops/s on the same time axis. Scripted runs check
+// loaded disk tests and the change, a second chart shows the LDAP ok/s on the same time axis. Scripted runs check
 // the page; one real run (sandbox slapd + a real disk test) checks the whole way.
+#include "core/ldap/loadresult.h"
 #include "core/run/proberunner.h"
 #include "core/run/runcontext.h"
 #include "ui/charts/livechartview.h"
@@ -33,6 +34,19 @@ LdapLoadSpec someLoad()
     return s;
 }
 
+// An LDAP interval as the load engine writes it: 0.5 s, `okPerS` successes/s and 10 failed operations/s more.
+QJsonObject ldapInterval(double okPerS)
+{
+    LoadInterval i;
+    i.seconds = 0.5;
+    i.all.okPerS = okPerS;
+    i.all.opsPerS = okPerS + 10;
+    i.all.ok = okPerS / 2;
+    i.all.errors = 5;
+    i.all.ops = i.all.ok + i.all.errors;
+    return i.toJson();
+}
+
 Sample sample(const QString& series, double t, const QJsonObject& values)
 {
     Sample s;
@@ -42,6 +56,19 @@ Sample sample(const QString& series, double t, const QJsonObject& values)
     s.values.insert(QStringLiteral("series"), series);
     s.values.insert(QStringLiteral("t"), t);
     return s;
+}
+
+QJsonObject ldapSummary()
+{
+    LoadSummary s;
+    s.seconds = 4;
+    s.all.okPerS = 5003.5;
+    s.all.opsPerS = 5013.5;
+    s.all.ok = 20014;
+    s.all.errors = 40;
+    s.all.ops = 20054;
+    s.all.latencyMs.p99 = 1.25;
+    return s.toJson();
 }
 
 // What Experiments::runDiskUnderLoad produces, in small: idle disk, then LDAP alone, then the loaded disk beside it.
@@ -58,7 +85,7 @@ RunRecord scriptedUnderLoad(RunContext& ctx)
         add(sample(QStringLiteral("disk (idle)"), i * 0.25,
             { { QStringLiteral("mb_per_s"), 300.0 }, { QStringLiteral("iops"), 300.0 } }));
     for (int i = 0; i < 8; ++i)
-        add(sample(QStringLiteral("ldap"), 2.0 + i * 0.5, { { QStringLiteral("ops_per_s"), 5000.0 + i } }));
+        add(sample(QStringLiteral("ldap"), 2.0 + i * 0.5, ldapInterval(5000.0 + i)));
     for (int i = 1; i <= 4; ++i)
         add(sample(QStringLiteral("disk (under load)"), 3.0 + i * 0.25,
             { { QStringLiteral("mb_per_s"), 290.0 }, { QStringLiteral("iops"), 290.0 } }));
@@ -69,9 +96,7 @@ RunRecord scriptedUnderLoad(RunContext& ctx)
         { QStringLiteral("disk_loaded"),
             QJsonObject { { QStringLiteral("mb_per_s"), 290.0 }, { QStringLiteral("iops"), 290.0 },
                 { QStringLiteral("latency_us"), lat } } },
-        { QStringLiteral("ldap"),
-            QJsonObject { { QStringLiteral("ops_per_s"), 5003.5 }, { QStringLiteral("errors"), 0.0 },
-                { QStringLiteral("latency_ms"), QJsonObject { { QStringLiteral("p99"), 1.25 } } } } },
+        { QStringLiteral("ldap"), ldapSummary() },
         { QStringLiteral("change"),
             QJsonObject { { QStringLiteral("mb_per_s_pct"), -3.3 }, { QStringLiteral("iops_pct"), -3.3 },
                 { QStringLiteral("p99_pct"), 0.0 } } } };
@@ -145,7 +170,12 @@ void TestDiskUnderLoadPage::scriptedRunShowsBothChartsAndTheChange()
     auto* diskChart = page.findChild<LiveChartView*>(QStringLiteral("liveChart"));
     QVERIFY(!diskChart->seriesNames().contains(QStringLiteral("ldap")));
     QCOMPARE(diskChart->xRange(), page.ldapView()->chart()->xRange()); // one time axis
-    QVERIFY(page.ldapView()->summaryText().contains(QStringLiteral("5,003.5")));
+    // Successes per second first, completed operations beside them.
+    const QString ldap = page.ldapView()->summaryText();
+    QVERIFY2(ldap.contains(QStringLiteral("5,003.5 ok/s (5,013.5 ops/s completed), p99 1.25 ms, 40 errors")),
+        qPrintable(ldap));
+    QCOMPARE(page.ldapView()->chart()->pointCount(QStringLiteral("LDAP ok/s")), 8);
+    QCOMPARE(page.ldapView()->chart()->yRange().second >= 5007.0, true); // ok/s drawn, not 0
     auto* status = page.findChild<QLabel*>(QStringLiteral("statusLabel"));
     QVERIFY2(status->text().contains(QStringLiteral("290.0 MB/s under LDAP load, 300.0 MB/s idle (-3.3 %)")),
         qPrintable(status->text()));

@@ -2,6 +2,7 @@
 // (ldaps:// with the sandbox's CA) and the database size (two demo directories DirBench starts) each end with
 // their points in the table and the chart and the guide's reference; bad points name their field and start nothing;
 // a server-thread sweep on slapd fails saying why (it is 389-ds's setting); "Cache coverage" leads to the Curve page.
+#include "core/common/units.h"
 #include "core/run/proberunner.h"
 #include "ui/charts/livechartview.h"
 #include "ui/mainwindow.h"
@@ -98,8 +99,16 @@ void TestExperimentsPage::threadSweepOneClick()
     QCOMPARE(page.pointsTable()->rowCount(), 2);
     QCOMPARE(page.pointsTable()->item(1, 0)->text(), QStringLiteral("2"));
     QVERIFY(page.pointsTable()->item(0, 1)->text() != u"0.0");
+    // The points' ok/s; a point made before points had it shows its completed ops/s, and the header says so.
+    const QJsonObject first = r.summary.value(QStringLiteral("points")).toArray().first().toObject();
+    const bool hasOk = first.contains(QStringLiteral("ok_per_s"));
+    QCOMPARE(page.pointsTable()->horizontalHeaderItem(1)->text(),
+        hasOk ? QStringLiteral("ok/s") : QStringLiteral("ops/s (completed)"));
+    QCOMPARE(page.pointsTable()->item(0, 1)->text(),
+        Units::formatNumber(first.value(hasOk ? QStringLiteral("ok_per_s") : QStringLiteral("ops_per_s")).toDouble()));
     QCOMPARE(page.pointsChart()->pointCount(), 2);
     QVERIFY(page.liveChart()->seriesNames().contains(QStringLiteral("threads 1")));
+    QVERIFY(page.liveChart()->yRange().second > 0); // the intervals' ok/s, live
     QVERIFY(page.referenceText().contains(u"Table 2"));
     QVERIFY(page.findChild<QPushButton*>(QStringLiteral("tlsButton"))->isEnabled());
 }

@@ -1,7 +1,13 @@
-// The LDAP load view and its models without a server: what the server does not expose is "not exposed", never 0;
-// result codes add up; a record's intervals redraw the charts.
+// The LDAP load view and its models without a server: ok/s is the headline, completed ops/s and errors/s appear
+// with the first failed operation; a mix has a row and a latency series per kind; an old record's ok/s is marked
+// derived; coalesced reads are marked beside latency; what the server does not expose is "not exposed", never 0;
+// result codes add up; a record's intervals redraw the charts. Intervals are written by the core's own
+// LoadInterval::toJson, as the engine writes them.
 #include "core/common/runrecord.h"
+#include "core/ldap/loadresult.h"
+#include "core/ldap/loadspec.h"
 #include "ui/charts/livechartview.h"
+#include "ui/models/operationmodel.h"
 #include "ui/models/resultcodemodel.h"
 #include "ui/widgets/ldaploadview.h"
 
@@ -11,18 +17,83 @@
 
 namespace {
 
-Sample interval(double t, const QJsonValue& server)
+// `ops` completed in `seconds`, `errors` of them failed with noSuchObject.
+OpFigures figures(double ops, double errors, double seconds, double p99)
+{
+    OpFigures f;
+    f.ops = ops;
+    f.ok = ops - errors;
+    f.errors = errors;
+    f.opsPerS = ops / seconds;
+    f.okPerS = f.ok / seconds;
+    f.resultCodes[0] = f.ok;
+    if (errors > 0)
+        f.resultCodes[32] = errors;
+    f.latencyMs.mean = p99 / 3;
+    f.latencyMs.p50 = p99 / 4;
+    f.latencyMs.p95 = p99 / 2;
+    f.latencyMs.p99 = p99;
+    f.latencyMs.max = p99 * 2;
+    return f;
+}
+
+LoadInterval interval(double t, double errors = 2, const QJsonValue& server = QJsonValue::Null)
+{
+    LoadInterval i;
+    i.t = t;
+    i.seconds = 0.5;
+    i.all = figures(500, errors, 0.5, 1.5);
+    i.server = server;
+    return i;
+}
+
+// A mix of searches (90 %) and modifies (10 %) over 0.5 s; the modifies slower.
+LoadInterval mixedInterval(double t)
+{
+    LoadInterval i;
+    i.t = t;
+    i.seconds = 0.5;
+    i.byOperation[QStringLiteral("search")] = figures(450, 0, 0.5, 1.0);
+    i.byOperation[QStringLiteral("modify")] = figures(50, 1, 0.5, 8.0);
+    i.all = figures(500, 1, 0.5, 7.5);
+    return i;
+}
+
+Sample sample(const LoadInterval& i)
 {
     Sample s;
-    s.t = t;
-    s.values = { { QStringLiteral("t"), t }, { QStringLiteral("ops"), 500.0 }, { QStringLiteral("ops_per_s"), 1000.0 },
-        { QStringLiteral("latency_ms"),
-            QJsonObject { { QStringLiteral("mean"), 0.5 }, { QStringLiteral("p50"), 0.4 },
-                { QStringLiteral("p95"), 0.9 }, { QStringLiteral("p99"), 1.5 }, { QStringLiteral("max"), 3.0 } } },
-        { QStringLiteral("errors"), 2.0 },
-        { QStringLiteral("result_codes"), QJsonObject { { QStringLiteral("0"), 498 }, { QStringLiteral("32"), 2 } } },
-        { QStringLiteral("server"), server } };
+    s.t = i.t;
+    s.values = i.toJson();
     return s;
+}
+
+RunRecord record(const QString& kind, const QList<LoadInterval>& intervals, const LoadSummary& summary)
+{
+    RunRecord rec;
+    rec.kind = kind;
+    rec.status = QStringLiteral("ok");
+    for (const LoadInterval& i : intervals)
+        rec.intervals.append(i.toJson());
+    rec.summary = summary.toJson();
+    return rec;
+}
+
+LoadSummary summaryOf(const OpFigures& all, double seconds)
+{
+    LoadSummary s;
+    s.all = all;
+    s.seconds = seconds;
+    s.loadCpuS = all.ops * 12.5e-6; // 12.5 µs per operation
+    s.clientCpuS = all.ops * 20e-6;
+    return s;
+}
+
+// Drops what an older engine did not write: ok, ok_per_s, entries_per_s.
+QJsonObject older(QJsonObject o)
+{
+    for (const char* k : { "ok", "ok_per_s", "entries_per_s" })
+        o.remove(QLatin1String(k));
+    return o;
 }
 
 } // namespace
@@ -31,18 +102,66 @@ class TestLdapLoadView : public QObject
 {
     Q_OBJECT
 private slots:
+    void okPerSecondIsTheHeadline();
+    void failuresAddCompletedAndErrorRates();
     void serverNotExposedIsNeverZero();
     void partlyExposedServer();
     void resultCodesAddUp();
     void finishRedrawsFromTheRecord();
+    void mixedRecordHasARowAndASeriesPerKind();
+    void oldRecordIsMarkedDerived();
+    void coalescedReadsAreMarked();
 };
+
+void TestLdapLoadView::okPerSecondIsTheHeadline()
+{
+    LdapLoadView view;
+    view.addSamples({ sample(interval(0.5, 0)), sample(interval(1.0, 0)) });
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::okSeries()), 2);
+    QCOMPARE(LdapLoadView::okSeries(), QStringLiteral("ok/s"));
+    // Nothing failed: completed ops/s would lie on ok/s and errors/s on 0.
+    QCOMPARE(view.opsChart()->seriesNames(), QStringList { QStringLiteral("ok/s") });
+    QVERIFY2(
+        view.summaryText().startsWith(QStringLiteral("Last interval: 1,000.0 ok/s")), qPrintable(view.summaryText()));
+    // A single operation: one row, named by the spec's operation.
+    QCOMPARE(view.operationModel()->rowCount(), 1);
+    QCOMPARE(view.operationModel()->operation(0), QStringLiteral("all"));
+    LdapLoadSpec spec;
+    spec.mix = { { LdapOpKind::Modify, 100 } };
+    view.begin(spec);
+    QCOMPARE(view.opsChart()->pointCount(), 0);
+    view.addSamples({ sample(interval(0.5, 0)) });
+    QCOMPARE(view.operationModel()->operation(0), QStringLiteral("modify"));
+    QCOMPARE(view.operationModel()->index(0, OperationModel::OkPerS).data().toString(), QStringLiteral("1,000.0"));
+}
+
+void TestLdapLoadView::failuresAddCompletedAndErrorRates()
+{
+    LdapLoadView view;
+    view.addSamples({ sample(interval(0.5, 0)), sample(interval(1.0, 0)) });
+    QVERIFY(!view.opsChart()->hasRightAxis());
+    view.addSamples({ sample(interval(1.5, 50)) }); // 50 of 500 failed in 0.5 s
+    // From the first failure on, with every interval before it.
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::okSeries()), 3);
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::completedSeries()), 3);
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::errorsSeries()), 3);
+    QVERIFY(view.opsChart()->hasRightAxis()); // errors/s on a scale of their own
+    QCOMPARE(view.opsChart()->rightRange().second >= 100.0, true);
+    QVERIFY2(view.summaryText().contains(QStringLiteral("900.0 ok/s · 1,000.0 ops/s")), qPrintable(view.summaryText()));
+    QVERIFY(view.summaryText().contains(QStringLiteral("50 errors")));
+    view.addSamples({ sample(interval(2.0, 0)) });
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::errorsSeries()), 4);
+    const int errorsRow = OperationModel::Errors;
+    QCOMPARE(view.operationModel()->index(0, errorsRow).data().toString(), QStringLiteral("0"));
+}
 
 void TestLdapLoadView::serverNotExposedIsNeverZero()
 {
     LdapLoadView view;
-    view.addSamples({ interval(0.5, QJsonValue::Null), interval(1.0, QJsonValue::Null) });
-    QCOMPARE(view.opsChart()->pointCount(QStringLiteral("client ops/s")), 2);
-    QCOMPARE(view.opsChart()->seriesNames(), QStringList { QStringLiteral("client ops/s") }); // no server line
+    view.addSamples({ sample(interval(0.5)), sample(interval(1.0)) });
+    QCOMPARE(view.opsChart()->pointCount(QStringLiteral("ok/s")), 2);
+    for (const QString& s : view.opsChart()->seriesNames())
+        QVERIFY2(!s.startsWith(QStringLiteral("server")), qPrintable(s)); // no server line
     QCOMPARE(view.serverChart()->pointCount(), 0);
     QVERIFY(view.serverChart()->isPlaceholderVisible());
     QVERIFY(view.serverChart()->placeholderText().startsWith(QStringLiteral("Not exposed")));
@@ -55,7 +174,7 @@ void TestLdapLoadView::partlyExposedServer()
     LdapLoadView view;
     const QJsonObject server { { QStringLiteral("all_completed_per_s"), 1003.0 },
         { QStringLiteral("search_completed_per_s"), 1000.0 }, { QStringLiteral("threads_active"), 2.0 } };
-    view.addSamples({ interval(0.5, server), interval(1.0, server) });
+    view.addSamples({ sample(interval(0.5, 2, server)), sample(interval(1.0, 2, server)) });
     QCOMPARE(view.opsChart()->pointCount(QStringLiteral("server: operations/s")), 2);
     QCOMPARE(view.opsChart()->pointCount(QStringLiteral("server: searches/s")), 2);
     QCOMPARE(view.serverChart()->pointCount(QStringLiteral("threads active")), 2);
@@ -70,8 +189,8 @@ void TestLdapLoadView::partlyExposedServer()
 void TestLdapLoadView::resultCodesAddUp()
 {
     ResultCodeModel model;
-    model.addCounts({ { QStringLiteral("32"), 3 }, { QStringLiteral("0"), 100 } });
-    model.addCounts({ { QStringLiteral("0"), 50 }, { QStringLiteral("51"), 1 } });
+    model.addCounts({ { 32, 3 }, { 0, 100 } });
+    model.addCounts({ { 0, 50 }, { 51, 1 } });
     QCOMPARE(model.rowCount(), 3);
     QCOMPARE(model.index(0, ResultCodeModel::Code).data().toInt(), 0); // sorted by code
     QCOMPARE(model.count(0), 150);
@@ -81,7 +200,7 @@ void TestLdapLoadView::resultCodesAddUp()
     QCOMPARE(model.total(), 154);
     QCOMPARE(model.index(0, ResultCodeModel::Name).data().toString(), ResultCodeModel::codeName(0));
     QVERIFY(!ResultCodeModel::codeName(32).isEmpty());
-    model.setCounts({ { QStringLiteral("49"), 7 } });
+    model.setCounts({ { 49, 7 } });
     QCOMPARE(model.rowCount(), 1);
     QCOMPARE(model.count(49), 7);
 }
@@ -89,25 +208,117 @@ void TestLdapLoadView::resultCodesAddUp()
 void TestLdapLoadView::finishRedrawsFromTheRecord()
 {
     LdapLoadView view;
-    view.addSamples({ interval(0.5, QJsonValue::Null) });
-    RunRecord rec;
-    rec.kind = QStringLiteral("ldap-search");
-    for (double t : { 0.5, 1.0, 1.5 })
-        rec.intervals.append(interval(t, QJsonValue::Null).values);
-    rec.summary = { { QStringLiteral("ops"), 1500.0 }, { QStringLiteral("ops_per_s"), 1000.0 },
-        { QStringLiteral("errors"), 6.0 },
-        { QStringLiteral("result_codes"), QJsonObject { { QStringLiteral("0"), 1494 }, { QStringLiteral("32"), 6 } } },
-        { QStringLiteral("latency_ms"), QJsonObject { { QStringLiteral("p99"), 1.5 } } },
-        { QStringLiteral("client_cpu_us_per_op"), 12.5 } };
-    rec.addWarning(QStringLiteral("no-entry"), QStringLiteral("6 searches returned no entry"));
+    view.addSamples({ sample(interval(0.5)) });
+    const RunRecord rec = record(QStringLiteral("ldap-search"), { interval(0.5), interval(1.0), interval(1.5) },
+        summaryOf(figures(1500, 6, 1.5, 1.5), 1.5));
     const QString line = view.finish(rec);
-    QCOMPARE(view.opsChart()->pointCount(QStringLiteral("client ops/s")), 3);
+    QCOMPARE(view.opsChart()->pointCount(QStringLiteral("ok/s")), 3);
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::completedSeries()), 3);
     QCOMPARE(view.resultModel()->count(0), 1494);
-    QVERIFY2(line.contains(QStringLiteral("1,000")) || line.contains(QStringLiteral("1000")), qPrintable(line));
-    QVERIFY(line.contains(QStringLiteral("12.5 µs/op")));
+    // ok/s first, then completed ops/s, p99, the errors with their codes, the load's CPU per operation.
+    QVERIFY2(
+        line.startsWith(QStringLiteral("Done: 996.0 ok/s · 1,000.0 ops/s completed · p99 1.50 ms · 6 errors (6 × ")),
+        qPrintable(line));
+    QVERIFY2(line.contains(QStringLiteral("(32))")), qPrintable(line));
+    QVERIFY(line.contains(QStringLiteral("load CPU 12.5 µs/op")));
+    QVERIFY(view.summaryText().contains(line));
+    QCOMPARE(view.operationModel()->operation(0), QStringLiteral("search"));
+    QVERIFY2(view.operationsCaption().contains(QStringLiteral("whole run")), qPrintable(view.operationsCaption()));
+    QCOMPARE(view.operationModel()->index(0, OperationModel::Ops).data().toString(), QStringLiteral("1,500"));
+    QCOMPARE(view.operationModel()->index(0, OperationModel::Errors).data(Qt::ToolTipRole).toString().isEmpty(), false);
     auto* warnings = view.findChild<QLabel*>(QStringLiteral("ldapWarningsLabel"));
+    RunRecord warned = rec;
+    warned.addWarning(QStringLiteral("errors"), QStringLiteral("6 operations failed"));
+    view.finish(warned);
     QVERIFY(warnings && !warnings->isHidden());
-    QVERIFY(warnings->text().contains(QStringLiteral("no-entry")));
+    QVERIFY(warnings->text().contains(QStringLiteral("errors")));
+}
+
+void TestLdapLoadView::mixedRecordHasARowAndASeriesPerKind()
+{
+    LdapLoadView view;
+    view.addSamples({ sample(mixedInterval(0.5)) });
+    // Live: a row per kind (sorted) and "all", from the last interval.
+    QCOMPARE(view.operationModel()->rowCount(), 3);
+    QCOMPARE(view.latencyChart()->pointCount(LdapLoadView::kindLatencySeries(QStringLiteral("modify"))), 1);
+
+    LoadSummary s = summaryOf(figures(1000, 2, 1.0, 7.5), 1.0);
+    s.byOperation[QStringLiteral("search")] = figures(900, 0, 1.0, 1.0);
+    s.byOperation[QStringLiteral("modify")] = figures(100, 2, 1.0, 8.0);
+    view.finish(record(QStringLiteral("ldap-mixed"), { mixedInterval(0.5), mixedInterval(1.0) }, s));
+    const OperationModel* m = view.operationModel();
+    QCOMPARE(m->rowCount(), 3);
+    QCOMPARE(m->operation(0), QStringLiteral("modify"));
+    QCOMPARE(m->operation(1), QStringLiteral("search"));
+    QCOMPARE(m->operation(2), QStringLiteral("all"));
+    const int modify = m->rowOfOperation(QStringLiteral("modify"));
+    QCOMPARE(m->index(modify, OperationModel::Ops).data().toString(), QStringLiteral("100"));
+    QCOMPARE(m->index(modify, OperationModel::OkPerS).data().toString(), QStringLiteral("98.0"));
+    QCOMPARE(m->index(modify, OperationModel::Errors).data().toString(), QStringLiteral("2"));
+    QCOMPARE(m->index(modify, OperationModel::P99).data().toString(), QStringLiteral("8.00 ms"));
+    QCOMPARE(m->index(modify, OperationModel::Max).data().toString(), QStringLiteral("16.0 ms"));
+    QCOMPARE(m->index(m->rowOfOperation(QStringLiteral("search")), OperationModel::Ops).data().toString(),
+        QStringLiteral("900"));
+    // A latency series per kind, redrawn from the record's intervals.
+    for (const char* kind : { "search", "modify" })
+        QCOMPARE(view.latencyChart()->pointCount(LdapLoadView::kindLatencySeries(QLatin1String(kind))), 2);
+    QCOMPARE(view.latencyChart()->pointCount(QStringLiteral("p99")), 2);
+}
+
+void TestLdapLoadView::oldRecordIsMarkedDerived()
+{
+    RunRecord rec = record(
+        QStringLiteral("ldap-search"), { interval(0.5), interval(1.0) }, summaryOf(figures(1000, 10, 1.0, 1.5), 1.0));
+    for (qsizetype i = 0; i < rec.intervals.size(); ++i)
+        rec.intervals[i] = older(rec.intervals.at(i).toObject());
+    rec.summary = older(rec.summary);
+    LdapLoadView view;
+    const QString line = view.finish(rec);
+    QVERIFY2(line.startsWith(QStringLiteral("Done: 990.0 ok/s (derived: ops − errors) · 1,000.0 ops/s completed")),
+        qPrintable(line));
+    QCOMPARE(view.opsChart()->pointCount(QStringLiteral("ok/s")), 2);
+    QVERIFY2(view.opsChart()->title().contains(QStringLiteral("derived: ops − errors")),
+        qPrintable(view.opsChart()->title()));
+    QCOMPARE(
+        view.operationModel()->index(0, OperationModel::OkPerS).data().toString(), QStringLiteral("990.0 (derived)"));
+    QVERIFY(view.operationModel()
+                ->index(0, OperationModel::OkPerS)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("ops − errors")));
+    // A record of today is not marked.
+    LdapLoadView fresh;
+    QVERIFY(
+        !fresh.finish(record(QStringLiteral("ldap-search"), { interval(0.5) }, summaryOf(figures(500, 0, 0.5, 1), 0.5)))
+             .contains(QStringLiteral("derived")));
+    QVERIFY(!fresh.opsChart()->title().contains(QStringLiteral("derived")));
+}
+
+void TestLdapLoadView::coalescedReadsAreMarked()
+{
+    LdapLoadView view;
+    LdapLoadSpec spec;
+    spec.coalesceReads = true;
+    view.begin(spec); // live: marked from the start
+    QVERIFY2(view.latencyChart()->title().contains(QStringLiteral("(coalesced reads)")),
+        qPrintable(view.latencyChart()->title()));
+    view.addSamples({ sample(interval(0.5)) });
+    QVERIFY2(
+        view.summaryText().contains(QStringLiteral("p99 1.50 ms (coalesced reads)")), qPrintable(view.summaryText()));
+    QVERIFY(view.operationsCaption().contains(QStringLiteral("coalesced reads")));
+
+    RunRecord rec = record(QStringLiteral("ldap-search"), { interval(0.5) }, summaryOf(figures(500, 0, 0.5, 1.5), 0.5));
+    rec.spec = spec.toJson();
+    LdapLoadView done;
+    const QString line = done.finish(rec);
+    QVERIFY2(line.contains(QStringLiteral("p99 1.50 ms (coalesced reads)")), qPrintable(line));
+    QVERIFY(done.latencyChart()->title().contains(QStringLiteral("(coalesced reads)")));
+    QVERIFY(done.operationsCaption().contains(QStringLiteral("coalesced reads")));
+    // Not coalesced: no mark.
+    rec.spec.insert(QStringLiteral("coalesce_reads"), false);
+    QVERIFY(!done.finish(rec).contains(QStringLiteral("coalesced")));
+    QVERIFY(!done.latencyChart()->title().contains(QStringLiteral("coalesced")));
+    QVERIFY(!done.operationsCaption().contains(QStringLiteral("coalesced")));
 }
 
 QTEST_MAIN(TestLdapLoadView)

@@ -1,9 +1,12 @@
 // The LDAP page against a real slapd (the sandbox): probe, a search load with live charts, validation before any
 // connection, cancel, write-load confirmation, the window's LDAP tab. Profiles and the demo: tst_ldapconnection.
+#include "core/common/units.h"
+#include "core/ldap/loadresult.h"
 #include "core/run/proberunner.h"
 #include "ui/charts/livechartview.h"
 #include "ui/demodirectory.h"
 #include "ui/mainwindow.h"
+#include "ui/models/operationmodel.h"
 #include "ui/models/resultcodemodel.h"
 #include "ui/pages/ldapprofilebar.h"
 #include "ui/widgets/demodirectorybox.h"
@@ -51,6 +54,7 @@ private slots:
     void badFilterStartsNothing();
     void cancelMidRun();
     void writeLoadAsksFirst();
+    void mixedLoadHasARowPerKind();
     void mainWindowHasTheLdapTab();
     void screenshot();
 
@@ -149,13 +153,18 @@ void TestLdapPage::searchLoadDrawsLiveCharts()
     QCOMPARE(rec.status, QStringLiteral("ok"));
     QCOMPARE(rec.kind, QStringLiteral("ldap-search"));
     LdapLoadView* view = page.loadView();
-    QVERIFY(view->opsChart()->pointCount(QStringLiteral("client ops/s")) >= 3);
+    QVERIFY(view->opsChart()->pointCount(QStringLiteral("ok/s")) >= 3);
     QVERIFY(view->latencyChart()->pointCount(QStringLiteral("p99")) >= 3);
+    QCOMPARE(view->operationModel()->rowCount(), 1); // one operation: one row, the run's figures
+    QCOMPARE(view->operationModel()->operation(0), QStringLiteral("search"));
     const ResultCodeModel* codes = view->resultModel();
     QVERIFY(codes->rowOfCode(0) >= 0);
     QVERIFY(codes->count(0) > 0);
     QCOMPARE(codes->index(codes->rowOfCode(0), ResultCodeModel::Name).data().toString(), ResultCodeModel::codeName(0));
-    QVERIFY2(view->summaryText().contains(QStringLiteral("ops/s")), qPrintable(view->summaryText()));
+    QVERIFY2(view->summaryText().startsWith(QStringLiteral("Done: ")), qPrintable(view->summaryText()));
+    QVERIFY(view->summaryText().contains(QStringLiteral(" ok/s · ")));
+    QVERIFY(view->summaryText().contains(QStringLiteral("ops/s completed")));
+    QVERIFY(view->summaryText().contains(QStringLiteral("load CPU")));
     QVERIFY(view->summaryText().contains(QStringLiteral("µs/op")));
     // The admin reads cn=monitor: the server's own counters are drawn on the same time axis.
     QVERIFY(view->opsChart()->pointCount(QStringLiteral("server: operations/s")) > 0);
@@ -262,6 +271,51 @@ void TestLdapPage::writeLoadAsksFirst()
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30000);
 }
 
+void TestLdapPage::mixedLoadHasARowPerKind()
+{
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    LdapPage page(&runner, &demo);
+    QSignalSpy finished(&page, &LdapPage::runFinished);
+    UiSandbox::fillSearch(&page, m_sbx.info(), 2); // the filter of the searches
+    LdapLoadForm* f = page.loadForm();
+    f->setOperation(QStringLiteral("mixed"));
+    f->setText(QStringLiteral("mix"), QStringLiteral("search=80,modify=20"));
+    f->setText(QStringLiteral("dn"), QStringLiteral("uid=user[0-999],") + m_sbx->peopleBase);
+    f->setText(QStringLiteral("attr"), QStringLiteral("description"));
+    f->setText(QStringLiteral("value"), QStringLiteral("dirbench mix [0-99]"));
+    page.start();
+    QMessageBox* box = confirmationBox(&page);
+    QVERIFY(box);
+    box->findChild<QPushButton*>(QStringLiteral("confirmWriteButton"))->click();
+    QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
+    LdapLoadView* view = page.loadView();
+    // Live: the last interval's row per kind.
+    QTRY_VERIFY_WITH_TIMEOUT(view->operationModel()->rowCount() == 3, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+    const RunRecord rec = page.lastRecord();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QCOMPARE(rec.kind, QStringLiteral("ldap-mixed"));
+    const OperationModel* m = view->operationModel();
+    QCOMPARE(m->rowCount(), 3);
+    QCOMPARE(m->operation(0), QStringLiteral("modify"));
+    QCOMPARE(m->operation(1), QStringLiteral("search"));
+    QCOMPARE(m->operation(2), QStringLiteral("all"));
+    QVERIFY(view->operationsCaption().contains(QStringLiteral("whole run")));
+    // The whole run's figures per kind, as the record holds them.
+    const LoadSummary s = LoadSummary::fromJson(rec.summary);
+    for (int r = 0; r < 2; ++r) {
+        const OpFigures& k = s.byOperation.at(m->operation(r));
+        QVERIFY(k.ops > 0);
+        QCOMPARE(m->index(r, OperationModel::Ops).data().toString(), Units::formatNumber(k.ops, 0));
+        QCOMPARE(m->index(r, OperationModel::OkPerS).data().toString(), Units::formatNumber(k.okPerS));
+        QCOMPARE(m->index(r, OperationModel::P99).data().toString(), OperationModel::latencyText(k.latencyMs.p99));
+    }
+    // A latency series per kind.
+    for (const char* kind : { "search", "modify" })
+        QVERIFY2(view->latencyChart()->pointCount(LdapLoadView::kindLatencySeries(QLatin1String(kind))) >= 3, kind);
+}
+
 void TestLdapPage::mainWindowHasTheLdapTab()
 {
     ProbeRunner runner;
@@ -300,7 +354,7 @@ void TestLdapPage::screenshot()
     page->loadForm()->setNumber(QStringLiteral("rate"), 0);
     window.startDemo(12);
     QTRY_VERIFY_WITH_TIMEOUT(page->isRunning(), 90000);
-    QTRY_VERIFY_WITH_TIMEOUT(page->loadView()->opsChart()->pointCount(QStringLiteral("client ops/s")) >= 20, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(page->loadView()->opsChart()->pointCount(QStringLiteral("ok/s")) >= 20, 30000);
     QVERIFY(window.grab().save(path));
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
     const QString done = qEnvironmentVariable("DIRBENCH_SCREENSHOT_DONE");

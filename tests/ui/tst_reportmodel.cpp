@@ -1,5 +1,6 @@
 // The report's document model (Report::build) and its number rule, without any output format: what sections a
 // report has, that every cited source is collected once, that warnings and verdicts land in their run's section.
+#include "core/ldap/loadresult.h"
 #include "ui/report/report.h"
 #include "ui/report/reportformat.h"
 
@@ -15,7 +16,83 @@ private slots:
     void numbersInFull();
     void sectionsAndSources();
     void csvRowsAndUnits();
+    void ldapHeadlineIsOkPerSecond();
+    void mixedLoadHasARowPerKind();
+    void oldLoadIsMarkedDerived();
+    void coalescedReadsAreNoted();
+    void pointsReadOkPerSecond();
 };
+
+namespace {
+
+OpFigures figures(double ops, double errors, double seconds, double p99)
+{
+    OpFigures f;
+    f.ops = ops;
+    f.ok = ops - errors;
+    f.errors = errors;
+    f.opsPerS = ops / seconds;
+    f.okPerS = f.ok / seconds;
+    f.resultCodes[0] = f.ok;
+    if (errors > 0)
+        f.resultCodes[32] = errors;
+    f.latencyMs.p50 = p99 / 4;
+    f.latencyMs.p95 = p99 / 2;
+    f.latencyMs.p99 = p99;
+    f.latencyMs.p999 = p99 * 1.5;
+    f.latencyMs.max = p99 * 2;
+    return f;
+}
+
+// A load of `kind` whose summary and two intervals are written by the core's own toJson, as the engine does.
+RunRecord load(const QString& kind, const LoadSummary& s)
+{
+    RunRecord r;
+    r.kind = kind;
+    r.status = "ok";
+    r.summary = s.toJson();
+    for (double t : { 1.0, 2.0 }) {
+        LoadInterval i;
+        i.t = t;
+        i.seconds = 1;
+        i.all = s.all;
+        i.byOperation = s.byOperation;
+        r.intervals.append(i.toJson());
+    }
+    return r;
+}
+
+LoadSummary mixedSummary()
+{
+    LoadSummary s;
+    s.seconds = 10;
+    s.all = figures(10000, 30, 10, 4.5);
+    s.byOperation["search"] = figures(9000, 0, 10, 1.25);
+    s.byOperation["modify"] = figures(1000, 30, 10, 9.5);
+    s.loadCpuS = 0.125;
+    return s;
+}
+
+// Every text of a section: paragraphs, headings, table cells, chart titles and series names.
+QStringList textOf(const ReportSection& section)
+{
+    QStringList out;
+    for (const ReportBlock& b : section.blocks) {
+        out << b.text << b.table.header.join(" | ") << b.chart.title;
+        for (const QStringList& row : b.table.rows)
+            out << row.join(" | ");
+        for (const ReportSeries& sr : b.chart.series)
+            out << sr.name;
+    }
+    return out;
+}
+
+const ReportSection& runSection(const ReportDocument& doc)
+{
+    return doc.sections.at(3);
+}
+
+} // namespace
 
 void TstReportModel::numbersInFull_data()
 {
@@ -95,6 +172,118 @@ void TstReportModel::csvRowsAndUnits()
     QCOMPARE(lines.at(1), QString("ldap-search #1,ldap-search,1,1,0.25,1000.5,,"));
     QCOMPARE(lines.at(2), QString("ldap-search #1,ldap-search,2,2,,1200,,"));
     QCOMPARE(lines.at(3), QString("disk #2,disk,1,0.25,,,300.5,\"a,b\""));
+}
+
+void TstReportModel::ldapHeadlineIsOkPerSecond()
+{
+    const ReportDocument doc = Report::build({ load("ldap-mixed", mixedSummary()) }, {});
+    const QStringList overview = textOf(doc.sections.at(0));
+    QVERIFY2(overview.filter("ldap-mixed").join('\n').contains("997 ok/s, p99 4.5 ms, 30 errors"),
+        qPrintable(overview.join('\n')));
+    const QStringList t = textOf(runSection(doc));
+    QVERIFY(t.contains("ok/s (successes per second) | 997"));
+    QVERIFY(t.contains("ops/s (completed per second) | 1,000"));
+    QVERIFY(t.contains("errors | 30: 30 × No such object (32)"));
+    QVERIFY(t.contains("load threads' CPU per op (µs) | 12.5"));
+    // Throughput drawn as ok/s, and completed ops/s beside it where they differ.
+    QVERIFY(t.contains("Throughput: ok/s"));
+    QVERIFY(t.contains("ok/s"));
+    QVERIFY(t.contains("completed ops/s"));
+}
+
+void TstReportModel::mixedLoadHasARowPerKind()
+{
+    const QStringList t = textOf(runSection(Report::build({ load("ldap-mixed", mixedSummary()) }, {})));
+    QVERIFY(t.contains("By operation"));
+    QVERIFY(t.contains("operation | ops | ok/s | errors | p50 (ms) | p95 (ms) | p99 (ms) | p99.9 (ms) | max (ms)"));
+    QVERIFY2(t.contains("modify | 1,000 | 97 | 30 | 2.38 | 4.75 | 9.5 | 14.25 | 19"), qPrintable(t.join('\n')));
+    QVERIFY2(t.contains("search | 9,000 | 900 | 0 | 0.313 | 0.625 | 1.25 | 1.88 | 2.5"), qPrintable(t.join('\n')));
+    QVERIFY(t.contains("all | 10,000 | 997 | 30 | 1.13 | 2.25 | 4.5 | 6.75 | 9"));
+    // ok/s and latency per kind over time.
+    QVERIFY(t.contains("Throughput by operation: ok/s"));
+    for (const char* s : { "search ok/s", "modify ok/s", "search p99", "modify p99", "modify p50" })
+        QVERIFY2(t.contains(s), s);
+    // A single operation has no such table.
+    LoadSummary single = mixedSummary();
+    single.byOperation.clear();
+    QVERIFY(!textOf(runSection(Report::build({ load("ldap-search", single) }, {}))).contains("By operation"));
+}
+
+void TstReportModel::oldLoadIsMarkedDerived()
+{
+    RunRecord r = load("ldap-search", mixedSummary());
+    auto older = [](QJsonObject o) {
+        for (const char* k : { "ok", "ok_per_s", "entries_per_s", "by_operation" })
+            o.remove(QLatin1String(k));
+        return o;
+    };
+    r.summary = older(r.summary);
+    for (qsizetype i = 0; i < r.intervals.size(); ++i)
+        r.intervals[i] = older(r.intervals.at(i).toObject());
+    const ReportDocument doc = Report::build({ r }, {});
+    const QStringList t = textOf(runSection(doc));
+    QVERIFY2(t.contains("ok/s (successes per second) | 997 (derived: ops − errors)"), qPrintable(t.join('\n')));
+    QVERIFY(t.contains("operations succeeded | 9,970 (derived: ops − errors)"));
+    QVERIFY(t.contains("ok/s (derived: ops − errors)")); // the chart's series
+    QVERIFY(t.join('\n').contains("made before successful operations were counted apart"));
+    QVERIFY(textOf(doc.sections.at(0)).join('\n').contains("997 ok/s (derived: ops − errors)"));
+    // Today's record: no mark anywhere.
+    QVERIFY(
+        !textOf(runSection(Report::build({ load("ldap-search", mixedSummary()) }, {}))).join('\n').contains("derived"));
+}
+
+void TstReportModel::coalescedReadsAreNoted()
+{
+    RunRecord r = load("ldap-mixed", mixedSummary());
+    r.spec = QJsonObject { { "coalesce_reads", true } };
+    const QStringList t = textOf(runSection(Report::build({ r }, {})));
+    for (const char* row : { "latency p50 (ms, coalesced reads) | 1.13", "latency p99 (ms, coalesced reads) | 4.5",
+             "latency max (ms, coalesced reads) | 9", "By operation (latency with coalesced reads)",
+             "Latency (ms), coalesced reads", "Latency by operation (ms), coalesced reads" })
+        QVERIFY2(t.contains(row), row);
+    QVERIFY(t.join('\n').contains("Reads were coalesced"));
+    r.spec = QJsonObject { { "coalesce_reads", false } };
+    QVERIFY(!textOf(runSection(Report::build({ r }, {}))).join('\n').contains("coalesced"));
+    // An experiment's load says it in its own spec.
+    RunRecord sweep;
+    sweep.kind = "thread-sweep";
+    sweep.spec = QJsonObject { { "load", QJsonObject { { "coalesce_reads", true } } } };
+    sweep.intervals = r.intervals;
+    QVERIFY(textOf(runSection(Report::build({ sweep }, {}))).contains("Latency (ms), coalesced reads"));
+}
+
+void TstReportModel::pointsReadOkPerSecond()
+{
+    RunRecord sweep;
+    sweep.kind = "thread-sweep";
+    sweep.summary = QJsonObject { { "points",
+        QJsonArray { QJsonObject { { "threads", 1 }, { "ok_per_s", 900.0 }, { "ops_per_s", 1000.0 } },
+            QJsonObject { { "threads", 2 }, { "ok_per_s", 1700.0 }, { "ops_per_s", 1800.0 } } } } };
+    auto chartOf = [](const RunRecord& r) {
+        const ReportDocument doc = Report::build({ r }, {});
+        for (const ReportBlock& b : runSection(doc).blocks)
+            if (b.kind == ReportBlock::Kind::Chart)
+                return b.chart;
+        return ReportChart();
+    };
+    ReportChart c = chartOf(sweep);
+    QCOMPARE(c.title, QString("ok/s by threads"));
+    QCOMPARE(c.series.first().points, QList<QPointF>({ { 1, 900 }, { 2, 1700 } }));
+    // A sweep older than ok/s: its completed ops/s, said so.
+    sweep.summary = QJsonObject { { "points",
+        QJsonArray { QJsonObject { { "threads", 1 }, { "ops_per_s", 1000.0 } },
+            QJsonObject { { "threads", 2 }, { "ops_per_s", 1800.0 } } } } };
+    c = chartOf(sweep);
+    QVERIFY2(c.title.contains("predates ok/s"), qPrintable(c.title));
+    QCOMPARE(c.series.first().points, QList<QPointF>({ { 1, 1000 }, { 2, 1800 } }));
+    // A curve's table and chart: ok/s.
+    RunRecord curve;
+    curve.kind = "curve";
+    curve.summary = QJsonObject { { "points",
+        QJsonArray { QJsonObject { { "coverage", 0.5 }, { "ok_per_s", 4000.0 }, { "ops_per_s", 4100.0 } } } } };
+    const QStringList t = textOf(runSection(Report::build({ curve }, {})));
+    QVERIFY(t.contains("series | target | coverage | hit ratio | ok/s"));
+    QVERIFY2(t.filter("4,000").size() == 1 && t.filter("4,100").isEmpty(), qPrintable(t.join('\n')));
 }
 
 QTEST_GUILESS_MAIN(TstReportModel)

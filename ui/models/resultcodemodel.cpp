@@ -81,14 +81,10 @@ QVariant ResultCodeModel::headerData(int section, Qt::Orientation orientation, i
     }
 }
 
-void ResultCodeModel::merge(const QJsonObject& resultCodes)
+void ResultCodeModel::merge(const std::map<int, double>& resultCodes)
 {
-    for (auto it = resultCodes.constBegin(); it != resultCodes.constEnd(); ++it) {
-        bool ok = false;
-        const int code = it.key().toInt(&ok);
-        if (!ok)
-            continue;
-        const qint64 n = qint64(it.value().toDouble());
+    for (const auto& [code, count] : resultCodes) {
+        const qint64 n = qint64(count);
         auto pos = std::lower_bound(m_rows.begin(), m_rows.end(), code, [](const Row& r, int c) { return r.code < c; });
         if (pos != m_rows.end() && pos->code == code)
             pos->count += n;
@@ -97,16 +93,16 @@ void ResultCodeModel::merge(const QJsonObject& resultCodes)
     }
 }
 
-void ResultCodeModel::addCounts(const QJsonObject& resultCodes)
+void ResultCodeModel::addCounts(const std::map<int, double>& resultCodes)
 {
-    if (resultCodes.isEmpty())
+    if (resultCodes.empty())
         return;
     beginResetModel();
     merge(resultCodes);
     endResetModel();
 }
 
-void ResultCodeModel::setCounts(const QJsonObject& resultCodes)
+void ResultCodeModel::setCounts(const std::map<int, double>& resultCodes)
 {
     beginResetModel();
     m_rows.clear();

@@ -1,8 +1,9 @@
 #pragma once
 
 #include <QAbstractTableModel>
-#include <QJsonObject>
 #include <QList>
+
+#include <map>
 
 // LDAP result codes of a load run: code, name and count, by code. Fed live (one interval's counts added at a time)
 // and replaced by the run's totals at the end.
@@ -27,10 +28,10 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // {"0": 1234, "32": 5}: adds to the counts shown.
-    void addCounts(const QJsonObject& resultCodes);
+    // {0: 1234, 32: 5} (OpFigures::resultCodes): adds to the counts shown.
+    void addCounts(const std::map<int, double>& resultCodes);
     // Replaces every count.
-    void setCounts(const QJsonObject& resultCodes);
+    void setCounts(const std::map<int, double>& resultCodes);
     void clear();
 
     // The count for a code, 0 when it never occurred; -1 as the row of an absent code.
@@ -46,7 +47,7 @@ private:
         int code = 0;
         qint64 count = 0;
     };
-    void merge(const QJsonObject& resultCodes);
+    void merge(const std::map<int, double>& resultCodes);
 
     QList<Row> m_rows; // sorted by code
 };

@@ -2,11 +2,13 @@
 
 #include "core/common/units.h"
 #include "core/ldap/accessdistribution.h"
+#include "core/ldap/loadresult.h"
 #include "core/sizing/referencecurve.h"
 #include "core/store/runrecorder.h"
 #include "ui/charts/curvechartview.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/curveform.h"
+#include "ui/report/loadfigures.h"
 #include "ui/widgets/curvepredictor.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runstatuslabel.h"
@@ -28,6 +30,25 @@
 namespace {
 constexpr int kCurveSteps = 50;
 constexpr qint64 kMaxRecordBytes = 64 << 20;
+
+// The record's points, each with its ok/s; `completed` when some point predates ok/s and holds completed ops/s.
+QList<CurvePoint> pointsOf(const QJsonObject& summary, bool* completed)
+{
+    QList<CurvePoint> points;
+    for (const QJsonValue& v : summary.value(QStringLiteral("points")).toArray()) {
+        const QJsonObject o = v.toObject();
+        CurvePoint p;
+        p.coverage = o.value(QStringLiteral("coverage")).toDouble();
+        const LoadFigures::PointRate rate = LoadFigures::pointRate(o);
+        p.opsPerSec = rate.perS;
+        *completed = *completed || rate.completed;
+        if (o.value(QStringLiteral("hit_ratio")).isDouble())
+            p.hitRatio = o.value(QStringLiteral("hit_ratio")).toDouble();
+        points << p;
+    }
+    return points;
+}
+
 } // namespace
 
 CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
@@ -56,12 +77,12 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     m_progress->setFormat(tr("idle"));
     m_progress->setValue(0);
     m_curveChart->setObjectName(QStringLiteral("curveChart"));
-    m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"), tr("ops/s"));
+    m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"), tr("ok/s"));
     m_curveChart->setPlaceholderText(tr("No curve yet: Start a sweep against the LDAP page's server, or open a "
                                         "record written by dirbench-cli curve --json."));
     m_liveChart->setObjectName(QStringLiteral("liveChart"));
-    m_liveChart->setAxisTitles(tr("Time (s)"), tr("ops/s"));
-    m_liveChart->setPlaceholderText(tr("ops/s of each point, live"));
+    m_liveChart->setAxisTitles(tr("Time (s)"), tr("ok/s"));
+    m_liveChart->setPlaceholderText(tr("ok/s (successful searches per second) of each point, live"));
     m_liveChart->setMinimumHeight(150);
     m_liveChart->hide(); // until a sweep runs here
     m_fitLabel->setObjectName(QStringLiteral("fitLabel"));
@@ -103,7 +124,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     connect(m_cancelButton, &QPushButton::clicked, this, &CurvePage::cancel);
     connect(m_openButton, &QPushButton::clicked, this, &CurvePage::chooseRecord);
     connect(m_predictor, &CurvePredictor::targetChanged, this,
-        [this](double ops) { m_curveChart->setTarget(ops, tr("target %1 ops/s").arg(Units::formatNumber(ops, 0))); });
+        [this](double ops) { m_curveChart->setTarget(ops, tr("target %1 ok/s").arg(Units::formatNumber(ops, 0))); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &CurvePage::onProgress);
     connect(m_runner, &ProbeRunner::samplesArrived, this, &CurvePage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &CurvePage::onFinished);
@@ -193,24 +214,24 @@ void CurvePage::onSamples(int runId, const SampleBatch& samples)
     QHash<QString, QList<QPointF>> fresh;
     QStringList order;
     for (const Sample& s : samples) {
-        const QJsonValue ops = s.values.value(QStringLiteral("ops_per_s"));
-        if (!ops.isDouble() || s.series.isEmpty())
-            continue;
+        const LoadInterval i = LoadInterval::fromJson(s.values);
+        if (i.seconds <= 0 || s.series.isEmpty())
+            continue; // not an interval of a point's load
         if (!m_liveSums.contains(s.series))
             m_liveOrder << s.series;
         auto& sum = m_liveSums[s.series];
-        sum.first += ops.toDouble();
+        sum.first += i.all.okPerS;
         sum.second += 1;
         if (!fresh.contains(s.series))
             order << s.series;
-        fresh[s.series] << QPointF(s.t, ops.toDouble());
+        fresh[s.series] << QPointF(s.t, i.all.okPerS);
     }
     for (const QString& series : std::as_const(order))
         m_liveChart->appendPoints(series, fresh.value(series));
     showLivePoints();
 }
 
-// While the sweep runs: each point's mean ops/s so far, at the coverage it asked for.
+// While the sweep runs: each point's mean ok/s so far, at the coverage it asked for.
 void CurvePage::showLivePoints()
 {
     QList<QPointF> pts;
@@ -251,22 +272,18 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
     if (record.kind != u"curve")
         return fail(tr("this is a \"%1\" record, not a curve").arg(record.kind));
     const QJsonObject& s = record.summary;
-    QList<CurvePoint> points;
+    bool completed = false; // a record older than ok/s: its points hold completed ops/s
+    const QList<CurvePoint> points = pointsOf(s, &completed);
+    const QString unit = completed ? tr("ops/s") : tr("ok/s");
     QList<QPointF> measured;
-    for (const QJsonValue& v : s.value(QStringLiteral("points")).toArray()) {
-        const QJsonObject o = v.toObject();
-        CurvePoint p;
-        p.coverage = o.value(QStringLiteral("coverage")).toDouble();
-        p.opsPerSec = o.value(QStringLiteral("ops_per_s")).toDouble();
-        if (o.value(QStringLiteral("hit_ratio")).isDouble())
-            p.hitRatio = o.value(QStringLiteral("hit_ratio")).toDouble();
-        points << p;
+    for (const CurvePoint& p : points)
         measured << QPointF(p.coverage * 100, p.opsPerSec);
-    }
     m_lastRecord = record;
     m_warnings->setWarnings(record.warnings);
     m_curveChart->clear();
-    m_curveChart->setMeasured(measured, tr("measured (%n point(s))", nullptr, int(measured.size())));
+    m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"),
+        completed ? tr("ops/s (completed: the record predates ok/s)") : unit);
+    m_curveChart->setMeasured(measured, tr("measured %1 (%n point(s))", nullptr, int(measured.size())).arg(unit));
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
     if (points.isEmpty())
         return fail(tr("the record has no points"));
@@ -299,12 +316,15 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
     m_curveChart->setFit(line, low, high, tr("fit (± %1 σ band)").arg(m_fit->bandSigmas));
     m_curveChart->setReference(reference, tr("guide Fig. 3 shape (normalised)"));
     m_fitLabel->setText(
-        tr("<b>Fit</b>: t_hit = %1 µs (%2 ops/s cached), t_miss = %3 µs (%4 ops/s uncached); h(c): %5, %6; "
-           "RMS residual %7 %; %8 entries.<br><span style='color:#555'>Reference: %9</span>")
+        tr("<b>Fit</b>: t_hit = %1 µs (%2 %10 cached), t_miss = %3 µs (%4 %10 uncached); h(c): %5, %6; "
+           "RMS residual %7 %; %8 entries.%11<br><span style='color:#555'>Reference: %9</span>")
             .arg(Units::formatNumber(m_fit->tHit * 1e6, 1), Units::formatNumber(1.0 / m_fit->tHit, 0),
                 Units::formatNumber(m_fit->tMiss * 1e6, 1), Units::formatNumber(1.0 / m_fit->tMiss, 0),
                 m_fit->access.toString(), m_fit->method, Units::formatNumber(m_fit->rmsRelativeResidual() * 100, 1),
-                Units::formatNumber(double(m_fit->entries), 0), ReferenceCurve::source().toHtmlEscaped()));
+                Units::formatNumber(double(m_fit->entries), 0), ReferenceCurve::source().toHtmlEscaped(), unit,
+                completed ? tr(" The record's points predate ok/s: fitted to completed ops/s, failed searches "
+                               "included.")
+                          : QString()));
     return true;
 }
 

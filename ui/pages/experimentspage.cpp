@@ -2,9 +2,11 @@
 
 #include "core/common/units.h"
 #include "core/experiments/guided.h"
+#include "core/ldap/loadresult.h"
 #include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/experimentform.h"
+#include "ui/report/loadfigures.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/warningslabel.h"
@@ -92,13 +94,13 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     connect(m_cancelButton, &QPushButton::clicked, this, &ExperimentsPage::cancel);
 
     m_liveChart->setObjectName(QStringLiteral("liveChart"));
-    m_liveChart->setAxisTitles(tr("Time (s)"), tr("ops/s"));
-    m_liveChart->setPlaceholderText(tr("each point's ops/s, live"));
+    m_liveChart->setAxisTitles(tr("Time (s)"), tr("ok/s"));
+    m_liveChart->setPlaceholderText(tr("each point's ok/s (successful operations per second), live"));
     m_pointsChart->setObjectName(QStringLiteral("pointsChart"));
-    m_pointsChart->setAxisTitles(tr("Client threads"), tr("ops/s"));
-    m_pointsChart->setPlaceholderText(tr("ops/s of each point, when the experiment ends"));
+    m_pointsChart->setAxisTitles(tr("Client threads"), tr("ok/s"));
+    m_pointsChart->setPlaceholderText(tr("ok/s of each point, when the experiment ends"));
     m_table->setObjectName(QStringLiteral("pointsTable"));
-    m_table->setHorizontalHeaderLabels({ tr("Point"), tr("ops/s"), tr("p50 ms"), tr("p99 ms"), tr("Status") });
+    m_table->setHorizontalHeaderLabels({ tr("Point"), tr("ok/s"), tr("p50 ms"), tr("p99 ms"), tr("Status") });
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -245,15 +247,15 @@ void ExperimentsPage::onSamples(int runId, const SampleBatch& samples)
     QHash<QString, QList<QPointF>> fresh;
     QStringList order;
     for (const Sample& s : samples) {
-        const QJsonValue ops = s.values.value(QStringLiteral("ops_per_s"));
-        if (!ops.isDouble())
-            continue;
+        const LoadInterval i = LoadInterval::fromJson(s.values);
+        if (i.seconds <= 0)
+            continue; // not an interval of a load
         if (!fresh.contains(s.series))
             order << s.series;
-        fresh[s.series] << QPointF(s.t, ops.toDouble());
+        fresh[s.series] << QPointF(s.t, i.all.okPerS);
     }
     for (const QString& series : std::as_const(order))
-        m_liveChart->appendPoints(series.isEmpty() ? tr("ops/s") : series, fresh.value(series));
+        m_liveChart->appendPoints(series.isEmpty() ? tr("ok/s") : series, fresh.value(series));
 }
 
 void ExperimentsPage::onFinished(int runId, const RunRecord& record)
@@ -276,31 +278,35 @@ void ExperimentsPage::onFinished(int runId, const RunRecord& record)
 void ExperimentsPage::showPoints(const RunRecord& record)
 {
     const Axis axis = axisOf(record);
-    m_pointsChart->clear();
-    m_pointsChart->setAxisTitles(axis.title, tr("ops/s"));
     const QJsonArray points = record.summary.value(QStringLiteral("points")).toArray();
+    bool completed = false; // a record older than ok/s: its points hold completed ops/s
+    for (const QJsonValue& v : points)
+        completed = completed || LoadFigures::pointRate(v.toObject()).completed;
+    const QString unit = completed ? tr("ops/s (completed)") : tr("ok/s");
+    const QString latency = LoadFigures::coalescedReads(record.spec) ? tr(" ms (coalesced reads)") : tr(" ms");
+    m_pointsChart->clear();
+    m_pointsChart->setAxisTitles(axis.title, unit);
+    m_table->setHorizontalHeaderLabels({ tr("Point"), unit, tr("p50") + latency, tr("p99") + latency, tr("Status") });
     m_table->setRowCount(int(points.size()));
     QList<QPointF> line;
     for (int i = 0; i < points.size(); ++i) {
         const QJsonObject p = points.at(i).toObject();
         const double x = p.value(axis.key).toDouble();
-        const double ops = p.value(QStringLiteral("ops_per_s")).toDouble();
-        const QJsonObject lat = p.value(QStringLiteral("latency_ms")).toObject();
+        const double rate = LoadFigures::pointRate(p).perS;
+        const LatencyFigures lat = LatencyFigures::fromJson(p.value(QStringLiteral("latency_ms")).toObject());
         QString label = Units::formatNumber(x, 0);
         if (record.kind == u"tls-cost")
             label = x == 0 ? tr("plain") : tr("TLS");
         else if (p.contains(QStringLiteral("server_threads_running")))
             label += tr(" (ran %1)").arg(p.value(QStringLiteral("server_threads_running")).toInt());
-        const QStringList cells
-            = { label, Units::formatNumber(ops), Units::formatNumber(lat.value(QStringLiteral("p50")).toDouble(), 3),
-                  Units::formatNumber(lat.value(QStringLiteral("p99")).toDouble(), 3),
-                  p.value(QStringLiteral("status")).toString() };
+        const QStringList cells = { label, Units::formatNumber(rate), Units::formatNumber(lat.p50.value_or(0), 3),
+            Units::formatNumber(lat.p99.value_or(0), 3), p.value(QStringLiteral("status")).toString() };
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
-        line << QPointF(x, ops);
+        line << QPointF(x, rate);
     }
     if (!line.isEmpty())
-        m_pointsChart->appendPoints(tr("ops/s"), line);
+        m_pointsChart->appendPoints(unit, line);
     m_reference->setText(referenceText());
 }
 

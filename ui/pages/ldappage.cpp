@@ -189,7 +189,7 @@ void LdapPage::start()
 
 void LdapPage::launchLoad(const LdapLoadSpec& spec)
 {
-    m_loadView->clear();
+    m_loadView->begin(spec); // its operation, and whether reads are coalesced
     m_resultTabs->setCurrentWidget(m_loadView);
     m_probing = false;
     m_runLabel = spec.kindName();

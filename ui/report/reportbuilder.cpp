@@ -20,6 +20,8 @@ QString dateText(const QDateTime& t)
 // The history's headline, or for kinds it has none for, the number a reader looks for first.
 QString headline(const RunRecord& r)
 {
+    if (r.kind.startsWith(u"ldap-") && r.kind != u"ldap-probe" && !r.summary.isEmpty())
+        return ReportSections::ldapHeadline(r); // successes per second, the figure to bet on
     const QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
         return h;
@@ -32,7 +34,9 @@ QString headline(const RunRecord& r)
     if (s.value(QStringLiteral("t_hit_us")).isDouble())
         return QString(u"t_hit " + ReportFormat::value(s.value(QStringLiteral("t_hit_us"))) + u" µs, t_miss "
             + ReportFormat::value(s.value(QStringLiteral("t_miss_us"))) + u" µs");
-    if (s.value(QStringLiteral("best_ops_per_s")).isDouble())
+    if (s.value(QStringLiteral("best_ok_per_s")).isDouble())
+        return QString(u"best " + ReportFormat::value(s.value(QStringLiteral("best_ok_per_s"))) + u" ok/s");
+    if (s.value(QStringLiteral("best_ops_per_s")).isDouble()) // a record older than ok/s
         return QString(u"best " + ReportFormat::value(s.value(QStringLiteral("best_ops_per_s"))) + u" ops/s");
     return h;
 }

@@ -1,6 +1,8 @@
-// Curve records: coverage of the entry cache vs ops/s, the fitted service-time model and the guide's reference
-// (HP-UX DS 8.1 tuning guide, Figure 3's shape scaled to the fit's fully cached rate).
+// Curve records: coverage of the entry cache vs ok/s (completed ops/s for a record older than ok/s), the fitted
+// service-time model and the guide's reference (HP-UX DS 8.1 tuning guide, Figure 3's shape scaled to the fit's fully
+// cached rate).
 #include "core/sizing/referencecurve.h"
+#include "ui/report/loadfigures.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
@@ -11,26 +13,30 @@ void curve(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
     const QJsonObject& s = r.summary;
     const QJsonArray points = s.value(QStringLiteral("points")).toArray();
+    bool completed = false; // a record older than ok/s: its points hold completed ops/s
+    for (const QJsonValue& v : points)
+        completed = completed || LoadFigures::pointRate(v.toObject()).completed;
+    const QString unit = completed ? QStringLiteral("ops/s") : QStringLiteral("ok/s");
     ReportChart c;
     c.title = QStringLiteral("Entry-cache coverage vs throughput");
     c.xLabel = QStringLiteral("coverage (%)");
-    c.yLabel = QStringLiteral("ops/s");
+    c.yLabel = unit;
     ReportSeries measured;
     measured.name = QStringLiteral("measured");
     measured.markers = true;
     measured.line = false;
     ReportTable t;
     t.header = { QStringLiteral("series"), QStringLiteral("target"), QStringLiteral("coverage"),
-        QStringLiteral("hit ratio"), QStringLiteral("ops/s") };
+        QStringLiteral("hit ratio"), unit };
     for (const QJsonValue& v : points) {
         const QJsonObject p = v.toObject();
-        measured.points.append(
-            { p.value(QStringLiteral("coverage")).toDouble() * 100, p.value(QStringLiteral("ops_per_s")).toDouble() });
+        const LoadFigures::PointRate rate = LoadFigures::pointRate(p);
+        measured.points.append({ p.value(QStringLiteral("coverage")).toDouble() * 100, rate.perS });
         t.rows.append(
             { p.value(QStringLiteral("series")).toString(), ReportFormat::value(p.value(QStringLiteral("target"))),
                 ReportFormat::value(p.value(QStringLiteral("coverage"))),
                 ReportFormat::value(p.value(QStringLiteral("hit_ratio"))),
-                ReportFormat::value(p.value(QStringLiteral("ops_per_s"))) });
+                rate.present ? ReportFormat::number(rate.perS) : QStringLiteral("n/a") });
     }
     c.series << measured;
     const QJsonObject fit = s.value(QStringLiteral("fit")).toObject();
@@ -68,6 +74,10 @@ void curve(const RunRecord& r, ReportSection& section, QStringList& sources)
     section.blocks << ReportBlock::subheading(QStringLiteral("Model"));
     section.blocks << ReportBlock::keyValues(rows);
     section.blocks << ReportBlock::subheading(QStringLiteral("Measured points"));
+    if (completed)
+        section.blocks << ReportBlock::paragraph(
+            QStringLiteral("This record's points predate ok/s: they hold ops/s (completed per second), "
+                           "failed searches included, and the fit is made to them."));
     section.blocks << ReportBlock::ofTable(t);
     for (const QString& src : ReportJson::sourcesIn(s))
         cite(sources, src);

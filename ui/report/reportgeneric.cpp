@@ -1,4 +1,5 @@
 // Sections for any kind of record: what every record has (spec, summary, intervals), printed generically.
+#include "ui/report/loadfigures.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
@@ -66,33 +67,50 @@ void intervalCharts(const QJsonArray& intervals, const QStringList& keys, Report
     }
 }
 
-// Experiments (thread sweep, TLS cost, database size) hold summary.points: ops/s against what the sweep varied.
+// Experiments (thread sweep, TLS cost, database size) hold summary.points: ok/s against what the sweep varied
+// (completed ops/s for a record made before points had ok/s, and the chart says so).
 static void pointsChart(const QJsonObject& summary, ReportSection& section)
 {
     const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
-    if (points.isEmpty() || !points.first().toObject().value(QStringLiteral("ops_per_s")).isDouble())
+    if (points.isEmpty() || !LoadFigures::pointRate(points.first().toObject()).present)
         return;
     QString xKey;
     const QJsonObject first = points.first().toObject();
     for (auto it = first.begin(); it != first.end() && xKey.isEmpty(); ++it)
-        if (it.value().isDouble() && it.key() != u"ops_per_s" && !it.key().contains(u"cpu") && it.key() != u"errors")
+        if (it.value().isDouble() && !it.key().endsWith(u"_per_s") && !it.key().contains(u"cpu")
+            && it.key() != u"errors")
             xKey = it.key();
     if (xKey.isEmpty())
         return;
+    bool completed = false;
+    for (const QJsonValue& v : points)
+        completed = completed || LoadFigures::pointRate(v.toObject()).completed;
+    const QString unit
+        = completed ? QStringLiteral("ops/s (completed: the record predates ok/s)") : QStringLiteral("ok/s");
     ReportChart c;
-    c.title = QString(u"ops/s by " + ReportFormat::label(xKey));
+    c.title = QString(unit + u" by " + ReportFormat::label(xKey));
     c.xLabel = ReportFormat::label(xKey);
-    c.yLabel = QStringLiteral("ops/s");
+    c.yLabel = completed ? QStringLiteral("ops/s") : QStringLiteral("ok/s");
     ReportSeries sr;
-    sr.name = QStringLiteral("measured ops/s");
+    sr.name = QString(u"measured " + c.yLabel);
     sr.markers = true;
     for (const QJsonValue& v : points) {
         const QJsonObject o = v.toObject();
-        if (o.value(xKey).isDouble() && o.value(QStringLiteral("ops_per_s")).isDouble())
-            sr.points.append({ o.value(xKey).toDouble(), o.value(QStringLiteral("ops_per_s")).toDouble() });
+        const LoadFigures::PointRate rate = LoadFigures::pointRate(o);
+        if (o.value(xKey).isDouble() && rate.present)
+            sr.points.append({ o.value(xKey).toDouble(), rate.perS });
     }
     c.series << sr;
     section.blocks << ReportBlock::ofChart(c);
+}
+
+// Intervals of an LDAP load (an experiment's, or the load beside a disk test), and the others.
+static std::pair<QJsonArray, QJsonArray> splitLoadIntervals(const QJsonArray& intervals)
+{
+    QJsonArray load, other;
+    for (const QJsonValue& v : intervals)
+        (v.toObject().contains(QStringLiteral("ops_per_s")) ? load : other).append(v);
+    return { load, other };
 }
 
 void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
@@ -113,22 +131,21 @@ void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
     }
     for (const QString& src : ReportJson::sourcesIn(r.summary) + ReportJson::sourcesIn(r.extra))
         cite(sources, src);
-    if (!ReportJson::series(r.intervals, QStringLiteral("ops_per_s")).isEmpty()) {
-        loadCharts(r.intervals, section); // an LDAP load (an experiment's): its usual charts
-        return;
-    }
+    const auto [load, other] = splitLoadIntervals(r.intervals);
+    loadCharts(load, section, LoadFigures::coalescedReads(r.spec)); // an LDAP load's usual charts
     // Columns that never left 0 (errors, timeouts in a clean run) make empty charts: their tables say 0 already.
     QStringList keys;
-    for (const QString& k : ReportJson::numericIntervalKeys(r.intervals)) {
+    for (const QString& k : ReportJson::numericIntervalKeys(other)) {
         bool moved = false;
-        for (const QPointF& p : ReportJson::series(r.intervals, k))
+        for (const QPointF& p : ReportJson::series(other, k))
             moved = moved || p.y() != 0;
         if (moved)
             keys << k;
     }
     if (keys.size() > 8)
         keys = keys.mid(0, 8);
-    intervalCharts(r.intervals, keys, section, QStringLiteral("Intervals"));
+    intervalCharts(
+        other, keys, section, QStringLiteral("Intervals"), load.isEmpty() ? QString() : QStringLiteral("series"));
 }
 
 } // namespace ReportSections

@@ -9,8 +9,11 @@ namespace ReportSections {
 
 void disk(const RunRecord& r, ReportSection& section, QStringList& sources);
 void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources);
-// The charts of LDAP load intervals (ops/s, latency, faults, cn=monitor rates); experiments' loads use them too.
-void loadCharts(const QJsonArray& intervals, ReportSection& section);
+// "9,812.3 ok/s, p99 1.52 ms, 88 errors": an LDAP load's line in the overview.
+QString ldapHeadline(const RunRecord& r);
+// The charts of LDAP load intervals (ok/s and completed ops/s, latency, per kind of operation for a mix, faults,
+// cn=monitor rates); experiments' loads use them too. `coalescedReads` marks the latency charts.
+void loadCharts(const QJsonArray& intervals, ReportSection& section, bool coalescedReads = false);
 void curve(const RunRecord& r, ReportSection& section, QStringList& sources);
 void sizing(const RunRecord& r, ReportSection& section, QStringList& sources);
 void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sources);

@@ -2,8 +2,11 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "core/ldap/loadresult.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/intervalsamples.h"
+#include "ui/models/operationmodel.h"
+#include "ui/report/loadfigures.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
@@ -12,7 +15,7 @@ namespace {
 
 QString opsSeries()
 {
-    return DiskLdapView::tr("LDAP ops/s");
+    return DiskLdapView::tr("LDAP ok/s");
 }
 
 } // namespace
@@ -23,7 +26,7 @@ DiskLdapView::DiskLdapView(QWidget* parent)
     , m_summary(new QLabel(this))
 {
     m_chart->setObjectName(QStringLiteral("ldapLoadChart"));
-    m_chart->setAxisTitles(tr("Time (s)"), tr("LDAP ops/s"));
+    m_chart->setAxisTitles(tr("Time (s)"), tr("LDAP ok/s"));
     m_chart->setMinimumHeight(150);
     m_summary->setObjectName(QStringLiteral("ldapLoadSummary"));
     m_summary->setWordWrap(true);
@@ -46,14 +49,12 @@ void DiskLdapView::clear()
 void DiskLdapView::addSamples(const SampleBatch& samples)
 {
     QList<QPointF> pts;
-    for (const Sample& s : samples) {
-        const QJsonValue v = s.values.value(QStringLiteral("ops_per_s"));
-        if (isLdapSeries(s.series) && v.isDouble())
-            pts << QPointF(s.t, v.toDouble());
-    }
+    for (const Sample& s : samples)
+        if (isLdapSeries(s.series))
+            pts << QPointF(s.t, LoadInterval::fromJson(s.values).all.okPerS);
     m_chart->appendPoints(opsSeries(), pts);
     if (!pts.isEmpty())
-        m_summary->setText(tr("LDAP load, last interval: %1 ops/s").arg(Units::formatNumber(pts.constLast().y())));
+        m_summary->setText(tr("LDAP load, last interval: %1 ok/s").arg(Units::formatNumber(pts.constLast().y())));
 }
 
 void DiskLdapView::finish(const RunRecord& record)
@@ -65,12 +66,13 @@ void DiskLdapView::finish(const RunRecord& record)
     const QJsonObject ldap = record.summary.value(QStringLiteral("ldap")).toObject();
     if (ldap.isEmpty())
         return;
-    const QJsonValue p99 = ldap.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("p99"));
+    const LoadSummary s = LoadSummary::fromJson(ldap);
     m_summary->setText(
-        tr("LDAP load during the loaded disk test: %1 ops/s, p99 %2, %3 errors")
-            .arg(Units::formatNumber(ldap.value(QStringLiteral("ops_per_s")).toDouble()),
-                p99.isDouble() ? Units::formatNumber(p99.toDouble(), 2) + QStringLiteral(" ms") : QStringLiteral("–"),
-                Units::formatNumber(ldap.value(QStringLiteral("errors")).toDouble(), 0)));
+        tr("LDAP load during the loaded disk test: %1 ok/s%2 (%3 ops/s completed), p99 %4%5, %6 errors")
+            .arg(Units::formatNumber(s.all.okPerS), s.all.okDerived ? tr(" (derived: ops − errors)") : QString(),
+                Units::formatNumber(s.all.opsPerS), OperationModel::latencyText(s.all.latencyMs.p99),
+                LoadFigures::coalescedReads(record.spec) ? tr(" (coalesced reads)") : QString(),
+                Units::formatNumber(s.all.errors, 0)));
 }
 
 QString DiskLdapView::doneText(const RunRecord& record)

@@ -8,7 +8,7 @@ class LiveChartView;
 class QLabel;
 struct RunRecord;
 
-// Under the Disk page's chart during a disk-under-load experiment: the LDAP load's ops/s (series "ldap") on the
+// Under the Disk page's chart during a disk-under-load experiment: the LDAP load's successes/s (series "ldap") on the
 // same time axis as the disk chart, and what the load did during the loaded disk test.
 class DiskLdapView final : public QWidget
 {

@@ -2,9 +2,13 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "core/ldap/loadresult.h"
+#include "core/ldap/loadspec.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/intervalsamples.h"
+#include "ui/models/operationmodel.h"
 #include "ui/models/resultcodemodel.h"
+#include "ui/report/loadfigures.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/warningslabel.h"
 
@@ -12,15 +16,14 @@
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
-namespace {
+#include <algorithm>
+#include <cmath>
 
-QString clientOps()
-{
-    return LdapLoadView::tr("client ops/s");
-}
+namespace {
 
 // The server values a user looks at, in the order shown: key, label, on the gauge chart (else ops chart).
 struct ServerKey
@@ -36,17 +39,42 @@ constexpr ServerKey kServerKeys[]
           { "read_waiters", QT_TRANSLATE_NOOP("LdapLoadView", "read waiters"), true },
           { "connections_current", QT_TRANSLATE_NOOP("LdapLoadView", "connections"), true } };
 
+const char* const kPercentiles[] = { "p50", "p95", "p99" };
+
 QString seriesName(const ServerKey& k)
 {
     const QString label = LdapLoadView::tr(k.label);
     return k.gauge ? label : LdapLoadView::tr("server: %1").arg(label);
 }
 
-QString ms(const QJsonObject& lat, const char* key)
+std::optional<double> percentile(const LatencyFigures& f, const char* p)
 {
-    const QJsonValue v = lat.value(QLatin1String(key));
-    return v.isDouble() ? Units::formatNumber(v.toDouble(), v.toDouble() < 10 ? 2 : 1) + QStringLiteral(" ms")
-                        : QStringLiteral("–");
+    const QLatin1String name(p);
+    return name == QLatin1String("p50") ? f.p50 : name == QLatin1String("p95") ? f.p95 : f.p99;
+}
+
+// Failed operations per second over an interval.
+double errorsPerS(const LoadInterval& i)
+{
+    if (i.seconds > 0)
+        return std::round(i.all.errors / i.seconds * 10.0) / 10.0;
+    return std::max(0.0, i.all.opsPerS - i.all.okPerS);
+}
+
+QString coalescedMark(bool on)
+{
+    return on ? LdapLoadView::tr(" (coalesced reads)") : QString();
+}
+
+QString derivedMark(bool on)
+{
+    return on ? LdapLoadView::tr(" (derived: ops − errors)") : QString();
+}
+
+// "ldap-search" -> "search"; a mix's rows are named by their kinds.
+QString operationOfKind(const QString& kind)
+{
+    return kind.startsWith(u"ldap-") ? kind.mid(5) : LdapLoadView::tr("all");
 }
 
 } // namespace
@@ -59,39 +87,52 @@ LdapLoadView::LdapLoadView(QWidget* parent)
     , m_latencyChart(new LiveChartView(this))
     , m_serverChart(new LiveChartView(this))
     , m_countersLabel(new QLabel(this))
+    , m_operationsLabel(new QLabel(this))
     , m_codes(new ResultCodeModel(this))
     , m_codeTable(new QTableView(this))
+    , m_operations(new OperationModel(this))
+    , m_operationTable(new QTableView(this))
 {
     m_status->setObjectName(QStringLiteral("ldapStatusLabel"));
     m_warnings->setObjectName(QStringLiteral("ldapWarningsLabel"));
     m_opsChart->setObjectName(QStringLiteral("opsChart"));
-    m_opsChart->setTitle(tr("Operations per second"));
     m_opsChart->setAxisTitles(tr("Time (s)"), tr("ops/s"));
+    m_opsChart->setRightAxisTitle(errorsSeries());
     m_latencyChart->setObjectName(QStringLiteral("latencyChart"));
-    m_latencyChart->setTitle(tr("Latency"));
     m_latencyChart->setAxisTitles(tr("Time (s)"), tr("ms"));
     m_serverChart->setObjectName(QStringLiteral("serverChart"));
     m_serverChart->setTitle(tr("Server threads and connections (cn=monitor)"));
     m_serverChart->setAxisTitles(tr("Time (s)"), tr("count"));
     for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
         c->setMinimumHeight(190);
-    // Lines that often lie on one another: the server's count of the client's own operations, and the
-    // connections (each idle one is a read waiter).
+    // Lines that often lie on one another: the server's count of the client's own operations, completed and
+    // successful operations, and the connections (each idle one is a read waiter).
     m_opsChart->setDashed(seriesName(kServerKeys[1]));
+    m_opsChart->setDashed(completedSeries());
     m_serverChart->setDashed(seriesName(kServerKeys[4]));
     m_countersLabel->setObjectName(QStringLiteral("serverCountersLabel"));
     m_countersLabel->setWordWrap(true);
     m_countersLabel->setTextFormat(Qt::RichText);
     m_countersLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    for (QTableView* t : { m_codeTable, m_operationTable }) {
+        t->verticalHeader()->hide();
+        t->setAlternatingRowColors(true);
+        t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    }
     m_codeTable->setObjectName(QStringLiteral("resultCodeTable"));
     m_codeTable->setModel(m_codes);
-    m_codeTable->verticalHeader()->hide();
-    m_codeTable->setAlternatingRowColors(true);
-    m_codeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_codeTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_codeTable->horizontalHeader()->setSectionResizeMode(ResultCodeModel::Name, QHeaderView::Stretch);
+    m_operationTable->setObjectName(QStringLiteral("operationTable"));
+    m_operationTable->setModel(m_operations);
+    m_operationTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_operationTable->horizontalHeader()->setStretchLastSection(true);
+    m_operationTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_operationsLabel->setObjectName(QStringLiteral("operationsLabel"));
 
     auto* side = new QVBoxLayout;
+    side->addWidget(m_operationsLabel);
+    side->addWidget(m_operationTable);
     side->addWidget(new QLabel(tr("<b>Result codes</b>"), this));
     side->addWidget(m_codeTable, 1);
     side->addWidget(new QLabel(tr("<b>Server, last interval</b>"), this));
@@ -111,19 +152,68 @@ LdapLoadView::LdapLoadView(QWidget* parent)
     clear();
 }
 
-void LdapLoadView::clear()
+QString LdapLoadView::okSeries()
+{
+    return tr("ok/s");
+}
+
+QString LdapLoadView::completedSeries()
+{
+    return tr("completed ops/s");
+}
+
+QString LdapLoadView::errorsSeries()
+{
+    return tr("errors/s");
+}
+
+QString LdapLoadView::kindLatencySeries(const QString& kind)
+{
+    return tr("%1 p99").arg(kind);
+}
+
+void LdapLoadView::resetCharts()
 {
     for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
         c->clear();
-    m_opsChart->setPlaceholderText(tr("ops/s appear here while a load runs"));
+    m_kinds.clear();
+    m_completedSoFar.clear();
+    m_errorsSoFar.clear();
+    m_lastT = 0;
+    m_serverSeen = false;
+    m_failuresShown = false;
+    m_derived = false;
+    m_opsChart->setTitle(tr("Operations per second"));
+}
+
+void LdapLoadView::clear()
+{
+    resetCharts();
+    m_opsChart->setPlaceholderText(tr("ok/s appear here while a load runs"));
     m_latencyChart->setPlaceholderText(tr("p50, p95 and p99 appear here while a load runs"));
     m_serverChart->setPlaceholderText(tr("the server's own threads and connections appear here"));
     m_codes->clear();
+    m_operations->clear();
+    m_operationName = tr("all");
+    setCoalescedReads(false);
+    m_operationsLabel->setText(tr("<b>Operations</b>"));
+    fitOperationTable();
     m_status->reset();
     m_warnings->setWarnings({});
     m_countersLabel->setText(tr("–"));
-    m_lastT = 0;
-    m_serverSeen = false;
+}
+
+void LdapLoadView::begin(const LdapLoadSpec& spec)
+{
+    clear();
+    m_operationName = operationOfKind(spec.kindName());
+    setCoalescedReads(spec.coalesceReads);
+}
+
+void LdapLoadView::setCoalescedReads(bool on)
+{
+    m_coalesced = on;
+    m_latencyChart->setTitle(tr("Latency") + coalescedMark(on));
 }
 
 void LdapLoadView::showRunning(const QString& text)
@@ -131,18 +221,23 @@ void LdapLoadView::showRunning(const QString& text)
     m_status->showInfo(text);
 }
 
-void LdapLoadView::addSample(const Sample& s, QHash<QString, QList<QPointF>>& ops,
-    QHash<QString, QList<QPointF>>& latency, QHash<QString, QList<QPointF>>& gauges)
+void LdapLoadView::addSample(const Sample& s, const LoadInterval& i, Points& ops, Points& latency, Points& gauges)
 {
-    const QJsonObject& v = s.values;
     m_lastT = std::max(m_lastT, s.t);
-    if (v.value(QStringLiteral("ops_per_s")).isDouble())
-        ops[clientOps()] << QPointF(s.t, v.value(QStringLiteral("ops_per_s")).toDouble());
-    const QJsonObject lat = v.value(QStringLiteral("latency_ms")).toObject();
-    for (const char* p : { "p50", "p95", "p99" })
-        if (lat.value(QLatin1String(p)).isDouble())
-            latency[QLatin1String(p)] << QPointF(s.t, lat.value(QLatin1String(p)).toDouble());
-    const QJsonObject server = v.value(QStringLiteral("server")).toObject();
+    m_derived = m_derived || i.all.okDerived;
+    ops[okSeries()] << QPointF(s.t, i.all.okPerS);
+    ops[completedSeries()] << QPointF(s.t, i.all.opsPerS);
+    ops[errorsSeries()] << QPointF(s.t, errorsPerS(i));
+    for (const char* p : kPercentiles)
+        if (const auto v = percentile(i.all.latencyMs, p))
+            latency[QLatin1String(p)] << QPointF(s.t, *v);
+    for (const auto& [kind, f] : i.byOperation) {
+        if (!m_kinds.contains(kind))
+            m_kinds << kind;
+        if (f.latencyMs.p99)
+            latency[kindLatencySeries(kind)] << QPointF(s.t, *f.latencyMs.p99);
+    }
+    const QJsonObject server = i.server.toObject();
     if (!server.isEmpty())
         m_serverSeen = true;
     for (const ServerKey& k : kServerKeys) {
@@ -153,33 +248,80 @@ void LdapLoadView::addSample(const Sample& s, QHash<QString, QList<QPointF>>& op
     }
 }
 
+// Completed ops/s and errors/s are drawn from the first interval in which an operation failed, with every
+// interval before it: while all succeed they are the ok/s line and a line at 0.
+void LdapLoadView::appendRates(const QList<QPointF>& completed, const QList<QPointF>& errors, bool failed)
+{
+    if (m_failuresShown) {
+        m_opsChart->appendPoints(completedSeries(), completed);
+        m_opsChart->appendPoints(errorsSeries(), errors, LiveChartView::Axis::Right);
+        return;
+    }
+    m_completedSoFar << completed;
+    m_errorsSoFar << errors;
+    if (!failed)
+        return;
+    m_failuresShown = true;
+    m_opsChart->appendPoints(completedSeries(), m_completedSoFar);
+    m_opsChart->appendPoints(errorsSeries(), m_errorsSoFar, LiveChartView::Axis::Right);
+    m_completedSoFar.clear();
+    m_errorsSoFar.clear();
+}
+
 void LdapLoadView::addSamples(const SampleBatch& samples)
 {
     if (samples.isEmpty())
         return;
-    QHash<QString, QList<QPointF>> ops, latency, gauges;
+    Points ops, latency, gauges;
+    LoadInterval last;
+    bool failed = false;
     for (const Sample& s : samples) {
-        addSample(s, ops, latency, gauges);
-        m_codes->addCounts(s.values.value(QStringLiteral("result_codes")).toObject());
+        last = LoadInterval::fromJson(s.values);
+        addSample(s, last, ops, latency, gauges);
+        m_codes->addCounts(last.all.resultCodes);
+        failed = failed || last.all.errors > 0;
     }
     // Fixed order so the colours mean the same thing on every run.
-    m_opsChart->appendPoints(clientOps(), ops.value(clientOps()));
-    for (const char* p : { "p50", "p95", "p99" })
+    m_opsChart->appendPoints(okSeries(), ops.value(okSeries()));
+    appendRates(ops.value(completedSeries()), ops.value(errorsSeries()), failed);
+    for (const char* p : kPercentiles)
         m_latencyChart->appendPoints(QLatin1String(p), latency.value(QLatin1String(p)));
+    for (const QString& kind : std::as_const(m_kinds))
+        m_latencyChart->appendPoints(kindLatencySeries(kind), latency.value(kindLatencySeries(kind)));
     for (const ServerKey& k : kServerKeys)
         (k.gauge ? m_serverChart : m_opsChart)
             ->appendPoints(seriesName(k), (k.gauge ? gauges : ops).value(seriesName(k)));
     for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
         c->setMinimumXRange(0, m_lastT);
+    if (m_derived)
+        m_opsChart->setTitle(tr("Operations per second (ok/s derived: ops − errors)"));
     if (!m_serverSeen)
         m_serverChart->setPlaceholderText(tr("Not exposed: the server's counters (cn=monitor) cannot be read "
                                              "with this bind, or this server has none DirBench can read."));
-    const QJsonObject& last = samples.constLast().values;
-    showCounters(last.value(QStringLiteral("server")));
-    m_status->showInfo(tr("Last interval: %1 ops/s · p99 %2 · %3 errors")
-                           .arg(Units::formatNumber(last.value(QStringLiteral("ops_per_s")).toDouble()),
-                               ms(last.value(QStringLiteral("latency_ms")).toObject(), "p99"),
-                               Units::formatNumber(last.value(QStringLiteral("errors")).toDouble(), 0)));
+    showCounters(last.server);
+    showLastInterval(last);
+}
+
+void LdapLoadView::showLastInterval(const LoadInterval& last)
+{
+    m_operations->setFigures(last.all, last.byOperation, m_operationName);
+    m_operationsLabel->setText(tr("<b>Operations</b>, last interval") + coalescedMark(m_coalesced).toHtmlEscaped());
+    fitOperationTable();
+    m_status->showInfo(tr("Last interval: %1 ok/s · %2 ops/s · p99 %3%4 · %5 errors")
+                           .arg(Units::formatNumber(last.all.okPerS), Units::formatNumber(last.all.opsPerS),
+                               OperationModel::latencyText(last.all.latencyMs.p99), coalescedMark(m_coalesced),
+                               Units::formatNumber(last.all.errors, 0)));
+}
+
+void LdapLoadView::fitOperationTable()
+{
+    // As tall as its rows: one for a single operation, a row per kind and "all" for a mix; and room for the
+    // scroll bar a narrow window needs, so that it never covers the last row.
+    int h = m_operationTable->horizontalHeader()->sizeHint().height() + 2 * m_operationTable->frameWidth()
+        + m_operationTable->horizontalScrollBar()->sizeHint().height();
+    for (int r = 0; r < m_operations->rowCount(); ++r)
+        h += m_operationTable->verticalHeader()->sectionSize(r);
+    m_operationTable->setFixedHeight(std::max(h, m_operationTable->horizontalHeader()->sizeHint().height() * 2));
 }
 
 void LdapLoadView::showCounters(const QJsonValue& server)
@@ -200,33 +342,54 @@ void LdapLoadView::showCounters(const QJsonValue& server)
     m_countersLabel->setText(parts.join(QStringLiteral("<br>")));
 }
 
+// "9,812.3 ok/s · 9,900 ops/s completed · p99 1.52 ms · 88 errors (80 × No such object (32), ...) · load CPU
+// 12.5 µs/op · 99,000 operations"
 QString LdapLoadView::summaryLine(const RunRecord& record)
 {
-    const QJsonObject& s = record.summary;
-    const QJsonValue cpu = s.value(QStringLiteral("client_cpu_us_per_op"));
-    return tr("%1 ops/s · p99 %2 · client CPU %3 · %4 operations, %5 errors")
-        .arg(Units::formatNumber(s.value(QStringLiteral("ops_per_s")).toDouble()),
-            ms(s.value(QStringLiteral("latency_ms")).toObject(), "p99"),
-            cpu.isDouble() ? Units::formatNumber(cpu.toDouble()) + QStringLiteral(" µs/op") : QStringLiteral("–"),
-            Units::formatNumber(s.value(QStringLiteral("ops")).toDouble(), 0),
-            Units::formatNumber(s.value(QStringLiteral("errors")).toDouble(), 0));
+    const LoadSummary s = LoadSummary::fromJson(record.summary);
+    QStringList parts;
+    parts << tr("%1 ok/s").arg(Units::formatNumber(s.all.okPerS)) + derivedMark(s.all.okDerived);
+    parts << tr("%1 ops/s completed").arg(Units::formatNumber(s.all.opsPerS));
+    parts << tr("p99 %1").arg(OperationModel::latencyText(s.all.latencyMs.p99))
+            + coalescedMark(LoadFigures::coalescedReads(record.spec));
+    QString errors = tr("%1 errors").arg(Units::formatNumber(s.all.errors, 0));
+    if (const QString top = s.all.topErrors(); !top.isEmpty())
+        errors += QStringLiteral(" (") + top + u')';
+    parts << errors;
+    if (const auto cpu = s.loadCpuUsPerOp())
+        parts << tr("load CPU %1 µs/op").arg(Units::formatNumber(*cpu));
+    else if (const auto client = s.clientCpuUsPerOp())
+        parts << tr("client CPU %1 µs/op").arg(Units::formatNumber(*client));
+    parts << tr("%1 operations").arg(Units::formatNumber(s.all.ops, 0));
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString LdapLoadView::finish(const RunRecord& record)
 {
+    const LoadSummary s = LoadSummary::fromJson(record.summary);
+    if (record.kind.startsWith(u"ldap-"))
+        m_operationName = operationOfKind(record.kind);
+    setCoalescedReads(LoadFigures::coalescedReads(record.spec));
     if (!record.intervals.isEmpty()) {
-        for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
-            c->clear();
-        m_lastT = 0;
-        m_serverSeen = false;
+        resetCharts();
         m_codes->clear();
         addSamples(samplesFromIntervals(record.intervals));
     }
-    if (record.summary.contains(QStringLiteral("result_codes")))
-        m_codes->setCounts(record.summary.value(QStringLiteral("result_codes")).toObject());
+    if (!s.all.resultCodes.empty())
+        m_codes->setCounts(s.all.resultCodes);
     m_warnings->setWarnings(record.warnings);
-    const bool measured = record.summary.contains(QStringLiteral("ops_per_s"));
+    const bool measured = s.all.ops > 0 || s.seconds > 0;
+    if (measured) {
+        m_operations->setFigures(s.all, s.byOperation, m_operationName);
+        m_operationsLabel->setText(tr("<b>Operations</b>, whole run") + coalescedMark(m_coalesced).toHtmlEscaped());
+        fitOperationTable();
+    }
     return m_status->showOutcome(record, measured ? tr("Done: %1").arg(summaryLine(record)) : tr("Done."));
+}
+
+QString LdapLoadView::operationsCaption() const
+{
+    return m_operationsLabel->text();
 }
 
 QString LdapLoadView::summaryText() const

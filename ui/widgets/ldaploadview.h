@@ -9,17 +9,22 @@
 #include <QWidget>
 
 class LiveChartView;
+class OperationModel;
 class QLabel;
 class QTableView;
 class ResultCodeModel;
 class RunStatusLabel;
 class WarningsLabel;
+struct LdapLoadSpec;
+struct LoadInterval;
 struct RunRecord;
 
-// What an LDAP load shows while it runs and when it ends: ops/s (the client's, and the server's own completed
-// operations/s from cn=monitor), latency p50/p95/p99 in ms, the server's threads, waiters and connections, all on
-// one time axis; the result codes; a summary line and the warnings. What the server does not expose is written
-// "not exposed", never drawn as 0.
+// What an LDAP load shows while it runs and when it ends: successes/s ("ok/s", the headline; completed ops/s and
+// errors/s join it once an operation fails), the server's own completed operations/s from cn=monitor, latency
+// p50/p95/p99 in ms (and p99 per kind of operation in a mix), the server's threads, waiters and connections, all
+// on one time axis; a table of the figures per kind of operation; the result codes; a summary line and the
+// warnings. Latency figures say "(coalesced reads)" when the run held responses in the socket. What the server does
+// not expose is written "not exposed", never drawn as 0.
 class LdapLoadView final : public QWidget
 {
     Q_OBJECT
@@ -28,6 +33,8 @@ public:
     Q_DISABLE_COPY_MOVE(LdapLoadView)
 
     void clear();
+    // clear(), then what the spec says about the run to come: its operation's name, whether reads are coalesced.
+    void begin(const LdapLoadSpec& spec);
     void showRunning(const QString& text);
     void addSamples(const SampleBatch& samples);
     // Redraws from the record's intervals, takes the totals and shows how the run ended. Returns the summary line.
@@ -37,15 +44,29 @@ public:
     LiveChartView* latencyChart() const { return m_latencyChart; }
     LiveChartView* serverChart() const { return m_serverChart; }
     ResultCodeModel* resultModel() const { return m_codes; }
+    OperationModel* operationModel() const { return m_operations; }
+    QString operationsCaption() const;
     QString summaryText() const;
     QString countersText() const;
 
+    // The series of the ops chart.
+    static QString okSeries();
+    static QString completedSeries();
+    static QString errorsSeries();
+    // "search p99": a mix's latency series per kind.
+    static QString kindLatencySeries(const QString& kind);
     static QString summaryLine(const RunRecord& record);
 
 private:
-    void addSample(const Sample& s, QHash<QString, QList<QPointF>>& ops, QHash<QString, QList<QPointF>>& latency,
-        QHash<QString, QList<QPointF>>& gauges);
+    using Points = QHash<QString, QList<QPointF>>;
+    void resetCharts();
+    void setCoalescedReads(bool on);
+    void addSample(const Sample& s, const LoadInterval& i, Points& ops, Points& latency, Points& gauges);
+    void appendRates(const QList<QPointF>& completed, const QList<QPointF>& errors, bool failed);
+    void showOperations(const LoadInterval& last);
+    void showLastInterval(const LoadInterval& last);
     void showCounters(const QJsonValue& server);
+    void fitOperationTable();
 
     RunStatusLabel* m_status = nullptr;
     WarningsLabel* m_warnings = nullptr;
@@ -53,8 +74,17 @@ private:
     LiveChartView* m_latencyChart = nullptr;
     LiveChartView* m_serverChart = nullptr;
     QLabel* m_countersLabel = nullptr;
+    QLabel* m_operationsLabel = nullptr;
     ResultCodeModel* m_codes = nullptr;
     QTableView* m_codeTable = nullptr;
+    OperationModel* m_operations = nullptr;
+    QTableView* m_operationTable = nullptr;
+    QString m_operationName; // the row of a single-operation run
+    QStringList m_kinds; // a mix's kinds of operation, in the order their series appeared
+    QList<QPointF> m_completedSoFar, m_errorsSoFar; // drawn from the first failed operation on
     double m_lastT = 0;
     bool m_serverSeen = false; // some interval had the server's counters
+    bool m_failuresShown = false;
+    bool m_coalesced = false;
+    bool m_derived = false;
 };
