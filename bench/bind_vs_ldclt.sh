@@ -82,13 +82,13 @@ BINDFILE=$LB_WORK/ldclt-binddn.txt
 ) || lb_die "cannot write $BINDFILE"
 
 start_client() { # TOOL PROTO THREADS LOG RECORD
-    local uri=$SBX_URI
-    [[ $2 == ldaps ]] && uri=$SBX_LDAPS_URI
+    local uri=$SBX_URI ca=()
+    [[ $2 == ldaps ]] && uri=$SBX_LDAPS_URI ca=(--ca-file "$SBX_CA_FILE") # --ca-file is refused without TLS
     if [[ $1 == ldclt ]]; then
         LDAPTLS_CACERT=$SBX_CA_FILE lb_start "$4" ldclt -H "$uri" -e "bindeach,bindonly,randombinddnfromfile=$BINDFILE" \
             -n "$3" -q
     else
-        lb_start "$4" "$LB_CLI" ldap bind --uri "$uri" --ca-file "$SBX_CA_FILE" --mode new-connection \
+        lb_start "$4" "$LB_CLI" ldap bind --uri "$uri" "${ca[@]}" --mode new-connection \
             --dn "$DN_PATTERN" --password-file "$SBX_PASSWORD_FILE" --threads "$3" \
             --duration $((LEAD + DURATION + 10)) --quiet --json "$5"
     fi

@@ -40,6 +40,79 @@ int refuseRepeated(const QCommandLineParser& parser)
     return ExitOk;
 }
 
+int refuseOptions(const QCommandLineParser& parser, const QStringList& options, const QString& why)
+{
+    for (const QString& name : options)
+        if (parser.isSet(name))
+            return badArgument(QStringLiteral("--") + name, why);
+    return ExitOk;
+}
+
+int refuseForeign(const QCommandLineParser& parser, const QString& command, const QString& sub,
+    const QMap<QString, QStringList>& owners)
+{
+    for (const QString& name : parser.optionNames()) {
+        if (owners.value(sub).contains(name))
+            continue;
+        QStringList others;
+        for (auto it = owners.cbegin(); it != owners.cend(); ++it)
+            if (it.value().contains(name))
+                others << command + u' ' + it.key();
+        return badArgument((name.size() > 1 ? QStringLiteral("--") : QStringLiteral("-")) + name,
+            QStringLiteral("not an option of ") + command + u' ' + sub
+                + (others.isEmpty() ? QString()
+                                    : QStringLiteral(" (it is for ") + others.join(QStringLiteral(", ")) + u')'));
+    }
+    return ExitOk;
+}
+
+bool helpRequested(const QCommandLineParser& parser)
+{
+    return parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"));
+}
+
+QList<QCommandLineOption> onlyOptions(const QList<QCommandLineOption>& all, const QStringList& names)
+{
+    QList<QCommandLineOption> out;
+    for (const QCommandLineOption& o : all)
+        if (names.contains(o.names().first()))
+            out << o;
+    return out;
+}
+
+QString helpTextOf(const QCommandLineParser& parser, const QString& words)
+{
+    QString text = parser.helpText();
+    const QString usage = QStringLiteral("Usage: ");
+    const qsizetype at = text.indexOf(QStringLiteral(" [options]"));
+    if (text.startsWith(usage) && at > 0)
+        text.replace(usage.size(), at - usage.size(), QStringLiteral("dirbench-cli ") + words);
+    return text;
+}
+
+int printHelp(const QCommandLineParser& parser, const QString& words, bool toStderr)
+{
+    std::FILE* out = toStderr ? stderr : stdout;
+    std::fputs(qPrintable(helpTextOf(parser, words)), out);
+    std::fflush(out);
+    return toStderr ? ExitBadArgs : ExitOk;
+}
+
+int printUsage(
+    const QString& words, const QString& description, const QList<QCommandLineOption>& options, const QString& args)
+{
+    QCommandLineParser h;
+    h.setApplicationDescription(description);
+    h.addHelpOption();
+    h.addOptions(options);
+    QString text = helpTextOf(h, words);
+    if (!args.isEmpty())
+        text.insert(text.indexOf(u'\n'), args);
+    std::fputs(qPrintable(text), stdout);
+    std::fflush(stdout);
+    return ExitOk;
+}
+
 std::FILE* humanStream(bool jsonOnStdout)
 {
     return jsonOnStdout ? stderr : stdout;

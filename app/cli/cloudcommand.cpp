@@ -308,6 +308,43 @@ int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
     return finishJson(rec, p.value(QStringLiteral("json")));
 }
 
+// The options each action takes; anything else is refused by name.
+const QMap<QString, QStringList>& actionOptions()
+{
+    static const QMap<QString, QStringList> m {
+        { QStringLiteral("list"), QStringLiteral("provider catalog json").split(u' ') },
+        { QStringLiteral("eval"),
+            QStringLiteral("disk size-gb vm provisioned-iops provisioned-mbps queue-depth block-kib latency-ms access "
+                           "catalog json")
+                .split(u' ') },
+        { QStringLiteral("need"),
+            QStringLiteral("mbps iops commit-p99-ms block-kib provider access catalog json").split(u' ') },
+        { QStringLiteral("compare"),
+            QStringLiteral("run test disk size-gb vm provisioned-iops provisioned-mbps seed-example catalog json "
+                           "no-history")
+                .split(u' ') },
+    };
+    return m;
+}
+
+int refuseInapplicable(const QCommandLineParser& p, const QString& action)
+{
+    if (int rc = refuseForeign(p, QStringLiteral("cloud"), action, actionOptions()))
+        return rc;
+    if (action == u"eval")
+        return p.isSet(QStringLiteral("queue-depth"))
+            ? ExitOk
+            : refuseOptions(p, { QStringLiteral("latency-ms") },
+                QStringLiteral("sets the queue ceiling (queue depth × block size / latency): only with "
+                               "--queue-depth and --block-kib"));
+    if (action == u"compare" && p.isSet(QStringLiteral("seed-example")))
+        return refuseOptions(p,
+            { QStringLiteral("test"), QStringLiteral("disk"), QStringLiteral("size-gb"), QStringLiteral("vm"),
+                QStringLiteral("provisioned-iops"), QStringLiteral("provisioned-mbps") },
+            QStringLiteral("not with --seed-example: the article's table names its own disks, sizes and VMs"));
+    return ExitOk;
+}
+
 } // namespace
 
 int runCloudCommand(const QStringList& args)
@@ -350,19 +387,21 @@ int runCloudCommand(const QStringList& args)
         std::fprintf(stderr, "dirbench-cli cloud: %s\n", qPrintable(p.errorText()));
         return ExitBadArgs;
     }
-    if (p.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(p.helpText().replace(
-                       QStringLiteral("dirbench-cli [options]"), QStringLiteral("dirbench-cli cloud [options]"))),
-            stdout);
-        return ExitOk;
-    }
     const QStringList pos = p.positionalArguments();
-    const QStringList actions { QStringLiteral("list"), QStringLiteral("eval"), QStringLiteral("need"),
-        QStringLiteral("compare") };
-    if (pos.size() != 1 || !actions.contains(pos.first()))
+    const QMap<QString, QStringList>& owners = actionOptions();
+    if (helpRequested(p) && pos.size() == 1 && owners.contains(pos.first()))
+        return printUsage(QStringLiteral("cloud ") + pos.first(), QString::fromUtf8(kDescription),
+            onlyOptions(options, owners.value(pos.first())));
+    if (helpRequested(p))
+        return printHelp(p, QStringLiteral("cloud list|eval|need|compare"));
+    if (pos.size() != 1 || !owners.contains(pos.first()))
         return badArgument(QStringLiteral("action"),
             pos.isEmpty() ? QStringLiteral("required: list, eval, need or compare")
                           : QStringLiteral("'%1' is not list, eval, need or compare").arg(pos.join(u' ')));
+    if (int rc = refuseRepeated(p))
+        return rc;
+    if (int rc = refuseInapplicable(p, pos.first()))
+        return rc;
     Catalog c;
     if (p.isSet(QStringLiteral("catalog"))) {
         QString error;

@@ -169,11 +169,8 @@ int runCurveCommand(const QStringList& args)
         std::fprintf(stderr, "dirbench-cli curve: %s\n", qPrintable(p.errorText()));
         return ExitBadArgs;
     }
-    if (p.isSet(QStringLiteral("help"))) {
-        std::fputs(
-            qPrintable(p.helpText().replace(QStringLiteral("[options]"), QStringLiteral("curve [options]"))), stdout);
-        return ExitOk;
-    }
+    if (helpRequested(p))
+        return printHelp(p, QStringLiteral("curve"));
     if (int rc = refuseRepeated(p))
         return rc;
     if (!p.positionalArguments().isEmpty())
@@ -210,7 +207,7 @@ int runCurveCommand(const QStringList& args)
     }
     if (int rc = searchFromParser(p, &spec.load))
         return rc;
-    if (int rc = ldapTargetFromParser(p, false, &spec.load.target))
+    if (int rc = ldapTargetFromParser(p, {}, &spec.load.target))
         return rc;
     if (const ProbeError v = spec.validate(); v.isError())
         return badArgument(QStringLiteral("--") + v.field, v.detail);

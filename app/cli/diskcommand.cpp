@@ -7,6 +7,7 @@
 #include "core/common/units.h"
 #include "core/disk/diskengine.h"
 #include "core/disk/diskspec.h"
+#include "core/disk/requirements.h"
 #include "core/experiments/diskunderload.h"
 #include "core/run/proberunner.h"
 
@@ -23,19 +24,24 @@ const char* const kDescription = R"(Test a disk the way a directory server uses 
 
 Profiles (defaults in brackets):
   dd          the seed's exact command: 8192 buffered writes of 64 KiB zeros, one fdatasync at the end;
-              MB/s = 10^6 bytes/s as dd prints it. Takes only --dir, --repeat, --data, --json.
+              MB/s = 10^6 bytes/s as dd prints it. Takes no --size, --block, --qd, --duration,
+              --engine, --buffered or --interval.
   seq-write   sequential write, O_DIRECT [size 1G, block 1M, qd 8, one pass]
   seq-read    sequential read, O_DIRECT, file written first [size 1G, block 1M, qd 8, one pass]
   rand-read   random reads, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
   rand-write  random writes, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
-  commit      4 KiB write + fdatasync each, like a transaction log [size 64M, duration 10 s]
+  commit      4 KiB write + fdatasync each, like a transaction log [size 64M, duration 10 s];
+              one write in flight, through the page cache: takes no --qd or --buffered
   directory   suite: rand-read QD1 and QD8, commit, sustained seq-write, dd; verdicts against the
               requirement profiles [size 1G; --duration sets the sustained write, default 30 s;
-              the other parts take min(10 s, duration)]
+              the other parts take min(10 s, duration)]; its tests have their own --block and --qd
 
 Sizes take K/M/G/T (powers of 1024). --duration is a time cap: random and sequential profiles loop over
 the file until it is reached; 0 makes one pass. Every test file is unnamed (O_TMPFILE, else created and
 unlinked at once) and never outlives the process. MB/s is 10^6 bytes/s; latency is in microseconds.
+Verdicts judge the tests the requirement profiles name (dd, seq-write, commit, rand-read qd1): --requirements
+and --fail-on-verdict are refused for a run that has none of them. An option that does not apply to the
+profile is refused, never ignored; the LDAP options and --lead go with --under-load only.
 )";
 
 struct Options
@@ -164,6 +170,80 @@ void printInterval(std::FILE* out, const Sample& s)
     std::fflush(out);
 }
 
+// Options a profile has no use for: refused, never ignored.
+int refuseForProfile(const QCommandLineParser& p, DiskProfile profile)
+{
+    switch (profile) {
+    case DiskProfile::Dd:
+        return refuseOptions(p,
+            { QStringLiteral("size"), QStringLiteral("block"), QStringLiteral("qd"), QStringLiteral("duration"),
+                QStringLiteral("engine"), QStringLiteral("buffered"), QStringLiteral("interval") },
+            QStringLiteral("the dd profile is the seed's fixed test (8192 buffered writes of 64 KiB, one fdatasync); "
+                           "it takes only --dir, --repeat, --data, the verdict and the output options"));
+    case DiskProfile::Commit:
+        if (int rc = refuseOptions(p, { QStringLiteral("qd") },
+                QStringLiteral("commit has one write in flight (each write waits for its fdatasync)")))
+            return rc;
+        return refuseOptions(p, { QStringLiteral("buffered") },
+            QStringLiteral("commit always writes through the page cache, then fdatasync (as a transaction log does)"));
+    case DiskProfile::Directory:
+        return refuseOptions(p, { QStringLiteral("block"), QStringLiteral("qd") },
+            QStringLiteral("the directory suite's tests have their own block sizes and queue depths (4 KiB at QD1 "
+                           "and QD8, 4 KiB commits, 1 MiB at QD8)"));
+    default:
+        return ExitOk;
+    }
+}
+
+// The names the run's tests get in the summary (what the requirement profiles judge).
+QStringList testNames(const DiskSpec& resolved)
+{
+    switch (resolved.profile) {
+    case DiskProfile::Directory:
+        return { QStringLiteral("rand-read qd1"), QStringLiteral("rand-read qd8"), QStringLiteral("commit"),
+            QStringLiteral("seq-write"), QStringLiteral("dd") };
+    case DiskProfile::RandRead:
+    case DiskProfile::RandWrite:
+        return { DiskSpec::profileName(resolved.profile) + QStringLiteral(" qd")
+            + QString::number(resolved.queueDepth) };
+    default:
+        return { DiskSpec::profileName(resolved.profile) };
+    }
+}
+
+// --requirements names a profile, and --requirements / --fail-on-verdict need a test that some requirement judges.
+int checkVerdictOptions(const QCommandLineParser& p, const DiskSpec& spec)
+{
+    const bool only = p.isSet(QStringLiteral("requirements"));
+    if (!only && !p.isSet(QStringLiteral("fail-on-verdict")))
+        return ExitOk;
+    const QList<RequirementProfile> profiles = Requirements::load();
+    if (profiles.isEmpty())
+        return ExitOk; // the run's warnings say why; nothing to check against
+    const QStringList tests = testNames(spec.resolved());
+    QStringList ids, judged;
+    bool judges = false;
+    for (const auto& rp : profiles) {
+        ids << rp.id;
+        if (only && rp.id != spec.requirementProfile)
+            continue;
+        for (const auto& r : rp.requirements) {
+            judges = judges || tests.contains(r.test);
+            if (!judged.contains(r.test))
+                judged << r.test;
+        }
+    }
+    if (only && !ids.contains(spec.requirementProfile))
+        return badArgument(QStringLiteral("--requirements"),
+            QStringLiteral("'%1' is not a requirement profile (one of %2)")
+                .arg(spec.requirementProfile, ids.join(QStringLiteral(", "))));
+    if (!judges)
+        return badArgument(only ? QStringLiteral("--requirements") : QStringLiteral("--fail-on-verdict"),
+            QStringLiteral("no requirement judges this run's test (%1): verdicts are given on %2")
+                .arg(tests.join(QStringLiteral(", ")), judged.join(QStringLiteral(", "))));
+    return ExitOk;
+}
+
 } // namespace
 
 int runDiskCommand(const QStringList& args)
@@ -193,12 +273,8 @@ int runDiskCommand(const QStringList& args)
         std::fprintf(stderr, "dirbench-cli disk: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText().replace(
-                       QStringLiteral("dirbench-cli [options]"), QStringLiteral("dirbench-cli disk [options]"))),
-            stdout);
-        return ExitOk;
-    }
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("disk"));
     if (int rc = refuseRepeated(parser))
         return rc;
     if (!parser.positionalArguments().isEmpty())
@@ -212,13 +288,8 @@ int runDiskCommand(const QStringList& args)
             QStringLiteral("unknown profile '") + profileName + QStringLiteral("' (one of ")
                 + DiskSpec::profileNames().join(QStringLiteral(", ")) + u')');
     spec.profile = *profile;
-    if (spec.profile == DiskProfile::Dd) {
-        for (auto* opt : { &o.size, &o.block, &o.qd, &o.duration, &o.engine, &o.buffered, &o.interval })
-            if (parser.isSet(*opt))
-                return badArgument(QStringLiteral("--") + opt->names().first(),
-                    QStringLiteral("the dd profile is the seed's fixed test; it takes only --dir, --repeat, --data "
-                                   "and --json"));
-    }
+    if (int rc = refuseForProfile(parser, spec.profile))
+        return rc;
     if (!parser.isSet(o.dir))
         return badArgument(QStringLiteral("--dir"), QStringLiteral("required: the directory to test in"));
     spec.dir = parser.value(o.dir);
@@ -286,21 +357,24 @@ int runDiskCommand(const QStringList& args)
     spec.requirementProfile = parser.value(o.requirements);
     if (const ProbeError e = spec.validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.detail);
+    if (int rc = checkVerdictOptions(parser, spec))
+        return rc;
     std::optional<DiskUnderLoadSpec> loaded;
     if (parser.isSet(underLoad)) {
         DiskUnderLoadSpec u;
         u.disk = spec;
-        if (int rc = ldapTargetFromParser(parser, false, &u.load.target))
-            return rc;
-        if (int rc = ldapWorkloadFromParser(parser, QStringLiteral("search"), &u.load))
+        if (int rc = ldapWorkloadFromParser(
+                parser, { QStringLiteral("search"), QStringLiteral("disk --under-load") }, &u.load))
             return rc;
         if (int rc = numberOption(parser, "lead", 0, 600, &u.leadSeconds))
+            return rc;
+        if (int rc = ldapTargetFromParser(parser, {}, &u.load.target))
             return rc;
         if (const ProbeError e = u.validate(); e.isError())
             return badArgument(QStringLiteral("--") + e.field, e.detail);
         loaded = u;
     } else {
-        for (const auto& opt : ldapOptions)
+        for (const auto& opt : ldapOptions + QList<QCommandLineOption> { lead })
             if (parser.isSet(opt))
                 return badArgument(
                     QStringLiteral("--") + opt.names().first(), QStringLiteral("only with --under-load"));

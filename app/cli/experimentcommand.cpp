@@ -31,7 +31,10 @@ const char* const kDescription = R"(The guide's experiments, one command each (H
 
 Each point runs --seconds-per-point seconds (default 10). ok/s counts successful operations (the throughput, and
 what the best point is); ops/s counts every completed one, errors among them. The connection and load options are those of
-'dirbench-cli ldap search' (and 'ldap bind' for tls).
+'dirbench-cli ldap search' (threads: --filter is required, and --threads only goes with --server-threads,
+as --points sets the client threads) and of 'ldap bind' for tls (a new connection per bind: no --mode,
+--connections or --outstanding). dbsize sets the server, --base and --filter of each point itself.
+An option that does not apply to the experiment is refused, never ignored.
 )";
 
 QList<double> parsePoints(const QString& text, bool* ok)
@@ -82,6 +85,75 @@ void printPoints(std::FILE* out, const RunRecord& rec, const char* x)
             qPrintable(ref.value(QStringLiteral("note")).toString()));
 }
 
+QStringList names(const QList<QCommandLineOption>& options)
+{
+    QStringList out;
+    for (const auto& o : options)
+        out << o.names().first();
+    return out;
+}
+
+// What one experiment does not take, with the reason; the load options of the wrong operation are refused by
+// ldapWorkloadFromParser.
+int refuseForExperiment(const QCommandLineParser& p, const QString& what)
+{
+    const QString tlsOnly = QStringLiteral("only for experiment tls");
+    const QString threadsOnly = QStringLiteral("only for experiment threads");
+    if (what != u"tls")
+        if (int rc = refuseOptions(p,
+                { QStringLiteral("tls-uri"), QStringLiteral("tls-starttls"), QStringLiteral("tls-ca-file") }, tlsOnly))
+            return rc;
+    if (what != u"threads")
+        if (int rc = refuseOptions(p, { QStringLiteral("server-threads"), QStringLiteral("restart") }, threadsOnly))
+            return rc;
+    if (what == u"threads" && !p.isSet(QStringLiteral("server-threads")))
+        return refuseOptions(p, { QStringLiteral("threads") },
+            QStringLiteral("the points set the client threads (--points); --threads is the fixed load of "
+                           "--server-threads"));
+    if (what == u"tls") {
+        if (int rc = refuseOptions(
+                p, { QStringLiteral("points") }, QStringLiteral("experiment tls has two points, plain and TLS")))
+            return rc;
+        if (p.isSet(QStringLiteral("tls-uri")) && p.isSet(QStringLiteral("tls-starttls")))
+            return badArgument(QStringLiteral("--tls-starttls"),
+                QStringLiteral("give the TLS server with --tls-uri or use StartTLS on --uri, not both"));
+        return refuseOptions(p, { QStringLiteral("mode"), QStringLiteral("connections") },
+            QStringLiteral("experiment tls connects and binds anew for each operation"));
+    }
+    if (what == u"dbsize")
+        return refuseOptions(p,
+            names(ldapConnectionOptions()) + QStringList { QStringLiteral("base"), QStringLiteral("filter") },
+            QStringLiteral("experiment dbsize starts its own demo directories and binds to them; each point "
+                           "searches its own entries (the base and the filter are set per point)"));
+    return ExitOk;
+}
+
+// The options each experiment takes, for its --help.
+QStringList optionsOf(const QString& what, const QStringList& all)
+{
+    QStringList out = names(historyOptions()) << QStringLiteral("json") << QStringLiteral("seconds-per-point");
+    const QStringList conn = names(ldapConnectionOptions());
+    if (what == u"tls") {
+        out << conn << ldapLoadOptionNames({ LdapOpKind::Bind }) << QStringLiteral("tls-uri")
+            << QStringLiteral("tls-starttls") << QStringLiteral("tls-ca-file");
+        out.removeAll(QStringLiteral("mode"));
+        out.removeAll(QStringLiteral("connections"));
+    } else {
+        out << ldapLoadOptionNames({ LdapOpKind::Search }) << QStringLiteral("points");
+        if (what == u"threads") {
+            out << conn << QStringLiteral("server-threads") << QStringLiteral("restart");
+        } else {
+            out.removeAll(QStringLiteral("base"));
+            out.removeAll(QStringLiteral("filter"));
+        }
+    }
+    QStringList taken;
+    for (const QString& n : all)
+        if (out.contains(n))
+            taken << n;
+    return taken;
+}
+
 } // namespace
 
 int runExperimentCommand(const QStringList& argsIn)
@@ -111,12 +183,8 @@ int runExperimentCommand(const QStringList& argsIn)
             << historyOptions();
     for (const auto& o : options)
         p.addOption(o);
-    if (what.isEmpty() || what == u"--help" || what == u"-h") {
-        std::fputs(
-            qPrintable(p.helpText().replace(QStringLiteral("[options]"), QStringLiteral("experiment WHAT [options]"))),
-            what.isEmpty() ? stderr : stdout);
-        return what.isEmpty() ? ExitBadArgs : ExitOk;
-    }
+    if (what.isEmpty() || what == u"--help" || what == u"-h" || what == u"--help-all")
+        return printHelp(p, QStringLiteral("experiment WHAT"), what.isEmpty());
     if (what != u"threads" && what != u"tls" && what != u"dbsize")
         return badArgument(QStringLiteral("experiment"),
             QStringLiteral("unknown experiment '") + what + QStringLiteral("' (threads, tls or dbsize)"));
@@ -125,14 +193,15 @@ int runExperimentCommand(const QStringList& argsIn)
         std::fprintf(stderr, "dirbench-cli experiment %s: %s\n", qPrintable(what), qPrintable(p.errorText()));
         return ExitBadArgs;
     }
-    if (p.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(p.helpText()), stdout);
-        return ExitOk;
-    }
+    if (helpRequested(p))
+        return printUsage(QStringLiteral("experiment ") + what, QString::fromUtf8(kDescription),
+            onlyOptions(options, optionsOf(what, names(options))));
     if (int rc = refuseRepeated(p))
         return rc;
     if (!p.positionalArguments().isEmpty())
         return badArgument(p.positionalArguments().first(), QStringLiteral("unexpected argument"));
+    if (int rc = refuseForExperiment(p, what))
+        return rc;
     double seconds = 10;
     if (int rc = numberOption(p, "seconds-per-point", 0.5, 3600, &seconds))
         return rc;
@@ -148,13 +217,14 @@ int runExperimentCommand(const QStringList& argsIn)
     const char* x = "threads";
     bool coalesced = false; // the load held responses (--coalesce-reads): every latency includes that
     if (what == u"dbsize") {
-        if (p.isSet(QStringLiteral("uri")))
-            return badArgument(QStringLiteral("--uri"), QStringLiteral("dbsize starts its own demo directories"));
         DatabaseSizeSpec s;
-        if (int rc = ldapWorkloadFromParser(p, QStringLiteral("search"), &s.load))
+        if (int rc = ldapWorkloadFromParser(
+                p, { QStringLiteral("search"), QStringLiteral("experiment dbsize"), true }, &s.load))
             return rc;
-        s.load.target.uri = QStringLiteral("ldap://127.0.0.1:389"); // replaced per point; checked for form only
+        // Replaced per point; here only for the form check.
+        s.load.target.uri = QStringLiteral("ldap://127.0.0.1:389");
         s.load.base = QStringLiteral("dc=example,dc=com");
+        s.load.filter = QStringLiteral("(uid=user[0-9])");
         if (!points.isEmpty()) {
             s.entries.clear();
             for (double v : points)
@@ -171,14 +241,19 @@ int runExperimentCommand(const QStringList& argsIn)
         coalesced = s.load.coalesceReads;
         job = Experiments::makeDatabaseSizeJob(s);
     } else {
-        LdapTarget t;
-        if (int rc = ldapTargetFromParser(p, what == u"tls", &t))
+        LdapLoadSpec load;
+        if (int rc = ldapWorkloadFromParser(p,
+                { what == u"tls" ? QStringLiteral("bind") : QStringLiteral("search"),
+                    QStringLiteral("experiment ") + what },
+                &load))
             return rc;
+        LdapTarget t;
+        if (int rc = ldapTargetFromParser(p, { what == u"tls", what == u"tls" }, &t))
+            return rc;
+        load.target = t;
         if (what == u"threads") {
             ThreadSweepSpec s;
-            s.load.target = t;
-            if (int rc = ldapWorkloadFromParser(p, QStringLiteral("search"), &s.load))
-                return rc;
+            s.load = load;
             if (!points.isEmpty()) {
                 s.threads.clear();
                 for (double v : points)
@@ -212,9 +287,8 @@ int runExperimentCommand(const QStringList& argsIn)
             job = Experiments::makeThreadSweepJob(s);
         } else {
             TlsCostSpec s;
-            s.plain.target = t;
-            if (int rc = ldapWorkloadFromParser(p, QStringLiteral("bind"), &s.plain))
-                return rc;
+            s.plain = load;
+            s.plain.bindNewConnection = true; // as runTlsCost runs it
             s.tls = t;
             if (p.isSet(QStringLiteral("tls-starttls"))) {
                 s.tls.startTls = true;
@@ -224,8 +298,13 @@ int runExperimentCommand(const QStringList& argsIn)
                 return badArgument(
                     QStringLiteral("--tls-uri"), QStringLiteral("give the TLS server (or --tls-starttls)"));
             }
-            if (p.isSet(QStringLiteral("tls-ca-file")))
+            if (p.isSet(QStringLiteral("tls-ca-file"))) {
+                if (!t.isTls())
+                    if (int rc = refuseOptions(p, { QStringLiteral("ca-file") },
+                            QStringLiteral("the plain run has no TLS, and the TLS run takes --tls-ca-file")))
+                        return rc;
                 s.tls.caFile = p.value(QStringLiteral("tls-ca-file"));
+            }
             if (const ProbeError e = s.tls.validate(); e.isError())
                 return badArgument(QStringLiteral("--tls-") + e.field, e.detail);
             if (ProbeError e; !CompiledLoad::compile(s.plain, &e))

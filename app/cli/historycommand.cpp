@@ -34,10 +34,10 @@ LDAP operations (ops/s counts every completed one, errors among them); a record 
 has its ok/s derived as ops − errors when it is read, and list, show and compare say so beside the value.
 )";
 
-// Which options each operation takes (anything else is refused by name).
-const QHash<QString, QStringList>& allowed()
+// Which options each operation takes (anything else is refused by name), and its arguments.
+const QMap<QString, QStringList>& allowed()
 {
-    static const QHash<QString, QStringList> h {
+    static const QMap<QString, QStringList> h {
         { QStringLiteral("list"),
             { QStringLiteral("kind"), QStringLiteral("tag"), QStringLiteral("text"), QStringLiteral("limit"),
                 QStringLiteral("json") } },
@@ -50,6 +50,16 @@ const QHash<QString, QStringList>& allowed()
         { QStringLiteral("delete"), {} },
     };
     return h;
+}
+
+QString argumentsOf(const QString& op)
+{
+    static const QHash<QString, QString> a { { QStringLiteral("show"), QStringLiteral(" ID|NAME") },
+        { QStringLiteral("export"), QStringLiteral(" ID|NAME --json FILE") },
+        { QStringLiteral("import"), QStringLiteral(" FILE.json...") },
+        { QStringLiteral("compare"), QStringLiteral(" A B") }, { QStringLiteral("rename"), QStringLiteral(" ID NAME") },
+        { QStringLiteral("tag"), QStringLiteral(" ID TAG...") }, { QStringLiteral("delete"), QStringLiteral(" ID") } };
+    return a.value(op);
 }
 
 bool writeJson(const QJsonDocument& doc, const QString& path)
@@ -261,21 +271,20 @@ int runHistoryCommand(const QStringList& argsIn)
     QCommandLineParser p;
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
-    p.addOptions({ { QStringLiteral("kind"), QStringLiteral("list: runs of this kind (disk, ldap-search, curve, ...)."),
-                       QStringLiteral("K") },
+    const QList<QCommandLineOption> options {
+        { QStringLiteral("kind"), QStringLiteral("list: runs of this kind (disk, ldap-search, curve, ...)."),
+            QStringLiteral("K") },
         { QStringLiteral("tag"), QStringLiteral("list: runs with this tag."), QStringLiteral("T") },
         { QStringLiteral("text"), QStringLiteral("list: runs whose name, kind or host contains S."),
             QStringLiteral("S") },
         { QStringLiteral("limit"), QStringLiteral("list: at most N runs, newest first (default 500)."),
             QStringLiteral("N") },
         { QStringLiteral("json"), QStringLiteral("Write JSON to FILE ('-' = stdout)."), QStringLiteral("FILE") },
-        { QStringLiteral("clear"), QStringLiteral("tag: remove the run's other tags first.") } });
-    if (op.isEmpty() || op == u"--help" || op == u"-h") {
-        std::fputs(qPrintable(p.helpText().replace(
-                       QStringLiteral("[options]"), QStringLiteral("history OPERATION [options]"))),
-            op.isEmpty() ? stderr : stdout);
-        return op.isEmpty() ? ExitBadArgs : ExitOk;
-    }
+        { QStringLiteral("clear"), QStringLiteral("tag: remove the run's other tags first.") }
+    };
+    p.addOptions(options);
+    if (op.isEmpty() || op == u"--help" || op == u"-h" || op == u"--help-all")
+        return printHelp(p, QStringLiteral("history OPERATION"), op.isEmpty());
     if (!allowed().contains(op))
         return badArgument(QStringLiteral("history"),
             QStringLiteral("unknown operation '") + op
@@ -285,9 +294,13 @@ int runHistoryCommand(const QStringList& argsIn)
         std::fprintf(stderr, "dirbench-cli history %s: %s\n", qPrintable(op), qPrintable(p.errorText()));
         return ExitBadArgs;
     }
-    for (const QString& name : p.optionNames())
-        if (name != u"help" && name != u"h" && !allowed().value(op).contains(name))
-            return badArgument(QStringLiteral("--") + name, QStringLiteral("not an option of history ") + op);
+    if (helpRequested(p))
+        return printUsage(QStringLiteral("history ") + op, QString::fromUtf8(kDescription),
+            onlyOptions(options, allowed().value(op)), argumentsOf(op));
+    if (int rc = refuseRepeated(p))
+        return rc;
+    if (int rc = refuseForeign(p, QStringLiteral("history"), op, allowed()))
+        return rc;
     RunStore store;
     ProbeError e;
     if (!store.open({}, &e)) {

@@ -11,6 +11,7 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -22,7 +23,7 @@ const char* const kDescription = R"(Probe an LDAP server, or put load on it.
 
 Operations:
   probe     connect, TLS, bind, root DSE and one search, each timed; TLS facts; server recognised
-  search    searches: --base, --filter (a template), --scope, --attrs
+  search    searches: --base, --filter (a template; required, there is no default), --scope, --attrs
   bind      binds as --dn PATTERN (all share the password of --password-file);
             --mode rebind (on persistent connections, default) or new-connection (connect+bind+unbind)
   modify    replaces --attr of --dn PATTERN with --value PATTERN
@@ -38,16 +39,120 @@ Filters are accepted with or without outer parentheses.
 Concurrency: --threads x --connections (per thread) x --outstanding (per connection), asynchronous.
 --rate sets a total target for the run (open loop: latency counts from the scheduled time, so queueing
 shows). --ramp rate:1000,2000,4000@10 or outstanding:1,2,4,8@5 steps through values (seconds per step);
-it sets the duration. --duration excludes --warmup. A run fails when no operation succeeded for
---fail-after seconds; a reconnect within that window lets it go on, and is counted.
+it sets the duration, so it does not take --duration (nor --rate for a rate ramp). --duration excludes
+--warmup. A run fails when no operation succeeded for --fail-after seconds; a reconnect within that
+window lets it go on, and is counted. --ok-codes 0,32 counts those result codes as successes (for loads
+meant to miss). --coalesce-reads batches the reads of a closed-loop load (not with --rate, not for binds).
+
+An option that does not apply to the operation (or to the operations of the mix) is refused, never
+ignored: 'dirbench-cli ldap OPERATION --help' lists the options of each.
 
 Passwords are never taken on the command line: --password-file FILE, the environment variable
 DIRBENCH_PASSWORD, or a prompt. They are never written to any file, log or record.
 
-Defaults: --scope sub, --filter (objectClass=*), --access uniform, --threads 2, --connections 2,
+Defaults: --scope sub, --access uniform, --threads 2, --connections 2,
 --outstanding 4, --duration 10, --warmup 0, --interval 1, --fail-after 10, --max-errors 0 (no limit),
 --network-timeout 5, --op-timeout 10.
 )";
+
+const QStringList& operations()
+{
+    static const QStringList ops = { QStringLiteral("probe"), QStringLiteral("search"), QStringLiteral("bind"),
+        QStringLiteral("modify"), QStringLiteral("compare"), QStringLiteral("adddel"), QStringLiteral("mixed") };
+    return ops;
+}
+
+QStringList connectionNames()
+{
+    QStringList out;
+    for (const auto& o : ldapConnectionOptions())
+        out << o.names().first();
+    return out;
+}
+
+QStringList outputNames(bool load)
+{
+    QStringList out { QStringLiteral("json") };
+    if (load)
+        out << QStringLiteral("quiet");
+    for (const auto& o : historyOptions())
+        out << o.names().first();
+    return out;
+}
+
+// The options of one operation; for "mixed", those of every operation (the mix decides when it is parsed).
+QStringList optionsOf(const QString& op)
+{
+    if (op == u"probe")
+        return connectionNames() + QStringList { QStringLiteral("base"), QStringLiteral("filter") }
+        + outputNames(false);
+    if (op == u"mixed")
+        return connectionNames() + QStringList { QStringLiteral("mix") }
+        + ldapLoadOptionNames(
+            { LdapOpKind::Search, LdapOpKind::Bind, LdapOpKind::Modify, LdapOpKind::Compare, LdapOpKind::AddDelete })
+            + outputNames(true);
+    return connectionNames() + ldapLoadOptionNames({ ldapOpKind(op) }) + outputNames(true);
+}
+
+QList<QCommandLineOption> allOptions()
+{
+    return ldapConnectionOptions() + ldapWorkloadOptions() + ldapTimingOptions()
+        + QList<QCommandLineOption> { QCommandLineOption(QStringLiteral("json"),
+                                          QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing "
+                                                         "else goes to stdout)."),
+                                          QStringLiteral("FILE")),
+              QCommandLineOption(
+                  QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary (loads).")) }
+    + historyOptions();
+}
+
+// Probe takes the connection, --base and --filter (its one search) and the output options; nothing of a load.
+int refuseForProbe(const QCommandLineParser& p)
+{
+    const QStringList mine = optionsOf(QStringLiteral("probe"));
+    for (const QString& name : p.optionNames())
+        if (!mine.contains(name))
+            return badArgument(QStringLiteral("--") + name,
+                QStringLiteral("does not apply to ldap probe (one connect, bind and search, timed): it is an option "
+                               "of the loads"));
+    return ExitOk;
+}
+
+int runProbe(const QCommandLineParser& p, const LdapTarget& t, HistorySink& history, std::FILE* out, RunRecord* rec)
+{
+    ProbeSpec spec;
+    spec.target = t;
+    spec.searchBase = p.value(QStringLiteral("base"));
+    if (p.isSet(QStringLiteral("filter")))
+        spec.filter = p.value(QStringLiteral("filter"));
+    if (int rc = history.configure(p))
+        return rc;
+    if (int rc = history.begin(QStringLiteral("ldap-probe"), spec.toJson()))
+        return rc;
+    ProbeRunner runner;
+    *rec = runWithSignals(runner, Ldap::makeProbeJob(spec), [](const SampleBatch&) {});
+    printProbe(out, *rec);
+    return ExitOk;
+}
+
+int runLoad(const LdapLoadSpec& s, const QCommandLineParser& p, HistorySink& history, std::FILE* out, RunRecord* rec)
+{
+    if (int rc = history.configure(p))
+        return rc;
+    if (int rc = history.begin(s.kindName(), s.toJson()))
+        return rc;
+    printLoadHeader(out, s);
+    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    ProbeRunner runner;
+    *rec = runWithSignals(runner, Ldap::makeLoadJob(s), [&](const SampleBatch& batch) {
+        history.add(batch);
+        if (!quiet)
+            for (const auto& smp : batch)
+                printLoadInterval(out, smp);
+    });
+    printLoadSummary(out, *rec);
+    return ExitOk;
+}
 
 } // namespace
 
@@ -55,92 +160,55 @@ int runLdapCommand(const QStringList& argsIn)
 {
     QStringList args = argsIn;
     const QString op = args.size() > 1 ? args.at(1) : QString();
-    const QStringList ops = { QStringLiteral("probe"), QStringLiteral("search"), QStringLiteral("bind"),
-        QStringLiteral("modify"), QStringLiteral("compare"), QStringLiteral("adddel"), QStringLiteral("mixed") };
     QCommandLineParser p;
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
-    QList<QCommandLineOption> options = ldapConnectionOptions() + ldapWorkloadOptions() + ldapTimingOptions();
-    options << QCommandLineOption(QStringLiteral("json"),
-        QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout)."),
-        QStringLiteral("FILE"))
-            << QCommandLineOption(QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary."))
-            << historyOptions();
-    for (const auto& o : options)
-        p.addOption(o);
-    if (op.isEmpty() || op == u"--help" || op == u"-h") {
-        std::fputs(
-            qPrintable(p.helpText().replace(QStringLiteral("[options]"), QStringLiteral("ldap OPERATION [options]"))),
-            op.isEmpty() ? stderr : stdout);
-        return op.isEmpty() ? ExitBadArgs : ExitOk;
-    }
-    if (!ops.contains(op))
+    p.addOptions(allOptions());
+    if (op.isEmpty() || op == u"--help" || op == u"-h" || op == u"--help-all")
+        return printHelp(p, QStringLiteral("ldap OPERATION"), op.isEmpty());
+    if (!operations().contains(op))
         return badArgument(QStringLiteral("ldap"),
-            QStringLiteral("unknown operation '") + op + QStringLiteral("' (one of ") + ops.join(QStringLiteral(", "))
-                + u')');
+            QStringLiteral("unknown operation '") + op + QStringLiteral("' (one of ")
+                + operations().join(QStringLiteral(", ")) + u')');
     args.removeAt(1);
     if (!p.parse(args)) {
         std::fprintf(stderr, "dirbench-cli ldap %s: %s\n", qPrintable(op), qPrintable(p.errorText()));
         return ExitBadArgs;
     }
-    if (p.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(p.helpText().replace(
-                       QStringLiteral("[options]"), QStringLiteral("ldap ") + op + QStringLiteral(" [options]"))),
-            stdout);
-        return ExitOk;
-    }
+    if (helpRequested(p))
+        return printUsage(
+            QStringLiteral("ldap ") + op, QString::fromUtf8(kDescription), onlyOptions(allOptions(), optionsOf(op)));
     if (int rc = refuseRepeated(p))
         return rc;
     if (!p.positionalArguments().isEmpty())
         return badArgument(p.positionalArguments().first(),
             QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));
 
-    LdapTarget t;
-    const bool needPassword
-        = op == u"bind" || (op == u"mixed" && p.value(QStringLiteral("mix")).contains(QLatin1String("bind")));
-    if (int rc = ldapTargetFromParser(p, needPassword, &t))
-        return rc;
-
-    const QString jsonPath = p.value(QStringLiteral("json"));
-    std::FILE* out = humanStream(jsonPath == u"-");
-    const bool quiet = p.isSet(QStringLiteral("quiet"));
-    HistorySink history;
-    if (int rc = history.configure(p))
-        return rc;
-    ProbeRunner runner;
-    RunRecord rec;
-
+    // Everything is checked before the password is read (it may be prompted for) and before the history opens.
+    LdapLoadSpec s;
     if (op == u"probe") {
-        ProbeSpec spec;
-        spec.target = t;
-        spec.searchBase = p.value(QStringLiteral("base"));
-        if (p.isSet(QStringLiteral("filter")))
-            spec.filter = p.value(QStringLiteral("filter"));
-        if (int rc = history.begin(QStringLiteral("ldap-probe"), spec.toJson()))
+        if (int rc = refuseForProbe(p))
             return rc;
-        rec = runWithSignals(runner, Ldap::makeProbeJob(spec), [](const SampleBatch&) {});
-        printProbe(out, rec);
     } else {
-        LdapLoadSpec s;
-        s.target = t;
-        if (int rc = ldapWorkloadFromParser(p, op, &s))
+        if (int rc = ldapWorkloadFromParser(p, { op, {}, false }, &s))
             return rc;
         if (int rc = ldapTimingFromParser(p, &s))
             return rc;
-        ProbeError e;
-        if (!CompiledLoad::compile(s, &e))
-            return badArgument(QStringLiteral("--") + e.field, e.detail);
-        if (int rc = history.begin(s.kindName(), s.toJson()))
-            return rc;
-        printLoadHeader(out, s);
-        rec = runWithSignals(runner, Ldap::makeLoadJob(s), [&](const SampleBatch& batch) {
-            history.add(batch);
-            if (!quiet)
-                for (const auto& smp : batch)
-                    printLoadInterval(out, smp);
-        });
-        printLoadSummary(out, rec);
     }
+    const bool needPassword = op != u"probe"
+        && std::any_of(s.mix.begin(), s.mix.end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
+    if (int rc = ldapTargetFromParser(p, { needPassword, false }, &s.target))
+        return rc;
+    if (op != u"probe")
+        if (ProbeError e; !CompiledLoad::compile(s, &e))
+            return badArgument(QStringLiteral("--") + e.field, e.detail);
+
+    const QString jsonPath = p.value(QStringLiteral("json"));
+    std::FILE* out = humanStream(jsonPath == u"-");
+    HistorySink history;
+    RunRecord rec;
+    if (int rc = op == u"probe" ? runProbe(p, s.target, history, out, &rec) : runLoad(s, p, history, out, &rec))
+        return rc;
     history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;

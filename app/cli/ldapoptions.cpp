@@ -4,6 +4,7 @@
 #include "app/cli/passwordsource.h"
 #include "core/common/units.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace Cli {
@@ -38,8 +39,8 @@ QList<QCommandLineOption> ldapConnectionOptions()
 QList<QCommandLineOption> ldapWorkloadOptions()
 {
     return {
-        opt("base", "Search base DN.", "DN"),
-        opt("filter", "Search filter template (required for searches), e.g. (uid=user[0-99999]).", "T"),
+        opt("base", "Search base DN (required for searches).", "DN"),
+        opt("filter", "Search filter template (required for searches; no default), e.g. (uid=user[0-99999]).", "T"),
         opt("scope", "Search scope: base, one or sub (default sub).", "SCOPE"),
         opt("attrs", "Attributes to return, comma-separated (default all; 1.1 for none).", "A,B"),
         opt("size-limit", "Search size limit (default none).", "N"),
@@ -48,12 +49,16 @@ QList<QCommandLineOption> ldapWorkloadOptions()
         opt("attr", "Attribute for modify and compare.", "NAME"),
         opt("value", "Value template for modify and compare.", "PATTERN"),
         opt("parent", "adddel: the DN under which entries are added and deleted.", "DN"),
-        opt("mix", "mixed: weights, e.g. search=90,modify=10.", "SPEC"),
+        opt("mix", "mixed: weights (whole numbers 1 to 1000000), e.g. search=90,modify=10.", "SPEC"),
         opt("access", "Key distribution: uniform, sequential, zipf:S, hot:P/Q (default uniform).", "DIST"),
         opt("threads", "Client threads (default 2).", "N"),
         opt("connections", "Connections per thread (default 2).", "N"),
-        opt("outstanding", "Operations in flight per connection (default 4).", "N"),
+        opt("outstanding", "Operations in flight per connection (default 4; a bind is alone on its connection).", "N"),
         opt("rate", "Target operations per second for the whole run (default: as fast as it goes).", "OPS"),
+        opt("ok-codes", "Result codes that count as success, e.g. 0,32 (default: 0; compare 5 and 6).", "C,C"),
+        opt("coalesce-reads",
+            "Batch reads: hold responses in the socket until about half of a connection's are in, or 2 ms "
+            "(closed loop only; the wait is in every latency, and the record says so)."),
         opt("no-server-counters", "Do not read the server's counters (cn=monitor)."),
     };
 }
@@ -84,7 +89,7 @@ int numberOption(const QCommandLineParser& p, const char* name, double lo, doubl
     return ExitOk;
 }
 
-int ldapTargetFromParser(const QCommandLineParser& p, bool needPassword, LdapTarget* target)
+int ldapTargetFromParser(const QCommandLineParser& p, TargetUse use, LdapTarget* target)
 {
     LdapTarget& t = *target;
     t.uri = p.value(QStringLiteral("uri"));
@@ -100,6 +105,10 @@ int ldapTargetFromParser(const QCommandLineParser& p, bool needPassword, LdapTar
         if (p.value(QStringLiteral("sasl")).compare(QLatin1String("external"), Qt::CaseInsensitive) != 0)
             return badArgument(QStringLiteral("--sasl"), QStringLiteral("only 'external' is supported"));
         t.auth = LdapTarget::Auth::SaslExternal;
+        if (int rc = refuseOptions(p, { QStringLiteral("bind-dn") },
+                QStringLiteral("not with --sasl external: the identity comes from the client certificate or the "
+                               "ldapi:// socket")))
+            return rc;
     } else if (!t.bindDn.isEmpty()) {
         t.auth = LdapTarget::Auth::Simple;
     }
@@ -110,34 +119,131 @@ int ldapTargetFromParser(const QCommandLineParser& p, bool needPassword, LdapTar
         return rc;
     t.networkTimeoutMs = int(netTimeout * 1000);
     t.opTimeoutMs = int(opTimeout * 1000);
-    QString pwError, pwSource;
-    if (!readPassword(p.value(QStringLiteral("password-file")), needPassword || t.auth == LdapTarget::Auth::Simple,
-            &t.password, &pwError, &pwSource))
-        return badArgument(pwSource, pwError);
     if (const ProbeError e = t.validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.detail);
+    if (!t.isTls() && !use.tlsElsewhere)
+        if (int rc = refuseOptions(p,
+                { QStringLiteral("ca-file"), QStringLiteral("cert"), QStringLiteral("key"),
+                    QStringLiteral("insecure") },
+                QStringLiteral("applies to TLS only, and ") + t.uri
+                    + QStringLiteral(" is not TLS: use ldaps:// or --starttls")))
+            return rc;
+    const bool passwordUsed = use.needPassword || t.auth == LdapTarget::Auth::Simple;
+    if (!passwordUsed)
+        if (int rc = refuseOptions(p, { QStringLiteral("password-file") },
+                QStringLiteral("nothing uses the password: it goes with --bind-dn (or a bind load)")))
+            return rc;
+    // Last: the password may be prompted for, once everything else is known to be right.
+    QString pwError, pwSource;
+    if (!readPassword(p.value(QStringLiteral("password-file")), passwordUsed, &t.password, &pwError, &pwSource))
+        return badArgument(pwSource, pwError);
     return ExitOk;
 }
 
-int ldapWorkloadFromParser(const QCommandLineParser& p, const QString& op, LdapLoadSpec* spec)
+namespace {
+
+// The workload options that only some operations take; the rest apply to every load.
+struct OpOption
 {
-    LdapLoadSpec& s = *spec;
-    if (op == u"mixed") {
-        ProbeError e;
-        const auto mix = LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), &e);
-        if (!mix)
-            return badArgument(QStringLiteral("--mix"), e.detail);
-        s.mix = *mix;
-    } else {
-        const LdapOpKind kind = op == u"search" ? LdapOpKind::Search
-            : op == u"bind"                     ? LdapOpKind::Bind
-            : op == u"modify"                   ? LdapOpKind::Modify
-            : op == u"compare"                  ? LdapOpKind::Compare
-                                                : LdapOpKind::AddDelete;
-        s.mix = { { kind, 100 } };
-        if (p.isSet(QStringLiteral("mix")))
-            return badArgument(QStringLiteral("--mix"), QStringLiteral("only with 'ldap mixed'"));
+    const char* name;
+    QList<LdapOpKind> ops;
+    const char* appliesTo;
+};
+
+const QList<OpOption>& opOptions()
+{
+    using K = LdapOpKind;
+    static const char* const search = "searches";
+    static const char* const pipelined
+        = "operations that can be pipelined: a bind is alone on its connection (RFC 4511), one at a time";
+    static const QList<OpOption> t {
+        { "base", { K::Search }, search },
+        { "filter", { K::Search }, search },
+        { "scope", { K::Search }, search },
+        { "attrs", { K::Search }, search },
+        { "size-limit", { K::Search }, search },
+        { "dn", { K::Bind, K::Modify, K::Compare }, "bind, modify and compare (the entries they work on)" },
+        { "mode", { K::Bind }, "bind" },
+        { "attr", { K::Modify, K::Compare }, "modify and compare" },
+        { "value", { K::Modify, K::Compare }, "modify and compare" },
+        { "parent", { K::AddDelete }, "adddel" },
+        { "access", { K::Search, K::Bind, K::Modify, K::Compare },
+            "operations drawn from templates (search, bind, modify, compare); adddel has none" },
+        { "outstanding", { K::Search, K::Modify, K::Compare, K::AddDelete }, pipelined },
+        { "coalesce-reads", { K::Search, K::Modify, K::Compare, K::AddDelete }, pipelined },
+    };
+    return t;
+}
+
+bool takes(const OpOption& o, const QList<LdapOpKind>& ops)
+{
+    for (LdapOpKind k : ops)
+        if (o.ops.contains(k))
+            return true;
+    return false;
+}
+
+QString opsText(const QList<LdapOpKind>& ops)
+{
+    QStringList names;
+    for (LdapOpKind k : ops)
+        names << LdapLoadSpec::opName(k);
+    return names.join(QStringLiteral(", "));
+}
+
+bool bindOnly(const QList<QPair<LdapOpKind, int>>& mix)
+{
+    return std::all_of(mix.begin(), mix.end(), [](const auto& p) { return p.first == LdapOpKind::Bind; });
+}
+
+int okCodesFromParser(const QCommandLineParser& p, QList<int>* codes)
+{
+    if (!p.isSet(QStringLiteral("ok-codes")))
+        return ExitOk;
+    const QString text = p.value(QStringLiteral("ok-codes"));
+    const QString hint = QStringLiteral(" (a comma-separated list of result codes 0 to %1, e.g. 0,32)")
+                             .arg(LdapLoadSpec::kMaxResultCode);
+    if (text.trimmed().isEmpty())
+        return badArgument(QStringLiteral("--ok-codes"), QStringLiteral("empty") + hint);
+    for (const QString& part : text.split(u',')) {
+        const QString c = part.trimmed();
+        const bool digits
+            = !c.isEmpty() && std::all_of(c.begin(), c.end(), [](QChar ch) { return ch >= u'0' && ch <= u'9'; });
+        bool ok = false;
+        const int code = digits ? c.toInt(&ok) : -1;
+        if (!ok || code < 0 || code > LdapLoadSpec::kMaxResultCode)
+            return badArgument(
+                QStringLiteral("--ok-codes"), u'\'' + c + QStringLiteral("' is not a result code") + hint);
+        if (codes->contains(code))
+            return badArgument(QStringLiteral("--ok-codes"), QStringLiteral("%1 is given twice").arg(code));
+        *codes << code;
     }
+    return ExitOk;
+}
+
+int intOptions(const QCommandLineParser& p, LdapLoadSpec& s)
+{
+    struct IntOpt
+    {
+        const char* name;
+        int* target;
+        double lo, hi;
+    };
+    for (const IntOpt& io :
+        { IntOpt { "threads", &s.threads, 1, 256 }, IntOpt { "connections", &s.connections, 1, 1024 },
+            IntOpt { "outstanding", &s.outstanding, 1, 1024 }, IntOpt { "size-limit", &s.sizeLimit, 0, 1e9 } }) {
+        double v = *io.target;
+        if (int rc = numberOption(p, io.name, io.lo, io.hi, &v))
+            return rc;
+        if (v != std::floor(v))
+            return badArgument(QStringLiteral("--") + QLatin1String(io.name), QStringLiteral("must be a whole number"));
+        *io.target = int(v);
+    }
+    return ExitOk;
+}
+
+int searchFields(const QCommandLineParser& p, LdapLoadSpec& s)
+{
     s.base = p.value(QStringLiteral("base"));
     if (p.isSet(QStringLiteral("filter")))
         s.filter = p.value(QStringLiteral("filter"));
@@ -155,6 +261,88 @@ int ldapWorkloadFromParser(const QCommandLineParser& p, const QString& op, LdapL
     }
     if (p.isSet(QStringLiteral("attrs")))
         s.attrs = p.value(QStringLiteral("attrs")).split(u',', Qt::SkipEmptyParts);
+    return ExitOk;
+}
+
+} // namespace
+
+QStringList ldapLoadOptionNames(const QList<LdapOpKind>& ops)
+{
+    QStringList out;
+    for (const auto& o : ldapWorkloadOptions() + ldapTimingOptions()) {
+        const QString name = o.names().first();
+        if (name == u"mix")
+            continue;
+        bool ok = true;
+        for (const OpOption& oo : opOptions())
+            if (name == QLatin1String(oo.name))
+                ok = takes(oo, ops);
+        if (ok)
+            out << name;
+    }
+    return out;
+}
+
+LdapOpKind ldapOpKind(const QString& op)
+{
+    return op == u"search" ? LdapOpKind::Search
+        : op == u"bind"    ? LdapOpKind::Bind
+        : op == u"modify"  ? LdapOpKind::Modify
+        : op == u"compare" ? LdapOpKind::Compare
+                           : LdapOpKind::AddDelete;
+}
+
+std::optional<QList<LdapOpKind>> ldapOpsFromParser(const QCommandLineParser& p, const QString& op)
+{
+    if (op != u"mixed") {
+        if (p.isSet(QStringLiteral("mix"))) {
+            badArgument(QStringLiteral("--mix"), QStringLiteral("only with 'ldap mixed'"));
+            return std::nullopt;
+        }
+        return QList<LdapOpKind> { ldapOpKind(op) };
+    }
+    if (!p.isSet(QStringLiteral("mix"))) {
+        badArgument(QStringLiteral("--mix"), QStringLiteral("required: the weights, e.g. search=90,modify=10"));
+        return std::nullopt;
+    }
+    ProbeError e;
+    const auto mix = LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), &e);
+    if (!mix) {
+        badArgument(QStringLiteral("--mix"), e.detail);
+        return std::nullopt;
+    }
+    QList<LdapOpKind> ops;
+    for (const auto& m : *mix)
+        ops << m.first;
+    return ops;
+}
+
+int ldapWorkloadFromParser(const QCommandLineParser& p, const WorkloadUse& use, LdapLoadSpec* spec)
+{
+    LdapLoadSpec& s = *spec;
+    const auto ops = ldapOpsFromParser(p, use.op);
+    if (!ops)
+        return ExitBadArgs;
+    if (use.op == u"mixed")
+        s.mix = *LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), nullptr);
+    else
+        s.mix = { { ops->first(), 100 } };
+    const QString where = use.op == u"mixed" ? QStringLiteral("this mix (") + opsText(*ops) + u')'
+        : use.where.isEmpty()                ? QStringLiteral("ldap ") + use.op
+                                             : use.where;
+    for (const OpOption& o : opOptions())
+        if (p.isSet(QLatin1String(o.name)) && !takes(o, *ops))
+            return badArgument(QStringLiteral("--") + QLatin1String(o.name),
+                QStringLiteral("does not apply to ") + where + QStringLiteral(": it is for ")
+                    + QLatin1String(o.appliesTo));
+    const bool search = ops->contains(LdapOpKind::Search);
+    if (search && !use.searchTargetSet && p.value(QStringLiteral("filter")).trimmed().isEmpty())
+        return badArgument(QStringLiteral("--filter"),
+            QStringLiteral("required for a search load, e.g. --filter '(uid=user[0-99999])' (there is no default: "
+                           "a filter that matches everything would return the whole subtree with every search)"));
+    if (search)
+        if (int rc = searchFields(p, s))
+            return rc;
     s.dnPattern = p.value(QStringLiteral("dn"));
     s.attr = p.value(QStringLiteral("attr"));
     s.valuePattern = p.value(QStringLiteral("value"));
@@ -166,32 +354,54 @@ int ldapWorkloadFromParser(const QCommandLineParser& p, const QString& op, LdapL
                 QStringLiteral("--mode"), QStringLiteral("must be rebind or new-connection, not '") + m + u'\'');
         s.bindNewConnection = m == u"new-connection";
     }
+    if (s.bindNewConnection && bindOnly(s.mix))
+        if (int rc = refuseOptions(p, { QStringLiteral("connections") },
+                QStringLiteral("not with --mode new-connection: each bind opens a connection of its own (the "
+                               "concurrency is --threads)")))
+            return rc;
     if (p.isSet(QStringLiteral("access")))
         s.access = p.value(QStringLiteral("access"));
     s.readServerCounters = !p.isSet(QStringLiteral("no-server-counters"));
-    struct IntOpt
-    {
-        const char* name;
-        int* target;
-        double lo, hi;
-    };
-    for (const IntOpt& io :
-        { IntOpt { "threads", &s.threads, 1, 256 }, IntOpt { "connections", &s.connections, 1, 1024 },
-            IntOpt { "outstanding", &s.outstanding, 1, 1024 }, IntOpt { "size-limit", &s.sizeLimit, 0, 1e9 } }) {
-        double v = *io.target;
-        if (int rc = numberOption(p, io.name, io.lo, io.hi, &v))
-            return rc;
-        if (v != std::floor(v))
-            return badArgument(QStringLiteral("--") + QLatin1String(io.name), QStringLiteral("must be a whole number"));
-        *io.target = int(v);
-    }
-    return numberOption(p, "rate", 0, 1e7, &s.rate);
+    if (int rc = intOptions(p, s))
+        return rc;
+    if (int rc = numberOption(p, "rate", 0, 1e7, &s.rate))
+        return rc;
+    if (int rc = okCodesFromParser(p, &s.okCodes))
+        return rc;
+    s.coalesceReads = p.isSet(QStringLiteral("coalesce-reads"));
+    if (s.coalesceReads && s.rate > 0)
+        return badArgument(QStringLiteral("--coalesce-reads"),
+            QStringLiteral("applies to a closed-loop load only: not with --rate (holding responses back would "
+                           "delay an open-loop schedule)"));
+    return ExitOk;
 }
 
 int ldapTimingFromParser(const QCommandLineParser& p, LdapLoadSpec* spec)
 {
     LdapLoadSpec& s = *spec;
     s.ramp = p.value(QStringLiteral("ramp"));
+    if (p.isSet(QStringLiteral("ramp"))) {
+        ProbeError e;
+        const auto ramp = LoadRamp::parse(s.ramp, &e);
+        if (!ramp || ramp->what == LoadRamp::What::None)
+            return badArgument(QStringLiteral("--ramp"), ramp ? QStringLiteral("empty") : e.detail);
+        if (int rc = refuseOptions(p, { QStringLiteral("duration") },
+                QStringLiteral("not with --ramp: the ramp sets the duration (steps × seconds per step)")))
+            return rc;
+        const bool rate = ramp->what == LoadRamp::What::Rate;
+        if (rate)
+            if (int rc = refuseOptions(p, { QStringLiteral("rate"), QStringLiteral("coalesce-reads") },
+                    QStringLiteral("not with a rate ramp (--ramp rate:...): the ramp sets the rate, and reads are "
+                                   "batched in a closed loop only")))
+                return rc;
+        if (!rate && bindOnly(s.mix))
+            return badArgument(QStringLiteral("--ramp"),
+                QStringLiteral("an outstanding ramp does not apply to a bind load: a bind is alone on its connection"));
+        if (!rate)
+            if (int rc = refuseOptions(p, { QStringLiteral("outstanding") },
+                    QStringLiteral("not with --ramp outstanding:...: the ramp sets it for each step")))
+                return rc;
+    }
     if (int rc = numberOption(p, "warmup", 0, 86400, &s.warmupSec))
         return rc;
     if (int rc = numberOption(p, "duration", 0.1, 7 * 86400, &s.durationSec))

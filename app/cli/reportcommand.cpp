@@ -121,12 +121,11 @@ int runReportCommand(int argc, char** argv)
     args.removeAt(1); // "report"
     if (!p.parse(args))
         return badArgument(QStringLiteral("report"), p.errorText());
-    if (p.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(p.helpText().replace(
-                       QStringLiteral("dirbench-cli [options]"), QStringLiteral("dirbench-cli report [options]"))),
-            stdout);
-        return ExitOk;
-    }
+    if (helpRequested(p))
+        return printHelp(p, QStringLiteral("report"));
+    for (const char* once : { "pdf", "html", "csv", "title" }) // --in and --history are repeatable
+        if (p.values(QString::fromLatin1(once)).size() > 1)
+            return badArgument(u"--" + QString::fromLatin1(once), QStringLiteral("given more than once"));
     if (!p.positionalArguments().isEmpty())
         return badArgument(QStringLiteral("report"),
             QString(u"unexpected argument '" + p.positionalArguments().first() + u"' (records go with --in)"));

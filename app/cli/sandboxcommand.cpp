@@ -236,33 +236,38 @@ int runSandboxCommand(const QStringList& args)
         parser.addOption(*o);
 
     const QString sub = args.value(1);
-    if (sub == u"--help" || sub == u"-h" || sub == u"help"
-        || (args.size() > 2 && args.contains(QStringLiteral("--help")))) {
-        std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("dirbench-cli [options]"),
-                       QStringLiteral("dirbench-cli sandbox start|status|stop [options]"))),
-            stdout);
-        return ExitOk;
-    }
+    if (sub == u"--help" || sub == u"-h" || sub == u"help" || sub == u"--help-all")
+        return printHelp(parser, QStringLiteral("sandbox start|status|stop"));
     if (sub != u"start" && sub != u"stop" && sub != u"status")
         return badArgument(QStringLiteral("sandbox"),
             sub.isEmpty() ? QStringLiteral("expected start, status or stop")
                           : QStringLiteral("unknown subcommand '%1' (start, status or stop)").arg(sub));
+    static const QMap<QString, QStringList> owners {
+        { QStringLiteral("start"),
+            { QStringLiteral("entries"), QStringLiteral("tls"), QStringLiteral("ppolicy-lockout"),
+                QStringLiteral("port"), QStringLiteral("dir"), QStringLiteral("json"), QStringLiteral("server") } },
+        { QStringLiteral("status"), { QStringLiteral("dir"), QStringLiteral("json"), QStringLiteral("server") } },
+        { QStringLiteral("stop"), { QStringLiteral("dir"), QStringLiteral("server") } },
+    };
     QStringList rest = args;
     rest.removeAt(1);
     if (!parser.parse(rest)) {
         std::fprintf(stderr, "dirbench-cli sandbox %s: %s\n", qPrintable(sub), qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
+    if (helpRequested(parser)) {
+        QList<QCommandLineOption> mine;
+        for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server })
+            if (owners.value(sub).contains(o->names().first()))
+                mine << *o;
+        return printUsage(QStringLiteral("sandbox ") + sub, QString::fromUtf8(kDescription), mine);
+    }
     if (int rc = refuseRepeated(parser))
         return rc;
     if (!parser.positionalArguments().isEmpty())
         return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
-    if (sub != u"start")
-        for (const auto* o : { &entries, &tls, &ppolicy, &port })
-            if (parser.isSet(*o))
-                return badArgument(u"--" + o->names().first(), QStringLiteral("only for 'sandbox start'"));
-    if (sub == u"stop" && parser.isSet(json))
-        return badArgument(QStringLiteral("--json"), QStringLiteral("only for 'sandbox start' and 'sandbox status'"));
+    if (int rc = refuseForeign(parser, QStringLiteral("sandbox"), sub, owners))
+        return rc;
 
     if (parser.isSet(server) && parser.value(server) != u"openldap") {
         if (parser.value(server) != u"389ds")

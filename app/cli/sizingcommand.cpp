@@ -29,7 +29,8 @@ const char* const kDescription = R"(Size a directory server's RAM and caches, wi
 maxentrycachesize), nsslapd-threadnumber, nsslapd-dbcachesize, the entries under --base (counted) and the db file
 sizes when the database directory is readable from this host (bind as cn=Directory Manager for cn=config);
 OpenLDAP back-mdb olmMDBEntries and olmMDBPagesUsed of the database holding --base. --server defaults to the
-kind the server says it is. Typed inputs win over read ones.
+kind the server says it is. Typed inputs win over read ones. An input the server kind's sizing does not use is
+refused, never ignored (the prefixes below say whose it is; --ldif is not used for ad).
 
 389ds (389 Directory Server, Red Hat DS, HP-UX DS): the HP-UX DS 8.1 tuning guide's formula as printed on its
 page 5: Total RAM = 1.2 × (27 MB + threads × 0.25 MB + dbcache + 2.3 × Σ entry caches in use + import cache),
@@ -74,6 +75,50 @@ const NumberOpt kNumbers[] = {
     { "os-mb", "AD: RAM for the OS, MB (default 4000)." },
     { "sysvol-mb", "AD: SYSVOL size, MB (default 500)." },
 };
+
+// The typed inputs each calculator reads; any other is refused for that server kind.
+QStringList inputsOf(SizingServer server)
+{
+    switch (server) {
+    case SizingServer::Ds389:
+        return QStringLiteral("threads cpus ram-mb dbcache-mb entry-cache-mb import-cache-mb entries "
+                              "entry-cache-bytes-per-entry db-size-mb entry-factor ldif-cache-factor backends "
+                              "autosize autosize-split ram-available-mb backend instance ldif")
+            .split(u' ');
+    case SizingServer::OpenLdap:
+        return QStringLiteral("threads db-size-mb growth safety os-reserve-mb ldif").split(u' ');
+    case SizingServer::EDirectory:
+        return { QStringLiteral("db-size-mb"), QStringLiteral("ldif") };
+    case SizingServer::ActiveDirectory:
+        return QStringLiteral("users db-size-mb os-mb sysvol-mb").split(u' ');
+    }
+    return {};
+}
+
+int refuseForServer(const QCommandLineParser& p, SizingServer server)
+{
+    QStringList all;
+    for (const auto& n : kNumbers)
+        all << QLatin1String(n.name);
+    all << QStringLiteral("backend") << QStringLiteral("instance") << QStringLiteral("ldif");
+    const QStringList mine = inputsOf(server);
+    for (const QString& name : std::as_const(all)) {
+        if (!p.isSet(name) || mine.contains(name))
+            continue;
+        QStringList kinds;
+        for (auto k :
+            { SizingServer::Ds389, SizingServer::OpenLdap, SizingServer::EDirectory, SizingServer::ActiveDirectory })
+            if (inputsOf(k).contains(name))
+                kinds << SizingInput::serverName(k);
+        return badArgument(u"--" + name,
+            QStringLiteral("the %1 sizing does not use it (it is an input of %2)")
+                .arg(SizingInput::serverName(server), kinds.join(QStringLiteral(", "))));
+    }
+    if (!p.isSet(QStringLiteral("ldif")))
+        return refuseOptions(p, { QStringLiteral("ldif-cache-factor") },
+            QStringLiteral("only with --ldif: it turns LDIF bytes into cached bytes"));
+    return ExitOk;
+}
 
 QString key(const char* option)
 {
@@ -225,12 +270,8 @@ int runSizingCommand(const QStringList& args)
         std::fprintf(stderr, "dirbench-cli sizing: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText().replace(
-                       QStringLiteral("dirbench-cli [options]"), QStringLiteral("dirbench-cli sizing [options]"))),
-            stdout);
-        return ExitOk;
-    }
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("sizing"));
     if (int rc = refuseRepeated(parser))
         return rc;
     if (!parser.positionalArguments().isEmpty())
@@ -247,14 +288,21 @@ int runSizingCommand(const QStringList& args)
                 QStringLiteral("'%1' is not one of 389ds, openldap, edirectory, ad")
                     .arg(parser.value(QStringLiteral("server"))));
     }
+    if (server)
+        if (int rc = refuseForServer(parser, *server))
+            return rc;
     LdapTarget target;
     if (fromServer) {
-        if (int rc = ldapTargetFromParser(parser, false, &target))
-            return rc;
         if (const QString base = parser.value(QStringLiteral("base")); !LdapSession::isDn(base))
             return badArgument(QStringLiteral("--base"), u'\'' + base + QStringLiteral("' is not a DN"));
-    } else if (parser.isSet(QStringLiteral("base"))) {
-        return badArgument(QStringLiteral("--base"), QStringLiteral("only with --uri"));
+        if (int rc = ldapTargetFromParser(parser, {}, &target))
+            return rc;
+    } else {
+        QStringList ldap { QStringLiteral("base") };
+        for (const auto& o : ldapConnectionOptions())
+            ldap << o.names().first();
+        if (int rc = refuseOptions(parser, ldap, QStringLiteral("only with --uri (reading a live server)")))
+            return rc;
     }
 
     SizingInput in;
@@ -366,6 +414,8 @@ int runSizingCommand(const QStringList& args)
         }
         if (!server) {
             in.server = *kind;
+            if (int rc = refuseForServer(parser, in.server))
+                return rc;
             if (const ProbeError ve = in.validate(); ve.isError())
                 return badArgument(QStringLiteral("--") + ve.field, ve.detail);
         } else if (kind && *kind != *server)

@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -98,27 +99,33 @@ QString LdapLoadSpec::kindName() const
 std::optional<QList<QPair<LdapOpKind, int>>> LdapLoadSpec::parseMix(const QString& text, ProbeError* error)
 {
     QList<QPair<LdapOpKind, int>> out;
-    int total = 0;
+    auto fail = [error](const QString& why) -> std::optional<QList<QPair<LdapOpKind, int>>> {
+        if (error)
+            *error = ProbeError::invalid(QStringLiteral("mix"), why);
+        return std::nullopt;
+    };
     for (const QString& part : text.split(u',', Qt::SkipEmptyParts)) {
         const QString name = part.section(u'=', 0, 0).trimmed();
+        const QString weight = part.section(u'=', 1).trimmed();
+        const bool digits = !weight.isEmpty() // no sign, no spaces inside, no "0x", no decimals
+            && std::all_of(weight.begin(), weight.end(), [](QChar c) { return c >= u'0' && c <= u'9'; });
         bool ok = false;
-        const int w = part.section(u'=', 1).trimmed().toInt(&ok);
+        const qint64 w = digits ? weight.toLongLong(&ok) : 0;
         std::optional<LdapOpKind> op;
         for (auto k :
             { LdapOpKind::Search, LdapOpKind::Bind, LdapOpKind::Modify, LdapOpKind::AddDelete, LdapOpKind::Compare })
             if (opName(k) == name)
                 op = k;
-        if (!op || !ok || w <= 0) {
-            if (error)
-                *error = ProbeError::invalid(QStringLiteral("mix"),
-                    QStringLiteral("'") + part.trimmed()
-                        + QStringLiteral("' is not OP=WEIGHT (OP: search, bind, modify, adddel, compare; WEIGHT > 0)"));
-            return std::nullopt;
-        }
-        total += w;
-        out.append({ *op, w });
+        if (!op || !ok || w <= 0 || w > kMaxMixWeight || !part.contains(u'='))
+            return fail(QStringLiteral("'") + part.trimmed()
+                + QStringLiteral("' is not OP=WEIGHT (OP: search, bind, modify, adddel, compare; WEIGHT a whole "
+                                 "number from 1 to 1000000)"));
+        for (const auto& p : std::as_const(out))
+            if (p.first == *op)
+                return fail(name + QStringLiteral(" is given twice"));
+        out.append({ *op, int(w) });
     }
-    if (out.isEmpty() || total <= 0) {
+    if (out.isEmpty()) {
         if (error)
             *error = ProbeError::invalid(QStringLiteral("mix"), QStringLiteral("empty; e.g. search=90,modify=10"));
         return std::nullopt;
@@ -226,6 +233,18 @@ std::optional<CompiledLoad> CompiledLoad::compile(const LdapLoadSpec& s, ProbeEr
     c.ramp = *ramp;
     if (c.ramp.what == LoadRamp::What::Rate && s.rate > 0)
         return fail(bad("ramp", QStringLiteral("a rate ramp sets the rate: leave --rate out")));
+    for (int code : s.okCodes)
+        if (code < 0 || code > LdapLoadSpec::kMaxResultCode)
+            return fail(bad("ok-codes",
+                QStringLiteral("%1 is not an LDAP result code (0 to %2)").arg(code).arg(LdapLoadSpec::kMaxResultCode)));
+    if (s.coalesceReads) {
+        if (s.rate > 0 || c.ramp.what == LoadRamp::What::Rate)
+            return fail(bad("coalesce-reads",
+                QStringLiteral("applies to a closed-loop load only: not with a rate (--rate or a rate ramp)")));
+        if (std::all_of(s.mix.begin(), s.mix.end(), [](const auto& p) { return p.first == LdapOpKind::Bind; }))
+            return fail(bad("coalesce-reads",
+                QStringLiteral("a bind load has one operation in flight per connection: there is nothing to batch")));
+    }
 
     for (const auto& p : s.mix) {
         const QString op = LdapLoadSpec::opName(p.first);

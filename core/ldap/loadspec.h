@@ -75,8 +75,12 @@ struct LdapLoadSpec
     // or 2 ms. Off by default: that wait is in every measured latency. The record and reports say when it was on.
     bool coalesceReads = false;
 
+    static constexpr int kMaxMixWeight = 1000000;
+    static constexpr int kMaxResultCode = 16383; // ok_codes: LDAP result codes are 0..16383 (RFC 4520)
+
     QString kindName() const; // "ldap-search", "ldap-mixed", ...
     static QString opName(LdapOpKind op);
+    // "search=90,modify=10": each operation once, weights whole numbers 1..kMaxMixWeight; errors name "mix".
     static std::optional<QList<QPair<LdapOpKind, int>>> parseMix(const QString& text, ProbeError* error);
     QJsonObject toJson() const;
 };

@@ -26,6 +26,7 @@ enum class Kind
     Access,
     Ramp,
     Mix,
+    OkCodes,
     BindMode,
     File, // an existing, readable file
     Attr,
@@ -85,7 +86,10 @@ inline QStringList badValues(Kind k, const QString& scratch)
     case Kind::Ramp:
         return { "bogus:1@2", "rate:1,2", "rate:a,b@1", "outstanding:1,2@0", "rate:@5", "rate:5,1@-1" };
     case Kind::Mix:
-        return { "search=abc", "bogus=10", "search=-5", "", "search=0", "search90" };
+        return { "search=abc", "bogus=10", "search=-5", "", "search=0", "search90", "search=1.5", "search=1000001",
+            "search=+5", "search=1,search=2", "search=99999999999" };
+    case Kind::OkCodes:
+        return { "abc", "-1", "16384", "0,,32", "0,0", "", "1.5", "0x20", "0;32" };
     case Kind::BindMode:
         return { "bogus", "" };
     case Kind::File:
@@ -148,28 +152,41 @@ inline QList<Command> commands(const QString& scratch)
     const Arg noHistory { "--no-history", "", K::Count, false };
     const QList<Arg> conn { { "--uri", "ldap://127.0.0.1:1", K::Uri }, { "--network-timeout", "1", K::Seconds },
         { "--op-timeout", "1", K::Seconds } };
+    // Every load takes these; each operation's line leaves out what it does not take (bind: --outstanding; adddel:
+    // --access), and a ramp line leaves out --duration and --rate, which the ramp sets.
     const QList<Arg> load { { "--threads", "1", K::Count }, { "--connections", "1", K::Count },
         { "--outstanding", "2", K::Count }, { "--duration", "1", K::Seconds }, { "--warmup", "0", K::NonNegSeconds },
         { "--interval", "1", K::Seconds }, { "--fail-after", "1", K::Seconds }, { "--max-errors", "0", K::NonNegInt },
-        { "--access", "uniform", K::Access }, { "--rate", "0", K::NonNegNumber } };
+        { "--access", "uniform", K::Access }, { "--rate", "0", K::NonNegNumber },
+        { "--ok-codes", "0,32", K::OkCodes } };
+    auto without = [](QList<Arg> args, const QStringList& options) {
+        args.removeIf([&](const Arg& a) { return options.contains(a.option); });
+        return args;
+    };
     const QList<Arg> search { { "--base", people, K::SearchBase }, { "--filter", "uid=user[0-99]", K::Filter },
         { "--scope", "sub", K::Scope }, { "--size-limit", "0", K::NonNegInt } };
     const QList<Arg> dnAttrValue { { "--dn", uids, K::DnPattern }, { "--attr", "description", K::Attr },
         { "--value", "v[0-9]", K::ValuePattern } };
     const QList<Arg> bindAs { { "--bind-dn", "cn=admin,dc=example,dc=com", K::Dn },
         { "--password-file", pw, K::File } };
-    auto ldap = [&](const QString& op, QList<Arg> extra) {
-        return Command { "ldap " + op, { "ldap", op }, conn + load + extra + QList<Arg> { json, noHistory } };
+    auto ldap = [&](const QString& op, QList<Arg> extra, const QStringList& leftOut = {}) {
+        return Command { "ldap " + op, { "ldap", op },
+            conn + without(load, leftOut) + extra + QList<Arg> { json, noHistory } };
     };
 
     QList<Command> out;
     out << Command { "ldap probe", { "ldap", "probe" }, conn + bindAs + QList<Arg> { json, noHistory } };
-    out << ldap("search", search + bindAs + QList<Arg> { { "--ramp", "rate:10,20@1", K::Ramp } });
+    out << ldap("search", search + bindAs + QList<Arg> { { "--coalesce-reads", "", K::Count, false } });
+    Command ramp
+        = ldap("search", search + QList<Arg> { { "--ramp", "rate:10,20@1", K::Ramp } }, { "--duration", "--rate" });
+    ramp.name = "ldap search --ramp";
+    out << ramp;
     out << ldap("bind",
-        { { "--dn", uids, K::DnPattern }, { "--password-file", pw, K::File }, { "--mode", "rebind", K::BindMode } });
+        { { "--dn", uids, K::DnPattern }, { "--password-file", pw, K::File }, { "--mode", "rebind", K::BindMode } },
+        { "--outstanding" });
     out << ldap("modify", dnAttrValue + bindAs);
     out << ldap("compare", dnAttrValue + bindAs);
-    out << ldap("adddel", QList<Arg> { { "--parent", people, K::Dn } } + bindAs);
+    out << ldap("adddel", QList<Arg> { { "--parent", people, K::Dn } } + bindAs, { "--access" });
     out << ldap("mixed", QList<Arg> { { "--mix", "search=90,modify=10", K::Mix } } + search + dnAttrValue + bindAs);
 
     const QList<Arg> diskArgs { { "--dir", scratch, K::DiskDir }, { "--profile", "rand-read", K::DiskProfile },
@@ -207,8 +224,9 @@ inline QList<Command> commands(const QString& scratch)
             { "--backends", "1", K::Count }, { "--autosize", "25", K::Percent },
             { "--autosize-split", "25", K::Percent }, json, noHistory } };
     out << Command { "sizing --ldif", { "sizing" },
-        { { "--server", "openldap", K::ServerKind }, { "--ldif", ldif, K::File }, { "--growth", "0.25", K::Factor },
-            { "--safety", "1.5", K::Factor }, { "--os-reserve-mb", "2000", K::NonNegNumber }, json, noHistory } };
+        { { "--server", "openldap", K::ServerKind }, { "--ldif", ldif, K::File },
+            { "--growth", "0.25", K::NonNegNumber }, { "--safety", "1.5", K::Factor },
+            { "--os-reserve-mb", "2000", K::NonNegNumber }, json, noHistory } };
     out << Command { "sizing --uri", { "sizing" },
         conn + QList<Arg> { { "--base", "dc=example,dc=com", K::Dn } } + bindAs + QList<Arg> { json, noHistory } };
 

@@ -2,7 +2,9 @@
 // process that exits normally with code 2, names (one of) the argument(s) it broke on stderr, prints nothing on
 // stdout (--json - owns it) and leaves nothing behind. The generator is deterministic (the seed is printed): it takes
 // the known-good line of a command (badinputcatalog.h) and breaks one to three of its arguments — a value invalid for
-// the argument's kind, an unknown option, a missing value, an option given twice, a stray word.
+// the argument's kind, an unknown option, a missing value, an option given twice, a stray word. Then the options that
+// do not apply to a command, operation, profile or mode: each is refused by name (issue 10: "every option does what
+// it says, or is refused"). And every command and subcommand answers --help with its own usage, running nothing.
 #include "badinputcatalog.h"
 
 #include <QDir>
@@ -165,10 +167,14 @@ private slots:
     void initTestCase();
     void goodLinesAreAccepted();
     void thousandBadLinesAreRefused();
+    void inapplicableOptionsAreRefused();
+    void everySubcommandAnswersHelp();
     void cleanupTestCase();
 
 private:
     QList<Outcome> runAll(const QList<QStringList>& argvs, const std::function<void(int)>& afterBatch = {});
+    QStringList lineOf(
+        const QString& command, const QList<QPair<QString, QString>>& set, const QStringList& drop = {}) const;
     void stopStraySandboxes();
     QTemporaryDir m_dir;
     QString m_scratch;
@@ -353,6 +359,282 @@ void TstCliBadInput::thousandBadLinesAreRefused()
         qWarning("%s", qPrintable(f));
     QVERIFY2(failures.isEmpty(), qPrintable(QStringLiteral("%1 of %2 cases failed").arg(failures.size()).arg(kCases)));
     QCOMPARE(tree(m_scratch), m_initialTree);
+}
+
+// The good line of a catalog command with `drop` left out and `set` replaced or added ("" = a flag).
+QStringList TstCliBadInput::lineOf(
+    const QString& command, const QList<QPair<QString, QString>>& set, const QStringList& drop) const
+{
+    for (const Command& c : commands(m_scratch)) {
+        if (c.name != command)
+            continue;
+        QStringList a = c.words;
+        QList<QPair<QString, QString>> rest = set;
+        for (const Arg& arg : c.args) {
+            if (drop.contains(arg.option))
+                continue;
+            QString value = arg.good;
+            for (qsizetype i = 0; i < rest.size(); ++i)
+                if (rest[i].first == arg.option)
+                    value = rest.takeAt(i).second;
+            a << arg.option;
+            if (!value.isEmpty())
+                a << value;
+        }
+        for (const auto& [option, value] : rest) {
+            a << option;
+            if (!value.isEmpty())
+                a << value;
+        }
+        return a;
+    }
+    qFatal("no command %s in the catalog", qPrintable(command));
+}
+
+// Options that are valid in themselves but do not apply to what the line asks for: each refused, by name, before
+// any work — never ignored.
+void TstCliBadInput::inapplicableOptionsAreRefused()
+{
+    struct Refusal
+    {
+        QStringList argv;
+        QString option; // stderr must name it
+    };
+    const QString dir = m_scratch + "/adir";
+    const QString pw = m_scratch + "/password";
+    const QString ldif = m_scratch + "/small.ldif";
+    const QString uid = "uid=user[0-9],ou=people,dc=example,dc=com";
+    const QList<Refusal> cases {
+        // --filter: required for every search load, with no default
+        { lineOf("ldap search", {}, { "--filter" }), "--filter" },
+        { lineOf("ldap search", { { "--filter", " " } }), "--filter" },
+        { lineOf("ldap mixed", {}, { "--filter" }), "--filter" },
+        { lineOf("disk --under-load", {}, { "--filter" }), "--filter" },
+        { lineOf("curve", {}, { "--filter" }), "--filter" },
+        { lineOf("experiment threads", {}, { "--filter" }), "--filter" },
+        // each operation's options, and only those
+        { lineOf("ldap modify", { { "--filter", "uid=x" } }), "--filter" },
+        { lineOf("ldap bind", { { "--base", "dc=example,dc=com" } }), "--base" },
+        { lineOf("ldap compare", { { "--scope", "one" } }), "--scope" },
+        { lineOf("ldap adddel", { { "--attrs", "cn" } }), "--attrs" },
+        { lineOf("ldap bind", { { "--size-limit", "5" } }), "--size-limit" },
+        { lineOf("ldap search", { { "--mode", "rebind" } }), "--mode" },
+        { lineOf("ldap modify", { { "--mode", "rebind" } }), "--mode" },
+        { lineOf("ldap compare", { { "--mode", "new-connection" } }), "--mode" },
+        { lineOf("ldap search", { { "--dn", uid } }), "--dn" },
+        { lineOf("ldap adddel", { { "--dn", uid } }), "--dn" },
+        { lineOf("ldap search", { { "--attr", "cn" } }), "--attr" },
+        { lineOf("ldap bind", { { "--value", "v" } }), "--value" },
+        { lineOf("ldap adddel", { { "--attr", "cn" } }), "--attr" },
+        { lineOf("ldap search", { { "--parent", "dc=example,dc=com" } }), "--parent" },
+        { lineOf("ldap compare", { { "--parent", "dc=example,dc=com" } }), "--parent" },
+        { lineOf("ldap search", { { "--mix", "search=1" } }), "--mix" },
+        { lineOf("ldap adddel", { { "--access", "zipf:1" } }), "--access" },
+        { lineOf("ldap bind", { { "--outstanding", "2" } }), "--outstanding" },
+        { lineOf("ldap bind", { { "--mode", "new-connection" } }), "--connections" },
+        { lineOf("ldap bind", { { "--coalesce-reads", "" } }), "--coalesce-reads" },
+        // a mix takes the options of its operations
+        { lineOf("ldap mixed", { { "--mix", "search=90,compare=10" }, { "--mode", "rebind" } }), "--mode" },
+        { lineOf("ldap mixed", { { "--mix", "modify=9,compare=1" } }, { "--base", "--scope", "--size-limit" }),
+            "--filter" },
+        { lineOf("ldap mixed", { { "--mix", "search=90,modify=5,bind=5" }, { "--parent", "dc=example,dc=com" } }),
+            "--parent" },
+        { lineOf("ldap mixed", { { "--mix", "search=1,search=2" } }), "--mix" },
+        { lineOf("ldap mixed", { { "--mix", "search=1000001" } }), "--mix" },
+        { lineOf("ldap mixed", {}, { "--mix" }), "--mix" },
+        // what a ramp sets, and what reads batching needs
+        { lineOf("ldap search", { { "--ramp", "rate:10,20@1" } }, { "--rate", "--coalesce-reads" }), "--duration" },
+        { lineOf("ldap search --ramp", { { "--rate", "5" } }), "--rate" },
+        { lineOf("ldap search --ramp", { { "--ramp", "outstanding:1,2@1" } }), "--outstanding" },
+        { lineOf("ldap bind", { { "--ramp", "outstanding:1,2@1" } }, { "--duration" }), "--ramp" },
+        { lineOf("ldap search", { { "--rate", "5" } }), "--coalesce-reads" },
+        { lineOf("ldap search --ramp", { { "--coalesce-reads", "" } }), "--coalesce-reads" },
+        { lineOf("ldap search", { { "--ok-codes", "0,0" } }), "--ok-codes" },
+        { lineOf("ldap search", { { "--ok-codes", "16384" } }), "--ok-codes" },
+        // probe: one connect, bind and search
+        { lineOf("ldap probe", { { "--threads", "2" } }), "--threads" },
+        { lineOf("ldap probe", { { "--duration", "1" } }), "--duration" },
+        { lineOf("ldap probe", { { "--quiet", "" } }), "--quiet" },
+        { lineOf("ldap probe", { { "--ok-codes", "0" } }), "--ok-codes" },
+        // connection options that nothing uses
+        { lineOf("ldap search", { { "--insecure", "" } }), "--insecure" },
+        { lineOf("ldap search", { { "--ca-file", pw } }), "--ca-file" },
+        { lineOf("ldap search", {}, { "--bind-dn" }), "--password-file" },
+        { lineOf("ldap probe", { { "--sasl", "external" } }), "--bind-dn" },
+        // disk: per profile, and the LDAP options only under load
+        { lineOf("disk", { { "--lead", "1" } }), "--lead" },
+        { lineOf("disk", { { "--uri", "ldap://127.0.0.1:1" } }), "--uri" },
+        { lineOf("disk", { { "--filter", "uid=x" } }), "--filter" },
+        { lineOf("disk", { { "--profile", "commit" } }), "--qd" },
+        { lineOf("disk", { { "--profile", "commit" }, { "--buffered", "" } }, { "--qd" }), "--buffered" },
+        { lineOf("disk", { { "--profile", "directory" } }, { "--qd" }), "--block" },
+        { lineOf("disk", { { "--profile", "directory" } }, { "--block" }), "--qd" },
+        { lineOf("disk", { { "--profile", "dd" } }), "--size" },
+        { lineOf("disk", { { "--fail-on-verdict", "" } }), "--fail-on-verdict" },
+        { lineOf("disk", { { "--profile", "commit" }, { "--requirements", "no-such-profile" } }, { "--qd" }),
+            "--requirements" },
+        { lineOf("disk", { { "--profile", "commit" }, { "--requirements", "edirectory-seed-000" } }, { "--qd" }),
+            "--requirements" },
+        { lineOf("disk --under-load", { { "--dn", uid } }), "--dn" },
+        { lineOf("disk --under-load", { { "--mix", "search=1" } }), "--mix" },
+        { lineOf("disk --under-load", { { "--mode", "rebind" } }), "--mode" },
+        // curve: per mode
+        { lineOf("curve", { { "--restart", "" } }), "--restart" },
+        { lineOf("curve", { { "--mode", "cache-sweep" } }), "--cache-entries" },
+        { lineOf("curve", { { "--sandbox-dir", dir } }), "--sandbox-dir" },
+        // experiments: per experiment
+        { lineOf("experiment threads", { { "--threads", "2" } }), "--threads" },
+        { lineOf("experiment threads", { { "--tls-uri", "ldaps://127.0.0.1:1" } }), "--tls-uri" },
+        { lineOf("experiment threads", { { "--dn", uid } }), "--dn" },
+        { lineOf("experiment threads", { { "--restart", "" } }), "--restart" },
+        { lineOf("experiment tls", { { "--mode", "rebind" } }), "--mode" },
+        { lineOf("experiment tls", { { "--connections", "2" } }), "--connections" },
+        { lineOf("experiment tls", { { "--outstanding", "2" } }), "--outstanding" },
+        { lineOf("experiment tls", { { "--points", "1,2" } }), "--points" },
+        { lineOf("experiment tls", { { "--filter", "uid=x" } }), "--filter" },
+        { lineOf("experiment tls", { { "--server-threads", "4" } }), "--server-threads" },
+        { lineOf("experiment tls", { { "--tls-starttls", "" } }), "--tls-starttls" },
+        { lineOf("experiment dbsize", { { "--uri", "ldap://127.0.0.1:1" } }), "--uri" },
+        { lineOf("experiment dbsize", { { "--base", "dc=example,dc=com" } }), "--base" },
+        { lineOf("experiment dbsize", { { "--filter", "uid=x" } }), "--filter" },
+        { lineOf("experiment dbsize", { { "--bind-dn", "cn=admin,dc=example,dc=com" } }), "--bind-dn" },
+        { lineOf("experiment dbsize", { { "--tls-uri", "ldaps://127.0.0.1:1" } }), "--tls-uri" },
+        { lineOf("experiment dbsize", { { "--dn", uid } }), "--dn" },
+        // sizing: per server kind; the connection options only with --uri
+        { lineOf("sizing", { { "--growth", "0.5" } }), "--growth" },
+        { lineOf("sizing", { { "--users", "100" } }), "--users" },
+        { lineOf("sizing", { { "--ldif-cache-factor", "3" } }), "--ldif-cache-factor" },
+        { lineOf("sizing", { { "--bind-dn", "cn=admin,dc=example,dc=com" } }), "--bind-dn" },
+        { lineOf("sizing", { { "--network-timeout", "1" } }), "--network-timeout" },
+        { lineOf("sizing --ldif", { { "--entries", "5" } }), "--entries" },
+        { lineOf("sizing --ldif", { { "--backend", "userRoot" } }), "--backend" },
+        { lineOf("sizing --ldif", { { "--ldif-cache-factor", "2" } }), "--ldif-cache-factor" },
+        { { "sizing", "--server", "ad", "--users", "100", "--ldif", ldif, "--no-history" }, "--ldif" },
+        { { "sizing", "--server", "edirectory", "--db-size-mb", "100", "--threads", "4", "--no-history" },
+            "--threads" },
+        // sandbox, history, cloud, report: per subcommand
+        { lineOf("sandbox stop", { { "--json", "" } }), "--json" },
+        { lineOf("sandbox status", { { "--port", "1389" } }), "--port" },
+        { lineOf("sandbox status", { { "--entries", "10" } }), "--entries" },
+        { { "history", "list", "--clear" }, "--clear" },
+        { { "history", "show", "1", "--limit", "3" }, "--limit" },
+        { { "history", "delete", "1", "--json", "-" }, "--json" },
+        { { "history", "list", "--limit", "1", "--limit", "2" }, "--limit" },
+        { { "cloud", "list", "--mbps", "100" }, "--mbps" },
+        { { "cloud", "need", "--mbps", "100", "--disk", "gp3" }, "--disk" },
+        { { "cloud", "eval", "--disk", "gp3", "--size-gb", "100", "--latency-ms", "1" }, "--latency-ms" },
+        { { "cloud", "eval", "--disk", "gp3", "--size-gb", "100", "--run", ldif }, "--run" },
+        { { "cloud", "compare", "--seed-example", "--disk", "gp3", "--no-history" }, "--disk" },
+        { { "cloud", "list", "--provider", "aws", "--provider", "gcp" }, "--provider" },
+        { { "report", "--in", ldif, "--pdf", m_scratch + "/a.pdf", "--pdf", m_scratch + "/b.pdf" }, "--pdf" },
+    };
+    QList<QStringList> argvs;
+    for (const Refusal& r : cases)
+        argvs << r.argv;
+    const QList<Outcome> res = runAll(argvs);
+    QStringList failures;
+    for (qsizetype i = 0; i < cases.size(); ++i) {
+        const Outcome& o = res[i];
+        const QByteArray named = cases[i].option.toUtf8() + ':';
+        if (!o.finished || o.status != QProcess::NormalExit || o.code != 2 || !o.err.contains(named)
+            || !o.out.isEmpty())
+            failures << QStringLiteral("%1: exit %2, stderr %3, %4 bytes on stdout\n    argv: %5")
+                            .arg(cases[i].option)
+                            .arg(o.code)
+                            .arg(QString::fromUtf8(o.err.trimmed().left(300)))
+                            .arg(o.out.size())
+                            .arg(cases[i].argv.join(u' '));
+    }
+    qInfo("%lld lines with an option that does not apply", qlonglong(cases.size()));
+    for (const QString& f : std::as_const(failures))
+        qWarning("%s", qPrintable(f));
+    QVERIFY2(
+        failures.isEmpty(), qPrintable(QStringLiteral("%1 of %2 not refused").arg(failures.size()).arg(cases.size())));
+    stopStraySandboxes();
+    QCOMPARE(tree(m_scratch), m_initialTree);
+}
+
+// Every command and subcommand answers --help: exit 0, its own usage on stdout, nothing on stderr, nothing run —
+// even when the rest of the line would run (the good lines of the catalog, history list, cloud list).
+void TstCliBadInput::everySubcommandAnswersHelp()
+{
+    struct Help
+    {
+        QStringList argv;
+        QString usage; // "Usage: dirbench-cli " + this
+        QStringList lists, omits; // options its text must (not) show
+    };
+    QList<Help> cases { { { "--help" }, "COMMAND", { "ldap", "history" }, {} } };
+    for (const char* c : { "ldap", "disk", "sandbox", "sizing", "curve", "experiment", "cloud", "history", "report" })
+        cases << Help { { QString::fromLatin1(c), "--help" }, QString::fromLatin1(c), { "--help" }, {} };
+    // The subcommands, each with only its options.
+    cases << Help { { "ldap", "probe", "--help" }, "ldap probe", { "--uri", "--filter" }, { "--threads", "--dn" } };
+    cases << Help { { "ldap", "search", "--help" }, "ldap search", { "--filter", "--ok-codes", "--coalesce-reads" },
+        { "--dn", "--parent", "--mix", "--mode" } };
+    cases << Help { { "ldap", "bind", "--help" }, "ldap bind", { "--dn", "--mode" },
+        { "--filter", "--outstanding", "--coalesce-reads", "--attr" } };
+    cases << Help { { "ldap", "modify", "--help" }, "ldap modify", { "--dn", "--attr", "--value" }, { "--mode" } };
+    cases << Help { { "ldap", "compare", "--help" }, "ldap compare", { "--attr", "--ok-codes" }, { "--parent" } };
+    cases << Help { { "ldap", "adddel", "--help" }, "ldap adddel", { "--parent" }, { "--access", "--dn" } };
+    cases << Help { { "ldap", "mixed", "--help" }, "ldap mixed", { "--mix", "--filter", "--dn", "--parent" }, {} };
+    for (const char* e : { "threads", "tls", "dbsize" })
+        cases << Help { { "experiment", QString::fromLatin1(e), "--help" }, QStringLiteral("experiment ") + e,
+            { "--seconds-per-point" }, {} };
+    cases.last().omits = QStringList { "--uri", "--filter", "--tls-uri" }; // dbsize
+    for (const char* a : { "list", "eval", "need", "compare" })
+        cases << Help { { "cloud", QString::fromLatin1(a), "--help" }, QStringLiteral("cloud ") + a, { "--json" }, {} };
+    cases[cases.size() - 4].omits = QStringList { "--mbps", "--disk" }; // cloud list
+    for (const char* h : { "list", "show", "export", "import", "compare", "rename", "tag", "delete" })
+        cases << Help { { "history", QString::fromLatin1(h), "--help" }, QStringLiteral("history ") + h, {}, {} };
+    cases << Help { { "history", "list", "--kind", "disk", "--help" }, "history list", { "--kind" }, { "--clear" } };
+    cases << Help { { "history", "tag", "1", "x", "-h" }, "history tag", { "--clear" }, { "--kind" } };
+    for (const char* sb : { "start", "status", "stop" })
+        cases << Help { { "sandbox", QString::fromLatin1(sb), "--help" }, QStringLiteral("sandbox ") + sb, {}, {} };
+    cases.last().omits = QStringList { "--entries", "--json" }; // stop
+    // Complete lines that would run, with --help: they print the help instead.
+    for (const Command& c : commands(m_scratch)) {
+        QStringList a = lineOf(c.name, {});
+        a << "--help";
+        cases << Help { a, c.words.join(u' '), {}, {} };
+    }
+    cases << Help { { "cloud", "list", "--provider", "aws", "--help" }, "cloud list", {}, {} };
+    cases << Help { { "report", "--in", m_scratch + "/small.ldif", "--pdf", m_scratch + "/r.pdf", "--help" }, "report",
+        { "--pdf" }, {} };
+
+    QList<QStringList> argvs;
+    for (const Help& h : cases)
+        argvs << h.argv;
+    const QList<Outcome> res = runAll(argvs);
+    QStringList failures;
+    for (qsizetype i = 0; i < cases.size(); ++i) {
+        const Help& h = cases[i];
+        const Outcome& o = res[i];
+        const QString out = QString::fromUtf8(o.out);
+        QString why;
+        if (!o.finished || o.status != QProcess::NormalExit || o.code != 0)
+            why = QStringLiteral("exit %1").arg(o.code);
+        else if (!out.startsWith(QStringLiteral("Usage: dirbench-cli ") + h.usage))
+            why = QStringLiteral("stdout does not begin with its usage: ") + out.left(120);
+        else if (!o.err.isEmpty())
+            why = QStringLiteral("stderr: ") + QString::fromUtf8(o.err.left(200));
+        // The option list of QCommandLineParser ("  --dn <PATTERN>  ..."); the top-level usage has none.
+        const qsizetype at = out.indexOf(QStringLiteral("\nOptions:\n"));
+        const QString listed = at < 0 ? out : out.mid(at);
+        for (const QString& opt : h.lists)
+            if (why.isEmpty() && !listed.contains(u"\n  " + opt))
+                why = QStringLiteral("does not list ") + opt;
+        for (const QString& opt : h.omits)
+            if (why.isEmpty() && listed.contains(u"\n  " + opt + u' '))
+                why = QStringLiteral("lists ") + opt + QStringLiteral(", which it does not take");
+        if (!why.isEmpty())
+            failures << why + QStringLiteral("\n    argv: ") + h.argv.join(u' ');
+    }
+    qInfo("%lld help lines", qlonglong(cases.size()));
+    for (const QString& f : std::as_const(failures))
+        qWarning("%s", qPrintable(f));
+    QVERIFY2(failures.isEmpty(), qPrintable(QStringLiteral("%1 of %2 failed").arg(failures.size()).arg(cases.size())));
+    stopStraySandboxes();
+    QCOMPARE(tree(m_scratch), m_initialTree); // no sandbox, no history database, no report, no disk test file
 }
 
 QTEST_GUILESS_MAIN(TstCliBadInput)

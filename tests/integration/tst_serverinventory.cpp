@@ -134,16 +134,21 @@ void TstServerInventory::cliSizingFromServer()
     // The human lines (stderr, since --json - owns stdout) say where each number came from.
     QVERIFY2(err.contains("olmMDBEntries"), err.constData());
     QVERIFY(!err.contains(LdapFixture::password(m_slapd.info())));
-    // A typed input wins over the read one.
+    QVERIFY(inv.value(u"used").toArray().contains(QStringLiteral("db_files_bytes")));
+    // A typed input wins over the read one (an input the OpenLDAP sizing uses: --entries is refused for it).
     QProcess* typed
         = cli({ QStringLiteral("sizing"), QStringLiteral("--uri"), m_slapd->uri, QStringLiteral("--bind-dn"),
-            m_slapd->bindDn, QStringLiteral("--password-file"), m_slapd->passwordFile, QStringLiteral("--entries"),
-            QStringLiteral("123456"), QStringLiteral("--json"), QStringLiteral("-"), QStringLiteral("--no-history") });
+            m_slapd->bindDn, QStringLiteral("--password-file"), m_slapd->passwordFile, QStringLiteral("--db-size-mb"),
+            QStringLiteral("1234"), QStringLiteral("--json"), QStringLiteral("-"), QStringLiteral("--no-history") });
     QVERIFY(typed->waitForFinished(60000));
     QCOMPARE(typed->exitCode(), 0);
     const QJsonObject rec2 = QJsonDocument::fromJson(typed->readAllStandardOutput()).object();
-    QVERIFY(!rec2.value(u"server_inventory").toObject().value(u"used").toArray().contains(QStringLiteral("entries")));
-    QCOMPARE(rec2.value(u"spec").toObject().value(u"entries").toDouble(), 123456.0);
+    QVERIFY(!rec2.value(u"server_inventory")
+                 .toObject()
+                 .value(u"used")
+                 .toArray()
+                 .contains(QStringLiteral("db_files_bytes")));
+    QCOMPARE(rec2.value(u"spec").toObject().value(u"db_size_mb").toDouble(), 1234.0);
 }
 
 void TstServerInventory::cliRefusesBadArguments()

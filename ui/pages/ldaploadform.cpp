@@ -1,5 +1,7 @@
 #include "ui/pages/ldaploadform.h"
 
+#include "core/sandbox/sandboxinfo.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -7,6 +9,8 @@
 #include <QLineEdit>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -25,6 +29,13 @@ QStringList opsOf(const QString& op, const QString& mixText)
     for (const auto& p : *mix)
         out << LdapLoadSpec::opName(p.first);
     return out;
+}
+
+// What the demo directory holds (uid=user0 .. uid=user{N-1}): the filter the form starts with, e.g.
+// (uid=user[0-9999]) for the default 10,000 entries; the page replaces it with the running demo's range.
+QString demoFilter()
+{
+    return QStringLiteral("(uid=user[0-%1])").arg(std::max(0, SandboxOptions().entries - 1));
 }
 
 } // namespace
@@ -66,7 +77,7 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     row(QStringLiteral("filter"),
         addEdit(QStringLiteral("filter"), QStringLiteral("filterEdit"),
             tr("Filter template: uid=user[0-9999], [00000-99999] zero-padded, [file:PATH] lines of a file")));
-    m_edits.value(QStringLiteral("filter"))->setText(defaults.filter);
+    m_edits.value(QStringLiteral("filter"))->setText(demoFilter()); // a search load has no default filter
     row(QStringLiteral("attrs"),
         addEdit(QStringLiteral("attrs"), QStringLiteral("attrsEdit"),
             tr("Attributes to return, comma-separated; empty: all; 1.1: none")));
@@ -238,6 +249,10 @@ ProbeError LdapLoadForm::readSpec(LdapLoadSpec* spec) const
         s.mix = mix.value_or(s.mix);
     }
     const auto used = [this](const char* f) { return uses(QString::fromLatin1(f)); };
+    if (used("filter") && text(QStringLiteral("filter")).isEmpty())
+        return ProbeError::invalid(QStringLiteral("filter"),
+            tr("required for a search load, e.g. (uid=user[0-9999]): without one every search would return the "
+               "whole subtree"));
     if (used("base")) {
         s.base = text(QStringLiteral("base"));
         s.scope = LdapSession::Scope(m_scopeCombo->currentData().toInt());

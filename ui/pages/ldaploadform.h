@@ -25,7 +25,7 @@ public:
     Q_DISABLE_COPY_MOVE(LdapLoadForm)
 
     // Fills *spec (all but the target) from the form; an error naming the field when a text cannot be read
-    // (the mix). Does not call CompiledLoad::compile().
+    // (the mix) or is missing (the filter of a search load). Does not call CompiledLoad::compile().
     ProbeError readSpec(LdapLoadSpec* spec) const;
 
     // "search", "bind", "modify", "compare", "adddel" or "mixed".
