@@ -21,7 +21,7 @@ def record(path):
         return
     s = r.get("summary", {})
     lat = s.get("latency_ms") or {}
-    print(r.get("status", "?"), int(s.get("ops") or 0), s.get("client_cpu_us_per_op") or "",
+    print(r.get("status", "?"), int(s.get("ok", s.get("ops")) or 0), s.get("client_cpu_us_per_op") or "",
           lat.get("p50") or "", lat.get("p99") or "", (r.get("failure") or "").replace(" ", "_"))
 
 
