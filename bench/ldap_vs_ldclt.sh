@@ -31,6 +31,9 @@
 #         BIND=anon     anon | admin (the sandbox rootdn, for both tools; ldclt takes the password with -w)
 #         LDCLT_CONFIGS="8 32 4x16"   THREADS or THREADSxPENDING (-a)
 #         DB_CONFIGS="8x1x1 32x1x1 2x4x16"   THREADSxCONNECTIONSxOUTSTANDING
+#         COALESCED_CONFIGS="2x4x16"   DirBench configurations also run with --coalesce-reads (read batching, opt-in:
+#                       its latencies include the hold); judged as a second group against the same ldclt runs.
+#                       Empty: none.
 #         DIRBENCH_CLI=path   (default: build-perf/bin, build-core/bin, build/bin; it is copied first)
 #         KEEP=1        keep the scratch directory (logs, records) and print its path
 # Exit:   0 after a measurement (whatever the verdict); 2 bad usage; 1 cannot run (no CLI, no ldclt, no slapd).
@@ -57,6 +60,7 @@ ATTRS=${ATTRS:-all}
 BIND=${BIND:-anon}
 read -r -a LDCLT_CFG <<<"${LDCLT_CONFIGS:-8 32 4x16}"
 read -r -a DB_CFG <<<"${DB_CONFIGS:-8x1x1 32x1x1 2x4x16}"
+read -r -a DBC_CFG <<<"${COALESCED_CONFIGS-2x4x16}"
 
 bad() {
     echo "${0##*/}: $*" >&2
@@ -71,7 +75,7 @@ bad() {
 [[ $BIND == anon || $BIND == admin ]] || bad "BIND must be anon or admin"
 ((${#LDCLT_CFG[@]} == ${#DB_CFG[@]})) || bad "LDCLT_CONFIGS and DB_CONFIGS need the same number of entries"
 for c in "${LDCLT_CFG[@]}"; do [[ $c =~ ^[0-9]+(x[0-9]+)?$ ]] || bad "bad ldclt config '$c'"; done
-for c in "${DB_CFG[@]}"; do [[ $c =~ ^[0-9]+x[0-9]+x[0-9]+$ ]] || bad "bad DirBench config '$c'"; done
+for c in "${DB_CFG[@]}" "${DBC_CFG[@]}"; do [[ $c =~ ^[0-9]+x[0-9]+x[0-9]+$ ]] || bad "bad DirBench config '$c'"; done
 
 # shellcheck source=bench/lib/ldapbench.sh
 . "$(cd "$(dirname "$0")" && pwd)/lib/ldapbench.sh"
@@ -106,19 +110,23 @@ start_ldclt() { # CONFIG LOG
         -n "$threads" "${pending[@]}" -q "${ldclt_attrs[@]}" "${ldclt_auth[@]}"
 }
 
-start_db() { # CONFIG LOG SECONDS RECORD
+start_db() { # CONFIG LOG SECONDS RECORD [--coalesce-reads]
     local t c w
     IFS=x read -r t c w <<<"$1"
     lb_start "$2" "$LB_CLI" ldap search --uri "$SBX_URI" "${db_auth[@]}" --base "$SBX_PEOPLE_BASE" \
         --filter 'uid=user[10000-99999]' "${db_attrs[@]}" --threads "$t" --connections "$c" --outstanding "$w" \
-        --duration "$3" --quiet --json "$4"
+        --duration "$3" --quiet --json "$4" ${5:+"$5"}
 }
 
-measure() { # TOOL CONFIG ROUND
-    local tag=$1.$2.$3 ops wall user sys note
+measure() { # TOOL CONFIG ROUND (TOOL: ldclt, dirbench, or dirbench-coalesced)
+    local tag=$1.$2.$3 ops wall user sys note group=$GROUP
     local log=$LB_WORK/$tag.log rec=$LB_WORK/$tag.json
     if [[ $1 == ldclt ]]; then
         start_ldclt "$2" "$log"
+    elif [[ $1 == dirbench-coalesced ]]; then
+        start_db "$2" "$log" $((LEAD + DURATION + 10)) "$rec" --coalesce-reads
+        group="$GROUP coalesced-reads"
+        set -- dirbench "$2" "$3"
     else
         start_db "$2" "$log" $((LEAD + DURATION + 10)) "$rec"
     fi
@@ -135,7 +143,7 @@ measure() { # TOOL CONFIG ROUND
         note="DirBench's own figures (its whole run): $cops ops, $cpu µs/op, p50 $p50 ms, p99 $p99 ms"
         [[ $status == ok || $status == cancelled ]] || note="$note; STATUS $status ${failure//_/ }"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$GROUP" "$1" "$2" "$3" "$ops" "$wall" "$user" "$sys" "$srv" >>"$TSV"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$group" "$1" "$2" "$3" "$ops" "$wall" "$user" "$sys" "$srv" >>"$TSV"
     awk -v t="$1" -v c="$2" -v r="$3" -v o="$ops" -v w="$wall" -v u="$user" -v s="$sys" -v v="$srv" -v n="$note" 'BEGIN {
         printf "  round %s  %-8s %-7s %7.0f ops/s  client %5.1f µs/op (%.2f user + %.2f sys s in %.2f s)  server %5.1f µs/op  %s\n",
             r, t, c, (w > 0 ? o / w : 0), (o > 0 ? (u + s) * 1e6 / o : 0), u, s, w, (o > 0 ? v * 1e6 / o : 0), n }'
@@ -161,7 +169,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
             measure ldclt "${LDCLT_CFG[$i]}" "$r"
         fi
     done
+    for c in "${DBC_CFG[@]}"; do measure dirbench-coalesced "$c" "$r"; done
 done
+# The coalesced group is judged against the same ldclt runs.
+((${#DBC_CFG[@]})) && awk -F'\t' -v OFS='\t' -v g="$GROUP coalesced-reads" '$2 == "ldclt" { $1 = g; print }' "$TSV" >>"$TSV.c" &&
+    cat "$TSV.c" >>"$TSV"
 echo "load average after: $(lb_loadavg)"
 echo
 python3 "$PY" table "$TSV" 1.2 0.5
