@@ -19,6 +19,8 @@ struct DiskSpec;
 //     rounds count; with intervals longer than 1 s there are no rounds to see, and nothing is evaluated.
 //   - a window is 5 consecutive rounds. It is steady when every round stays within ±10 % of the window's average
 //     AND the least-squares slope of the rounds, times the window's length (5 s), stays under 10 % of the average.
+//     Both are a little stricter than the PTS's wording (data excursion max - min <= 20 % of the average; the fitted
+//     line's excursion across the window, slope x 4 rounds, <= 10 %): a window steady here is steady there.
 //   - the first steady window is reported: at_s is its end (seconds since the measured phase began), the figure
 //     its average. Fewer than 5 rounds: not evaluated (no warning).
 // Warnings (stable codes):

@@ -32,6 +32,7 @@ private slots:
     void enoughEndsThePhase();
     void mergesRepeats();
     void realSeqWriteCarriesSteadyState();
+    void realRepeatsMergeSteadyState();
     void cliUntilSteady();
     void cliRefusesBadUntilSteady_data();
     void cliRefusesBadUntilSteady();
@@ -316,6 +317,22 @@ void TstSteadyState::realSeqWriteCarriesSteadyState()
     }
     qInfo("6 s seq-write: %s", QJsonDocument(st).toJson(QJsonDocument::Compact).constData());
     QVERIFY(leftovers(dir.path()).isEmpty());
+}
+
+void TstSteadyState::realRepeatsMergeSteadyState()
+{
+    QTemporaryDir dir;
+    RunContext ctx;
+    DiskSpec s = spec(DiskProfile::RandRead, dir.path(), 16 * MiB, 1);
+    s.repeat = 2;
+    const RunRecord rec = Disk::run(s, ctx);
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    const QJsonObject st = rec.summary.value("steady_state").toObject();
+    QCOMPARE(st.value("of").toInt(), 2);
+    QCOMPARE(st.value("evaluated").toBool(true), false); // 1 s each: fewer than 5 rounds
+    QVERIFY(st.contains("iops")); // a random profile counts IOPS
+    for (const auto& r : rec.summary.value("repeats").toArray())
+        QVERIFY(r.toObject().value("steady_state").toObject().contains("rounds"));
 }
 
 void TstSteadyState::cliUntilSteady()
