@@ -42,6 +42,14 @@ unlinked at once) and never outlives the process. MB/s is 10^6 bytes/s; latency 
 Verdicts judge the tests the requirement profiles name (dd, seq-write, commit, rand-read qd1): --requirements
 and --fail-on-verdict are refused for a run that has none of them. An option that does not apply to the
 profile is refused, never ignored; the LDAP options and --lead go with --under-load only.
+
+Steady state (SNIA PTS): a sustained run (one with a duration; in the suite, the sustained write) is cut into
+1 s rounds of MB/s (sequential) or IOPS (random, commit); it is steady from the first 5 s window whose rounds all
+stay within +-10 % of the window's average with a fitted slope under 10 % of it. summary.steady_state gives
+{reached, at_s, window_s, mb_per_s | iops} beside the whole-run figure, which stays the headline. Warnings:
+not-steady (no window qualified), cache-answered (the first 20 % of the rounds averaged more than 1.5x the
+last 50 %: a write-back cache filled). --until-steady MAX_S runs the sustained part until a window qualifies
+or MAX_S seconds pass (instead of --duration).
 )";
 
 struct Options
@@ -56,6 +64,10 @@ struct Options
         QStringLiteral("N") };
     QCommandLineOption duration { QStringLiteral("duration"),
         QStringLiteral("Time cap in seconds (0 = one pass over the file)."), QStringLiteral("SEC") };
+    QCommandLineOption untilSteady { QStringLiteral("until-steady"),
+        QStringLiteral("Run the sustained part until it is steady (5 s window) or MAX_S seconds pass; "
+                       "replaces --duration."),
+        QStringLiteral("MAX_S") };
     QCommandLineOption repeat { QStringLiteral("repeat"),
         QStringLiteral("Repeat N times; the summary is the median "
                        "(default 1)."),
@@ -93,6 +105,21 @@ QString latCell(const QJsonObject& s, const char* key)
     return cell(s.value(QStringLiteral("latency_us")).toObject(), key);
 }
 
+void printSteady(std::FILE* out, const QString& name, const QJsonObject& st)
+{
+    if (st.isEmpty())
+        return;
+    if (!st.value(QStringLiteral("evaluated")).toBool())
+        std::fprintf(out, "%s: steady state not evaluated (fewer than 5 rounds of 1 s)\n", qPrintable(name));
+    else if (!st.value(QStringLiteral("reached")).toBool())
+        std::fprintf(out, "%s: not steady in %d s\n", qPrintable(name), st.value(QStringLiteral("rounds")).toInt());
+    else
+        std::fprintf(out, "%s: steady from %s s: %s %s (5 s window)\n", qPrintable(name),
+            qPrintable(cell(st, "at_s", 0)),
+            qPrintable(st.contains(QStringLiteral("iops")) ? cell(st, "iops", 0) : cell(st, "mb_per_s")),
+            st.contains(QStringLiteral("iops")) ? "IOPS" : "MB/s");
+}
+
 void printSummary(std::FILE* out, const RunRecord& rec)
 {
     QList<QPair<QString, QJsonObject>> rows;
@@ -110,6 +137,8 @@ void printSummary(std::FILE* out, const RunRecord& rec)
             qPrintable(cell(s, "mb_per_s")), qPrintable(cell(s, "iops")), qPrintable(latCell(s, "p50")),
             qPrintable(latCell(s, "p99")), qPrintable(latCell(s, "p999")), qPrintable(latCell(s, "max")),
             qPrintable(cell(s, "seconds", 2)));
+    for (const auto& [name, s] : rows)
+        printSteady(out, name, s.value(QStringLiteral("steady_state")).toObject());
     const QJsonObject eng = rec.engine.toObject();
     if (!eng.isEmpty())
         std::fprintf(out, "engine: %s, %s I/O\n", qPrintable(eng.value(QStringLiteral("io")).toString()),
@@ -252,8 +281,8 @@ int runDiskCommand(const QStringList& args)
     parser.setApplicationDescription(QString::fromUtf8(kDescription));
     parser.addHelpOption();
     Options o;
-    const QList<QCommandLineOption*> all = { &o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration, &o.repeat,
-        &o.data, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json, &o.failOnVerdict, &o.quiet };
+    const QList<QCommandLineOption*> all = { &o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration, &o.untilSteady,
+        &o.repeat, &o.data, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json, &o.failOnVerdict, &o.quiet };
     for (auto* opt : all)
         parser.addOption(*opt);
     // Disk under load: the seed's "304 -> 297 MB/s with a continuous LDAP thread", measured both ways.
@@ -329,6 +358,13 @@ int runDiskCommand(const QStringList& args)
             return badArgument(QStringLiteral("--duration"),
                 QStringLiteral("'") + parser.value(o.duration) + QStringLiteral("' is not a number of seconds"));
         spec.durationSec = *v;
+    }
+    if (parser.isSet(o.untilSteady)) {
+        const auto v = Units::parseSeconds(parser.value(o.untilSteady));
+        if (!v)
+            return badArgument(QStringLiteral("--until-steady"),
+                QStringLiteral("'") + parser.value(o.untilSteady) + QStringLiteral("' is not a number of seconds"));
+        spec.untilSteadySec = *v;
     }
     if (parser.isSet(o.interval)) {
         const auto v = Units::parseSeconds(parser.value(o.interval));

@@ -5,6 +5,7 @@
 #include "core/disk/iobackends.h"
 #include "core/disk/iometer.h"
 #include "core/disk/requirements.h"
+#include "core/disk/steadystate.h"
 #include "core/disk/testfile.h"
 #include "core/run/runcontext.h"
 
@@ -37,6 +38,7 @@ struct Part
     bool prefill = false;
     bool preallocate = false; // reserve the file's blocks first (not timed), as fio does, so writes do not allocate
     bool finalSync = false; // dd: one fdatasync at the end, inside the timed span
+    bool steady = false; // sustained: steady state evaluated (core/disk/steadystate.h), --until-steady applies
 };
 
 Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block, int qd, double duration)
@@ -95,15 +97,20 @@ Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block,
 
 QList<Part> partsFor(const DiskSpec& s)
 {
-    if (s.profile != DiskProfile::Directory)
-        return { makePart(s.profile, s, s.sizeBytes, s.blockBytes, s.queueDepth, s.durationSec) };
+    if (s.profile != DiskProfile::Directory) {
+        Part p = makePart(s.profile, s, s.sizeBytes, s.blockBytes, s.queueDepth, s.durationSec);
+        p.steady = p.profile != DiskProfile::Dd && (p.duration > 0 || s.untilSteadySec > 0);
+        return { p };
+    }
     const double part = s.suitePartSeconds;
     const qint64 commitSize = std::min<qint64>(s.sizeBytes, 64 * 1024 * KiB);
+    Part sustained = makePart(DiskProfile::SeqWrite, s, s.sizeBytes, 1024 * KiB, 8, s.suiteSustainedSeconds);
+    sustained.steady = true;
     return {
         makePart(DiskProfile::RandRead, s, s.sizeBytes, 4 * KiB, 1, part),
         makePart(DiskProfile::RandRead, s, s.sizeBytes, 4 * KiB, 8, part),
         makePart(DiskProfile::Commit, s, commitSize, 4 * KiB, 1, part),
-        makePart(DiskProfile::SeqWrite, s, s.sizeBytes, 1024 * KiB, 8, s.suiteSustainedSeconds),
+        sustained,
         makePart(DiskProfile::Dd, s, 0, 0, 1, 0),
     };
 }
@@ -205,6 +212,12 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     const ProgressFn measured = [&](double f) { progress(base + (1.0 - base) * f); };
 
     IoMeter meter(ctx, series, spec.intervalMs);
+    const auto unit = p.random || p.syncEach ? Steady::Unit::Iops : Steady::Unit::MBps;
+    const double cap = p.steady ? spec.untilSteadySec : 0;
+    if (cap > 0) {
+        plan.durationSec = cap;
+        plan.enough = Steady::untilSteady(meter.intervals(), unit);
+    }
     meter.begin();
     IoOutcome out;
     const bool queued = p.profile != DiskProfile::Dd && p.profile != DiskProfile::Commit;
@@ -234,6 +247,9 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     res.summary = meter.summary();
     if (p.syncEach)
         res.summary.insert(QStringLiteral("commits_per_s"), res.summary.value(QStringLiteral("iops")));
+    if (p.steady)
+        Steady::annotate(p.name, meter.intervals(), unit, spec.intervalMs, cap, !out.error.isError() && !out.cancelled,
+            res.summary, rec);
     res.error = out.error;
     res.cancelled = out.cancelled;
     res.engine = out.engine;
@@ -403,6 +419,8 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
             for (const auto& x : runs)
                 reps.append(x);
             s.insert(QStringLiteral("repeats"), reps);
+            if (runs.first().contains(QStringLiteral("steady_state")))
+                s.insert(QStringLiteral("steady_state"), Steady::mergeRepeats(runs));
             double cvMb = 0, cvIops = 0;
             s.insert(QStringLiteral("spread"),
                 QJsonObject { { QStringLiteral("mb_per_s"), spreadOf(runs, QStringLiteral("mb_per_s"), &cvMb) },

@@ -2,6 +2,7 @@
 
 #include "core/common/environment.h"
 #include "core/common/units.h"
+#include "core/disk/steadystate.h"
 
 #include <QFileInfo>
 
@@ -177,6 +178,8 @@ ProbeError DiskSpec::validate() const
         return ProbeError::invalid(QStringLiteral("repeat"), QStringLiteral("must be between 1 and 100"));
     if (intervalMs < 50 || intervalMs > 60000)
         return ProbeError::invalid(QStringLiteral("interval"), QStringLiteral("must be between 0.05 and 60 seconds"));
+    if (const ProbeError e = Steady::validate(*this); e.isError())
+        return e;
 
     const auto fs = Environment::fileSystemOf(dir);
     const qint64 need = r.sizeBytes + r.sizeBytes / 10;
@@ -210,5 +213,7 @@ QJsonObject DiskSpec::toJson() const
     }
     if (!requirementProfile.isEmpty())
         o.insert(QStringLiteral("requirements"), requirementProfile);
+    if (untilSteadySec > 0)
+        o.insert(QStringLiteral("until_steady_s"), untilSteadySec);
     return o;
 }

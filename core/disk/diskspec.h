@@ -42,6 +42,7 @@ struct DiskSpec
     bool forceBuffered = false;
     int intervalMs = 250;
     QString requirementProfile; // id in the requirement profiles; "" = all that apply
+    double untilSteadySec = 0; // > 0: the sustained part runs until steady (core/disk/steadystate.h) or this long
 
     // Suite only: durations of its parts (the sustained write is at least 30 s unless a test shortens it).
     double suitePartSeconds = 10;

@@ -174,6 +174,8 @@ IoOutcome runIoUring(
                 out.cancelled = true;
                 src.stop();
             }
+            if (plan.enough && plan.enough())
+                src.stop();
             continue;
         }
         if (w < 0) {
@@ -217,6 +219,8 @@ IoOutcome runIoUring(
             pending = 0;
         }
         meter.tick();
+        if (plan.enough && plan.enough())
+            src.stop();
         progress(src.progress());
     }
     io_uring_queue_exit(&ring);
@@ -280,7 +284,7 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
                 out.cancelled = true;
                 src.stop();
             }
-            if (src.timeUp())
+            if (src.timeUp() || (plan.enough && plan.enough()))
                 src.stop();
             lock.lock();
         }

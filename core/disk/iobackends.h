@@ -24,6 +24,7 @@ struct IoPlan
     uint64_t maxOps = 0; // 0: fileSize / block when durationSec == 0
     bool randomData = false;
     uint64_t seed = 1;
+    std::function<bool()> enough; // optional: asked at each meter tick (coordinating thread); true ends the phase
 };
 
 struct IoOutcome
