@@ -271,6 +271,10 @@ IoOutcome runIoUring(
         meter.tick();
         progress(src.progress());
     }
+    // Drop the ring's reference to the file now: the ring's own teardown is asynchronous, and the file system
+    // must be free (to unmount, say) as soon as the test returns.
+    if (fdFlag)
+        io_uring_unregister_files(&ring);
     io_uring_queue_exit(&ring);
     if (ctx.stopRequested())
         out.cancelled = true;
