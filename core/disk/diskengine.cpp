@@ -241,6 +241,7 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     }
     meter.end();
     res.summary = meter.summary();
+    res.summary.insert(QStringLiteral("setup_s"), std::round(out.setupSec * 1e4) / 1e4); // not in `seconds`
     if (p.syncEach)
         res.summary.insert(QStringLiteral("commits_per_s"), res.summary.value(QStringLiteral("iops")));
     res.error = out.error;

@@ -147,6 +147,7 @@ IoOutcome runIoUring(
 {
     IoOutcome out;
     out.engine = QStringLiteral("io_uring");
+    const uint64_t setupStart = IoMeter::nowNs();
     io_uring ring {};
     const unsigned entries = unsigned(std::max(plan.queueDepth, 1));
     // As fio sets its rings up: completions run when this (single) thread asks for them, not by interrupting it.
@@ -206,6 +207,7 @@ IoOutcome runIoUring(
     };
 
     // Setup is done: the measured span starts with the first submission.
+    out.setupSec = double(IoMeter::nowNs() - setupStart) / 1e9;
     meter.begin();
     src.start();
     for (unsigned i = 0; i < entries; ++i)
@@ -285,6 +287,7 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
 {
     IoOutcome out;
     out.engine = QStringLiteral("threads");
+    const uint64_t setupStart = IoMeter::nowNs();
     OpSource src(plan);
     std::mutex mu;
     std::condition_variable cv;
@@ -335,6 +338,7 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     {
         // Threads and buffers are ready: the measured span starts as they are let go.
         std::unique_lock lock(mu);
+        out.setupSec = double(IoMeter::nowNs() - setupStart) / 1e9;
         meter.begin();
         src.start();
         go = true;

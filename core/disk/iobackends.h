@@ -49,6 +49,7 @@ struct IoOutcome
     ProbeError error; // Kind::None when the phase ended normally
     bool cancelled = false; // the context asked to stop
     QString engine; // "io_uring" | "threads"
+    double setupSec = 0; // ring, buffers and threads made ready before the measured span began
 };
 
 using ProgressFn = std::function<void(double)>;

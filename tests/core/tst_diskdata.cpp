@@ -7,6 +7,7 @@
 #include "diskfixture.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QHash>
 #include <QProcess>
@@ -170,6 +171,8 @@ private slots:
     void dataNamesAndDefaults();
     void directWhereTheFileSystemTakesIt();
     void commitRegimes();
+    void setupIsOutsideTheMeasuredSpan_data();
+    void setupIsOutsideTheMeasuredSpan();
     void readbackOnExt4_data();
     void readbackOnExt4();
 };
@@ -330,6 +333,36 @@ void TstDiskData::commitRegimes()
     QCOMPARE(s.toJson().value("commit_regime").toString(), QString("append"));
     s.profile = DiskProfile::RandWrite;
     QCOMPARE(s.validate().field, QString("commit-append"));
+}
+
+void TstDiskData::setupIsOutsideTheMeasuredSpan_data()
+{
+    QTest::addColumn<int>("engine");
+    QTest::addRow("io_uring") << int(IoEngineChoice::IoUring);
+    QTest::addRow("threads") << int(IoEngineChoice::Threads);
+}
+
+void TstDiskData::setupIsOutsideTheMeasuredSpan()
+{
+    // 8 slots of 32 MiB of unique data: 256 MiB of random bytes to make before the first write.
+    QFETCH(int, engine);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    DiskSpec s = spec(DiskProfile::SeqWrite, dir.path(), 256 * MiB, 0);
+    s.blockBytes = 32 * MiB;
+    s.queueDepth = 8;
+    s.engine = IoEngineChoice(engine);
+    RunContext ctx;
+    QElapsedTimer wall;
+    wall.start();
+    const RunRecord rec = Disk::run(s, ctx);
+    const double wallSec = double(wall.nsecsElapsed()) / 1e9;
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    const double setup = num(rec.summary, "setup_s"), measured = num(rec.summary, "seconds");
+    qInfo("%s: setup %.3f s, measured %.3f s, whole run %.3f s", QTest::currentDataTag(), setup, measured, wallSec);
+    QVERIFY2(setup > 0.005, qPrintable(QString::number(setup))); // the fill is really there
+    // Disjoint spans: the measured one does not contain the setup (were it inside, setup + seconds > wall).
+    QVERIFY2(setup + measured <= wallSec, qPrintable(QString("%1 + %2 > %3").arg(setup).arg(measured).arg(wallSec)));
 }
 
 void TstDiskData::readbackOnExt4_data()
