@@ -30,15 +30,22 @@ Profiles (defaults in brackets):
   seq-read    sequential read, O_DIRECT, file written first [size 1G, block 1M, qd 8, one pass]
   rand-read   random reads, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
   rand-write  random writes, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
-  commit      4 KiB write + fdatasync each, like a transaction log [size 64M, duration 10 s];
-              one write in flight, through the page cache: takes no --qd or --buffered
+  commit      4 KiB write + fdatasync each, like a transaction log [size 64M, duration 10 s]; the file is
+              reserved and written first (not timed), so every commit overwrites; --commit-append starts
+              on an empty file instead and ends when it reaches --size. spec.commit_regime says which.
+              One write in flight, through the page cache: takes no --qd or --buffered.
   directory   suite: rand-read QD1 and QD8, commit, sustained seq-write, dd; verdicts against the
               requirement profiles [size 1G; --duration sets the sustained write, default 30 s;
               the other parts take min(10 s, duration)]; its tests have their own --block and --qd
 
 Sizes take K/M/G/T (powers of 1024). --duration is a time cap: random and sequential profiles loop over
-the file until it is reached; 0 makes one pass. Every test file is unnamed (O_TMPFILE, else created and
-unlinked at once) and never outlives the process. MB/s is 10^6 bytes/s; latency is in microseconds.
+the file until it is reached; 0 makes one pass. One pass = every block once: a random pass visits every
+block of the file exactly once, in a random order (a fresh order each pass).
+Data (--data): unique (default for all but dd) makes every 4 KiB of every write, the preparing writes
+included, distinct and incompressible, so storage that compresses, dedupes or detects zeros cannot shrink
+it; zeros (dd's default) writes zeros, and the record says so. "random" is an old name for unique.
+Every test file is unnamed (O_TMPFILE, else created and unlinked at once) and never outlives the process.
+MB/s is 10^6 bytes/s; latency is in microseconds.
 Verdicts judge the tests the requirement profiles name (dd, seq-write, commit, rand-read qd1): --requirements
 and --fail-on-verdict are refused for a run that has none of them. An option that does not apply to the
 profile is refused, never ignored; the LDAP options and --lead go with --under-load only.
@@ -73,7 +80,10 @@ struct Options
                        "(default 1)."),
         QStringLiteral("N") };
     QCommandLineOption data { QStringLiteral("data"),
-        QStringLiteral("zeros (default, as dd) or random (incompressible)."), QStringLiteral("zeros|random") };
+        QStringLiteral("unique (default; every 4 KiB distinct and incompressible) or zeros (dd's default)."),
+        QStringLiteral("unique|zeros") };
+    QCommandLineOption commitAppend { QStringLiteral("commit-append"),
+        QStringLiteral("commit: append to an empty file instead of overwriting a pre-written one.") };
     QCommandLineOption engine { QStringLiteral("engine"),
         QStringLiteral("auto (default: io_uring, threads where refused), io_uring, or threads."),
         QStringLiteral("auto|io_uring|threads") };
@@ -206,7 +216,8 @@ int refuseForProfile(const QCommandLineParser& p, DiskProfile profile)
     case DiskProfile::Dd:
         return refuseOptions(p,
             { QStringLiteral("size"), QStringLiteral("block"), QStringLiteral("qd"), QStringLiteral("duration"),
-                QStringLiteral("engine"), QStringLiteral("buffered"), QStringLiteral("interval") },
+                QStringLiteral("engine"), QStringLiteral("buffered"), QStringLiteral("interval"),
+                QStringLiteral("commit-append") },
             QStringLiteral("the dd profile is the seed's fixed test (8192 buffered writes of 64 KiB, one fdatasync); "
                            "it takes only --dir, --repeat, --data, the verdict and the output options"));
     case DiskProfile::Commit:
@@ -281,8 +292,9 @@ int runDiskCommand(const QStringList& args)
     parser.setApplicationDescription(QString::fromUtf8(kDescription));
     parser.addHelpOption();
     Options o;
-    const QList<QCommandLineOption*> all = { &o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration, &o.untilSteady,
-        &o.repeat, &o.data, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json, &o.failOnVerdict, &o.quiet };
+    const QList<QCommandLineOption*> all = { &o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration,
+        &o.untilSteady, &o.repeat, &o.data, &o.commitAppend, &o.engine, &o.buffered, &o.interval, &o.requirements,
+        &o.json, &o.failOnVerdict, &o.quiet };
     for (auto* opt : all)
         parser.addOption(*opt);
     // Disk under load: the seed's "304 -> 297 MB/s with a continuous LDAP thread", measured both ways.
@@ -375,9 +387,10 @@ int runDiskCommand(const QStringList& args)
     }
     if (parser.isSet(o.data)) {
         const QString d = parser.value(o.data);
-        if (d != u"zeros" && d != u"random")
-            return badArgument(QStringLiteral("--data"), QStringLiteral("must be zeros or random, not '") + d + u'\'');
-        spec.randomData = d == u"random";
+        const auto data = DiskSpec::dataFromName(d);
+        if (!data)
+            return badArgument(QStringLiteral("--data"), QStringLiteral("must be unique or zeros, not '") + d + u'\'');
+        spec.data = *data;
     }
     if (parser.isSet(o.engine)) {
         const QString e = parser.value(o.engine);
@@ -390,6 +403,7 @@ int runDiskCommand(const QStringList& args)
                 QStringLiteral("--engine"), QStringLiteral("must be auto, io_uring or threads, not '") + e + u'\'');
     }
     spec.forceBuffered = parser.isSet(o.buffered);
+    spec.commitAppend = parser.isSet(o.commitAppend);
     spec.requirementProfile = parser.value(o.requirements);
     if (const ProbeError e = spec.validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.detail);

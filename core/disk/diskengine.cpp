@@ -39,6 +39,8 @@ struct Part
     bool preallocate = false; // reserve the file's blocks first (not timed), as fio does, so writes do not allocate
     bool finalSync = false; // dd: one fdatasync at the end, inside the timed span
     bool steady = false; // sustained: steady state evaluated (core/disk/steadystate.h), --until-steady applies
+    bool unique = true; // writes carry unique data (else zeros)
+    bool append = false; // commit --commit-append
 };
 
 Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block, int qd, double duration)
@@ -50,6 +52,7 @@ Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block,
     p.qd = qd;
     p.duration = duration;
     p.direct = !s.forceBuffered;
+    p.unique = s.dataFor(profile) == DiskData::Unique;
     switch (profile) {
     case DiskProfile::Dd:
         p.name = QStringLiteral("dd");
@@ -88,6 +91,11 @@ Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block,
         p.syncEach = true;
         p.direct = false; // a transaction log: buffered write, then fdatasync makes it durable
         p.qd = 1;
+        // As a database preallocates its log: every commit overwrites written blocks, no commit allocates.
+        // --commit-append measures the other regime: an empty file that grows (the phase ends at --size).
+        p.append = s.commitAppend;
+        p.preallocate = !p.append;
+        p.prefill = !p.append;
         break;
     case DiskProfile::Directory:
         break;
@@ -174,6 +182,7 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
                     + QStringLiteral("): the page cache can hold all of it"));
     }
 
+    const uint64_t seed = uint64_t(::getpid()) ^ uint64_t(IoMeter::nowNs());
     if (p.preallocate) {
         // Not timed. Where the file system cannot (EOPNOTSUPP), the first pass allocates as it writes.
         const int rc = ::posix_fallocate(file->fd(), 0, off_t(p.size));
@@ -186,7 +195,7 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
         ctx.setPhase(QStringLiteral("preparing ") + p.name);
         bool cancelled = false;
         res.error = prefill(
-            file->fd(), p.size, spec.randomData, ctx, [&](double f) { progress(0.3 * f); }, &cancelled);
+            file->fd(), p.size, p.unique, seed, ctx, [&](double f) { progress(0.3 * f); }, &cancelled);
         if (res.error.isError() || cancelled) {
             res.cancelled = cancelled;
             return res;
@@ -206,19 +215,19 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     plan.queueDepth = p.qd;
     plan.durationSec = p.duration;
     plan.maxOps = p.maxOps;
-    plan.randomData = spec.randomData;
-    plan.seed = uint64_t(::getpid()) ^ uint64_t(IoMeter::nowNs());
+    plan.uniqueData = p.unique;
+    plan.append = p.append;
+    plan.seed = seed;
     const double base = p.prefill ? 0.3 : 0.0;
     const ProgressFn measured = [&](double f) { progress(base + (1.0 - base) * f); };
 
-    IoMeter meter(ctx, series, spec.intervalMs);
+    IoMeter meter(ctx, series, spec.intervalMs); // the backend begins it once its setup is done
     const auto unit = p.random || p.syncEach ? Steady::Unit::Iops : Steady::Unit::MBps;
     const double cap = p.steady ? spec.untilSteadySec : 0;
     if (cap > 0) {
         plan.durationSec = cap;
         plan.enough = Steady::untilSteady(meter.intervals(), unit);
     }
-    meter.begin();
     IoOutcome out;
     const bool queued = p.profile != DiskProfile::Dd && p.profile != DiskProfile::Commit;
     if (queued && spec.engine != IoEngineChoice::Threads) {
@@ -245,6 +254,7 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     }
     meter.end();
     res.summary = meter.summary();
+    res.summary.insert(QStringLiteral("setup_s"), std::round(out.setupSec * 1e4) / 1e4); // not in `seconds`
     if (p.syncEach)
         res.summary.insert(QStringLiteral("commits_per_s"), res.summary.value(QStringLiteral("iops")));
     if (p.steady)

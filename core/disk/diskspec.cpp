@@ -94,6 +94,35 @@ QString DiskSpec::engineName(IoEngineChoice e)
     return QStringLiteral("auto");
 }
 
+QString DiskSpec::dataName(DiskData d)
+{
+    switch (d) {
+    case DiskData::Unique:
+        return QStringLiteral("unique");
+    case DiskData::Zeros:
+        return QStringLiteral("zeros");
+    case DiskData::Default:
+        break;
+    }
+    return QStringLiteral("default");
+}
+
+std::optional<DiskData> DiskSpec::dataFromName(const QString& name)
+{
+    if (name == u"unique" || name == u"random")
+        return DiskData::Unique;
+    if (name == u"zeros")
+        return DiskData::Zeros;
+    return std::nullopt;
+}
+
+DiskData DiskSpec::dataFor(DiskProfile p) const
+{
+    if (data != DiskData::Default)
+        return data;
+    return p == DiskProfile::Dd ? DiskData::Zeros : DiskData::Unique;
+}
+
 DiskSpec DiskSpec::resolved() const
 {
     DiskSpec s = *this;
@@ -122,6 +151,8 @@ ProbeError DiskSpec::validate() const
     if (profile == DiskProfile::Dd) {
         const QString why = QStringLiteral("the dd profile is the seed's fixed test; it takes only --dir, --repeat, "
                                            "--data and --json");
+        if (commitAppend)
+            return ProbeError::invalid(QStringLiteral("commit-append"), why);
         if (sizeBytes)
             return ProbeError::invalid(QStringLiteral("size"), why);
         if (blockBytes)
@@ -133,6 +164,9 @@ ProbeError DiskSpec::validate() const
         if (engine != IoEngineChoice::Auto)
             return ProbeError::invalid(QStringLiteral("engine"), why);
     }
+    if (commitAppend && profile != DiskProfile::Commit && profile != DiskProfile::Directory)
+        return ProbeError::invalid(
+            QStringLiteral("commit-append"), QStringLiteral("only for the commit profile and the directory suite"));
     if (dir.isEmpty())
         return ProbeError::invalid(QStringLiteral("dir"), QStringLiteral("no directory given"));
     const QByteArray path = dir.toLocal8Bit();
@@ -203,7 +237,11 @@ QJsonObject DiskSpec::toJson() const
     }
     o.insert(QStringLiteral("duration_s"), r.durationSec);
     o.insert(QStringLiteral("repeat"), repeat);
-    o.insert(QStringLiteral("data"), randomData ? QStringLiteral("random") : QStringLiteral("zeros"));
+    o.insert(QStringLiteral("data"), dataName(dataFor(profile)));
+    if (profile == DiskProfile::Directory)
+        o.insert(QStringLiteral("dd_data"), dataName(dataFor(DiskProfile::Dd)));
+    if (profile == DiskProfile::Commit || profile == DiskProfile::Directory)
+        o.insert(QStringLiteral("commit_regime"), commitRegime());
     o.insert(QStringLiteral("engine"), engineName(engine));
     o.insert(QStringLiteral("buffered"), r.forceBuffered);
     o.insert(QStringLiteral("interval_s"), intervalMs / 1000.0);

@@ -18,6 +18,13 @@ enum class DiskProfile
     Commit,
     Directory
 };
+// What writes carry. Default: zeros for dd (the seed's /dev/zero), unique for every other profile.
+enum class DiskData
+{
+    Default,
+    Unique, // every 4 KiB of every write distinct and incompressible (UniqueData in core/disk/testfile.h)
+    Zeros
+};
 enum class IoEngineChoice
 {
     Auto,
@@ -37,7 +44,8 @@ struct DiskSpec
     int queueDepth = 0; // 0 = profile default
     double durationSec = -1; // < 0 = profile default; 0 = one pass over the file
     int repeat = 1;
-    bool randomData = false; // false: zeros (as dd); true: incompressible
+    DiskData data = DiskData::Default;
+    bool commitAppend = false; // commit: start on an empty file and append (default: overwrite a pre-written file)
     IoEngineChoice engine = IoEngineChoice::Auto;
     bool forceBuffered = false;
     int intervalMs = 250;
@@ -58,4 +66,10 @@ struct DiskSpec
     static QStringList profileNames();
     static QString profileDescription(DiskProfile p);
     static QString engineName(IoEngineChoice e);
+    static QString dataName(DiskData d); // "unique" | "zeros" (Default: "default")
+    // "unique", "zeros", and the old name "random" (= unique).
+    static std::optional<DiskData> dataFromName(const QString& name);
+    // The data a profile's writes carry under this spec (dd alone defaults to zeros).
+    DiskData dataFor(DiskProfile p) const;
+    QString commitRegime() const { return commitAppend ? QStringLiteral("append") : QStringLiteral("overwrite"); }
 };

@@ -15,19 +15,26 @@
 
 namespace {
 
-// Decides what the next I/O is and whether the phase may issue another one.
+// Decides what the next I/O is and whether the phase may issue another one. Random offsets follow a
+// permutation of the file's blocks, a fresh one each pass: one pass writes or reads every block exactly once.
 class OpSource
 {
 public:
     explicit OpSource(const IoPlan& p)
         : m_plan(p)
         , m_blocks(uint64_t(p.fileSize / p.block))
-        , m_maxOps(p.maxOps ? p.maxOps : (p.durationSec > 0 ? 0 : m_blocks))
-        , m_deadline(p.durationSec > 0 ? IoMeter::nowNs() + uint64_t(p.durationSec * 1e9) : 0)
+        , m_maxOps(p.maxOps ? p.maxOps : (p.durationSec > 0 && !p.append ? 0 : m_blocks))
     { }
 
-    // Thread-safe. Returns false when the phase must not issue more.
-    bool next(uint64_t& offset, uint64_t& rng)
+    // The measured span begins: the duration counts from here.
+    void start()
+    {
+        if (m_plan.durationSec > 0)
+            m_deadline = IoMeter::nowNs() + uint64_t(m_plan.durationSec * 1e9);
+    }
+
+    // Thread-safe. Returns false when the phase must not issue more. `sequence` numbers the I/O in the phase.
+    bool next(uint64_t& offset, uint64_t& sequence)
     {
         if (m_stop.load(std::memory_order_relaxed))
             return false;
@@ -38,14 +45,10 @@ public:
             m_stop.store(true);
             return false;
         }
-        if (m_plan.random) {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            offset = (rng % m_blocks) * uint64_t(m_plan.block);
-        } else {
-            offset = (n % m_blocks) * uint64_t(m_plan.block);
-        }
+        const uint64_t pass = n / m_blocks, i = n % m_blocks;
+        const uint64_t block = m_plan.random ? BlockPermutation(m_blocks, m_plan.seed + pass).at(i) : i;
+        offset = block * uint64_t(m_plan.block);
+        sequence = n;
         return true;
     }
 
@@ -67,10 +70,25 @@ private:
     const IoPlan& m_plan;
     const uint64_t m_blocks;
     const uint64_t m_maxOps;
-    const uint64_t m_deadline;
+    uint64_t m_deadline = 0; // set by start(), before any worker reads it
     std::atomic<uint64_t> m_issued { 0 };
     std::atomic<bool> m_stop { false };
 };
+
+// Each slot's buffer gets its own random base; a write refreshes it in place (UniqueData::stamp).
+AlignedBuffer writeBuffer(const IoPlan& plan, uint64_t index)
+{
+    AlignedBuffer buf { size_t(plan.block) };
+    if (plan.write && plan.uniqueData && buf.data)
+        UniqueData::fillRandom(buf.data, buf.size, plan.seed * 1000 + index);
+    return buf;
+}
+
+void refresh(const IoPlan& plan, AlignedBuffer& buf, uint64_t offset, uint64_t sequence)
+{
+    if (plan.write && plan.uniqueData)
+        UniqueData::stamp(buf.data, buf.size, plan.seed, offset, sequence);
+}
 
 QString what(const IoPlan& p, uint64_t offset)
 {
@@ -90,11 +108,46 @@ ProbeError shortIo(const IoPlan& p, uint64_t offset, int64_t got)
 
 } // namespace
 
+BlockPermutation::BlockPermutation(uint64_t n, uint64_t seed)
+    : m_n(std::max<uint64_t>(n, 1))
+{
+    unsigned bits = 2;
+    while (bits < 64 && (uint64_t(1) << bits) < m_n)
+        bits += 2;
+    m_halfBits = bits / 2;
+    m_mask = (uint64_t(1) << m_halfBits) - 1;
+    uint64_t k = seed;
+    for (auto& key : m_keys)
+        key = k = UniqueData::splitmix64(k);
+}
+
+uint64_t BlockPermutation::encrypt(uint64_t x) const
+{
+    uint64_t left = x >> m_halfBits, right = x & m_mask;
+    for (const uint64_t key : m_keys) {
+        const uint64_t f = UniqueData::splitmix64(right ^ key) & m_mask;
+        const uint64_t next = left ^ f;
+        left = right;
+        right = next;
+    }
+    return (left << m_halfBits) | right;
+}
+
+uint64_t BlockPermutation::at(uint64_t i) const
+{
+    // Cycle-walking: the network permutes [0, 4^h); following it from i until it lands below n permutes [0, n).
+    uint64_t x = encrypt(i);
+    while (x >= m_n)
+        x = encrypt(x);
+    return x;
+}
+
 IoOutcome runIoUring(
     const IoPlan& plan, IoMeter& meter, RunContext& ctx, const ProgressFn& progress, QString* refusedReason)
 {
     IoOutcome out;
     out.engine = QStringLiteral("io_uring");
+    const uint64_t setupStart = IoMeter::nowNs();
     io_uring ring {};
     const unsigned entries = unsigned(std::max(plan.queueDepth, 1));
     // As fio sets its rings up: completions run when this (single) thread asks for them, not by interrupting it.
@@ -123,27 +176,24 @@ IoOutcome runIoUring(
     };
     std::vector<Slot> slotTable;
     slotTable.reserve(entries);
-    for (unsigned i = 0; i < entries; ++i) {
-        slotTable.push_back({ AlignedBuffer(size_t(plan.block)), 0, 0 });
-        if (plan.write)
-            slotTable.back().buf.fill(plan.randomData, plan.seed * 1000 + i);
-    }
+    for (unsigned i = 0; i < entries; ++i)
+        slotTable.push_back({ writeBuffer(plan, i), 0, 0 });
 
     OpSource src(plan);
-    uint64_t rng = plan.seed * 0x9E3779B97F4A7C15ULL | 1;
     unsigned inflight = 0;
     auto issue = [&](unsigned slot) -> bool {
-        uint64_t off = 0;
+        uint64_t off = 0, seq = 0;
         if (ctx.stopRequested()) {
             out.cancelled = true;
             src.stop();
         }
-        if (!src.next(off, rng))
+        if (!src.next(off, seq))
             return false;
         io_uring_sqe* sqe = io_uring_get_sqe(&ring);
         if (!sqe)
             return false;
         Slot& s = slotTable[slot];
+        refresh(plan, s.buf, off, seq);
         if (plan.write)
             io_uring_prep_write(sqe, fd, s.buf.data, unsigned(plan.block), off);
         else
@@ -156,6 +206,10 @@ IoOutcome runIoUring(
         return true;
     };
 
+    // Setup is done: the measured span starts with the first submission.
+    out.setupSec = double(IoMeter::nowNs() - setupStart) / 1e9;
+    meter.begin();
+    src.start();
     for (unsigned i = 0; i < entries; ++i)
         if (!issue(i))
             break;
@@ -223,6 +277,10 @@ IoOutcome runIoUring(
             src.stop();
         progress(src.progress());
     }
+    // Drop the ring's reference to the file now: the ring's own teardown is asynchronous, and the file system
+    // must be free (to unmount, say) as soon as the test returns.
+    if (fdFlag)
+        io_uring_unregister_files(&ring);
     io_uring_queue_exit(&ring);
     if (ctx.stopRequested())
         out.cancelled = true;
@@ -233,19 +291,27 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
 {
     IoOutcome out;
     out.engine = QStringLiteral("threads");
+    const uint64_t setupStart = IoMeter::nowNs();
     OpSource src(plan);
     std::mutex mu;
     std::condition_variable cv;
     int running = plan.queueDepth;
+    bool go = false;
     ProbeError firstError;
+    std::vector<AlignedBuffer> buffers;
+    buffers.reserve(size_t(plan.queueDepth));
+    for (int i = 0; i < plan.queueDepth; ++i)
+        buffers.push_back(writeBuffer(plan, uint64_t(i)));
 
     auto worker = [&](int index) {
-        AlignedBuffer buf { size_t(plan.block) };
-        if (plan.write)
-            buf.fill(plan.randomData, plan.seed * 1000 + uint64_t(index));
-        uint64_t rng = (plan.seed + uint64_t(index) + 1) * 0x9E3779B97F4A7C15ULL | 1;
-        uint64_t off = 0;
-        while (src.next(off, rng)) {
+        AlignedBuffer& buf = buffers[size_t(index)];
+        {
+            std::unique_lock lock(mu);
+            cv.wait(lock, [&] { return go; });
+        }
+        uint64_t off = 0, seq = 0;
+        while (src.next(off, seq)) {
+            refresh(plan, buf, off, seq);
             const uint64_t t0 = IoMeter::nowNs();
             ssize_t r = plan.write ? ::pwrite(plan.fd, buf.data, size_t(plan.block), off_t(off))
                                    : ::pread(plan.fd, buf.data, size_t(plan.block), off_t(off));
@@ -274,7 +340,13 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     for (int i = 0; i < plan.queueDepth; ++i)
         threads.emplace_back(worker, i);
     {
+        // Threads and buffers are ready: the measured span starts as they are let go.
         std::unique_lock lock(mu);
+        out.setupSec = double(IoMeter::nowNs() - setupStart) / 1e9;
+        meter.begin();
+        src.start();
+        go = true;
+        cv.notify_all();
         while (running > 0) {
             cv.wait_for(lock, std::chrono::milliseconds(20));
             lock.unlock();
@@ -295,18 +367,22 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     return out;
 }
 
-ProbeError prefill(
-    int fd, int64_t fileSize, bool randomData, RunContext& ctx, const ProgressFn& progress, bool* cancelled)
+ProbeError prefill(int fd, int64_t fileSize, bool uniqueData, uint64_t seed, RunContext& ctx,
+    const ProgressFn& progress, bool* cancelled)
 {
     constexpr int64_t chunk = 1024 * 1024;
     AlignedBuffer buf { size_t(chunk) };
-    buf.fill(randomData, 7);
+    if (uniqueData && buf.data)
+        UniqueData::fillRandom(buf.data, buf.size, seed ^ 0x50524546494C4CULL);
+    uint64_t sequence = UniqueData::kPrefillFlag;
     for (int64_t off = 0; off < fileSize; off += chunk) {
         if (ctx.stopRequested()) {
             *cancelled = true;
             return {};
         }
         const size_t n = size_t(std::min(chunk, fileSize - off));
+        if (uniqueData)
+            UniqueData::stamp(buf.data, n, seed, uint64_t(off), sequence++);
         const ssize_t r = ::pwrite(fd, buf.data, n, off_t(off));
         if (r < 0)
             return ProbeError::fromErrno(

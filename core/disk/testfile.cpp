@@ -2,6 +2,7 @@
 
 #include <QFile>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -77,22 +78,60 @@ AlignedBuffer::~AlignedBuffer()
     std::free(data);
 }
 
-void AlignedBuffer::fill(bool random, uint64_t seed)
+namespace UniqueData {
+
+uint64_t splitmix64(uint64_t x)
 {
-    if (!data)
-        return;
-    if (!random) {
-        std::memset(data, 0, size);
-        return;
-    }
-    // splitmix64: incompressible enough for a disk, fast enough not to matter.
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+void fillRandom(char* data, size_t bytes, uint64_t seed)
+{
     uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 1;
-    for (size_t i = 0; i + 8 <= size; i += 8) {
+    for (size_t i = 0; i + 8 <= bytes; i += 8) {
+        const uint64_t z = splitmix64(x);
         x += 0x9E3779B97F4A7C15ULL;
-        uint64_t z = x;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        z ^= z >> 31;
         std::memcpy(data + i, &z, 8);
     }
 }
+
+namespace {
+
+// data[0, words*8) ^= key, 16 bytes at a time (SSE2 is baseline on x86-64; elsewhere the compiler splits it).
+void xorWords(char* data, size_t words, uint64_t key)
+{
+    using V = uint64_t __attribute__((vector_size(16)));
+    const V k = { key, key };
+    size_t i = 0;
+    for (; i + 2 <= words; i += 2) {
+        V v;
+        std::memcpy(&v, data + i * 8, 16);
+        v ^= k;
+        std::memcpy(data + i * 8, &v, 16);
+    }
+    for (; i < words; ++i) {
+        uint64_t w;
+        std::memcpy(&w, data + i * 8, 8);
+        w ^= key;
+        std::memcpy(data + i * 8, &w, 8);
+    }
+}
+
+} // namespace
+
+void stamp(char* data, size_t bytes, uint64_t seed, uint64_t offset, uint64_t sequence)
+{
+    for (size_t at = 0; at < bytes; at += kChunk) {
+        const size_t n = std::min(kChunk, bytes - at) / 8;
+        const uint64_t where = offset + at;
+        const uint64_t key = splitmix64(seed ^ splitmix64(where ^ (sequence * 0xD1B54A32D192ED03ULL)));
+        xorWords(data + at, n, key);
+        const uint64_t head[4] = { kMagic, where, sequence, seed };
+        std::memcpy(data + at, head, std::min(sizeof head, n * 8));
+    }
+}
+
+} // namespace UniqueData

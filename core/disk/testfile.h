@@ -47,7 +47,23 @@ struct AlignedBuffer
         o.data = nullptr;
     }
 
-    void fill(bool random, uint64_t seed);
     char* data = nullptr;
     size_t size = 0;
 };
+
+// Unique data: every 4 KiB chunk of every write is distinct and incompressible. A buffer is filled once with
+// random bytes (setup, not timed); before each write, stamp() XORs each chunk's words with a key drawn from
+// (seed, offset, sequence) and writes a 32-byte stamp at the chunk's start: the magic "DirBench", the chunk's
+// byte offset in the file, the write's sequence number (top bit set for the prefill) and the run seed. Two chunks
+// therefore never match byte for byte, and none is zeros. Cost: one pass of XORs over the buffer per write.
+namespace UniqueData {
+inline constexpr size_t kChunk = 4096;
+inline constexpr uint64_t kMagic = 0x68636E6542726944ULL; // "DirBench" in little-endian bytes
+inline constexpr uint64_t kPrefillFlag = 1ULL << 63;
+
+uint64_t splitmix64(uint64_t x);
+// Random bytes for the whole buffer, 8 at a time.
+void fillRandom(char* data, size_t bytes, uint64_t seed);
+// Refreshes `bytes` (a multiple of 8) at file offset `offset` for write number `sequence`.
+void stamp(char* data, size_t bytes, uint64_t seed, uint64_t offset, uint64_t sequence);
+} // namespace UniqueData

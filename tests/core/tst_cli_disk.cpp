@@ -21,6 +21,7 @@ private slots:
     void badArguments();
     void jsonOnStdoutIsPureJson();
     void humanOutputAndJsonFile();
+    void dataAndCommitRegimeInTheRecord();
     void ddRunsTheSeedCommand();
     void sigintCancelsAndKeepsTheRecord();
     void runsAreSavedInTheHistory();
@@ -62,7 +63,8 @@ void TstCliDisk::versionAndHelp()
     r = run({ QStringLiteral("disk"), QStringLiteral("--help") });
     QCOMPARE(r.code, 0);
     for (const char* opt : { "--dir", "--profile", "--size", "--block", "--qd", "--duration", "--repeat", "--data",
-             "--json", "--engine", "--buffered", "directory", "commit", "rand-read" })
+             "--json", "--engine", "--buffered", "directory", "commit", "rand-read", "--commit-append", "unique",
+             "One pass = every block once", "commit_regime" })
         QVERIFY2(r.out.contains(opt), opt);
     r = run({});
     QCOMPARE(r.code, 2);
@@ -87,6 +89,10 @@ void TstCliDisk::badArguments_data()
     QTest::newRow("bad qd") << disk({ "--dir", d, "--qd", "zero" }) << "--qd";
     QTest::newRow("bad duration") << disk({ "--dir", d, "--duration", "soon" }) << "--duration";
     QTest::newRow("bad data") << disk({ "--dir", d, "--data", "ones" }) << "--data";
+    QTest::newRow("append, not commit") << disk({ "--dir", d, "--profile", "rand-write", "--commit-append" })
+                                        << "--commit-append";
+    QTest::newRow("dd takes no append") << disk({ "--dir", d, "--profile", "dd", "--commit-append" })
+                                        << "--commit-append";
     QTest::newRow("bad engine") << disk({ "--dir", d, "--engine", "aio" }) << "--engine";
     QTest::newRow("unknown option") << disk({ "--dir", d, "--turbo" }) << "turbo";
     QTest::newRow("dd takes no size") << disk({ "--dir", d, "--profile", "dd", "--size", "1G" }) << "--size";
@@ -128,6 +134,28 @@ void TstCliDisk::jsonOnStdoutIsPureJson()
     QVERIFY(o.value(QStringLiteral("warnings")).isArray());
     QVERIFY(!o.value(QStringLiteral("intervals")).toArray().isEmpty());
     QVERIFY(r.err.contains("t=")); // the human lines went to stderr
+}
+
+void TstCliDisk::dataAndCommitRegimeInTheRecord()
+{
+    auto record = [&](const QStringList& extra) {
+        const Result r = run(QStringList { "disk", "--dir", m_dir.path(), "--json", "-", "--quiet" } + extra);
+        if (r.code != 0)
+            qWarning("exit %d: %s", r.code, r.err.constData());
+        return QJsonDocument::fromJson(r.out).object();
+    };
+    // The old name "random" is unique; the append regime ends when the file reaches --size.
+    QJsonObject o = record(
+        { "--profile", "commit", "--data", "random", "--commit-append", "--size", "256K", "--duration", "30" });
+    QCOMPARE(o.value("spec").toObject().value("data").toString(), QString("unique"));
+    QCOMPARE(o.value("spec").toObject().value("commit_regime").toString(), QString("append"));
+    QCOMPARE(num(o.value("summary").toObject(), "ops"), 64.0);
+    o = record({ "--profile", "commit", "--size", "256K", "--duration", "0.2" });
+    QCOMPARE(o.value("spec").toObject().value("commit_regime").toString(), QString("overwrite"));
+    QCOMPARE(o.value("spec").toObject().value("data").toString(), QString("unique")); // the default
+    o = record({ "--profile", "seq-write", "--size", "4M", "--data", "zeros" });
+    QCOMPARE(o.value("spec").toObject().value("data").toString(), QString("zeros"));
+    QVERIFY(!o.value("spec").toObject().contains("commit_regime"));
 }
 
 void TstCliDisk::humanOutputAndJsonFile()

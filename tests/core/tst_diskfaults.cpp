@@ -95,6 +95,7 @@ void TstDiskFaults::diskFullMidRun()
     for (int attempt = 1; attempt <= 5; ++attempt) {
         RunContext ctx;
         DiskSpec s = spec(DiskProfile::Commit, mnt.path(), 48 * MiB, 2);
+        s.commitAppend = true; // the appending regime allocates as it goes (the default pre-writes the file)
         s.intervalMs = 50;
         std::atomic<bool> filled { false };
         const QByteArray fillPath = QFile::encodeName(mnt.path() + QStringLiteral("/filler"));

@@ -73,9 +73,11 @@ DiskForm::DiskForm(QWidget* parent)
     m_repeatSpin->setRange(1, 100);
     m_repeatSpin->setToolTip(tr("Runs of the test; the result is their median"));
     m_dataCombo->setObjectName(QStringLiteral("dataCombo"));
-    m_dataCombo->addItem(tr("zeros"));
-    m_dataCombo->addItem(tr("random"));
-    m_dataCombo->setToolTip(tr("Zeros as dd writes them, or incompressible random data"));
+    m_dataCombo->addItem(tr("unique (zeros for dd)"), int(DiskData::Default));
+    m_dataCombo->addItem(tr("unique"), int(DiskData::Unique));
+    m_dataCombo->addItem(tr("zeros"), int(DiskData::Zeros));
+    m_dataCombo->setToolTip(tr("unique: every 4 KiB of every write distinct and incompressible, so storage that "
+                               "compresses, dedupes or detects zeros cannot shrink it; zeros: as dd writes them"));
     m_engineCombo->setObjectName(QStringLiteral("engineCombo"));
     for (const IoEngineChoice e : { IoEngineChoice::Auto, IoEngineChoice::IoUring, IoEngineChoice::Threads })
         m_engineCombo->addItem(DiskSpec::engineName(e), int(e));
@@ -212,7 +214,7 @@ ProbeError DiskForm::readSpec(DiskSpec* spec) const
         s.durationSec = *v;
     }
     s.repeat = m_repeatSpin->value();
-    s.randomData = m_dataCombo->currentIndex() == 1;
+    s.data = DiskData(m_dataCombo->currentData().toInt());
     if (uses("engine"))
         s.engine = IoEngineChoice(m_engineCombo->currentData().toInt());
     if (uses("buffered"))
@@ -313,9 +315,9 @@ void DiskForm::setRepeat(int repeat)
     m_repeatSpin->setValue(repeat);
 }
 
-void DiskForm::setRandomData(bool random)
+void DiskForm::setData(DiskData data)
 {
-    m_dataCombo->setCurrentIndex(random ? 1 : 0);
+    m_dataCombo->setCurrentIndex(m_dataCombo->findData(int(data)));
 }
 
 void DiskForm::setEngine(IoEngineChoice engine)

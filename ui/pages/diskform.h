@@ -44,7 +44,7 @@ public:
     void setDurationText(const QString& text);
     void setQueueDepth(int qd); // 0 = profile default
     void setRepeat(int repeat);
-    void setRandomData(bool random);
+    void setData(DiskData data);
     void setEngine(IoEngineChoice engine);
     void setBuffered(bool buffered);
 
