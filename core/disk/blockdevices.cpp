@@ -26,7 +26,7 @@ QString firstLine(const QString& path)
 
 QString sysBlock(const QString& name)
 {
-    return QStringLiteral("/sys/block/") + name;
+    return QStringLiteral("/sys/class/block/") + name; // disks and partitions alike
 }
 
 // A canonical /sys/devices/.../block/DISK[/PART] path -> the whole disk's name.
@@ -44,37 +44,39 @@ QString diskOfName(const QString& name)
     return diskOfSysPath(QFileInfo(QStringLiteral("/sys/class/block/") + name).canonicalFilePath());
 }
 
-QString diskOfDev(dev_t dev)
+// The block device of a device number (a partition stays a partition).
+QString nameOfDev(dev_t dev)
 {
     const QString link = QStringLiteral("/sys/dev/block/%1:%2").arg(major(dev)).arg(minor(dev));
-    return diskOfSysPath(QFileInfo(link).canonicalFilePath());
+    return QFileInfo(link).canonicalFilePath().section(u'/', -1);
+}
+
+bool isPartition(const QString& name)
+{
+    return QFileInfo::exists(sysBlock(name) + QStringLiteral("/partition"));
 }
 
 // btrfs gives every subvolume an anonymous st_dev: its devices are the mount source and, for a file system over
 // several devices, /sys/fs/btrfs/FSID/devices.
-QStringList btrfsDevices(const QString& sourceDisk, const QString& sourceName)
+QStringList btrfsDevices(const QString& source)
 {
     const QDir root(QStringLiteral("/sys/fs/btrfs"));
     for (const QString& fsid : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         const QStringList devs = QDir(root.filePath(fsid + QStringLiteral("/devices")))
                                      .entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
-        if (!devs.contains(sourceName) && !devs.contains(sourceDisk))
-            continue;
-        QStringList out;
-        for (const QString& d : devs)
-            out << diskOfName(d);
-        return out;
+        if (devs.contains(source))
+            return devs;
     }
-    return { sourceDisk };
+    return { source };
 }
 
-QStringList topDisks(const QString& path)
+QStringList topDevices(const QString& path)
 {
     struct stat st
     {
     };
     if (::stat(QFile::encodeName(path).constData(), &st) == 0)
-        if (const QString d = diskOfDev(st.st_dev); !d.isEmpty())
+        if (const QString d = nameOfDev(st.st_dev); !d.isEmpty())
             return { d };
     const Mount m = mountOf(path);
     if (!m.ok || !m.source.startsWith(u"/dev/"))
@@ -84,11 +86,10 @@ QStringList topDisks(const QString& path)
     };
     if (::stat(QFile::encodeName(m.source).constData(), &src) != 0 || !S_ISBLK(src.st_mode))
         return {};
-    const QString d = diskOfDev(src.st_rdev);
+    const QString d = nameOfDev(src.st_rdev);
     if (d.isEmpty())
         return {};
-    return m.fsType == u"btrfs" ? btrfsDevices(d, QFileInfo(m.source).canonicalFilePath().section(u'/', -1))
-                                : QStringList { d };
+    return m.fsType == u"btrfs" ? btrfsDevices(d) : QStringList { d };
 }
 
 QStringList disksUnderAt(const QString& path, int depth);
@@ -116,8 +117,8 @@ void expand(const QString& name, int depth, QStringList& out)
 QStringList disksUnderAt(const QString& path, int depth)
 {
     QStringList out;
-    for (const QString& d : topDisks(path))
-        expand(d, depth, out);
+    for (const QString& d : topDevices(path))
+        expand(diskOfName(d), depth, out);
     return out;
 }
 
@@ -165,6 +166,24 @@ Mount mountOf(const QString& path)
 QStringList disksUnder(const QString& path)
 {
     return disksUnderAt(path, 0);
+}
+
+QList<Device> stackUnder(const QString& path)
+{
+    const QStringList tops = topDevices(path);
+    const QStringList disks = disksUnder(path);
+    // A partition or a loop device carries this file system's I/O alone; a dm or md device may compress, dedupe
+    // or mirror below itself, so only its member disks say what reached storage.
+    bool alone = !tops.isEmpty();
+    for (const QString& t : tops)
+        alone = alone && (isPartition(t) || t.startsWith(u"loop"));
+    QList<Device> out;
+    for (const QString& t : tops)
+        if (!disks.contains(t))
+            out.append({ t, QStringLiteral("filesystem"), alone });
+    for (const QString& d : disks)
+        out.append({ d, QStringLiteral("disk"), !alone || tops.contains(d) });
+    return out;
 }
 
 Counters read(const QString& name)
@@ -233,16 +252,25 @@ QJsonObject describe(const QString& name)
         { QStringLiteral("write_cache"), maybe(firstLine(q + QStringLiteral("write_cache"))) } };
 }
 
-Sampler::Sampler(QStringList names)
-    : m_names(std::move(names))
+Sampler::Sampler(QList<Device> devices)
+    : m_devices(std::move(devices))
 { }
 
 QList<Counters> Sampler::readAll() const
 {
     QList<Counters> out;
-    for (const QString& n : m_names)
-        out << read(n);
+    for (const Device& d : m_devices)
+        out << read(d.name);
     return out;
+}
+
+QJsonObject Sampler::entry(qsizetype i, const Counters& a, const Counters& b) const
+{
+    const Device& d = m_devices.at(i);
+    QJsonObject o = delta(d.name, a, b);
+    o.insert(QStringLiteral("layer"), d.layer);
+    o.insert(QStringLiteral("witness"), d.witness);
+    return o;
 }
 
 void Sampler::start()
@@ -254,8 +282,8 @@ QJsonArray Sampler::next()
 {
     const QList<Counters> now = readAll();
     QJsonArray out;
-    for (qsizetype i = 0; i < m_names.size() && i < m_last.size(); ++i)
-        out.append(delta(m_names.at(i), m_last.at(i), now.at(i)));
+    for (qsizetype i = 0; i < m_devices.size() && i < m_last.size(); ++i)
+        out.append(entry(i, m_last.at(i), now.at(i)));
     m_last = now;
     return out;
 }
@@ -263,18 +291,20 @@ QJsonArray Sampler::next()
 QJsonArray Sampler::total() const
 {
     QJsonArray out;
-    for (qsizetype i = 0; i < m_names.size() && i < m_start.size(); ++i)
-        out.append(delta(m_names.at(i), m_start.at(i), m_last.at(i)));
+    for (qsizetype i = 0; i < m_devices.size() && i < m_start.size(); ++i)
+        out.append(entry(i, m_start.at(i), m_last.at(i)));
     return out;
 }
 
 double Sampler::bytesSinceStart(bool write) const
 {
     const QList<Counters> now = readAll();
-    if (m_names.isEmpty() || m_start.size() != now.size())
+    if (m_devices.isEmpty() || m_start.size() != now.size())
         return -1;
     double bytes = 0;
     for (qsizetype i = 0; i < now.size(); ++i) {
+        if (!m_devices.at(i).witness)
+            continue;
         const Counters &a = m_start.at(i), &b = now.at(i);
         if (!a.ok || !b.ok)
             return -1;
@@ -293,7 +323,8 @@ void crossCheck(const QString& part, bool write, double testBytes, const Sampler
         return;
     QStringList names;
     for (const QJsonValue& d : devices.total())
-        names << d.toObject().value(QStringLiteral("name")).toString();
+        if (d.toObject().value(QStringLiteral("witness")).toBool())
+            names << d.toObject().value(QStringLiteral("name")).toString();
     const QString verb = write ? QStringLiteral("wrote") : QStringLiteral("read");
     const QString what = part + QStringLiteral(": the device")
         + (names.size() > 1 ? QStringLiteral("s ") : QStringLiteral(" ")) + names.join(QStringLiteral(", ")) + u' '
@@ -311,11 +342,15 @@ void crossCheck(const QString& part, bool write, double testBytes, const Sampler
                 + other);
 }
 
-void addToEnvironment(QJsonObject& environment, const QStringList& disks)
+void addToEnvironment(QJsonObject& environment, const QList<Device>& devices)
 {
     QJsonArray arr;
-    for (const QString& d : disks)
-        arr.append(describe(d));
+    for (const Device& d : devices) {
+        QJsonObject o = describe(d.name);
+        o.insert(QStringLiteral("layer"), d.layer);
+        o.insert(QStringLiteral("witness"), d.witness);
+        arr.append(o);
+    }
     environment.insert(QStringLiteral("devices"), arr);
 }
 

@@ -29,6 +29,19 @@ Mount mountOf(const QString& path);
 // file can be found (else the loop device itself). Empty where the file system has no block device (tmpfs, NFS).
 QStringList disksUnder(const QString& path);
 
+// What the disk test samples: the file system's own device first ("filesystem": a partition, loop, dm or md
+// device) where it is not itself one of the disks, then the disks ("disk"). The witness, whose bytes the
+// cross-check compares with the test's, is the file system's own device when that is a partition or a loop
+// device (no other file system's work passes through it, so it is not blurred by the rest of the disk), else
+// the disks (a dm or md layer may compress, dedupe or mirror below itself).
+struct Device
+{
+    QString name;
+    QString layer; // "filesystem" | "disk"
+    bool witness = true;
+};
+QList<Device> stackUnder(const QString& path);
+
 // One reading of /sys/block/NAME/stat.
 struct Counters
 {
@@ -50,27 +63,29 @@ QJsonArray sum(const QJsonArray& a, const QJsonArray& b);
 // {name, model, rotational, scheduler, write_cache}; null where /sys does not say.
 QJsonObject describe(const QString& name);
 
-// Reads the counters of a fixed set of disks: start() at the beginning of the measured span, next() at each
-// interval's end (the deltas since the call before), total() for the whole span so far.
+// Reads the counters of a fixed set of devices: start() at the beginning of the measured span, next() at each
+// interval's end (the deltas since the call before, each with its layer and witness flag), total() for the
+// whole span up to the last next().
 class Sampler
 {
 public:
-    explicit Sampler(QStringList names);
-    bool isEmpty() const { return m_names.isEmpty(); }
+    explicit Sampler(QList<Device> devices);
+    bool isEmpty() const { return m_devices.isEmpty(); }
     void start();
     QJsonArray next();
     QJsonArray total() const;
-    // Bytes all disks wrote (write = true) or read since start(); -1 when any counter was unreadable.
+    // Bytes the witnesses wrote (write = true) or read since start(); -1 when any counter was unreadable.
     double bytesSinceStart(bool write) const;
 
 private:
     QList<Counters> readAll() const;
-    QStringList m_names;
+    QJsonObject entry(qsizetype i, const Counters& a, const Counters& b) const;
+    QList<Device> m_devices;
     QList<Counters> m_start;
     QList<Counters> m_last;
 };
 
-// The end-of-part cross-check: device bytes in the test's direction against the bytes the test moved. Warns
+// The end-of-part cross-check: the witnesses' bytes in the test's direction against the bytes the test moved. Warns
 // `device-saw-less` below kLessRatio and `device-saw-more` above kMoreRatio, with the ratio. Parts that moved
 // less than kMinCheckedBytes are not judged (file-system metadata alone can be a few MiB).
 inline constexpr double kLessRatio = 0.8;
@@ -78,7 +93,7 @@ inline constexpr double kMoreRatio = 1.5;
 inline constexpr double kMinCheckedBytes = 32.0 * 1024 * 1024;
 void crossCheck(const QString& part, bool write, double testBytes, const Sampler& devices, RunRecord& rec);
 
-// environment.devices: describe() of each disk under path.
-void addToEnvironment(QJsonObject& environment, const QStringList& disks);
+// environment.devices: describe() of each device, with its layer and witness flag.
+void addToEnvironment(QJsonObject& environment, const QList<Device>& devices);
 
 } // namespace BlockDevices

@@ -207,7 +207,7 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     const ProgressFn measured = [&](double f) { progress(base + (1.0 - base) * f); };
 
     IoMeter meter(ctx, series, spec.intervalMs);
-    BlockDevices::Sampler devices(BlockDevices::disksUnder(spec.dir));
+    BlockDevices::Sampler devices(BlockDevices::stackUnder(spec.dir));
     meter.setDevices(&devices);
     meter.begin();
     IoOutcome out;
@@ -321,7 +321,7 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
     const DiskSpec spec = specIn.resolved();
     rec.spec = specIn.toJson();
     rec.environment = Environment::collect(spec.dir);
-    BlockDevices::addToEnvironment(rec.environment, BlockDevices::disksUnder(spec.dir));
+    BlockDevices::addToEnvironment(rec.environment, BlockDevices::stackUnder(spec.dir));
 
     if (const ProbeError bad = specIn.validate(); bad.isError()) {
         rec.status = QStringLiteral("failed");

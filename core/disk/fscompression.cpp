@@ -68,18 +68,23 @@ Info of(const QString& dir)
     if (!m.ok)
         return info;
     info.fsType = m.fsType;
-    if (m.fsType == u"btrfs") {
-        info.setting = fromOptions(m.options, { "compress-force", "compress" });
-        if (info.setting.isEmpty() && dirFlagged(dir))
-            info.setting = QStringLiteral("chattr +c on the directory");
-    } else if (m.fsType == u"bcachefs") {
-        info.setting = fromOptions(m.options, { "compression", "background_compression" });
-    } else if (m.fsType == u"f2fs") {
-        info.setting = fromOptions(m.options, { "compress_algorithm" });
-    } else if (m.fsType == u"zfs") {
+    info.setting = fromMountOptions(m.fsType, m.options);
+    if (info.setting.isEmpty() && m.fsType == u"btrfs" && dirFlagged(dir))
+        info.setting = QStringLiteral("chattr +c on the directory");
+    else if (m.fsType == u"zfs")
         info.setting = zfsCompression(m.source);
-    }
     return info;
+}
+
+QString fromMountOptions(const QString& fsType, const QStringList& options)
+{
+    if (fsType == u"btrfs")
+        return fromOptions(options, { "compress-force", "compress" });
+    if (fsType == u"bcachefs")
+        return fromOptions(options, { "compression", "background_compression" });
+    if (fsType == u"f2fs")
+        return fromOptions(options, { "compress_algorithm" });
+    return {};
 }
 
 void check(const QString& dir, RunRecord& rec)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 struct RunRecord;
 
@@ -19,6 +20,8 @@ struct Info
 // new files inherit); bcachefs: compression / background_compression; f2fs: compress_algorithm; ZFS: the
 // dataset's `compression` property, asked of `zfs get` only when the zfs tool is installed.
 Info of(const QString& dir);
+// The compression a mount's options turn on for a file system type ("" for none; ZFS keeps it in a property).
+QString fromMountOptions(const QString& fsType, const QStringList& options);
 
 // Warns `compressing-fs` when dir's file system compresses, and records environment.filesystem.compression.
 void check(const QString& dir, RunRecord& rec);

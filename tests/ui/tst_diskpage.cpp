@@ -328,7 +328,11 @@ void TestDiskPage::deviceSeriesBesideDirBench()
         return QJsonObject { { "name", name }, { "read_bytes", 0.0 }, { "write_bytes", 25e6 }, { "read_ios", 0.0 },
             { "write_ios", 50.0 }, { "read_merges", 0.0 }, { "write_merges", 0.0 }, { "io_ms", ioMs } };
     };
-    const QJsonArray devices { disk("vda", 100.0), disk("vdb", 0.0) };
+    // A disk under them that is not the witness (it carries other work too) is not drawn.
+    QJsonObject under = disk("sda", 5000.0);
+    under.insert("write_bytes", 1e9);
+    under.insert("witness", false);
+    const QJsonArray devices { disk("vda", 100.0), disk("vdb", 0.0), under };
     page.setJobFactory([devices](const DiskSpec&) -> ProbeRunner::Job {
         return [devices](RunContext& ctx) {
             RunRecord r;

@@ -7,11 +7,14 @@
 
 namespace {
 
-// The sum of one field over the interval's disks; nullopt when any disk could not say.
+// The sum of one field over the interval's witnesses (the devices the record's cross-check reads: every one when
+// the record does not say); nullopt when any of them could not say.
 std::optional<double> total(const QJsonArray& devices, const char* key)
 {
     double sum = 0;
     for (const QJsonValue& d : devices) {
+        if (!d.toObject().value(QStringLiteral("witness")).toBool(true))
+            continue;
         const QJsonValue v = d.toObject().value(QLatin1String(key));
         if (!v.isDouble())
             return std::nullopt;

@@ -12,7 +12,8 @@
 class LiveChartView;
 
 // The disks' own counters beside DirBench's figures, as the LDAP page shows the server's: each interval's
-// `devices` (the deltas of /sys/block/DEV/stat, summed over the disks under the test's file system) turned into
+// `devices` (the deltas of /sys/block/DEV/stat, summed over the witnesses: the file system's own partition or
+// loop device, else the disks under it) turned into
 // device MB/s and IOPS per series, which the Disk page draws on its chart next to DirBench's lines, and the
 // device latency (io_ms per I/O, iostat's await) on a chart of its own.
 class DiskDeviceView final : public QWidget
