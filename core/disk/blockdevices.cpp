@@ -306,8 +306,8 @@ double Sampler::bytesSinceStart(bool write) const
         if (!m_devices.at(i).witness)
             continue;
         const Counters &a = m_start.at(i), &b = now.at(i);
-        if (!a.ok || !b.ok)
-            return -1;
+        if (!a.ok || !b.ok || b.writeSectors < a.writeSectors || b.readSectors < a.readSectors)
+            return -1; // unreadable, or the counters were reset
         bytes += 512.0 * double(write ? b.writeSectors - a.writeSectors : b.readSectors - a.readSectors);
     }
     return bytes;

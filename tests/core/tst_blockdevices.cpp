@@ -316,6 +316,15 @@ void TstBlockDevices::btrfsCompressionIsNamedAndSeenByTheDevice()
     QVERIFY(rec.summary.value("device_bytes_before_sync").isDouble());
     QCOMPARE(rec.environment.value("filesystem").toObject().value("compression").toString(), info.setting);
     QVERIFY(dev < 0.8 * wrote);
+
+    // A loop device whose backing file is gone (deleted while attached) stands for itself.
+    QVERIFY(QFile::remove(st.image));
+    const QString loopName = st.loop.section('/', -1);
+    QCOMPARE(BlockDevices::disksUnder(st.mnt), QStringList { loopName });
+    const QList<BlockDevices::Device> stack = BlockDevices::stackUnder(st.mnt);
+    QCOMPARE(stack.size(), 1);
+    QCOMPARE(stack.first().name, loopName);
+    QVERIFY(stack.first().witness);
 }
 
 QTEST_GUILESS_MAIN(TstBlockDevices)
