@@ -16,6 +16,8 @@ DIRBENCH_PKGS=(
 # 389-ds-base: the 389 Directory Server sandbox behind the entry-cache curve tests (started with ns-slapd
 # directly; its systemd and python dependencies are installed but not used).
 DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux 389-ds-base)
+# tst_blockdevices: a btrfs image mounted with compress-force (mkfs.btrfs); dmsetup for a device-mapper layer.
+DIRBENCH_TEST_PKGS+=(btrfs-progs dmsetup)
 # The packaging checks: desktop entry, AppStream metadata, man pages.
 DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
 # ccache: the compiler launcher of the test, package and fuzz builds (dirbench_ccache below).

@@ -2,6 +2,8 @@
 
 #include "core/common/environment.h"
 #include "core/common/units.h"
+#include "core/disk/blockdevices.h"
+#include "core/disk/fscompression.h"
 #include "core/disk/iobackends.h"
 #include "core/disk/iometer.h"
 #include "core/disk/requirements.h"
@@ -222,6 +224,8 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     const ProgressFn measured = [&](double f) { progress(base + (1.0 - base) * f); };
 
     IoMeter meter(ctx, series, spec.intervalMs); // the backend begins it once its setup is done
+    BlockDevices::Sampler devices(BlockDevices::stackUnder(spec.dir));
+    meter.setDevices(&devices);
     const auto unit = p.random || p.syncEach ? Steady::Unit::Iops : Steady::Unit::MBps;
     const double cap = p.steady ? spec.untilSteadySec : 0;
     if (cap > 0) {
@@ -247,14 +251,19 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     } else {
         out = runThreads(plan, meter, ctx, measured);
     }
+    double beforeSync = -1;
     if (p.finalSync && !out.error.isError() && !out.cancelled) {
         ctx.setPhase(QStringLiteral("fdatasync ") + p.name);
+        beforeSync = devices.bytesSinceStart(true);
         if (::fdatasync(file->fd()) != 0)
             out.error = ProbeError::fromErrno(errno, QStringLiteral("fdatasync of the test file"));
     }
     meter.end();
     res.summary = meter.summary();
     res.summary.insert(QStringLiteral("setup_s"), std::round(out.setupSec * 1e4) / 1e4); // not in `seconds`
+    res.summary.insert(QStringLiteral("devices"), devices.total());
+    if (p.finalSync)
+        res.summary.insert(QStringLiteral("device_bytes_before_sync"), beforeSync < 0 ? QJsonValue() : beforeSync);
     if (p.syncEach)
         res.summary.insert(QStringLiteral("commits_per_s"), res.summary.value(QStringLiteral("iops")));
     if (p.steady)
@@ -265,8 +274,10 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     res.engine = out.engine;
     for (const auto& v : meter.intervals())
         rec.intervals.append(v);
-    if (!res.error.isError() && !res.cancelled)
+    if (!res.error.isError() && !res.cancelled) {
         flagPlausibility(p, res.summary, rec);
+        BlockDevices::crossCheck(p.name, p.write, res.summary.value(QStringLiteral("bytes")).toDouble(), devices, rec);
+    }
     return res;
 }
 
@@ -336,6 +347,7 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
     const DiskSpec spec = specIn.resolved();
     rec.spec = specIn.toJson();
     rec.environment = Environment::collect(spec.dir);
+    BlockDevices::addToEnvironment(rec.environment, BlockDevices::stackUnder(spec.dir));
 
     if (const ProbeError bad = specIn.validate(); bad.isError()) {
         rec.status = QStringLiteral("failed");
@@ -359,6 +371,8 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
     else if (fsType == u"fuse")
         rec.addWarning(QStringLiteral("fuse"),
             spec.dir + QStringLiteral(" is on a FUSE file system: a user-space daemon takes part in every I/O"));
+
+    FsCompression::check(spec.dir, rec);
 
     const QList<Part> parts = partsFor(spec);
     const bool suite = spec.profile == DiskProfile::Directory;

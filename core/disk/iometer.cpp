@@ -1,5 +1,6 @@
 #include "core/disk/iometer.h"
 
+#include "core/disk/blockdevices.h"
 #include "core/run/runcontext.h"
 
 #include <ctime>
@@ -56,6 +57,8 @@ void IoMeter::begin()
 {
     m_t0 = m_lastEmit = nowNs();
     m_end = 0;
+    if (m_devices)
+        m_devices->start();
 }
 
 void IoMeter::record(uint64_t latencyNs, uint64_t bytes)
@@ -88,7 +91,12 @@ void IoMeter::end()
         m_interval.reset();
         m_intervalBytes = 0;
         lock.unlock();
-        m_intervals.replace(m_intervals.size() - 1, makeSample(m_prev, m_prevBytes, m_prevStart, now).toJson());
+        QJsonObject folded = makeSample(m_prev, m_prevBytes, m_prevStart, now).toJson();
+        if (m_devices)
+            folded.insert(QStringLiteral("devices"),
+                BlockDevices::sum(
+                    m_intervals.last().toObject().value(QStringLiteral("devices")).toArray(), m_devices->next()));
+        m_intervals.replace(m_intervals.size() - 1, folded);
         m_lastEmit = now;
     } else if (tailOps > 0 || tailNs >= m_intervalNs / 2) {
         lock.unlock();
@@ -125,6 +133,8 @@ void IoMeter::emitInterval(uint64_t at)
         m_intervalBytes = 0;
     }
     Sample s = makeSample(h, bytes, m_lastEmit, at);
+    if (m_devices)
+        s.values.insert(QStringLiteral("devices"), m_devices->next());
     m_prev = h;
     m_prevBytes = bytes;
     m_prevStart = m_lastEmit;

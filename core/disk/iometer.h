@@ -11,6 +11,9 @@
 #include <cstdint>
 
 class RunContext;
+namespace BlockDevices {
+class Sampler;
+}
 
 // Counts completed I/Os (bytes, latency) per interval and in total. record() may be called from any thread;
 // tick() and end() from the coordinating thread, which turns each finished interval into a Sample for the
@@ -22,6 +25,8 @@ public:
 
     static uint64_t nowNs();
 
+    // The disks' own counters go into every interval as `devices` (started by begin()).
+    void setDevices(BlockDevices::Sampler* devices) { m_devices = devices; }
     void begin();
     void record(uint64_t latencyNs, uint64_t bytes);
     void tick();
@@ -37,6 +42,7 @@ private:
     Sample makeSample(const LatencyHistogram& h, uint64_t bytes, uint64_t from, uint64_t to) const;
 
     RunContext& m_ctx;
+    BlockDevices::Sampler* m_devices = nullptr;
     const QString m_series;
     const uint64_t m_intervalNs;
     uint64_t m_t0 = 0;

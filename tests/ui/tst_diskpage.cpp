@@ -1,12 +1,15 @@
 #include "core/run/proberunner.h"
 #include "core/run/runcontext.h"
+#include "ui/charts/livechartview.h"
 #include "ui/mainwindow.h"
 #include "ui/models/diskresultmodel.h"
 #include "ui/pages/diskform.h"
 #include "ui/pages/diskpage.h"
+#include "ui/widgets/diskdeviceview.h"
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
 #include <QSettings>
@@ -46,6 +49,7 @@ private slots:
     void ignoresOtherRuns();
     void failedRunKeepsChartAndShowsWhy();
     void suiteRowsPerPart();
+    void deviceSeriesBesideDirBench();
     void cancelMidRun();
     void closingTheWindowCancelsTheRun();
     void screenshot();
@@ -309,6 +313,88 @@ void TestDiskPage::suiteRowsPerPart()
     QCOMPARE(model->rowCount(), 2);
     QCOMPARE(model->index(0, DiskResultModel::Name).data().toString(), QStringLiteral("rand-read qd1"));
     QCOMPARE(model->index(1, DiskResultModel::Name).data().toString(), QStringLiteral("commit"));
+}
+
+void TestDiskPage::deviceSeriesBesideDirBench()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    ProbeRunner runner;
+    DiskPage page(&runner);
+    QSignalSpy finished(&page, &DiskPage::runFinished);
+    // Per 0.25 s interval two disks wrote 25 MB in 50 writes each (200 MB/s, 400 IOPS together) and their
+    // writes took 100 ms and 0 ms in all: 1 ms per I/O.
+    const auto disk = [](const char* name, double ioMs) {
+        return QJsonObject { { "name", name }, { "read_bytes", 0.0 }, { "write_bytes", 25e6 }, { "read_ios", 0.0 },
+            { "write_ios", 50.0 }, { "read_merges", 0.0 }, { "write_merges", 0.0 }, { "io_ms", ioMs } };
+    };
+    // A disk under them that is not the witness (it carries other work too) is not drawn.
+    QJsonObject under = disk("sda", 5000.0);
+    under.insert("write_bytes", 1e9);
+    under.insert("witness", false);
+    const QJsonArray devices { disk("vda", 100.0), disk("vdb", 0.0), under };
+    page.setJobFactory([devices](const DiskSpec&) -> ProbeRunner::Job {
+        return [devices](RunContext& ctx) {
+            RunRecord r;
+            r.kind = QStringLiteral("disk");
+            for (int i = 1; i <= 4; ++i) {
+                Sample s;
+                s.t = i * 0.25;
+                s.values = { { "mb_per_s", 100.0 }, { "iops", 100.0 }, { "devices", devices } };
+                r.intervals.append(s.toJson());
+                ctx.addSample(s);
+                QThread::msleep(60);
+            }
+            r.summary = { { "mb_per_s", 100.0 }, { "iops", 100.0 } };
+            return r;
+        };
+    });
+    setUpSeqWrite(&page, tmp.path(), QStringLiteral("16M"), QStringLiteral("1"));
+    auto* chart = page.findChild<LiveChartView*>(QStringLiteral("liveChart"));
+    auto* latency = page.deviceView()->latencyChart();
+    const auto deviceLine = [chart]() -> QString {
+        for (const QString& n : chart->seriesNames())
+            if (n.startsWith("device: "))
+                return n;
+        return {};
+    };
+    page.start();
+    QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
+    QTRY_VERIFY_WITH_TIMEOUT(!deviceLine().isEmpty(), 10000); // live, beside DirBench's own line
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const QString line = deviceLine();
+    QCOMPARE(chart->seriesNames().size(), 2);
+    QCOMPARE(chart->seriesColor(line), chart->seriesColor(chart->seriesNames().at(0))); // dashed, same colour
+    QCOMPARE(chart->pointCount(line), 4);
+    QVERIFY2(chart->yRange().second >= 200.0 && chart->yRange().second < 300.0,
+        qPrintable(QString::number(chart->yRange().second)));
+    QCOMPARE(latency->pointCount(), 4);
+    QVERIFY(latency->yRange().first <= 1.0 && latency->yRange().second >= 1.0);
+    QVERIFY(latency->yRange().second < 2.0);
+    page.setMetric(DiskPage::Metric::Iops);
+    QCOMPARE(chart->pointCount(line), 4);
+    QVERIFY2(chart->yRange().second >= 400.0 && chart->yRange().second < 600.0,
+        qPrintable(QString::number(chart->yRange().second)));
+
+    // A run whose intervals carry no device counters (tmpfs): no device line, and the latency chart says why.
+    page.setJobFactory([](const DiskSpec&) -> ProbeRunner::Job {
+        return [](RunContext& ctx) {
+            Sample s;
+            s.t = 0.25;
+            s.values = { { "mb_per_s", 100.0 }, { "iops", 100.0 } };
+            ctx.addSample(s);
+            RunRecord r;
+            r.kind = QStringLiteral("disk");
+            r.intervals.append(s.toJson());
+            return r;
+        };
+    });
+    page.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
+    QVERIFY(deviceLine().isEmpty());
+    QCOMPARE(latency->pointCount(), 0);
+    QVERIFY(latency->isPlaceholderVisible());
+    QVERIFY2(latency->placeholderText().contains("Not readable"), qPrintable(latency->placeholderText()));
 }
 
 void TestDiskPage::cancelMidRun()

@@ -115,6 +115,8 @@ QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
     pen.setWidthF(2.0);
     if (m_dashed.contains(name))
         pen.setStyle(Qt::DashLine);
+    if (const QLineSeries* like = m_series.value(m_colorLike.value(name)))
+        pen.setColor(like->pen().color());
     s->setPen(pen);
     m_series.insert(name, s);
     m_seriesAxis.insert(name, axis);
@@ -161,6 +163,17 @@ void LiveChartView::setAxisTitles(const QString& x, const QString& y)
 {
     m_xAxis->setTitleText(x);
     m_yAxis->setTitleText(y);
+}
+
+void LiveChartView::setColorLike(const QString& series, const QString& like)
+{
+    m_colorLike.insert(series, like);
+}
+
+QColor LiveChartView::seriesColor(const QString& series) const
+{
+    const QLineSeries* s = m_series.value(series);
+    return s ? s->pen().color() : QColor();
 }
 
 void LiveChartView::setDashed(const QString& series)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QColor>
 #include <QHash>
 #include <QList>
 #include <QPointF>
@@ -44,6 +45,9 @@ public:
     void setRightAxisTitle(const QString& title);
     // Draws a series dashed (now or when it appears), e.g. one that often lies on top of another.
     void setDashed(const QString& series);
+    // Draws a series (when it appears) in the colour another has then: a witness beside what it witnesses.
+    void setColorLike(const QString& series, const QString& like);
+    QColor seriesColor(const QString& series) const; // invalid when there is no such series
     void setTitle(const QString& title);
     QString title() const;
     // Shown in the middle of the plot while it has no point ("not exposed by the server", "no run yet").
@@ -82,6 +86,7 @@ private:
     QHash<QString, QLineSeries*> m_series;
     QHash<QString, Axis> m_seriesAxis;
     QStringList m_dashed;
+    QHash<QString, QString> m_colorLike;
     QStringList m_order;
     int m_maxPoints = 20000;
     bool m_rightAttached = false;

@@ -7,6 +7,7 @@
 #include "ui/models/diskresultmodel.h"
 #include "ui/models/intervalsamples.h"
 #include "ui/pages/diskform.h"
+#include "ui/widgets/diskdeviceview.h"
 #include "ui/widgets/diskldapview.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runstatuslabel.h"
@@ -41,6 +42,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     , m_underLoadCheck(new QCheckBox(tr("Under LDAP load"), this))
     , m_chart(new LiveChartView(this))
     , m_ldapView(new DiskLdapView(this))
+    , m_devices(new DiskDeviceView(this))
     , m_statusLabel(new RunStatusLabel(this))
     , m_warningsLabel(new WarningsLabel(this))
     , m_latencyLabel(new QLabel(this))
@@ -117,6 +119,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     right->addWidget(m_warningsLabel);
     right->addLayout(chartHeader);
     right->addWidget(m_chart, 3);
+    right->addWidget(m_devices, 2);
     right->addWidget(m_ldapView, 2);
     right->addWidget(m_latencyLabel);
     right->addWidget(m_table, 2);
@@ -300,10 +303,14 @@ void DiskPage::addSamples(const SampleBatch& samples, bool toChart)
             fresh[s.series] << QPointF(s.t, shown.toDouble());
         }
     }
+    const auto device = m_devices->addSamples(
+        samples, [this](const QString& series) { return seriesLabel(series); }, m_metric == Metric::Iops);
     if (!toChart)
         return;
     for (const QString& series : std::as_const(freshOrder))
         m_chart->appendPoints(seriesLabel(series), fresh.value(series));
+    for (auto it = device.begin(); it != device.end(); ++it)
+        appendDeviceSeries(it.key(), it.value());
     if (!m_ldapView->isHidden()) { // one time axis for both charts
         m_ldapView->addSamples(samples);
         m_chart->setMinimumXRange(0, lastT);
@@ -318,7 +325,18 @@ void DiskPage::redrawChart()
     for (const QString& series : std::as_const(m_seriesOrder)) {
         const SeriesPoints& sp = m_points[series];
         m_chart->appendPoints(seriesLabel(series), m_metric == Metric::MbPerSec ? sp.mbPerSec : sp.iops);
+        appendDeviceSeries(series, m_devices->throughput(series, m_metric == Metric::Iops));
     }
+}
+
+void DiskPage::appendDeviceSeries(const QString& series, const QList<QPointF>& points)
+{
+    if (points.isEmpty())
+        return;
+    const QString name = DiskDeviceView::deviceSeries(seriesLabel(series));
+    m_chart->setDashed(name);
+    m_chart->setColorLike(name, seriesLabel(series));
+    m_chart->appendPoints(name, points);
 }
 
 void DiskPage::onFinished(int runId, const RunRecord& record)
@@ -333,9 +351,11 @@ void DiskPage::onFinished(int runId, const RunRecord& record)
     if (!record.intervals.isEmpty()) {
         m_points.clear();
         m_seriesOrder.clear();
+        m_devices->clear();
         addSamples(samplesFromIntervals(record.intervals), false);
         redrawChart();
     }
+    m_devices->finish();
     m_model->setRecord(record);
     m_verdicts->setVerdicts(record.verdicts);
     m_warningsLabel->setWarnings(record.warnings);
@@ -379,6 +399,7 @@ void DiskPage::resetResults()
     m_warningsLabel->setWarnings({});
     m_statusLabel->reset();
     m_ldapView->clear();
+    m_devices->clear();
     m_progress->setValue(0);
     m_latencyLabel->setText(DiskResultModel::latencyLine(tr("Latency:"), {}));
 }

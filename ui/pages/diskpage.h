@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 
+class DiskDeviceView;
 class DiskLdapView;
 class DiskResultModel;
 class LiveChartView;
@@ -72,6 +73,7 @@ public:
     void setUnderLoadJobFactory(UnderLoadJobFactory factory) { m_underLoadJobFactory = std::move(factory); }
     int ldapChartPointCount() const;
     DiskLdapView* ldapView() const { return m_ldapView; }
+    DiskDeviceView* deviceView() const { return m_devices; }
 
     enum class Metric
     {
@@ -101,6 +103,7 @@ private:
     void startUnderLoad(const DiskSpec& spec);
     void addSamples(const SampleBatch& samples, bool toChart);
     void redrawChart();
+    void appendDeviceSeries(const QString& series, const QList<QPointF>& points);
     void resetResults();
     void setRunning(bool running);
     QString seriesLabel(const QString& series) const;
@@ -114,6 +117,7 @@ private:
     QCheckBox* m_underLoadCheck = nullptr;
     LiveChartView* m_chart = nullptr;
     DiskLdapView* m_ldapView = nullptr;
+    DiskDeviceView* m_devices = nullptr;
     RunStatusLabel* m_statusLabel = nullptr;
     WarningsLabel* m_warningsLabel = nullptr;
     QLabel* m_latencyLabel = nullptr;
