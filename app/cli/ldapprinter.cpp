@@ -58,6 +58,10 @@ void printLoadDetails(std::FILE* out, const LoadSummary& s)
     if (s.bindConnections > 0)
         std::fprintf(out, ", binds on %d connection(s) of their own", s.bindConnections);
     std::fprintf(out, "\n");
+    if (s.sendLagMs.p50) // open loop: the latency counts from the schedule, so the client's lateness is in it
+        std::fprintf(out, "sent after the scheduled time: p50 %s ms, p99 %s ms, max %s ms\n",
+            qPrintable(num(s.sendLagMs.p50, 3)), qPrintable(num(s.sendLagMs.p99, 3)),
+            qPrintable(num(s.sendLagMs.max, 3)));
 }
 
 void printResultCodes(std::FILE* out, const OpFigures& f)

@@ -238,6 +238,8 @@ QJsonObject LoadSummary::toJson() const
     o.insert(QStringLiteral("missed"), missed);
     if (!byOperation.empty())
         o.insert(QStringLiteral("by_operation"), byKindJson(byOperation, true));
+    if (sendLagMs.p50)
+        o.insert(QStringLiteral("send_lag_ms"), sendLagMs.toJson(true));
     o.insert(QStringLiteral("client_cpu_s"), orNull(clientCpuS));
     o.insert(QStringLiteral("client_cpu_us_per_op"), orNull(clientCpuUsPerOp()));
     o.insert(QStringLiteral("load_cpu_s"), orNull(loadCpuS));
@@ -263,6 +265,7 @@ LoadSummary LoadSummary::fromJson(const QJsonObject& o)
     s.reconnects = o.value(QStringLiteral("reconnects")).toDouble();
     s.connectFailures = o.value(QStringLiteral("connect_failures")).toDouble();
     s.missed = o.value(QStringLiteral("missed")).toDouble();
+    s.sendLagMs = LatencyFigures::fromJson(o.value(QStringLiteral("send_lag_ms")).toObject());
     s.clientCpuS = number(o, "client_cpu_s");
     s.loadCpuS = number(o, "load_cpu_s");
     if (o.value(QStringLiteral("setup_result_code")).isDouble())

@@ -77,6 +77,7 @@ struct LoadSummary
     double reconnects = 0;
     double connectFailures = 0;
     double missed = 0;
+    LatencyFigures sendLagMs; // open loop: scheduled time to the write that sent the operation
     std::optional<double> clientCpuS; // the whole process (GUI and disk threads included)
     std::optional<double> loadCpuS; // the load threads only (their thread CPU clocks)
     std::optional<int> setupResultCode; // the setup connection failed with this code

@@ -64,6 +64,7 @@ void LoadRun::summarise()
     s.reconnects = double(m_total.reconnects);
     s.connectFailures = double(m_total.connectFailures);
     s.missed = double(m_total.missed);
+    s.sendLagMs = LatencyFigures::of(m_total.sendLag);
     s.clientCpuS = round3(m_cpu);
     s.loadCpuS = round3(m_loadCpu);
     if (m_spec.mix.size() > 1 && m_load->has(LdapOpKind::Bind))
@@ -112,6 +113,12 @@ void LoadRun::addWarnings()
                 + QStringLiteral(" scheduled operations could not be sent within the operation timeout and were not "
                                  "sent: the target rate was not offered (more connections or outstanding, or a lower "
                                  "--rate)"));
+    if (m_total.sendLag.count() > 0 && m_total.sendLag.percentile(0.99) > 1000000ULL)
+        m_rec.addWarning(QStringLiteral("schedule-late"),
+            QStringLiteral("1 % of the operations were sent more than ")
+                + Units::formatNumber(double(m_total.sendLag.percentile(0.99)) / 1e6, 3)
+                + QStringLiteral(" ms after their scheduled time (summary.send_lag_ms): the client fell behind its "
+                                 "schedule, and the latencies, counted from the schedule, include that"));
     const double cores = std::min<double>(m_spec.threads, std::max(1, QThread::idealThreadCount()));
     if (seconds > 0 && m_loadCpu / seconds >= 0.9 * cores)
         m_rec.addWarning(QStringLiteral("client-bound"),

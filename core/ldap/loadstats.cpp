@@ -30,6 +30,8 @@ void LoadStats::merge(const LoadStats& o)
     reconnects += o.reconnects;
     connectFailures += o.connectFailures;
     missed += o.missed;
+    if (o.sendLag.count() > 0)
+        sendLag.merge(o.sendLag);
 }
 
 void LoadStats::reset()
@@ -39,4 +41,6 @@ void LoadStats::reset()
         if (!c.empty())
             c.reset();
     reconnects = connectFailures = missed = 0;
+    if (sendLag.count() > 0)
+        sendLag.reset();
 }

@@ -35,6 +35,7 @@ struct LoadStats
     uint64_t reconnects = 0;
     uint64_t connectFailures = 0;
     uint64_t missed = 0; // open loop: scheduled arrivals that could not be sent in time, never sent
+    LatencyHistogram sendLag; // open loop: from an operation's scheduled time to the write that sent it (ns)
 
     void merge(const LoadStats& o);
     void reset();

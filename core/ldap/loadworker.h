@@ -125,6 +125,7 @@ private:
     static constexpr uint64_t kBatchWaitNs = 2000000ULL;
     static constexpr uint64_t kFinishWaitNs = 500000000ULL; // write loads: the end waits this long for adds
     static constexpr int kMaxSendsPerRound = 4096;
+    static constexpr uint64_t kSpinNs = 80000ULL; // open loop: polled, not slept, this close to a due send
     static constexpr int64_t kAfterEnd = INT64_MAX; // m_localIndex past the measured span
 
     void runAsync();

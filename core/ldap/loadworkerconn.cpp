@@ -312,9 +312,14 @@ void LoadWorker::flushSends()
             lost(c, t);
             continue;
         }
-        for (uint32_t i : c.unsent)
-            if (c.slotTable[i].stampAtFlush)
-                c.slotTable[i].startNs = t;
+        LoadStats* st = statsAt(t);
+        for (uint32_t i : c.unsent) {
+            Slot& s = c.slotTable[i];
+            if (s.stampAtFlush)
+                s.startNs = t;
+            else if (st) // open loop: how late the client was against the schedule (it is in the latency)
+                st->sendLag.record(t > s.startNs ? t - s.startNs : 0);
+        }
         c.unsent.clear();
         c.dirty = rc > 0; // part still buffered (the socket's buffer is full): sent on the next round
     }
