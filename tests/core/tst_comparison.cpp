@@ -1,5 +1,6 @@
 #include "core/ldap/loadresult.h"
 #include "core/store/comparison.h"
+#include "tests/common/loadfigures.h"
 
 #include <QTest>
 
@@ -34,20 +35,9 @@ static QJsonObject lat(const char* key, double p50, double p99)
     return { { key, QJsonObject { { "p50", p50 }, { "p99", p99 }, { "mean", p50 } } } };
 }
 
-// A load's summary as the load engine writes it now: `ok` and `ok_per_s` beside `ops` and `ops_per_s`.
 static QJsonObject load(double ok, double errors, double seconds, double p50 = 0.5, double p99 = 2.0)
 {
-    LoadSummary s;
-    s.seconds = seconds;
-    s.all.ok = ok;
-    s.all.errors = errors;
-    s.all.ops = ok + errors;
-    s.all.okPerS = ok / seconds;
-    s.all.opsPerS = (ok + errors) / seconds;
-    s.all.latencyMs.mean = p50;
-    s.all.latencyMs.p50 = p50;
-    s.all.latencyMs.p99 = p99;
-    return s.toJson();
+    return testLoadSummary(ok, errors, seconds, p50, p99);
 }
 
 // A summary as DirBench wrote it before successes were counted apart: no `ok`, no `ok_per_s`.

@@ -1,6 +1,7 @@
 #include "core/ldap/loadresult.h"
 #include "core/store/historysink.h"
 #include "core/store/runstore.h"
+#include "tests/common/loadfigures.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -34,17 +35,9 @@ static RunRecord record(const QString& kind, double mbps)
     return r;
 }
 
-// An LDAP load's summary as the engine writes it now (ok and ok_per_s beside ops and ops_per_s).
 static QJsonObject loadSummary(double ok, double errors, double seconds)
 {
-    LoadSummary s;
-    s.seconds = seconds;
-    s.all.ok = ok;
-    s.all.errors = errors;
-    s.all.ops = ok + errors;
-    s.all.okPerS = ok / seconds;
-    s.all.opsPerS = (ok + errors) / seconds;
-    return s.toJson();
+    return testLoadSummary(ok, errors, seconds);
 }
 
 static RunRecord loadRecord(const QString& kind, const QJsonObject& summary)

@@ -6,6 +6,7 @@
 #include "core/common/runrecord.h"
 #include "core/ldap/loadresult.h"
 #include "core/ldap/loadspec.h"
+#include "tests/common/loadfigures.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/operationmodel.h"
 #include "ui/models/resultcodemodel.h"
@@ -17,25 +18,7 @@
 
 namespace {
 
-// `ops` completed in `seconds`, `errors` of them failed with noSuchObject.
-OpFigures figures(double ops, double errors, double seconds, double p99)
-{
-    OpFigures f;
-    f.ops = ops;
-    f.ok = ops - errors;
-    f.errors = errors;
-    f.opsPerS = ops / seconds;
-    f.okPerS = f.ok / seconds;
-    f.resultCodes[0] = f.ok;
-    if (errors > 0)
-        f.resultCodes[32] = errors;
-    f.latencyMs.mean = p99 / 3;
-    f.latencyMs.p50 = p99 / 4;
-    f.latencyMs.p95 = p99 / 2;
-    f.latencyMs.p99 = p99;
-    f.latencyMs.max = p99 * 2;
-    return f;
-}
+constexpr auto figures = &testFigures;
 
 LoadInterval interval(double t, double errors = 2, const QJsonValue& server = QJsonValue::Null)
 {

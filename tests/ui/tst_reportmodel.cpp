@@ -1,6 +1,7 @@
 // The report's document model (Report::build) and its number rule, without any output format: what sections a
 // report has, that every cited source is collected once, that warnings and verdicts land in their run's section.
 #include "core/ldap/loadresult.h"
+#include "tests/common/loadfigures.h"
 #include "ui/report/report.h"
 #include "ui/report/reportformat.h"
 
@@ -25,24 +26,7 @@ private slots:
 
 namespace {
 
-OpFigures figures(double ops, double errors, double seconds, double p99)
-{
-    OpFigures f;
-    f.ops = ops;
-    f.ok = ops - errors;
-    f.errors = errors;
-    f.opsPerS = ops / seconds;
-    f.okPerS = f.ok / seconds;
-    f.resultCodes[0] = f.ok;
-    if (errors > 0)
-        f.resultCodes[32] = errors;
-    f.latencyMs.p50 = p99 / 4;
-    f.latencyMs.p95 = p99 / 2;
-    f.latencyMs.p99 = p99;
-    f.latencyMs.p999 = p99 * 1.5;
-    f.latencyMs.max = p99 * 2;
-    return f;
-}
+constexpr auto figures = &testFigures;
 
 // A load of `kind` whose summary and two intervals are written by the core's own toJson, as the engine does.
 RunRecord load(const QString& kind, const LoadSummary& s)
