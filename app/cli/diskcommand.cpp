@@ -20,24 +20,9 @@ namespace Cli {
 
 namespace {
 
-const char* const kDescription = R"(Test a disk the way a directory server uses it.
-
-Profiles (defaults in brackets):
-  dd          the seed's exact command: 8192 buffered writes of 64 KiB zeros, one fdatasync at the end;
-              MB/s = 10^6 bytes/s as dd prints it. Takes no --size, --block, --qd, --duration,
-              --engine, --buffered or --interval.
-  seq-write   sequential write, O_DIRECT [size 1G, block 1M, qd 8, one pass]
-  seq-read    sequential read, O_DIRECT, file written first [size 1G, block 1M, qd 8, one pass]
-  rand-read   random reads, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
-  rand-write  random writes, O_DIRECT [size 1G, block 4K, qd 32, duration 20 s]
-  commit      4 KiB write + fdatasync each, like a transaction log [size 64M, duration 10 s]; the file is
-              reserved and written first (not timed), so every commit overwrites; --commit-append starts
-              on an empty file instead and ends when it reaches --size. spec.commit_regime says which.
-              One write in flight, through the page cache: takes no --qd or --buffered.
-  directory   suite: rand-read QD1 and QD8, commit, sustained seq-write, dd; verdicts against the
-              requirement profiles [size 1G; --duration sets the sustained write, default 30 s;
-              the other parts take min(10 s, duration)]; its tests have their own --block and --qd
-
+const char* const kDescriptionLead = "Test a disk the way a directory server uses it.\n\n";
+// After the profiles' lines, which come from the profile table (DiskSpec::profileHelp).
+const char* const kDescription = R"(
 Sizes take K/M/G/T (powers of 1024). --duration is a time cap: random and sequential profiles loop over
 the file until it is reached; 0 makes one pass. One pass = every block once: a random pass visits every
 block of the file exactly once, in a random order (a fresh order each pass).
@@ -212,27 +197,10 @@ void printInterval(std::FILE* out, const Sample& s)
 // Options a profile has no use for: refused, never ignored.
 int refuseForProfile(const QCommandLineParser& p, DiskProfile profile)
 {
-    switch (profile) {
-    case DiskProfile::Dd:
-        return refuseOptions(p,
-            { QStringLiteral("size"), QStringLiteral("block"), QStringLiteral("qd"), QStringLiteral("duration"),
-                QStringLiteral("engine"), QStringLiteral("buffered"), QStringLiteral("interval"),
-                QStringLiteral("commit-append") },
-            QStringLiteral("the dd profile is the seed's fixed test (8192 buffered writes of 64 KiB, one fdatasync); "
-                           "it takes only --dir, --repeat, --data, the verdict and the output options"));
-    case DiskProfile::Commit:
-        if (int rc = refuseOptions(p, { QStringLiteral("qd") },
-                QStringLiteral("commit has one write in flight (each write waits for its fdatasync)")))
-            return rc;
-        return refuseOptions(p, { QStringLiteral("buffered") },
-            QStringLiteral("commit always writes through the page cache, then fdatasync (as a transaction log does)"));
-    case DiskProfile::Directory:
-        return refuseOptions(p, { QStringLiteral("block"), QStringLiteral("qd") },
-            QStringLiteral("the directory suite's tests have their own block sizes and queue depths (4 KiB at QD1 "
-                           "and QD8, 4 KiB commits, 1 MiB at QD8)"));
-    default:
+    const QStringList refused = DiskSpec::profileRefuses(profile);
+    if (refused.isEmpty())
         return ExitOk;
-    }
+    return refuseOptions(p, refused, DiskSpec::profileRefusesWhy(profile));
 }
 
 // The names the run's tests get in the summary (what the requirement profiles judge).
@@ -289,12 +257,13 @@ int checkVerdictOptions(const QCommandLineParser& p, const DiskSpec& spec)
 int runDiskCommand(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.setApplicationDescription(
+        QString::fromUtf8(kDescriptionLead) + DiskSpec::profileHelp() + QString::fromUtf8(kDescription));
     parser.addHelpOption();
     Options o;
-    const QList<QCommandLineOption*> all = { &o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration,
-        &o.untilSteady, &o.repeat, &o.data, &o.commitAppend, &o.engine, &o.buffered, &o.interval, &o.requirements,
-        &o.json, &o.failOnVerdict, &o.quiet };
+    const QList<QCommandLineOption*> all = { &o.dir, &o.profile, &o.size, &o.block, &o.qd, &o.duration, &o.untilSteady,
+        &o.repeat, &o.data, &o.commitAppend, &o.engine, &o.buffered, &o.interval, &o.requirements, &o.json,
+        &o.failOnVerdict, &o.quiet };
     for (auto* opt : all)
         parser.addOption(*opt);
     // Disk under load: the seed's "304 -> 297 MB/s with a continuous LDAP thread", measured both ways.

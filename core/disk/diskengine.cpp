@@ -43,64 +43,38 @@ struct Part
     bool steady = false; // sustained: steady state evaluated (core/disk/steadystate.h), --until-steady applies
     bool unique = true; // writes carry unique data (else zeros)
     bool append = false; // commit --commit-append
+    bool queued = true; // io_uring may keep the queue
 };
 
+// The part is what the profile's row in the table (core/disk/diskspec.cpp) says; the spec adds the sizes
+// (unless the profile fixes them, as dd does), the data and the commit regime.
 Part makePart(DiskProfile profile, const DiskSpec& s, qint64 size, qint64 block, int qd, double duration)
 {
+    const DiskProfileInfo& row = DiskSpec::profileInfo(profile);
     Part p;
     p.profile = profile;
-    p.size = size;
-    p.block = block;
-    p.qd = qd;
-    p.duration = duration;
-    p.direct = !s.forceBuffered;
+    p.size = row.fixed ? row.size : size;
+    p.block = row.fixed ? row.block : block;
+    p.qd = row.fixed || DiskSpec::profileRefuses(profile).contains(u"qd") ? row.qd : qd;
+    p.duration = row.fixed ? row.duration : duration;
+    p.maxOps = row.maxOps;
+    p.write = row.write;
+    p.random = row.random;
+    p.syncEach = row.syncEach;
+    p.prefill = row.prefill;
+    p.preallocate = row.preallocate;
+    p.finalSync = row.finalSync;
+    p.queued = row.queued;
+    p.direct = !s.forceBuffered && !row.buffered;
     p.unique = s.dataFor(profile) == DiskData::Unique;
-    switch (profile) {
-    case DiskProfile::Dd:
-        p.name = QStringLiteral("dd");
-        p.size = 8192 * 64 * KiB;
-        p.block = 64 * KiB;
-        p.qd = 1;
-        p.duration = 0;
-        p.maxOps = 8192;
-        p.direct = false;
-        p.write = true;
-        p.finalSync = true;
-        break;
-    case DiskProfile::SeqWrite:
-        p.name = QStringLiteral("seq-write");
-        p.write = true;
-        p.preallocate = true;
-        break;
-    case DiskProfile::SeqRead:
-        p.name = QStringLiteral("seq-read");
-        p.prefill = true;
-        break;
-    case DiskProfile::RandRead:
-        p.name = QStringLiteral("rand-read qd") + QString::number(qd);
-        p.random = true;
-        p.prefill = true;
-        break;
-    case DiskProfile::RandWrite:
-        p.name = QStringLiteral("rand-write qd") + QString::number(qd);
-        p.random = true;
-        p.write = true;
-        p.prefill = true;
-        break;
-    case DiskProfile::Commit:
-        p.name = QStringLiteral("commit");
-        p.write = true;
-        p.syncEach = true;
-        p.direct = false; // a transaction log: buffered write, then fdatasync makes it durable
-        p.qd = 1;
-        // As a database preallocates its log: every commit overwrites written blocks, no commit allocates.
+    p.name = QString::fromLatin1(row.name);
+    if (p.random)
+        p.name += QStringLiteral(" qd") + QString::number(p.qd);
+    if (p.syncEach) {
         // --commit-append measures the other regime: an empty file that grows (the phase ends at --size).
         p.append = s.commitAppend;
-        p.preallocate = !p.append;
-        p.prefill = !p.append;
-        break;
-    case DiskProfile::Directory:
-        break;
+        p.preallocate = p.preallocate && !p.append;
+        p.prefill = p.prefill && !p.append;
     }
     return p;
 }
@@ -113,7 +87,7 @@ QList<Part> partsFor(const DiskSpec& s)
         return { p };
     }
     const double part = s.suitePartSeconds;
-    const qint64 commitSize = std::min<qint64>(s.sizeBytes, 64 * 1024 * KiB);
+    const qint64 commitSize = std::min<qint64>(s.sizeBytes, DiskSpec::profileInfo(DiskProfile::Commit).size);
     Part sustained = makePart(DiskProfile::SeqWrite, s, s.sizeBytes, 1024 * KiB, 8, s.suiteSustainedSeconds);
     sustained.steady = true;
     return {
@@ -233,8 +207,7 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
         plan.enough = Steady::untilSteady(meter.intervals(), unit);
     }
     IoOutcome out;
-    const bool queued = p.profile != DiskProfile::Dd && p.profile != DiskProfile::Commit;
-    if (queued && spec.engine != IoEngineChoice::Threads) {
+    if (p.queued && spec.engine != IoEngineChoice::Threads) {
         QString refused;
         out = runIoUring(plan, meter, ctx, measured, &refused);
         if (out.engine.isEmpty()) {

@@ -12,38 +12,117 @@
 
 namespace {
 
-struct ProfileInfo
-{
-    DiskProfile profile;
-    const char* name;
-    const char* description;
-    qint64 size;
-    qint64 block;
-    int qd;
-    double duration;
-};
+using ProfileInfo = DiskProfileInfo;
 
 constexpr qint64 KiB = 1024;
 constexpr qint64 MiB = 1024 * KiB;
 constexpr qint64 GiB = 1024 * MiB;
+constexpr uint64_t kDdWrites = 8192; // dd bs=64k count=8k
+constexpr qint64 kDdBlock = 64 * KiB;
 
+// clang-format off
 const ProfileInfo kProfiles[] = {
     { DiskProfile::Dd, "dd",
-        "The seed's command: 8192 buffered writes of 64 KiB, one fdatasync at the end (cache-sensitive)", 512 * MiB,
-        64 * KiB, 1, 0 },
-    { DiskProfile::SeqWrite, "seq-write", "Sequential write, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB,
-        8, 0 },
-    { DiskProfile::SeqRead, "seq-read", "Sequential read, O_DIRECT, 1 MiB blocks, queue depth 8", 1 * GiB, 1 * MiB, 8,
-        0 },
+        "The seed's command: 8192 buffered writes of 64 KiB, one fdatasync at the end (cache-sensitive)",
+        "the seed's exact command: 8192 buffered writes of 64 KiB zeros, one fdatasync at the end; MB/s = 10^6 "
+        "bytes/s as dd prints it.", "",
+        qint64(kDdWrites) * kDdBlock, kDdBlock, 1, 0, kDdWrites,
+        /*write*/ true, /*random*/ false, /*syncEach*/ false, /*prefill*/ false, /*preallocate*/ false,
+        /*finalSync*/ true, /*buffered*/ true, /*queued*/ false, /*fixed*/ true,
+        "size block qd duration engine buffered interval commit-append",
+        "the dd profile is the seed's fixed test (8192 buffered writes of 64 KiB, one fdatasync); it takes only "
+        "--dir, --repeat, --data, the verdict and the output options" },
+    { DiskProfile::SeqWrite, "seq-write", "Sequential write, O_DIRECT, 1 MiB blocks, queue depth 8",
+        "sequential write, O_DIRECT, the file's blocks reserved first", "",
+        1 * GiB, 1 * MiB, 8, 0, 0,
+        true, false, false, false, true, false, false, true, false, "", "" },
+    { DiskProfile::SeqRead, "seq-read", "Sequential read, O_DIRECT, 1 MiB blocks, queue depth 8",
+        "sequential read, O_DIRECT, file written first", "",
+        1 * GiB, 1 * MiB, 8, 0, 0,
+        false, false, false, true, false, false, false, true, false, "", "" },
     { DiskProfile::RandRead, "rand-read", "Random 4 KiB reads, O_DIRECT, queue depth 32 (searches that miss the cache)",
-        1 * GiB, 4 * KiB, 32, 20 },
-    { DiskProfile::RandWrite, "rand-write", "Random 4 KiB writes, O_DIRECT, queue depth 32", 1 * GiB, 4 * KiB, 32, 20 },
-    { DiskProfile::Commit, "commit", "4 KiB write + fdatasync each, like a directory's transaction log", 64 * MiB,
-        4 * KiB, 1, 10 },
+        "random reads, O_DIRECT, file written first", "",
+        1 * GiB, 4 * KiB, 32, 20, 0,
+        false, true, false, true, false, false, false, true, false, "", "" },
+    { DiskProfile::RandWrite, "rand-write", "Random 4 KiB writes, O_DIRECT, queue depth 32",
+        "random writes, O_DIRECT, file written first", "",
+        1 * GiB, 4 * KiB, 32, 20, 0,
+        true, true, false, true, false, false, false, true, false, "", "" },
+    { DiskProfile::Commit, "commit", "4 KiB write + fdatasync each, like a directory's transaction log",
+        "4 KiB write + fdatasync each, like a transaction log, one write in flight, through the page cache",
+        "the file is reserved and written first (not timed), so every commit overwrites; --commit-append starts "
+        "on an empty file instead and ends when it reaches --size. spec.commit_regime says which.",
+        64 * MiB, 4 * KiB, 1, 10, 0,
+        true, false, true, true, true, false, true, false, false, "qd buffered",
+        "commit has one write in flight, through the page cache, then fdatasync (as a transaction log does)" },
     { DiskProfile::Directory, "directory",
-        "Suite for a directory server: rand-read QD1 and QD8, commit, sustained seq-write, dd; with verdicts", 1 * GiB,
-        4 * KiB, 1, 30 },
+        "Suite for a directory server: rand-read QD1 and QD8, commit, sustained seq-write, dd; with verdicts",
+        "suite: rand-read QD1 and QD8, commit, sustained seq-write, dd; verdicts against the requirement profiles",
+        "--duration sets the sustained write; the other parts take min(10 s, duration).",
+        1 * GiB, 4 * KiB, 1, 30, 0,
+        false, false, false, false, false, false, false, false, false, "block qd",
+        "the directory suite's tests have their own block sizes and queue depths (4 KiB at QD1 and QD8, 4 KiB "
+        "commits, 1 MiB at QD8)" },
 };
+// clang-format on
+
+// 1G, 64M, 4K: the CLI's size syntax.
+QString shortSize(qint64 v)
+{
+    const std::pair<qint64, char> units[] = { { GiB, 'G' }, { MiB, 'M' }, { KiB, 'K' } };
+    for (const auto& [unit, suffix] : units)
+        if (v >= unit && v % unit == 0)
+            return QString::number(v / unit) + QLatin1Char(suffix);
+    return QString::number(v);
+}
+
+QString defaultsOf(const ProfileInfo& i)
+{
+    if (i.fixed)
+        return {};
+    const QStringList refused = QString::fromLatin1(i.refuses).split(u' ', Qt::SkipEmptyParts);
+    QStringList d { QStringLiteral("size ") + shortSize(i.size) };
+    if (!refused.contains(u"block"))
+        d << QStringLiteral("block ") + shortSize(i.block);
+    if (!refused.contains(u"qd"))
+        d << QStringLiteral("qd ") + QString::number(i.qd);
+    d << (i.duration > 0 ? QStringLiteral("duration ") + QString::number(i.duration) + QStringLiteral(" s")
+                         : QStringLiteral("one pass"));
+    return QStringLiteral("[") + d.join(QStringLiteral(", ")) + QStringLiteral("]");
+}
+
+QString takesNo(const QStringList& refused)
+{
+    if (refused.isEmpty())
+        return {};
+    QStringList opts;
+    for (const auto& r : refused)
+        opts << QStringLiteral("--") + r;
+    const QString last = opts.takeLast();
+    const QString list = opts.isEmpty() ? last : opts.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
+    return QStringLiteral("Takes no ") + list + u'.';
+}
+
+// Words after a 14-column indent, lines of at most 110 columns.
+QString wrapped(const QString& name, const QString& text)
+{
+    QString out = QStringLiteral("  ") + name.leftJustified(12, u' ');
+    qsizetype col = out.size();
+    bool first = true;
+    for (const auto& w : text.split(u' ', Qt::SkipEmptyParts)) {
+        if (!first && col + 1 + w.size() > 110) {
+            out += u'\n' + QString(14, u' ');
+            col = 14;
+        } else if (!first) {
+            out += u' ';
+            ++col;
+        }
+        out += w;
+        col += w.size();
+        first = false;
+    }
+    return out + u'\n';
+}
 
 const ProfileInfo& info(DiskProfile p)
 {
@@ -63,6 +142,37 @@ QString DiskSpec::profileName(DiskProfile p)
 QString DiskSpec::profileDescription(DiskProfile p)
 {
     return QString::fromUtf8(info(p).description);
+}
+
+const DiskProfileInfo& DiskSpec::profileInfo(DiskProfile p)
+{
+    return info(p);
+}
+
+QStringList DiskSpec::profileRefuses(DiskProfile p)
+{
+    return QString::fromLatin1(info(p).refuses).split(u' ', Qt::SkipEmptyParts);
+}
+
+QString DiskSpec::profileRefusesWhy(DiskProfile p)
+{
+    return QString::fromUtf8(info(p).refusesWhy);
+}
+
+QString DiskSpec::profileHelp()
+{
+    QString out = QStringLiteral("Profiles (defaults in brackets):\n");
+    for (const auto& i : kProfiles) {
+        QString text = QString::fromUtf8(i.help);
+        if (const QString d = defaultsOf(i); !d.isEmpty())
+            text += u' ' + d + (*i.helpTail ? QStringLiteral(";") : QString());
+        if (*i.helpTail)
+            text += u' ' + QString::fromUtf8(i.helpTail);
+        if (const QString t = takesNo(profileRefuses(i.profile)); !t.isEmpty())
+            text += u' ' + t;
+        out += wrapped(QString::fromLatin1(i.name), text);
+    }
+    return out;
 }
 
 std::optional<DiskProfile> DiskSpec::profileFromName(const QString& name)

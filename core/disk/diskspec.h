@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <optional>
 
 enum class DiskProfile
@@ -18,6 +19,33 @@ enum class DiskProfile
     Commit,
     Directory
 };
+// One row per profile, the only place that knows one: its name and help, its defaults, what the engine's part is
+// made of (core/disk/diskengine.cpp), and the options it has no use for (refused by the CLI, greyed on the page).
+struct DiskProfileInfo
+{
+    DiskProfile profile;
+    const char* name;
+    const char* description; // one line (the Disk page, records)
+    const char* help; // the CLI help's lead; the defaults and the refused options are added from the fields
+    const char* helpTail; // after the defaults ("" for none)
+    qint64 size;
+    qint64 block;
+    int qd;
+    double duration; // 0: one pass
+    uint64_t maxOps; // a fixed number of I/Os (dd); 0: one pass or the duration
+    bool write;
+    bool random; // offsets follow a permutation of the blocks
+    bool syncEach; // write + fdatasync is one operation (commit)
+    bool prefill; // the file is written first (not timed)
+    bool preallocate; // the file's blocks are reserved first (not timed)
+    bool finalSync; // one fdatasync at the end, inside the timed span (dd)
+    bool buffered; // always through the page cache
+    bool queued; // io_uring may keep the queue (else pread/pwrite threads)
+    bool fixed; // size, block, qd and duration are the profile's own (dd)
+    const char* refuses; // options it has no use for, space-separated, without dashes
+    const char* refusesWhy;
+};
+
 // What writes carry. Default: zeros for dd (the seed's /dev/zero), unique for every other profile.
 enum class DiskData
 {
@@ -65,6 +93,10 @@ struct DiskSpec
     static std::optional<DiskProfile> profileFromName(const QString& name);
     static QStringList profileNames();
     static QString profileDescription(DiskProfile p);
+    static const DiskProfileInfo& profileInfo(DiskProfile p);
+    static QStringList profileRefuses(DiskProfile p); // option names without dashes
+    static QString profileRefusesWhy(DiskProfile p);
+    static QString profileHelp(); // the CLI help's "Profiles" lines, from the table
     static QString engineName(IoEngineChoice e);
     static QString dataName(DiskData d); // "unique" | "zeros" (Default: "default")
     // "unique", "zeros", and the old name "random" (= unique).

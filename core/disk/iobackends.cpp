@@ -180,6 +180,7 @@ IoOutcome runIoUring(
         slotTable.push_back({ writeBuffer(plan, i), 0, 0 });
 
     OpSource src(plan);
+    IoMeter::Recorder& recorder = meter.newRecorder(); // this thread alone completes and ticks
     unsigned inflight = 0;
     auto issue = [&](unsigned slot) -> bool {
         uint64_t off = 0, seq = 0;
@@ -259,7 +260,7 @@ IoOutcome runIoUring(
             // A refill submitted in this loop may complete within it (task work runs at submit): its start is
             // after `now`, so take the clock again rather than record a negative time.
             const uint64_t done = s.start > now ? IoMeter::nowNs() : now;
-            meter.record(done - s.start, uint64_t(cqe->res));
+            recorder.recordAt(done, done - s.start, uint64_t(cqe->res));
             // Refill at once, and hand refills to the kernel every few, so the device's queue does not drain
             // while a large batch of completions is processed.
             if (issue(slot) && ++pending >= refillBatch) {
@@ -302,9 +303,13 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     buffers.reserve(size_t(plan.queueDepth));
     for (int i = 0; i < plan.queueDepth; ++i)
         buffers.push_back(writeBuffer(plan, uint64_t(i)));
+    std::vector<IoMeter::Recorder*> recorders; // one per thread: no lock shared between them
+    for (int i = 0; i < plan.queueDepth; ++i)
+        recorders.push_back(&meter.newRecorder());
 
     auto worker = [&](int index) {
         AlignedBuffer& buf = buffers[size_t(index)];
+        IoMeter::Recorder& recorder = *recorders[size_t(index)];
         {
             std::unique_lock lock(mu);
             cv.wait(lock, [&] { return go; });
@@ -320,7 +325,6 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
                 err = errno;
                 r = -1;
             }
-            const uint64_t t1 = IoMeter::nowNs();
             if (r != plan.block) {
                 std::lock_guard lock(mu);
                 if (!firstError.isError())
@@ -328,7 +332,7 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
                 src.stop();
                 break;
             }
-            meter.record(t1 - t0, uint64_t(r));
+            recorder.complete(t0, uint64_t(r)); // reads the completion time itself
         }
         std::lock_guard lock(mu);
         --running;

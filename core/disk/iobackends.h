@@ -57,7 +57,8 @@ using ProgressFn = std::function<void(double)>;
 
 // Both set up first (ring, buffers, threads), then begin the meter and the duration: setup is never measured.
 // Both keep plan.queueDepth I/Os in flight until the pass, the duration or a stop request ends the phase; after a
-// stop they issue nothing new and wait only for what is in flight. Both report every completion to the meter.
+// stop they issue nothing new and wait only for what is in flight. Both report every completion to a recorder of the
+// meter, one per thread.
 IoOutcome runIoUring(
     const IoPlan& plan, IoMeter& meter, RunContext& ctx, const ProgressFn& progress, QString* refusedReason);
 IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const ProgressFn& progress);

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/common/intervalclock.h"
 #include "core/ldap/accessdistribution.h"
-#include "core/ldap/intervalclock.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/loadspec.h"
 #include "core/ldap/loadstats.h"

@@ -1,4 +1,5 @@
 // dirbench-cli disk, run as a user or a script would: exit codes, messages that name the argument, JSON on stdout.
+#include "core/disk/diskspec.h"
 #include "core/store/runstore.h"
 #include "diskfixture.h"
 
@@ -19,6 +20,7 @@ private slots:
     void versionAndHelp();
     void badArguments_data();
     void badArguments();
+    void helpAndRefusalsFollowTheProfileTable();
     void jsonOnStdoutIsPureJson();
     void humanOutputAndJsonFile();
     void dataAndCommitRegimeInTheRecord();
@@ -110,6 +112,33 @@ void TstCliDisk::badArguments()
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
     QVERIFY(r.out.isEmpty() || !r.out.contains("t=")); // nothing ran
+    QVERIFY(leftovers(m_dir.path()).isEmpty());
+}
+
+// The help's profile lines are the table's, and every option the table says a profile has no use for is refused.
+void TstCliDisk::helpAndRefusalsFollowTheProfileTable()
+{
+    const Result help = run({ QStringLiteral("disk"), QStringLiteral("--help") });
+    QCOMPARE(help.code, 0);
+    QVERIFY(QString::fromUtf8(help.out).contains(DiskSpec::profileHelp()));
+    QVERIFY(DiskSpec::profileHelp().contains(
+        QStringLiteral("qd ") + QString::number(DiskSpec::profileInfo(DiskProfile::RandRead).qd)));
+    const QHash<QString, QStringList> values = { { QStringLiteral("size"), { QStringLiteral("1G") } },
+        { QStringLiteral("block"), { QStringLiteral("1M") } }, { QStringLiteral("qd"), { QStringLiteral("4") } },
+        { QStringLiteral("duration"), { QStringLiteral("5") } },
+        { QStringLiteral("engine"), { QStringLiteral("threads") } },
+        { QStringLiteral("interval"), { QStringLiteral("1") } } };
+    int refused = 0;
+    for (const QString& name : DiskSpec::profileNames())
+        for (const QString& opt : DiskSpec::profileRefuses(*DiskSpec::profileFromName(name))) {
+            const Result r = run(QStringList { QStringLiteral("disk"), QStringLiteral("--dir"), m_dir.path(),
+                                     QStringLiteral("--profile"), name, QStringLiteral("--") + opt }
+                + values.value(opt));
+            QVERIFY2(r.code == 2, qPrintable(name + u' ' + opt));
+            QVERIFY2(r.err.contains(("--" + opt).toUtf8()), r.err.constData());
+            ++refused;
+        }
+    QVERIFY(refused >= 10);
     QVERIFY(leftovers(m_dir.path()).isEmpty());
 }
 

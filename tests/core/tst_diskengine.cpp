@@ -1,5 +1,6 @@
 #include "core/common/environment.h"
 #include "core/disk/diskengine.h"
+#include "core/disk/iometer.h"
 #include "core/disk/requirements.h"
 #include "core/run/runcontext.h"
 #include "diskfixture.h"
@@ -8,7 +9,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <cmath>
+#include <thread>
+#include <vector>
 
 using namespace DiskFixture;
 
@@ -21,6 +25,10 @@ private slots:
     void ddIsTheSeedCommand();
     void bufferedIsLabelled();
     void intervalsFollowTheClock();
+    void intervalsSumToTheSummary_data();
+    void intervalsSumToTheSummary();
+    void meterMergesThreadsExactly();
+    void anIoBelongsToTheIntervalItCompletedIn();
     void repeatsGiveMedianAndSpread();
     void suiteRunsEveryPartAndJudges();
     void sustainedVerdictExplainsCache();
@@ -95,10 +103,13 @@ void TstDiskEngine::profiles()
                 - num(sum, QStringLiteral("bytes")) / 1e6 / num(sum, QStringLiteral("seconds")))
         < 0.1 + 0.001 * num(sum, QStringLiteral("mb_per_s")));
     QVERIFY(!rec.intervals.isEmpty());
-    double intervalOps = 0;
-    for (const auto& v : rec.intervals)
+    double intervalOps = 0, intervalBytes = 0;
+    for (const auto& v : rec.intervals) {
         intervalOps += v.toObject().value(QStringLiteral("ops")).toDouble();
+        intervalBytes += v.toObject().value(QStringLiteral("bytes")).toDouble();
+    }
     QCOMPARE(intervalOps, num(sum, QStringLiteral("ops"))); // intervals add up to the total
+    QCOMPARE(intervalBytes, num(sum, QStringLiteral("bytes")));
     QVERIFY2(leftovers(dir.path()).isEmpty(), qPrintable(leftovers(dir.path()).join(u',')));
     QCOMPARE(ctx.progress(), 1.0);
 }
@@ -160,6 +171,114 @@ void TstDiskEngine::intervalsFollowTheClock()
     }
     QCOMPARE(rec.intervals.first().toObject().value(QStringLiteral("t")).toDouble(), 0.2);
     QCOMPARE(ctx.samplesAdded(), qint64(rec.intervals.size())); // what the chart saw is what the record keeps
+}
+
+void TstDiskEngine::intervalsSumToTheSummary_data()
+{
+    QTest::addColumn<int>("engine");
+    QTest::addColumn<int>("profile");
+    QTest::addRow("io_uring rand-write") << int(IoEngineChoice::IoUring) << int(DiskProfile::RandWrite);
+    QTest::addRow("threads rand-write") << int(IoEngineChoice::Threads) << int(DiskProfile::RandWrite);
+    QTest::addRow("io_uring seq-read") << int(IoEngineChoice::IoUring) << int(DiskProfile::SeqRead);
+    QTest::addRow("threads seq-read") << int(IoEngineChoice::Threads) << int(DiskProfile::SeqRead);
+}
+
+// Short intervals, many threads, a real file: every completion lands in exactly one interval, cut on the clock.
+void TstDiskEngine::intervalsSumToTheSummary()
+{
+    QFETCH(int, engine);
+    QFETCH(int, profile);
+    QTemporaryDir dir;
+    RunContext ctx;
+    DiskSpec s = spec(DiskProfile(profile), dir.path(), 16 * MiB, 0.8);
+    s.engine = IoEngineChoice(engine);
+    s.queueDepth = 8;
+    s.intervalMs = 50;
+    const RunRecord rec = Disk::run(s, ctx);
+    if (rec.status != u"ok" && rec.failure.contains(QStringLiteral("io_uring")))
+        QSKIP(qPrintable(QStringLiteral("io_uring refused here: ") + rec.failure));
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QVERIFY2(rec.intervals.size() >= 8, qPrintable(QString::number(rec.intervals.size())));
+    double ops = 0, bytes = 0;
+    for (qsizetype i = 0; i < rec.intervals.size(); ++i) {
+        const QJsonObject v = rec.intervals.at(i).toObject();
+        ops += v.value(QStringLiteral("ops")).toDouble();
+        bytes += v.value(QStringLiteral("bytes")).toDouble();
+        if (i + 1 < rec.intervals.size()) { // every cut but the run's end falls on the interval clock
+            const double ms = v.value(QStringLiteral("t")).toDouble() * 1000.0;
+            QVERIFY2(std::fmod(std::round(ms), 50.0) == 0.0, qPrintable(QString::number(ms)));
+        }
+    }
+    QVERIFY(ops > 0);
+    QCOMPARE(ops, num(rec.summary, QStringLiteral("ops")));
+    QCOMPARE(bytes, num(rec.summary, QStringLiteral("bytes")));
+}
+
+// Engine threads record while the coordinator ticks: nothing is lost or counted twice at the cuts.
+void TstDiskEngine::meterMergesThreadsExactly()
+{
+    RunContext ctx;
+    IoMeter meter(ctx, QStringLiteral("m"), 5);
+    constexpr int threads = 4, perThread = 200000;
+    std::vector<IoMeter::Recorder*> recorders;
+    for (int i = 0; i < threads; ++i)
+        recorders.push_back(&meter.newRecorder());
+    meter.begin();
+    std::atomic<int> running { threads };
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i)
+        pool.emplace_back([&, i] {
+            for (int k = 0; k < perThread; ++k)
+                recorders[size_t(i)]->complete(IoMeter::nowNs(), uint64_t(i + 1));
+            --running;
+        });
+    while (running.load() > 0)
+        meter.tick();
+    for (auto& t : pool)
+        t.join();
+    meter.end();
+    double ops = 0, bytes = 0;
+    for (const auto& v : meter.intervals()) {
+        ops += v.toObject().value(QStringLiteral("ops")).toDouble();
+        bytes += v.toObject().value(QStringLiteral("bytes")).toDouble();
+    }
+    QVERIFY2(meter.intervals().size() >= 2, qPrintable(QString::number(meter.intervals().size())));
+    QCOMPARE(ops, double(threads) * perThread);
+    QCOMPARE(bytes, double(perThread) * (1 + 2 + 3 + 4));
+    QCOMPARE(num(meter.summary(), QStringLiteral("ops")), ops);
+    QCOMPARE(num(meter.summary(), QStringLiteral("bytes")), bytes);
+}
+
+// Recorded before the cut but completed after it: the I/O goes to the later interval, not the one being cut.
+void TstDiskEngine::anIoBelongsToTheIntervalItCompletedIn()
+{
+    RunContext ctx;
+    constexpr uint64_t ms = 1000000;
+    IoMeter meter(ctx, QStringLiteral("m"), 40);
+    IoMeter::Recorder& r = meter.newRecorder();
+    meter.begin();
+    const IntervalClock& clock = meter.clock();
+    r.recordAt(clock.begin(0) + 10 * ms, 1000, 4096);
+    r.recordAt(clock.begin(1) + 10 * ms, 2000, 8192); // interval 1, recorded while interval 0 is open
+    r.recordAt(clock.begin(1) + 20 * ms, 3000, 8192);
+    auto waitFor = [](uint64_t t) { // the clock has nothing to signal: watch it pass
+        while (IoMeter::nowNs() < t)
+            std::this_thread::yield();
+    };
+    waitFor(clock.begin(1) + 1 * ms);
+    meter.tick();
+    if (clock.index(IoMeter::nowNs()) != 1)
+        QSKIP("this machine was too busy to tick within 39 ms of the cut; the test needs that");
+    QCOMPARE(meter.intervals().size(), qsizetype(1));
+    QCOMPARE(meter.intervals().at(0).toObject().value(QStringLiteral("ops")).toDouble(), 1.0);
+    QCOMPARE(meter.intervals().at(0).toObject().value(QStringLiteral("bytes")).toDouble(), 4096.0);
+    waitFor(clock.begin(2) + 1 * ms);
+    meter.tick();
+    QCOMPARE(meter.intervals().size(), qsizetype(2));
+    QCOMPARE(meter.intervals().at(1).toObject().value(QStringLiteral("ops")).toDouble(), 2.0);
+    QCOMPARE(meter.intervals().at(1).toObject().value(QStringLiteral("bytes")).toDouble(), 16384.0);
+    meter.end();
+    QCOMPARE(num(meter.summary(), QStringLiteral("ops")), 3.0);
 }
 
 void TstDiskEngine::repeatsGiveMedianAndSpread()

@@ -1,6 +1,6 @@
 // The load's pieces that need no server: the interval clock (which interval an operation completed in), the mix's
 // exact weights, and the typed figures' JSON (old records read with derived successes).
-#include "core/ldap/intervalclock.h"
+#include "core/common/intervalclock.h"
 #include "core/ldap/loadresult.h"
 #include "core/ldap/operationsource.h"
 

@@ -46,6 +46,7 @@ private slots:
     void badInputNamesTheField_data();
     void badInputNamesTheField();
     void ddDisablesUnusedOptions();
+    void fieldsFollowTheProfileTable();
     void ignoresOtherRuns();
     void failedRunKeepsChartAndShowsWhy();
     void suiteRowsPerPart();
@@ -184,6 +185,32 @@ void TestDiskPage::ddDisablesUnusedOptions()
     QVERIFY(!page.form()->readSpec(&spec).isError());
     QCOMPARE(spec.sizeBytes, 0);
     QVERIFY(!spec.validate().isError());
+}
+
+// Every profile: a field is greyed exactly when the profile table says the profile refuses that option.
+void TestDiskPage::fieldsFollowTheProfileTable()
+{
+    ProbeRunner runner;
+    DiskPage page(&runner);
+    const QHash<QString, QString> widgets = { { QStringLiteral("size"), QStringLiteral("sizeEdit") },
+        { QStringLiteral("block"), QStringLiteral("blockEdit") }, { QStringLiteral("qd"), QStringLiteral("qdSpin") },
+        { QStringLiteral("duration"), QStringLiteral("durationEdit") },
+        { QStringLiteral("engine"), QStringLiteral("engineCombo") },
+        { QStringLiteral("buffered"), QStringLiteral("bufferedCheck") },
+        { QStringLiteral("dir"), QStringLiteral("dirEdit") },
+        { QStringLiteral("repeat"), QStringLiteral("repeatSpin") },
+        { QStringLiteral("data"), QStringLiteral("dataCombo") } };
+    for (const QString& name : DiskSpec::profileNames()) {
+        const DiskProfile p = *DiskSpec::profileFromName(name);
+        page.setProfile(p);
+        for (auto it = widgets.cbegin(); it != widgets.cend(); ++it) {
+            auto* w = page.findChild<QWidget*>(it.value());
+            QVERIFY2(w, qPrintable(it.value()));
+            QVERIFY2(
+                w->isEnabled() == !DiskSpec::profileRefuses(p).contains(it.key()), qPrintable(name + u' ' + it.key()));
+        }
+    }
+    QVERIFY(!DiskSpec::profileRefuses(DiskProfile::Commit).isEmpty()); // the table does refuse some
 }
 
 void TestDiskPage::ignoresOtherRuns()

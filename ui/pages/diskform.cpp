@@ -139,24 +139,10 @@ QString DiskForm::fieldLabel(const QString& field)
     return labels.value(field, field);
 }
 
+// The profile table says which options a profile has no use for (the CLI refuses the same ones).
 bool DiskForm::profileUses(DiskProfile profile, const QString& field)
 {
-    if (field == u"dir" || field == u"repeat" || field == u"data")
-        return true;
-    switch (profile) {
-    case DiskProfile::Dd:
-        return false; // the seed's fixed command
-    case DiskProfile::Commit:
-        return field != u"qd"; // one write + fdatasync at a time
-    case DiskProfile::Directory:
-        return field != u"block" && field != u"qd"; // each part has its own
-    case DiskProfile::SeqWrite:
-    case DiskProfile::SeqRead:
-    case DiskProfile::RandRead:
-    case DiskProfile::RandWrite:
-        break;
-    }
-    return true;
+    return !DiskSpec::profileRefuses(profile).contains(field);
 }
 
 void DiskForm::updateForProfile()

@@ -1,4 +1,4 @@
-#include "core/ldap/intervalclock.h"
+#include "core/common/intervalclock.h"
 
 #include <algorithm>
 
