@@ -254,14 +254,7 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
     return res;
 }
 
-double median(QList<double> v)
-{
-    if (v.isEmpty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const auto n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
+using Steady::median;
 
 // The median of every numeric field (one level of nesting) over repeats.
 QJsonObject medianSummary(const QList<QJsonObject>& runs)

@@ -25,15 +25,6 @@ double mean(const QList<double>& v, qsizetype from, qsizetype n)
     return n > 0 ? sum / double(n) : 0.0;
 }
 
-double median(QList<double> v)
-{
-    if (v.isEmpty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const auto n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 // The window of kWindowRounds rounds starting at `from`: steady, and its average in *avg.
 bool steadyWindow(const QList<double>& r, qsizetype from, double* avg)
 {
@@ -218,6 +209,15 @@ ProbeError validate(const DiskSpec& spec)
     if (spec.intervalMs > 1000)
         return ProbeError::invalid(field, QStringLiteral("needs --interval of at most 1 s (rounds are 1 s)"));
     return {};
+}
+
+double median(QList<double> v)
+{
+    if (v.isEmpty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
 } // namespace Steady

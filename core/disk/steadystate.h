@@ -79,4 +79,7 @@ std::function<bool()> untilSteady(const QJsonArray& intervals, Unit unit);
 // Checks spec.untilSteadySec (field "until-steady"): 0 (off) or 5..86400 s, never with dd or with --duration.
 ProbeError validate(const DiskSpec& spec);
 
+// The median of `v` (0 for none); also the disk engine's rule for repeats.
+double median(QList<double> v);
+
 } // namespace Steady
