@@ -19,6 +19,7 @@
 #   seq-write timed           fio ... --time_based --runtime SW_SECONDS        --duration SW_SECONDS
 #   seq-read 1 pass           fio io_uring direct read 1m QD8 on a laid-out    --profile seq-read --size S
 #                               SIZE file
+#   seq-read timed            fio ... read --time_based --runtime SR_SECONDS   --duration SR_SECONDS
 #   commit                    fio --rw=write --bs=4k --ioengine=sync           --profile commit --size 64M
 #                               --fdatasync=1 (buffered), laid-out 64 MiB file,  --duration CM_SECONDS
 #                               time_based CM_SECONDS
@@ -59,8 +60,10 @@
 #
 # Usage:  bench/disk_vs_peers.sh DIR          (DIR on the disk to test, not tmpfs; needs ~2 GiB free)
 # Env:    QUICK=1         ~2 minutes instead of ~8 (3 dd pairs, 2 fio pairs, 2 s runs, 512 MiB file)
-#         DD_PAIRS=5 PAIRS=3 RR_SECONDS=10 RW_SECONDS=10 SW_SECONDS=10 CM_SECONDS=10 SIZE_MIB=1024 RAND_QD=32
-#         RAND_WRITE=1 SEQ_TIMED=1 SEQ_READ=1 COMMIT=1   set to 0 to skip those tests
+#         DD_PAIRS=5 PAIRS=3 RR_SECONDS=10 RW_SECONDS=10 SW_SECONDS=10 SR_SECONDS=10 CM_SECONDS=10 SIZE_MIB=1024
+#         RAND_QD=32
+#         RAND_WRITE=1 SEQ_TIMED=1 SEQ_READ=1 COMMIT=1   set to 0 to skip those tests (SEQ_TIMED: both timed
+#                         sequential tests)
 #         DB_DATA=unique|zeros  data for the fio comparisons (default: each tool's default, unique for
 #                         DirBench and random for fio; zeros gives DirBench --data zeros and fio --zero_buffers)
 #         DIRBENCH_CLI=path   CLI to use (default: build-core/bin/dirbench-cli, then build/bin/);
@@ -94,6 +97,7 @@ PAIRS=${PAIRS:-$d_pairs}
 RR_SECONDS=${RR_SECONDS:-$d_secs}
 RW_SECONDS=${RW_SECONDS:-$d_secs}
 SW_SECONDS=${SW_SECONDS:-$d_secs}
+SR_SECONDS=${SR_SECONDS:-$d_secs}
 SIZE_MIB=${SIZE_MIB:-$d_size}
 RAND_QD=${RAND_QD:-32}
 RAND_WRITE=${RAND_WRITE:-1}
@@ -417,7 +421,7 @@ fio_layout() {
         --size="${mib}m" "${FIO_DATA_ARGS[@]}" --output-format=json --output="$WORK/layout.json" \
         >"$WORK/layout.err" 2>&1 || return 1
     [[ $(pick drop "$file") == ok ]] || return 1
-    res=$(fincore --bytes --noheadings --output RES "$file" 2>/dev/null)
+    res=$(fincore --bytes --noheadings --output RES "$file" 2>/dev/null | tr -d ' ')
     [[ -z $res || $res == 0 ]] || echo "    note: $res bytes of the laid-out file still cached after DONTNEED" >&2
     return 0
 }
@@ -581,6 +585,14 @@ if [[ $SEQ_READ == 1 ]]; then
         run_fio seqread read laid-out direct "$SIZE_MIB" --bs=1m --iodepth=8 -- \
         run_db seq-read "${SZ[@]}"
     pick section "$TSV" "seq-read 1 pass" MB/s
+    if [[ $SEQ_TIMED == 1 ]]; then
+        echo
+        echo "== seq-read 1 MiB QD8, ${SR_SECONDS}s over a laid-out ${SIZE_MIB} MiB file: fio --time_based vs dirbench-cli --duration"
+        pair_loop "seq-read ${SR_SECONDS}s" "$PAIRS" fio \
+            run_fio seqread read laid-out direct "$SIZE_MIB" --bs=1m --iodepth=8 --time_based --runtime="$SR_SECONDS" -- \
+            run_db seq-read "${SZ[@]}" --duration "$SR_SECONDS"
+        pick section "$TSV" "seq-read ${SR_SECONDS}s" MB/s
+    fi
 fi
 
 if [[ $COMMIT == 1 ]]; then
