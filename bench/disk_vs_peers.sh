@@ -59,7 +59,7 @@
 # is parsed too (GB/s and kB/s converted) and shown as a cross-check.
 #
 # Usage:  bench/disk_vs_peers.sh DIR          (DIR on the disk to test, not tmpfs; needs ~2 GiB free)
-# Env:    QUICK=1         ~2 minutes instead of ~8 (3 dd pairs, 2 fio pairs, 2 s runs, 512 MiB file)
+# Env:    QUICK=1         ~2 minutes instead of ~7 (3 dd pairs, 2 fio pairs, 2 s runs, 512 MiB file)
 #         DD_PAIRS=5 PAIRS=3 RR_SECONDS=10 RW_SECONDS=10 SW_SECONDS=10 SR_SECONDS=10 CM_SECONDS=10 SIZE_MIB=1024
 #         RAND_QD=32
 #         RAND_WRITE=1 SEQ_TIMED=1 SEQ_READ=1 COMMIT=1   set to 0 to skip those tests (SEQ_TIMED: both timed
