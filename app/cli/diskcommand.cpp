@@ -183,14 +183,32 @@ void printUnderLoadSummary(std::FILE* out, const RunRecord& rec)
     printLoadSummary(out, ldap);
 }
 
+// The witness device's bytes in the interval, and their ratio to the test's: "  device vda 515.9 MB (1.00x)".
+QString witnessCell(const QJsonObject& v)
+{
+    const double test = v.value(QStringLiteral("bytes")).toDouble();
+    for (const QJsonValue& d : v.value(QStringLiteral("devices")).toArray()) {
+        const QJsonObject o = d.toObject();
+        if (!o.value(QStringLiteral("witness")).toBool() || !o.value(QStringLiteral("write_bytes")).isDouble())
+            continue;
+        const double bytes
+            = o.value(QStringLiteral("write_bytes")).toDouble() + o.value(QStringLiteral("read_bytes")).toDouble();
+        return QStringLiteral("  device ") + o.value(QStringLiteral("name")).toString() + u' '
+            + Units::formatNumber(bytes / 1e6) + QStringLiteral(" MB")
+            + (test > 0 ? QStringLiteral(" (") + Units::formatNumber(bytes / test, 2) + QStringLiteral("x)")
+                        : QString());
+    }
+    return QString();
+}
+
 void printInterval(std::FILE* out, const Sample& s)
 {
     const QJsonObject lat = s.values.value(QStringLiteral("latency_us")).toObject();
-    std::fprintf(out, "%-14s t=%7.2f s  %10s MB/s  %10s IOPS  p50 %9s us  p99 %9s us\n",
+    std::fprintf(out, "%-14s t=%7.2f s  %10s MB/s  %10s IOPS  p50 %9s us  p99 %9s us%s\n",
         qPrintable(s.series.isEmpty() ? QStringLiteral("-") : s.series), s.t,
         qPrintable(Units::formatNumber(s.values.value(QStringLiteral("mb_per_s")).toDouble())),
         qPrintable(Units::formatNumber(s.values.value(QStringLiteral("iops")).toDouble())),
-        qPrintable(cell(lat, "p50")), qPrintable(cell(lat, "p99")));
+        qPrintable(cell(lat, "p50")), qPrintable(cell(lat, "p99")), qPrintable(witnessCell(s.values)));
     std::fflush(out);
 }
 

@@ -3,6 +3,7 @@
 #include "core/store/runstore.h"
 #include "diskfixture.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -205,6 +206,17 @@ void TstCliDisk::humanOutputAndJsonFile()
     QCOMPARE(
         o.value(QStringLiteral("engine")).toObject().value(QStringLiteral("io")).toString(), QStringLiteral("threads"));
     QVERIFY(num(o.value(QStringLiteral("summary")).toObject(), QStringLiteral("mb_per_s")) > 0);
+    // Each interval line names the witness device's bytes when the record has one (not on tmpfs).
+    QString witness;
+    for (const QJsonValue& d :
+        o.value(QStringLiteral("intervals")).toArray().first().toObject().value(QStringLiteral("devices")).toArray())
+        if (d.toObject().value(QStringLiteral("witness")).toBool())
+            witness = d.toObject().value(QStringLiteral("name")).toString();
+    if (witness.isEmpty())
+        qInfo("no witness device under %s (tmpfs?): the interval lines' device column is not checked",
+            qPrintable(m_dir.path()));
+    else
+        QVERIFY2(r.out.contains(QByteArray(QByteArray("  device ") + witness.toUtf8() + ' ')), r.out.constData());
 }
 
 void TstCliDisk::ddRunsTheSeedCommand()
