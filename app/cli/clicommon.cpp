@@ -75,7 +75,7 @@ QList<QCommandLineOption> onlyOptions(const QList<QCommandLineOption>& all, cons
 {
     QList<QCommandLineOption> out;
     for (const QCommandLineOption& o : all)
-        if (names.contains(o.names().first()))
+        if (names.contains(o.names().constFirst()))
             out << o;
     return out;
 }

@@ -413,7 +413,7 @@ int runCloudCommand(const QStringList& args)
         c = Catalog::load();
     }
     std::FILE* out = humanStream(p.value(QStringLiteral("json")) == u"-");
-    const QString action = pos.first();
+    const QString& action = pos.first();
     if (action == u"list")
         return list(p, c, out);
     if (action == u"eval")

@@ -112,7 +112,8 @@ void printCurve(std::FILE* out, const RunRecord& rec)
     if (!s.value(QStringLiteral("points")).toArray().isEmpty())
         std::fprintf(out, "\n%-22s %10s %10s %12s %12s %8s %13s\n", "point", "coverage %", "hit %", "ok/s", "ops/s",
             "errors", workingSet ? "working set" : "cache entries");
-    for (const auto& v : s.value(QStringLiteral("points")).toArray()) {
+    const QJsonArray points = s.value(QStringLiteral("points")).toArray();
+    for (const auto& v : points) {
         const QJsonObject p = v.toObject();
         const QJsonValue cached = p.contains(QStringLiteral("cache_entries")) ? p.value(QStringLiteral("cache_entries"))
                                                                               : p.value(QStringLiteral("working_set"));
@@ -174,7 +175,7 @@ int runCurveCommand(const QStringList& args)
     if (int rc = refuseRepeated(p))
         return rc;
     if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().first(),
+        return badArgument(p.positionalArguments().constFirst(),
             QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));
 
     CurveSpec spec;

@@ -62,7 +62,8 @@ void printPoints(std::FILE* out, const RunRecord& rec, const char* x)
 {
     std::fprintf(out, "\n%12s %12s %12s %10s %10s %10s %12s %12s %8s%s\n", x, "ok/s", "ops/s", "errors", "p50 ms",
         "p99 ms", "load us/op", "client us/op", "status", Comparison::coalescedReads(rec) ? "  (coalesced reads)" : "");
-    for (const auto& v : rec.summary.value(QStringLiteral("points")).toArray()) {
+    const QJsonArray points = rec.summary.value(QStringLiteral("points")).toArray();
+    for (const auto& v : points) {
         const QJsonObject p = v.toObject();
         const QJsonObject lat = p.value(QStringLiteral("latency_ms")).toObject();
         std::fprintf(out, "%12s %12s %12s %10s %10s %10s %12s %12s %8s\n",
@@ -89,7 +90,7 @@ QStringList names(const QList<QCommandLineOption>& options)
 {
     QStringList out;
     for (const auto& o : options)
-        out << o.names().first();
+        out << o.names().constFirst();
     return out;
 }
 
@@ -199,7 +200,7 @@ int runExperimentCommand(const QStringList& argsIn)
     if (int rc = refuseRepeated(p))
         return rc;
     if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().first(), QStringLiteral("unexpected argument"));
+        return badArgument(p.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
     if (int rc = refuseForExperiment(p, what))
         return rc;
     double seconds = 10;

@@ -66,7 +66,7 @@ QStringList connectionNames()
 {
     QStringList out;
     for (const auto& o : ldapConnectionOptions())
-        out << o.names().first();
+        out << o.names().constFirst();
     return out;
 }
 
@@ -76,7 +76,7 @@ QStringList outputNames(bool load)
     if (load)
         out << QStringLiteral("quiet");
     for (const auto& o : historyOptions())
-        out << o.names().first();
+        out << o.names().constFirst();
     return out;
 }
 
@@ -181,7 +181,7 @@ int runLdapCommand(const QStringList& argsIn)
     if (int rc = refuseRepeated(p))
         return rc;
     if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().first(),
+        return badArgument(p.positionalArguments().constFirst(),
             QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));
 
     // Everything is checked before the password is read (it may be prompted for) and before the history opens.

@@ -270,7 +270,7 @@ QStringList ldapLoadOptionNames(const QList<LdapOpKind>& ops)
 {
     QStringList out;
     for (const auto& o : ldapWorkloadOptions() + ldapTimingOptions()) {
-        const QString name = o.names().first();
+        const QString name = o.names().constFirst();
         if (name == u"mix")
             continue;
         bool ok = true;

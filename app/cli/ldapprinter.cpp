@@ -114,7 +114,8 @@ void printProbe(std::FILE* out, const RunRecord& rec)
         std::fprintf(out, "server: %s — %s %s\n", qPrintable(srv.value(QStringLiteral("kind")).toString()),
             qPrintable(srv.value(QStringLiteral("vendor")).toString(QStringLiteral("(no vendor)"))),
             qPrintable(srv.value(QStringLiteral("version")).toString(QStringLiteral("(version unknown)"))));
-        for (const auto& e : srv.value(QStringLiteral("evidence")).toArray())
+        const QJsonArray evidenceArray = srv.value(QStringLiteral("evidence")).toArray();
+        for (const auto& e : evidenceArray)
             std::fprintf(out, "  evidence: %s\n", qPrintable(e.toString()));
     }
     const QJsonObject t = rec.summary.value(QStringLiteral("timings_ms")).toObject();
@@ -133,7 +134,8 @@ void printProbe(std::FILE* out, const RunRecord& rec)
             qPrintable(tls.value(QStringLiteral("not_after")).toString()),
             qPrintable(num(tls.value(QStringLiteral("days_left")), 0)));
         QStringList sans;
-        for (const auto& s : tls.value(QStringLiteral("sans")).toArray())
+        const QJsonArray sans = tls.value(QStringLiteral("sans")).toArray();
+        for (const auto& s : sans)
             sans << s.toString();
         if (!sans.isEmpty())
             std::fprintf(out, "  SANs: %s\n", qPrintable(sans.join(QStringLiteral(", "))));

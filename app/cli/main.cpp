@@ -63,7 +63,7 @@ int main(int argc, char** argv)
         std::printf("dirbench-cli %s\n", DIRBENCH_VERSION);
         return Cli::ExitOk;
     }
-    const QString command = args.at(1);
+    const QString& command = args.at(1);
     QStringList rest = args;
     rest.removeAt(1); // keep argv[0] for QCommandLineParser
     if (command == u"disk")

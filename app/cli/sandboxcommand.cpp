@@ -258,14 +258,14 @@ int runSandboxCommand(const QStringList& args)
     if (helpRequested(parser)) {
         QList<QCommandLineOption> mine;
         for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server })
-            if (owners.value(sub).contains(o->names().first()))
+            if (owners.value(sub).contains(o->names().constFirst()))
                 mine << *o;
         return printUsage(QStringLiteral("sandbox ") + sub, QString::fromUtf8(kDescription), mine);
     }
     if (int rc = refuseRepeated(parser))
         return rc;
     if (!parser.positionalArguments().isEmpty())
-        return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
     if (int rc = refuseForeign(parser, QStringLiteral("sandbox"), sub, owners))
         return rc;
 

@@ -275,7 +275,7 @@ int runSizingCommand(const QStringList& args)
     if (int rc = refuseRepeated(parser))
         return rc;
     if (!parser.positionalArguments().isEmpty())
-        return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
     const bool fromServer = parser.isSet(QStringLiteral("uri"));
     if (!parser.isSet(QStringLiteral("server")) && !fromServer)
         return badArgument(QStringLiteral("--server"),
@@ -300,7 +300,7 @@ int runSizingCommand(const QStringList& args)
     } else {
         QStringList ldap { QStringLiteral("base") };
         for (const auto& o : ldapConnectionOptions())
-            ldap << o.names().first();
+            ldap << o.names().constFirst();
         if (int rc = refuseOptions(parser, ldap, QStringLiteral("only with --uri (reading a live server)")))
             return rc;
     }

@@ -49,7 +49,6 @@ RunRecord compareRecord(const Catalog& catalog, const QList<Comparison>& compari
                 sources.append(s);
             }
     };
-    QSet<QString> warned;
     for (const auto& c : comparisons) {
         addSources(c.evaluation.toJson().value(QStringLiteral("sources")).toArray());
         for (const auto& f : c.flags)

@@ -185,7 +185,7 @@ QJsonObject Evaluation::toJson() const
     o.insert(QStringLiteral("notes"), QJsonArray::fromStringList(raw.notes));
     QJsonArray sources = sourcesJson(disk->sources);
     if (vm)
-        for (const auto& s : sourcesJson(vm->sources))
+        for (const QJsonArray vmSources = sourcesJson(vm->sources); const auto& s : vmSources)
             sources.append(s);
     o.insert(QStringLiteral("sources"), sources);
     o.insert(QStringLiteral("uncertain"), disk->uncertain || (vm && vm->uncertain));
@@ -196,10 +196,9 @@ QString Evaluation::summaryText() const
 {
     QStringList l;
     l << QStringLiteral("%1 at %2 GiB%3: %4 IOPS, %5 MB/s sustained")
-             .arg(disk->label())
-             .arg(requestedGib)
-             .arg(raw.tier.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(raw.tier))
-             .arg(num(diskLimit.iops), num(diskLimit.mbps));
+             .arg(disk->label(), QString::number(requestedGib),
+                 raw.tier.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(raw.tier), num(diskLimit.iops),
+                 num(diskLimit.mbps));
     if (diskBurst.mbps || diskBurst.iops) {
         QString lasts;
         if (raw.burstSeconds)

@@ -206,7 +206,8 @@ DiskLimits sizeScaledWithBurstCredits(const DiskType& d, double sizeGib)
         l.burstSeconds = bucket / (burstIops - base);
         l.refillSeconds = bucket / base;
     }
-    for (const auto& v : p.value(QStringLiteral("throughput_bands")).toArray()) {
+    const QJsonArray throughputBands = p.value(QStringLiteral("throughput_bands")).toArray();
+    for (const auto& v : throughputBands) {
         const QJsonObject band = v.toObject();
         const QJsonValue upTo = band.value(QStringLiteral("up_to_gib"));
         if (!upTo.isNull() && sizeGib > upTo.toDouble())

@@ -108,12 +108,14 @@ std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& o, QString* erro
     r.environment = o.value(str("environment")).toObject();
     r.server = o.value(str("server"));
     r.engine = o.value(str("engine"));
-    for (const auto& x : o.value(str("warnings")).toArray())
+    const QJsonArray warnings = o.value(str("warnings")).toArray();
+    for (const auto& x : warnings)
         r.warnings.append(
             { x.toObject().value(str("code")).toString(), x.toObject().value(str("message")).toString() });
     r.intervals = o.value(str("intervals")).toArray();
     r.summary = o.value(str("summary")).toObject();
-    for (const auto& x : o.value(str("verdicts")).toArray())
+    const QJsonArray verdicts = o.value(str("verdicts")).toArray();
+    for (const auto& x : verdicts)
         r.verdicts.append(verdictFromJson(x.toObject()));
     static const QStringList known
         = { str("schema"), str("kind"), str("status"), str("failure"), str("started"), str("spec"), str("environment"),

@@ -9,7 +9,7 @@
 
 #include <functional>
 
-class RunRecord;
+struct RunRecord;
 struct DiskSpec;
 
 // Steady state of a sustained disk test, as SNIA's Solid State Storage Performance Test Specification (PTS)

@@ -31,13 +31,14 @@ RunRecord frame(const QString& kind, const QJsonObject& spec)
 }
 
 // One load as a part of the experiment: its samples are a series of the experiment's chart, on its time axis.
-RunRecord runPart(RunRecord& rec, LdapLoadSpec load, const QString& series, RunContext& ctx, const QElapsedTimer& clock)
+RunRecord runPart(
+    RunRecord& rec, const LdapLoadSpec& load, const QString& series, RunContext& ctx, const QElapsedTimer& clock)
 {
     const double offset = double(clock.nsecsElapsed()) / 1e9;
     RunContext part(&ctx, series, offset);
     ctx.setPhase(series);
     RunRecord r = Ldap::runLoad(load, part);
-    for (const auto& v : r.intervals) {
+    for (const auto& v : std::as_const(r.intervals)) {
         QJsonObject o = v.toObject();
         o.insert(QStringLiteral("series"), series);
         o.insert(QStringLiteral("t"), std::round((o.value(QStringLiteral("t")).toDouble() + offset) * 1000.0) / 1000.0);

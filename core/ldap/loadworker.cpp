@@ -165,7 +165,7 @@ void LoadWorker::setUpConnections()
     const CompiledLoad& l = m_shared.load;
     const bool bindOnly = l.spec.mix.size() == 1 && l.has(LdapOpKind::Bind);
     const bool bindConn = l.spec.mix.size() > 1 && l.has(LdapOpKind::Bind);
-    m_conns.resize(size_t(l.spec.connections + (bindConn ? 1 : 0)));
+    m_conns.resize(size_t(l.spec.connections) + (bindConn ? 1 : 0));
     int maxWindow = bindOnly ? 1 : l.spec.outstanding;
     if (l.ramp.what == LoadRamp::What::Outstanding)
         for (double v : l.ramp.values)

@@ -59,7 +59,8 @@ QString sampleDn(const ValuePattern& dns)
 QString roughDn(const QString& dn)
 {
     QString out;
-    for (const QChar c : dn.toLower()) {
+    const QString lower = dn.toLower();
+    for (const QChar c : lower) {
         if (c == u' ' && (out.endsWith(u',') || out.endsWith(u'=') || out.endsWith(u'+')))
             continue;
         if ((c == u',' || c == u'=' || c == u'+') && out.endsWith(u' '))

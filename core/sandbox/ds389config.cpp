@@ -201,16 +201,22 @@ bool setValue(const QString& dseFile, const QString& attr, const QByteArray& val
     if (f.open(QIODevice::ReadOnly))
         text = f.readAll();
     f.close();
-    const QRegularExpression re(QStringLiteral("^") + QRegularExpression::escape(attr) + QStringLiteral(": *[^\\n]*$"),
-        QRegularExpression::MultilineOption | QRegularExpression::CaseInsensitiveOption);
-    QString s = QString::fromUtf8(text);
-    if (text.isEmpty() || s.count(re) != 1) {
+    // The one line "attr: ..." (the name in any case) gets the new value.
+    QList<QByteArray> lines = text.split('\n');
+    const QByteArray prefix = attr.toUtf8().toLower() + ':';
+    qsizetype found = -1, count = 0;
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        if (lines.at(i).toLower().startsWith(prefix)) {
+            found = i;
+            ++count;
+        }
+    if (count != 1) {
         if (error)
             *error = ProbeError::fromErrno(ENOENT, QStringLiteral("no single %1 in %2").arg(attr, dseFile));
         return false;
     }
-    s.replace(re, attr + QStringLiteral(": ") + QString::fromUtf8(value));
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(s.toUtf8()) < 0) {
+    lines[found] = attr.toUtf8() + ": " + value;
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(lines.join('\n')) < 0) {
         if (error)
             *error = ProbeError::fromErrno(EACCES, QStringLiteral("cannot write ") + dseFile);
         return false;

@@ -103,12 +103,10 @@ QString SlapdConfig::ldapiUri(const QString& socketPath)
 {
     QString enc;
     for (const QChar c : socketPath) {
-        if (c.isLetterOrNumber() && c.unicode() < 0x80)
-            enc += c;
-        else if (c == u'-' || c == u'_' || c == u'.' || c == u'~')
+        if ((c.isLetterOrNumber() && c.unicode() < 0x80) || c == u'-' || c == u'_' || c == u'.' || c == u'~')
             enc += c;
         else
-            for (const char b : QString(c).toUtf8())
+            for (const QByteArray utf8 = QString(c).toUtf8(); const char b : utf8)
                 enc += u'%' + QString::number(uchar(b), 16).toUpper().rightJustified(2, u'0');
     }
     return QStringLiteral("ldapi://") + enc;

@@ -177,11 +177,8 @@ struct LdifScanner::State
             }
             isEntry = true;
             ++serial;
-        } else if (!isEntry) {
-            last = Last::Ignored; // inside a change record or a skipped one
-            return;
-        } else if (!anyAttribute && is("control")) {
-            last = Last::Ignored;
+        } else if (!isEntry || (!anyAttribute && is("control"))) {
+            last = Last::Ignored; // inside a change record or a skipped one, or a change's control line
             return;
         } else if (!anyAttribute && is("changetype")) {
             const bool add = valLen == 3 && (val[0] | 0x20) == 'a' && (val[1] | 0x20) == 'd' && (val[2] | 0x20) == 'd';

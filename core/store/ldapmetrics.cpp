@@ -93,7 +93,8 @@ Metric meanOverPoints(const RunRecord& r)
     double sum = 0;
     int n = 0;
     bool derived = false;
-    for (const auto& v : r.summary.value(QStringLiteral("points")).toArray()) {
+    const QJsonArray points = r.summary.value(QStringLiteral("points")).toArray();
+    for (const auto& v : points) {
         if (const auto p = pointOkPerS(v.toObject(), seconds)) {
             sum += p->value;
             derived = derived || p->derived;
@@ -117,7 +118,8 @@ Metric bestOfSweep(const RunRecord& r)
         return m;
     }
     const auto seconds = secondsPerPoint(r);
-    for (const auto& v : r.summary.value(QStringLiteral("points")).toArray())
+    const QJsonArray points = r.summary.value(QStringLiteral("points")).toArray();
+    for (const auto& v : points)
         if (const auto p = pointOkPerS(v.toObject(), seconds); p && (!m.value || p->value > *m.value))
             m.value = p->value;
     const QJsonValue bestOps = r.summary.value(QStringLiteral("best_ops_per_s"));

@@ -85,9 +85,10 @@ void ResultCodeModel::merge(const std::map<int, double>& resultCodes)
 {
     for (const auto& [code, count] : resultCodes) {
         const qint64 n = qint64(count);
-        auto pos = std::lower_bound(m_rows.begin(), m_rows.end(), code, [](const Row& r, int c) { return r.code < c; });
-        if (pos != m_rows.end() && pos->code == code)
-            pos->count += n;
+        auto pos
+            = std::lower_bound(m_rows.cbegin(), m_rows.cend(), code, [](const Row& r, int c) { return r.code < c; });
+        if (pos != m_rows.cend() && pos->code == code)
+            m_rows[pos - m_rows.cbegin()].count += n;
         else
             m_rows.insert(pos, Row { code, n });
     }

@@ -128,7 +128,8 @@ void ProbeView::setRecord(const RunRecord& record)
                     version.isString() ? version.toString().toHtmlEscaped() : tr("(version not exposed)"),
                     m_kind.toHtmlEscaped()));
         QStringList evidence;
-        for (const QJsonValue& e : server.value(QStringLiteral("evidence")).toArray())
+        const QJsonArray evidenceArray = server.value(QStringLiteral("evidence")).toArray();
+        for (const QJsonValue& e : evidenceArray)
             evidence << QStringLiteral("• ") + e.toString().toHtmlEscaped();
         m_evidenceLabel->setText(tr("Evidence:") + QStringLiteral("<br>") + evidence.join(QStringLiteral("<br>")));
         m_evidenceLabel->setVisible(!evidence.isEmpty());
@@ -183,7 +184,8 @@ void ProbeView::setTls(const QJsonObject& tls)
         expiry->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
     m_tlsForm->addRow(tr("Expires"), expiry);
     QStringList sans;
-    for (const QJsonValue& v : tls.value(QStringLiteral("sans")).toArray())
+    const QJsonArray sans = tls.value(QStringLiteral("sans")).toArray();
+    for (const QJsonValue& v : sans)
         sans << v.toString();
     m_tlsForm->addRow(tr("Names"), factLabel(sans.isEmpty() ? tr("none") : sans.join(QStringLiteral(", ")), this));
     const bool verified = tls.value(QStringLiteral("verified")).toBool();

@@ -31,7 +31,7 @@ QString describeWrites(const LdapLoadSpec& spec)
     return parts.join(QStringLiteral("<br>"));
 }
 
-QMessageBox* ask(QWidget* parent, const LdapLoadSpec& spec, std::function<void()> onConfirmed)
+QMessageBox* ask(QWidget* parent, const LdapLoadSpec& spec, const std::function<void()>& onConfirmed)
 {
     auto* box = new QMessageBox(parent);
     box->setObjectName(QString::fromLatin1(kObjectName));

@@ -19,6 +19,6 @@ bool isWriteLoad(const LdapLoadSpec& spec);
 // "modify: description of uid=user[0-9999],ou=people,dc=example,dc=com; add+delete under ou=people,…"
 QString describeWrites(const LdapLoadSpec& spec);
 // Opens the question and returns the box (deleted when closed).
-QMessageBox* ask(QWidget* parent, const LdapLoadSpec& spec, std::function<void()> onConfirmed);
+QMessageBox* ask(QWidget* parent, const LdapLoadSpec& spec, const std::function<void()>& onConfirmed);
 
 } // namespace WriteConfirmation
