@@ -41,7 +41,8 @@ DiskSummary medianSummary(const QList<DiskSummary>& runs)
     return out;
 }
 
-DiskSpread spreadOf(const QList<DiskSummary>& runs, Field field)
+// *cv: the coefficient of variation before it is rounded for the record.
+DiskSpread spreadOf(const QList<DiskSummary>& runs, Field field, double* cv)
 {
     QList<double> v;
     for (const DiskSummary& r : runs)
@@ -53,9 +54,9 @@ DiskSpread spreadOf(const QList<DiskSummary>& runs, Field field)
     double var = 0;
     for (double x : v)
         var += (x - mean) * (x - mean);
-    const double cv = mean > 0 && v.size() > 1 ? std::sqrt(var / double(v.size() - 1)) / mean : 0;
+    *cv = mean > 0 && v.size() > 1 ? std::sqrt(var / double(v.size() - 1)) / mean : 0;
     return DiskSpread { *std::min_element(v.begin(), v.end()), Steady::median(v), *std::max_element(v.begin(), v.end()),
-        std::round(cv * 1000.0) / 1000.0 };
+        std::round(*cv * 1000.0) / 1000.0 };
 }
 
 } // namespace
@@ -68,9 +69,10 @@ DiskSummary mergeRepeats(const QString& part, const QList<DiskSummary>& runs, Ru
     s.repeats.assign(runs.begin(), runs.end());
     if (runs.first().steadyState)
         s.steadyState = Steady::mergeRepeats(runs);
-    s.spreadMbPerS = spreadOf(runs, &DiskSummary::mbPerS);
-    s.spreadIops = spreadOf(runs, &DiskSummary::iops);
-    const double cv = std::max(s.spreadMbPerS->cv, s.spreadIops->cv);
+    double cvMb = 0, cvIops = 0;
+    s.spreadMbPerS = spreadOf(runs, &DiskSummary::mbPerS, &cvMb);
+    s.spreadIops = spreadOf(runs, &DiskSummary::iops, &cvIops);
+    const double cv = std::max(cvMb, cvIops);
     if (cv > 0.2)
         rec.addWarning(QStringLiteral("spread"),
             part + QStringLiteral(": repeats differ by more than 20 % (coefficient of variation ")

@@ -63,6 +63,7 @@ void TstDiskResult::realRunRoundTrips_data()
     QTest::addRow("seq-write, one pass") << int(DiskProfile::SeqWrite) << -1.0 << 1;
     QTest::addRow("rand-read, 1 s, 2 repeats") << int(DiskProfile::RandRead) << 1.0 << 2;
     QTest::addRow("commit, 1 s") << int(DiskProfile::Commit) << 1.0 << 1;
+    QTest::addRow("directory suite") << int(DiskProfile::Directory) << 0.5 << 1;
 }
 
 void TstDiskResult::realRunRoundTrips()
@@ -84,6 +85,16 @@ void TstDiskResult::realRunRoundTrips()
     QCOMPARE(typedAgain(*loaded), bytes);
     // The typed values hold what the record says.
     const DiskSummary sum = DiskSummary::fromJson(rec.summary);
+    if (DiskProfile(profile) == DiskProfile::Directory) {
+        QVERIFY(sum.isSuite() && !sum.hasRates());
+        QCOMPARE(int(sum.tests.size()), 5);
+        QVERIFY(sum.part("dd") && sum.part("dd")->hasDeviceBytesBeforeSync);
+        QVERIFY(sum.part("seq-write") && sum.part("seq-write")->steadyState);
+        QCOMPARE(sum.part("commit")->commitsPerS, sum.part("commit")->iops);
+        QCOMPARE(*sum.part("rand-read qd8")->metric("latency_us.p99"),
+            rec.summary["tests"]["rand-read qd8"]["latency_us"]["p99"].toDouble());
+        return;
+    }
     QCOMPARE(*sum.mbPerS, rec.summary.value("mb_per_s").toDouble());
     QCOMPARE(sum.test, rec.summary.value("test").toString());
     QVERIFY(sum.latencyUs.p50.has_value());
