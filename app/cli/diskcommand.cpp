@@ -1,6 +1,7 @@
 #include "app/cli/diskcommand.h"
 
 #include "app/cli/clicommon.h"
+#include "app/cli/diskprinter.h"
 #include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/ldapprinter.h"
@@ -88,129 +89,6 @@ struct Options
         QStringLiteral("Exit 3 when a verdict fails.") };
     QCommandLineOption quiet { QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary.") };
 };
-
-QString cell(const QJsonObject& s, const char* key, int decimals = 1)
-{
-    const QJsonValue v = s.value(QLatin1String(key));
-    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
-}
-
-QString latCell(const QJsonObject& s, const char* key)
-{
-    return cell(s.value(QStringLiteral("latency_us")).toObject(), key);
-}
-
-void printSteady(std::FILE* out, const QString& name, const QJsonObject& st)
-{
-    if (st.isEmpty())
-        return;
-    if (!st.value(QStringLiteral("evaluated")).toBool())
-        std::fprintf(out, "%s: steady state not evaluated (fewer than 5 rounds of 1 s)\n", qPrintable(name));
-    else if (!st.value(QStringLiteral("reached")).toBool())
-        std::fprintf(out, "%s: not steady in %d s\n", qPrintable(name), st.value(QStringLiteral("rounds")).toInt());
-    else
-        std::fprintf(out, "%s: steady from %s s: %s %s (5 s window)\n", qPrintable(name),
-            qPrintable(cell(st, "at_s", 0)),
-            qPrintable(st.contains(QStringLiteral("iops")) ? cell(st, "iops", 0) : cell(st, "mb_per_s")),
-            st.contains(QStringLiteral("iops")) ? "IOPS" : "MB/s");
-}
-
-void printSummary(std::FILE* out, const RunRecord& rec)
-{
-    QList<QPair<QString, QJsonObject>> rows;
-    const QJsonObject tests = rec.summary.value(QStringLiteral("tests")).toObject();
-    if (!tests.isEmpty()) {
-        for (auto it = tests.begin(); it != tests.end(); ++it)
-            rows.append({ it.key(), it.value().toObject() });
-    } else if (!rec.summary.isEmpty()) {
-        rows.append({ rec.summary.value(QStringLiteral("test")).toString(), rec.summary });
-    }
-    std::fprintf(out, "\n%-16s %10s %10s %10s %10s %10s %10s %9s\n", "test", "MB/s", "IOPS", "p50 us", "p99 us",
-        "p99.9 us", "max us", "seconds");
-    for (const auto& [name, s] : rows)
-        std::fprintf(out, "%-16s %10s %10s %10s %10s %10s %10s %9s\n", qPrintable(name),
-            qPrintable(cell(s, "mb_per_s")), qPrintable(cell(s, "iops")), qPrintable(latCell(s, "p50")),
-            qPrintable(latCell(s, "p99")), qPrintable(latCell(s, "p999")), qPrintable(latCell(s, "max")),
-            qPrintable(cell(s, "seconds", 2)));
-    for (const auto& [name, s] : rows)
-        printSteady(out, name, s.value(QStringLiteral("steady_state")).toObject());
-    const QJsonObject eng = rec.engine.toObject();
-    if (!eng.isEmpty())
-        std::fprintf(out, "engine: %s, %s I/O\n", qPrintable(eng.value(QStringLiteral("io")).toString()),
-            eng.value(QStringLiteral("direct")).toBool() ? "direct" : "buffered");
-    if (!rec.verdicts.isEmpty()) {
-        std::fprintf(out, "\nverdicts:\n");
-        for (const auto& v : rec.verdicts) {
-            std::fprintf(out, "  %s  %s: measured %s %s (threshold %s)\n", v.passed ? "PASS" : "FAIL",
-                qPrintable(v.requirement), qPrintable(Units::formatNumber(v.measured)), qPrintable(v.unit),
-                qPrintable(Units::formatNumber(v.threshold)));
-            if (!v.note.isEmpty())
-                std::fprintf(out, "        note: %s\n", qPrintable(v.note));
-            std::fprintf(out, "        source: %s\n", qPrintable(v.source));
-        }
-    }
-    if (!rec.warnings.isEmpty()) {
-        std::fprintf(out, "\nwarnings:\n");
-        for (const auto& w : rec.warnings)
-            std::fprintf(out, "  [%s] %s\n", qPrintable(w.code), qPrintable(w.message));
-    }
-    if (rec.status != u"ok")
-        std::fprintf(out, "\nstatus: %s%s%s\n", qPrintable(rec.status), rec.failure.isEmpty() ? "" : ": ",
-            qPrintable(rec.failure));
-}
-
-void printUnderLoadSummary(std::FILE* out, const RunRecord& rec)
-{
-    RunRecord part = rec;
-    part.summary = QJsonObject();
-    part.verdicts.clear();
-    part.warnings.clear();
-    QJsonObject tests;
-    if (rec.summary.value(QStringLiteral("disk_idle")).isObject())
-        tests.insert(QStringLiteral("disk (idle)"), rec.summary.value(QStringLiteral("disk_idle")));
-    tests.insert(QStringLiteral("disk (loaded)"), rec.summary.value(QStringLiteral("disk_loaded")));
-    part.summary.insert(QStringLiteral("tests"), tests);
-    part.status = QStringLiteral("ok");
-    printSummary(out, part);
-    const QJsonObject change = rec.summary.value(QStringLiteral("change")).toObject();
-    if (!change.isEmpty())
-        std::fprintf(out, "change under LDAP load: MB/s %s %%, IOPS %s %%, p99 latency %s %%\n",
-            qPrintable(cell(change, "mb_per_s_pct")), qPrintable(cell(change, "iops_pct")),
-            qPrintable(cell(change, "p99_pct")));
-    RunRecord ldap = rec;
-    ldap.summary = rec.summary.value(QStringLiteral("ldap")).toObject();
-    std::fprintf(out, "\nLDAP load during the loaded test:");
-    printLoadSummary(out, ldap);
-}
-
-// The witness device's bytes in the interval, and their ratio to the test's: "  device vda 515.9 MB (1.00x)".
-QString witnessCell(const QJsonObject& v)
-{
-    const double test = v.value(QStringLiteral("bytes")).toDouble();
-    for (const QJsonValue& d : v.value(QStringLiteral("devices")).toArray()) {
-        const QJsonObject o = d.toObject();
-        if (!o.value(QStringLiteral("witness")).toBool() || !o.value(QStringLiteral("write_bytes")).isDouble())
-            continue;
-        const double bytes
-            = o.value(QStringLiteral("write_bytes")).toDouble() + o.value(QStringLiteral("read_bytes")).toDouble();
-        return QStringLiteral("  device ") + o.value(QStringLiteral("name")).toString() + u' '
-            + Units::formatNumber(bytes / 1e6) + QStringLiteral(" MB")
-            + (test > 0 ? QStringLiteral(" (") + Units::formatNumber(bytes / test, 2) + QStringLiteral("x)")
-                        : QString());
-    }
-    return QString();
-}
-
-void printInterval(std::FILE* out, const Sample& s)
-{
-    const QJsonObject lat = s.values.value(QStringLiteral("latency_us")).toObject();
-    std::fprintf(out, "%-14s t=%7.2f s  %10s MB/s  %10s IOPS  p50 %9s us  p99 %9s us%s\n",
-        qPrintable(s.series.isEmpty() ? QStringLiteral("-") : s.series), s.t,
-        qPrintable(Units::formatNumber(s.values.value(QStringLiteral("mb_per_s")).toDouble())),
-        qPrintable(Units::formatNumber(s.values.value(QStringLiteral("iops")).toDouble())),
-        qPrintable(cell(lat, "p50")), qPrintable(cell(lat, "p99")), qPrintable(witnessCell(s.values)));
-    std::fflush(out);
-}
 
 // Options a profile has no use for: refused, never ignored.
 int refuseForProfile(const QCommandLineParser& p, DiskProfile profile)
@@ -443,14 +321,14 @@ int runDiskCommand(const QStringList& args)
                     std::fprintf(out, "%-14s ", "ldap");
                     printLoadInterval(out, s);
                 } else {
-                    printInterval(out, s);
+                    printDiskInterval(out, s);
                 }
             }
     });
     if (loaded)
-        printUnderLoadSummary(out, rec);
+        printDiskUnderLoadSummary(out, rec);
     else
-        printSummary(out, rec);
+        printDiskSummary(out, rec);
     history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))
         return ExitFailed;

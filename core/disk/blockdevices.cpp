@@ -206,38 +206,23 @@ Counters read(const QString& name)
     return c;
 }
 
-QJsonObject delta(const QString& name, const Counters& a, const Counters& b)
+DiskDeviceFigures delta(const QString& name, const Counters& a, const Counters& b)
 {
     const bool ok = a.ok && b.ok;
     const auto d = [ok](uint64_t x, uint64_t y, double scale = 1.0) {
-        return ok && y >= x ? QJsonValue(double(y - x) * scale) : QJsonValue(QJsonValue::Null);
+        return ok && y >= x ? std::optional<double>(double(y - x) * scale) : std::nullopt;
     };
-    return QJsonObject { { QStringLiteral("name"), name }, { QStringLiteral("read_ios"), d(a.readIos, b.readIos) },
-        { QStringLiteral("write_ios"), d(a.writeIos, b.writeIos) },
-        { QStringLiteral("read_bytes"), d(a.readSectors, b.readSectors, 512.0) },
-        { QStringLiteral("write_bytes"), d(a.writeSectors, b.writeSectors, 512.0) },
-        { QStringLiteral("read_merges"), d(a.readMerges, b.readMerges) },
-        { QStringLiteral("write_merges"), d(a.writeMerges, b.writeMerges) },
-        { QStringLiteral("io_ms"), d(a.readMs + a.writeMs, b.readMs + b.writeMs) },
-        { QStringLiteral("busy_ms"), d(a.busyMs, b.busyMs) } };
-}
-
-QJsonArray sum(const QJsonArray& a, const QJsonArray& b)
-{
-    if (a.size() != b.size())
-        return b;
-    QJsonArray out;
-    for (qsizetype i = 0; i < a.size(); ++i) {
-        QJsonObject o = a.at(i).toObject();
-        const QJsonObject p = b.at(i).toObject();
-        for (auto it = o.begin(); it != o.end(); ++it)
-            if (it.key() != u"name")
-                it.value() = it.value().isDouble() && p.value(it.key()).isDouble()
-                    ? QJsonValue(it.value().toDouble() + p.value(it.key()).toDouble())
-                    : QJsonValue(QJsonValue::Null);
-        out.append(o);
-    }
-    return out;
+    DiskDeviceFigures f;
+    f.name = name;
+    f.readIos = d(a.readIos, b.readIos);
+    f.writeIos = d(a.writeIos, b.writeIos);
+    f.readBytes = d(a.readSectors, b.readSectors, 512.0);
+    f.writeBytes = d(a.writeSectors, b.writeSectors, 512.0);
+    f.readMerges = d(a.readMerges, b.readMerges);
+    f.writeMerges = d(a.writeMerges, b.writeMerges);
+    f.ioMs = d(a.readMs + a.writeMs, b.readMs + b.writeMs);
+    f.busyMs = d(a.busyMs, b.busyMs);
+    return f;
 }
 
 QJsonObject describe(const QString& name)
@@ -264,13 +249,13 @@ QList<Counters> Sampler::readAll() const
     return out;
 }
 
-QJsonObject Sampler::entry(qsizetype i, const Counters& a, const Counters& b) const
+DiskDeviceFigures Sampler::entry(qsizetype i, const Counters& a, const Counters& b) const
 {
     const Device& d = m_devices.at(i);
-    QJsonObject o = delta(d.name, a, b);
-    o.insert(QStringLiteral("layer"), d.layer);
-    o.insert(QStringLiteral("witness"), d.witness);
-    return o;
+    DiskDeviceFigures f = delta(d.name, a, b);
+    f.layer = d.layer;
+    f.witness = d.witness;
+    return f;
 }
 
 void Sampler::start()
@@ -278,19 +263,19 @@ void Sampler::start()
     m_start = m_last = readAll();
 }
 
-QJsonArray Sampler::next()
+DiskDevices Sampler::next()
 {
     const QList<Counters> now = readAll();
-    QJsonArray out;
+    DiskDevices out;
     for (qsizetype i = 0; i < m_devices.size() && i < m_last.size(); ++i)
         out.append(entry(i, m_last.at(i), now.at(i)));
     m_last = now;
     return out;
 }
 
-QJsonArray Sampler::total() const
+DiskDevices Sampler::total() const
 {
-    QJsonArray out;
+    DiskDevices out;
     for (qsizetype i = 0; i < m_devices.size() && i < m_start.size(); ++i)
         out.append(entry(i, m_start.at(i), m_last.at(i)));
     return out;
@@ -322,9 +307,9 @@ void crossCheck(const QString& part, bool write, double testBytes, const Sampler
     if (ratio >= kLessRatio && ratio <= kMoreRatio)
         return;
     QStringList names;
-    for (const QJsonValue& d : devices.total())
-        if (d.toObject().value(QStringLiteral("witness")).toBool())
-            names << d.toObject().value(QStringLiteral("name")).toString();
+    for (const DiskDeviceFigures& d : devices.total())
+        if (d.isWitness())
+            names << d.name;
     const QString verb = write ? QStringLiteral("wrote") : QStringLiteral("read");
     const QString what = part + QStringLiteral(": the device")
         + (names.size() > 1 ? QStringLiteral("s ") : QStringLiteral(" ")) + names.join(QStringLiteral(", ")) + u' '

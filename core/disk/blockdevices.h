@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/disk/diskresult.h"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QList>
@@ -56,9 +58,7 @@ Counters read(const QString& name);
 // every figure null when either reading failed. io_ms is the time the reads and writes took, summed (fields 4
 // and 8 of the stat file), so io_ms / (read_ios + write_ios) is the mean device latency (iostat's await);
 // busy_ms is the time the device had any I/O in flight (field 10).
-QJsonObject delta(const QString& name, const Counters& a, const Counters& b);
-// The sum of two arrays of deltas for the same devices (an interval that absorbs the next one).
-QJsonArray sum(const QJsonArray& a, const QJsonArray& b);
+DiskDeviceFigures delta(const QString& name, const Counters& a, const Counters& b);
 
 // {name, model, rotational, scheduler, write_cache}; null where /sys does not say.
 QJsonObject describe(const QString& name);
@@ -72,14 +72,14 @@ public:
     explicit Sampler(QList<Device> devices);
     bool isEmpty() const { return m_devices.isEmpty(); }
     void start();
-    QJsonArray next();
-    QJsonArray total() const;
+    DiskDevices next();
+    DiskDevices total() const;
     // Bytes the witnesses wrote (write = true) or read since start(); -1 when any counter was unreadable.
     double bytesSinceStart(bool write) const;
 
 private:
     QList<Counters> readAll() const;
-    QJsonObject entry(qsizetype i, const Counters& a, const Counters& b) const;
+    DiskDeviceFigures entry(qsizetype i, const Counters& a, const Counters& b) const;
     QList<Device> m_devices;
     QList<Counters> m_start;
     QList<Counters> m_last;

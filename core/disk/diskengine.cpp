@@ -3,6 +3,7 @@
 #include "core/common/environment.h"
 #include "core/common/units.h"
 #include "core/disk/blockdevices.h"
+#include "core/disk/diskrepeats.h"
 #include "core/disk/fscompression.h"
 #include "core/disk/iobackends.h"
 #include "core/disk/iometer.h"
@@ -101,18 +102,18 @@ QList<Part> partsFor(const DiskSpec& s)
 
 struct PartResult
 {
-    QJsonObject summary;
+    std::optional<DiskSummary> summary;
     ProbeError error;
     bool cancelled = false;
     QString engine;
     bool direct = false;
 };
 
-void flagPlausibility(const Part& p, const QJsonObject& summary, RunRecord& rec)
+void flagPlausibility(const Part& p, const DiskSummary& summary, RunRecord& rec)
 {
-    const double mbps = summary.value(QStringLiteral("mb_per_s")).toDouble();
-    const double iops = summary.value(QStringLiteral("iops")).toDouble();
-    const double p50 = summary.value(QStringLiteral("latency_us")).toObject().value(QStringLiteral("p50")).toDouble();
+    const double mbps = summary.mbPerS.value_or(0);
+    const double iops = summary.iops.value_or(0);
+    const double p50 = summary.latencyUs.p50.value_or(0);
     if (mbps > 14000)
         rec.addWarning(QStringLiteral("implausible"),
             p.name + QStringLiteral(": ") + Units::formatNumber(mbps)
@@ -122,7 +123,7 @@ void flagPlausibility(const Part& p, const QJsonObject& summary, RunRecord& rec)
         rec.addWarning(QStringLiteral("implausible"),
             p.name + QStringLiteral(": ") + Units::formatNumber(iops, 0)
                 + QStringLiteral(" IOPS is above what a single disk delivers: a cache, not the disk, answered"));
-    else if (p.syncEach && summary.value(QStringLiteral("ops")).toDouble() > 0 && p50 < 5.0)
+    else if (p.syncEach && summary.ops.value_or(0) > 0 && p50 < 5.0)
         rec.addWarning(QStringLiteral("implausible"),
             QStringLiteral("commit: write + fdatasync took ") + Units::formatNumber(p50)
                 + QStringLiteral(" µs at the median: nothing reaches stable storage (tmpfs, or a cache that "
@@ -232,75 +233,28 @@ PartResult runPart(const Part& p, const DiskSpec& spec, const QString& series, R
             out.error = ProbeError::fromErrno(errno, QStringLiteral("fdatasync of the test file"));
     }
     meter.end();
-    res.summary = meter.summary();
-    res.summary.insert(QStringLiteral("setup_s"), std::round(out.setupSec * 1e4) / 1e4); // not in `seconds`
-    res.summary.insert(QStringLiteral("devices"), devices.total());
-    if (p.finalSync)
-        res.summary.insert(QStringLiteral("device_bytes_before_sync"), beforeSync < 0 ? QJsonValue() : beforeSync);
+    DiskSummary sum = meter.summary();
+    sum.setupS = std::round(out.setupSec * 1e4) / 1e4; // not in `seconds`
+    sum.devices = devices.total();
+    sum.hasDeviceBytesBeforeSync = p.finalSync;
+    if (p.finalSync && beforeSync >= 0)
+        sum.deviceBytesBeforeSync = beforeSync;
     if (p.syncEach)
-        res.summary.insert(QStringLiteral("commits_per_s"), res.summary.value(QStringLiteral("iops")));
+        sum.commitsPerS = sum.iops;
     if (p.steady)
-        Steady::annotate(p.name, meter.intervals(), unit, spec.intervalMs, cap, !out.error.isError() && !out.cancelled,
-            res.summary, rec);
+        Steady::annotate(
+            p.name, meter.intervals(), unit, spec.intervalMs, cap, !out.error.isError() && !out.cancelled, sum, rec);
     res.error = out.error;
     res.cancelled = out.cancelled;
     res.engine = out.engine;
-    for (const auto& v : meter.intervals())
-        rec.intervals.append(v);
+    for (const DiskInterval& v : meter.intervals())
+        rec.intervals.append(v.toJson()); // the record's edge
     if (!res.error.isError() && !res.cancelled) {
-        flagPlausibility(p, res.summary, rec);
-        BlockDevices::crossCheck(p.name, p.write, res.summary.value(QStringLiteral("bytes")).toDouble(), devices, rec);
+        flagPlausibility(p, sum, rec);
+        BlockDevices::crossCheck(p.name, p.write, sum.bytes.value_or(0), devices, rec);
     }
+    res.summary = sum;
     return res;
-}
-
-using Steady::median;
-
-// The median of every numeric field (one level of nesting) over repeats.
-QJsonObject medianSummary(const QList<QJsonObject>& runs)
-{
-    if (runs.size() == 1)
-        return runs.first();
-    QJsonObject out;
-    const QJsonObject& first = runs.first();
-    for (auto it = first.begin(); it != first.end(); ++it) {
-        if (it.value().isDouble()) {
-            QList<double> v;
-            for (const auto& r : runs)
-                v << r.value(it.key()).toDouble();
-            out.insert(it.key(), median(v));
-        } else if (it.value().isObject() && it.key() != u"latency_histogram_ns") {
-            QJsonObject inner;
-            const QJsonObject fo = it.value().toObject();
-            for (auto jt = fo.begin(); jt != fo.end(); ++jt) {
-                QList<double> v;
-                for (const auto& r : runs)
-                    v << r.value(it.key()).toObject().value(jt.key()).toDouble();
-                inner.insert(jt.key(), median(v));
-            }
-            out.insert(it.key(), inner);
-        }
-    }
-    return out;
-}
-
-QJsonObject spreadOf(const QList<QJsonObject>& runs, const QString& key, double* cvOut)
-{
-    QList<double> v;
-    for (const auto& r : runs)
-        v << r.value(key).toDouble();
-    double mean = 0;
-    for (double x : v)
-        mean += x;
-    mean /= double(v.size());
-    double var = 0;
-    for (double x : v)
-        var += (x - mean) * (x - mean);
-    const double cv = mean > 0 && v.size() > 1 ? std::sqrt(var / double(v.size() - 1)) / mean : 0;
-    *cvOut = cv;
-    return QJsonObject { { QStringLiteral("min"), *std::min_element(v.begin(), v.end()) },
-        { QStringLiteral("median"), median(v) }, { QStringLiteral("max"), *std::max_element(v.begin(), v.end()) },
-        { QStringLiteral("cv"), std::round(cv * 1000.0) / 1000.0 } };
 }
 
 } // namespace
@@ -343,7 +297,7 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
     const QList<Part> parts = partsFor(spec);
     const bool suite = spec.profile == DiskProfile::Directory;
     const int total = int(parts.size()) * spec.repeat;
-    QHash<QString, QList<QJsonObject>> byPart;
+    QHash<QString, QList<DiskSummary>> byPart;
     QJsonObject engines;
     QString mainEngine;
     bool mainDirect = false;
@@ -362,10 +316,9 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
                 ctx.setProgress((double(thisStep) + std::clamp(f, 0.0, 1.0)) / double(total));
             };
             const PartResult res = runPart(p, spec, series, ctx, rec, progress);
-            if (!res.summary.isEmpty()) {
-                QJsonObject s = res.summary;
-                if (res.error.isError() || res.cancelled)
-                    s.insert(QStringLiteral("complete"), false);
+            if (res.summary) {
+                DiskSummary s = *res.summary;
+                s.complete = !res.error.isError() && !res.cancelled;
                 byPart[p.name].append(s);
             }
             if (!res.engine.isEmpty()) {
@@ -398,45 +351,28 @@ RunRecord run(const DiskSpec& specIn, RunContext& ctx)
         engine.insert(QStringLiteral("parts"), engines);
     rec.engine = engine;
 
-    QJsonObject tests;
+    DiskSummary summary;
+    summary.suite = suite;
     for (const Part& p : parts) {
         const auto runs = byPart.value(p.name);
         if (runs.isEmpty())
             continue;
-        QJsonObject s = medianSummary(runs);
-        if (runs.size() > 1) {
-            QJsonArray reps;
-            for (const auto& x : runs)
-                reps.append(x);
-            s.insert(QStringLiteral("repeats"), reps);
-            if (runs.first().contains(QStringLiteral("steady_state")))
-                s.insert(QStringLiteral("steady_state"), Steady::mergeRepeats(runs));
-            double cvMb = 0, cvIops = 0;
-            s.insert(QStringLiteral("spread"),
-                QJsonObject { { QStringLiteral("mb_per_s"), spreadOf(runs, QStringLiteral("mb_per_s"), &cvMb) },
-                    { QStringLiteral("iops"), spreadOf(runs, QStringLiteral("iops"), &cvIops) } });
-            if (std::max(cvMb, cvIops) > 0.2)
-                rec.addWarning(QStringLiteral("spread"),
-                    p.name + QStringLiteral(": repeats differ by more than 20 % (coefficient of variation ")
-                        + Units::formatNumber(std::max(cvMb, cvIops) * 100.0)
-                        + QStringLiteral(" %); one run says little"));
-        }
-        tests.insert(p.name, s);
+        DiskSummary s = mergeRepeats(p.name, runs, rec);
+        s.test = p.name;
+        if (suite)
+            summary.tests.push_back(s);
+        else
+            summary = s;
     }
-    if (suite) {
-        rec.summary.insert(QStringLiteral("tests"), tests);
-    } else if (!tests.isEmpty()) {
-        rec.summary = tests.begin().value().toObject();
-        rec.summary.insert(QStringLiteral("test"), tests.begin().key());
-    }
-
     if (rec.status == u"ok") {
         QString err;
         const auto profiles = Requirements::load(&err);
         if (!err.isEmpty())
             rec.addWarning(QStringLiteral("requirements"), err);
-        rec.verdicts = Requirements::evaluate(profiles, tests, rec, spec.requirementProfile);
+        rec.verdicts = Requirements::evaluate(profiles, summary, rec, spec.requirementProfile);
     }
+    if (suite || summary.hasRates())
+        rec.summary = summary.toJson(); // the record's edge
     return rec;
 }
 

@@ -8,38 +8,12 @@
 
 namespace {
 
-double us(uint64_t ns)
-{
-    return double(ns) / 1000.0;
-}
-
 double round1(double v)
 {
     return double(qint64(v * 10.0 + (v >= 0 ? 0.5 : -0.5))) / 10.0;
 }
 
 } // namespace
-
-QJsonObject latencySummaryUs(const LatencyHistogram& h, bool full)
-{
-    QJsonObject o;
-    if (h.count() == 0) {
-        for (const char* k : { "mean", "p50", "p99", "max" })
-            o.insert(QLatin1String(k), QJsonValue::Null);
-        return o;
-    }
-    o.insert(QStringLiteral("mean"), round1(h.mean() / 1000.0));
-    o.insert(QStringLiteral("p50"), round1(us(h.percentile(0.50))));
-    if (full)
-        o.insert(QStringLiteral("p95"), round1(us(h.percentile(0.95))));
-    o.insert(QStringLiteral("p99"), round1(us(h.percentile(0.99))));
-    if (full) {
-        o.insert(QStringLiteral("p999"), round1(us(h.percentile(0.999))));
-        o.insert(QStringLiteral("min"), round1(us(h.min())));
-    }
-    o.insert(QStringLiteral("max"), round1(us(h.max())));
-    return o;
-}
 
 IoMeter::IoMeter(RunContext& ctx, QString series, int intervalMs)
     : m_ctx(ctx)
@@ -145,15 +119,15 @@ void IoMeter::emitThrough(int64_t lastIndex, uint64_t endNs)
     }
     m_total.latency.merge(b.latency);
     m_total.bytes += b.bytes;
-    Sample s = makeSample(b, m_lastEmit, endNs);
+    DiskInterval i = makeInterval(b, m_lastEmit, endNs);
     if (m_devices)
-        s.values.insert(QStringLiteral("devices"), m_devices->next());
+        i.devices = m_devices->next();
     m_prev = b;
     m_prevStart = m_lastEmit;
     m_lastEmit = endNs;
     m_next = lastIndex + 1;
-    m_intervals.append(s.toJson());
-    m_ctx.addSample(std::move(s));
+    m_intervals.append(i);
+    m_ctx.addSample(i.toSample());
 }
 
 void IoMeter::end()
@@ -174,12 +148,10 @@ void IoMeter::end()
             m_total.bytes += bucket->bytes;
         }
         m_pending.clear();
-        QJsonObject folded = makeSample(m_prev, m_prevStart, now).toJson();
+        DiskInterval folded = makeInterval(m_prev, m_prevStart, now);
         if (m_devices)
-            folded.insert(QStringLiteral("devices"),
-                BlockDevices::sum(
-                    m_intervals.last().toObject().value(QStringLiteral("devices")).toArray(), m_devices->next()));
-        m_intervals.replace(m_intervals.size() - 1, folded);
+            folded.devices = DiskDeviceSum::add(m_intervals.last().devices.value_or(DiskDevices {}), m_devices->next());
+        m_intervals.last() = folded;
         m_lastEmit = now;
     } else if (tailOps > 0 || tailNs >= m_intervalNs / 2) {
         emitThrough(INT64_MAX - 1, now);
@@ -188,20 +160,19 @@ void IoMeter::end()
     m_end = now;
 }
 
-Sample IoMeter::makeSample(const Bucket& b, uint64_t from, uint64_t to) const
+DiskInterval IoMeter::makeInterval(const Bucket& b, uint64_t from, uint64_t to) const
 {
-    const LatencyHistogram& h = b.latency;
-    const uint64_t bytes = b.bytes;
     const double secs = double(to - from) / 1e9;
-    Sample s;
-    s.series = m_series;
-    s.t = double(qint64(double(to - m_t0) / 1e6 + 0.5)) / 1000.0; // milliseconds
-    s.values.insert(QStringLiteral("mb_per_s"), secs > 0 ? round1(double(bytes) / 1e6 / secs) : 0.0);
-    s.values.insert(QStringLiteral("iops"), secs > 0 ? round1(double(h.count()) / secs) : 0.0);
-    s.values.insert(QStringLiteral("latency_us"), latencySummaryUs(h, false));
-    s.values.insert(QStringLiteral("bytes"), double(bytes));
-    s.values.insert(QStringLiteral("ops"), double(h.count()));
-    return s;
+    DiskInterval i;
+    i.series = m_series;
+    i.t = double(qint64(double(to - m_t0) / 1e6 + 0.5)) / 1000.0; // milliseconds
+    i.seconds = secs;
+    i.mbPerS = secs > 0 ? round1(double(b.bytes) / 1e6 / secs) : 0.0;
+    i.iops = secs > 0 ? round1(double(b.latency.count()) / secs) : 0.0;
+    i.latencyUs = DiskLatency::of(b.latency, false);
+    i.bytes = double(b.bytes);
+    i.ops = double(b.latency.count());
+    return i;
 }
 
 double IoMeter::elapsedSec() const
@@ -211,18 +182,17 @@ double IoMeter::elapsedSec() const
 }
 
 // After end(): every I/O is in an emitted interval, so the summary is exactly their sum.
-QJsonObject IoMeter::summary() const
+DiskSummary IoMeter::summary() const
 {
     const LatencyHistogram& all = m_total.latency;
-    const uint64_t bytes = m_total.bytes;
     const double secs = elapsedSec();
-    QJsonObject o;
-    o.insert(QStringLiteral("mb_per_s"), secs > 0 ? round1(double(bytes) / 1e6 / secs) : 0.0);
-    o.insert(QStringLiteral("iops"), secs > 0 ? round1(double(all.count()) / secs) : 0.0);
-    o.insert(QStringLiteral("latency_us"), latencySummaryUs(all, true));
-    o.insert(QStringLiteral("bytes"), double(bytes));
-    o.insert(QStringLiteral("ops"), double(all.count()));
-    o.insert(QStringLiteral("seconds"), double(qint64(secs * 1e6)) / 1e6);
-    o.insert(QStringLiteral("latency_histogram_ns"), all.toJson());
+    DiskSummary o;
+    o.mbPerS = secs > 0 ? round1(double(m_total.bytes) / 1e6 / secs) : 0.0;
+    o.iops = secs > 0 ? round1(double(all.count()) / secs) : 0.0;
+    o.latencyUs = DiskLatency::of(all, true);
+    o.bytes = double(m_total.bytes);
+    o.ops = double(all.count());
+    o.seconds = double(qint64(secs * 1e6)) / 1e6;
+    o.latencyHistogramNs = all.toJson();
     return o;
 }

@@ -2,10 +2,9 @@
 
 #include "core/common/histogram.h"
 #include "core/common/intervalclock.h"
-#include "core/common/sample.h"
+#include "core/disk/diskresult.h"
 
-#include <QJsonArray>
-#include <QJsonObject>
+#include <QList>
 #include <QString>
 
 #include <cstdint>
@@ -73,13 +72,13 @@ public:
 
     const IntervalClock& clock() const { return m_clock; }
     double elapsedSec() const;
-    QJsonObject summary() const;
-    const QJsonArray& intervals() const { return m_intervals; }
+    DiskSummary summary() const;
+    const QList<DiskInterval>& intervals() const { return m_intervals; }
 
 private:
     void harvest(int64_t before);
     void emitThrough(int64_t lastIndex, uint64_t endNs);
-    Sample makeSample(const Bucket& b, uint64_t from, uint64_t to) const;
+    DiskInterval makeInterval(const Bucket& b, uint64_t from, uint64_t to) const;
 
     RunContext& m_ctx;
     BlockDevices::Sampler* m_devices = nullptr;
@@ -94,10 +93,8 @@ private:
     uint64_t m_end = 0;
 
     Bucket m_total;
-    QJsonArray m_intervals;
+    QList<DiskInterval> m_intervals;
     // The last emitted interval, so that a tail too short to stand alone can be folded into it.
     Bucket m_prev;
     uint64_t m_prevStart = 0;
 };
-
-QJsonObject latencySummaryUs(const LatencyHistogram& h, bool full);

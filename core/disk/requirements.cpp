@@ -12,16 +12,6 @@ namespace Requirements {
 
 namespace {
 
-std::optional<double> lookup(const QJsonObject& summary, const QString& path)
-{
-    QJsonValue v = summary;
-    for (const QString& part : path.split(u'.'))
-        v = v.toObject().value(part);
-    if (!v.isDouble())
-        return std::nullopt;
-    return v.toDouble();
-}
-
 double numberOr(const QJsonObject& o, const char* key, double fallback)
 {
     const QJsonValue v = o.value(QLatin1String(key));
@@ -68,7 +58,7 @@ QList<RequirementProfile> load(QString* error, const QString& path)
     return out;
 }
 
-QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const QJsonObject& tests, RunRecord& record,
+QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const DiskSummary& summary, RunRecord& record,
     const QString& onlyProfileId)
 {
     QList<Verdict> verdicts;
@@ -77,13 +67,13 @@ QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const QJsonOb
             continue;
         int burstIndex = -1, sustainedIndex = -1;
         for (const auto& req : p.requirements) {
-            if (!tests.contains(req.test))
+            const DiskSummary* s = summary.part(req.test);
+            if (!s)
                 continue;
-            const QJsonObject s = tests.value(req.test).toObject();
-            const auto value = lookup(s, req.metric);
+            const auto value = s->metric(req.metric);
             if (!value)
                 continue;
-            const double secs = s.value(QStringLiteral("seconds")).toDouble();
+            const double secs = s->seconds.value_or(0);
             if (req.minSeconds > 0 && secs < req.minSeconds) {
                 record.addWarning(QStringLiteral("not-sustained"),
                     req.test + QStringLiteral(" ran ") + Units::formatNumber(secs) + QStringLiteral(" s; \"")

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/runrecord.h"
+#include "core/disk/diskresult.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -35,9 +36,9 @@ namespace Requirements {
 
 QList<RequirementProfile> load(QString* error = nullptr, const QString& path = {});
 
-// tests: test name -> summary object. Warnings (e.g. a sustained requirement on a test that ran too briefly) are
-// added to `record`; verdicts are returned.
-QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const QJsonObject& tests, RunRecord& record,
+// summary: a single test's (named by `test`) or a suite's (its parts in `tests`). Warnings (e.g. a sustained
+// requirement on a test that ran too briefly) are added to `record`; verdicts are returned.
+QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const DiskSummary& summary, RunRecord& record,
     const QString& onlyProfileId = {});
 
 } // namespace Requirements

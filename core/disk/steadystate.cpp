@@ -80,16 +80,14 @@ void warn(const QString& part, const Result& r, Unit unit, double capSec, RunRec
 
 } // namespace
 
-QList<double> rounds(const QJsonArray& intervals, Unit unit)
+QList<double> rounds(const QList<DiskInterval>& intervals, Unit unit)
 {
     QList<double> acc;
     double start = 0;
-    const QString key = unit == Unit::MBps ? QStringLiteral("bytes") : QStringLiteral("ops");
-    for (const auto& v : intervals) {
-        const QJsonObject o = v.toObject();
-        const double end = o.value(QStringLiteral("t")).toDouble();
+    for (const DiskInterval& i : intervals) {
+        const double end = i.t;
         const double len = end - start;
-        const double amount = o.value(key).toDouble() / (unit == Unit::MBps ? 1e6 : 1.0);
+        const double amount = unit == Unit::MBps ? i.bytes / 1e6 : i.ops;
         for (qsizetype k = qsizetype(std::floor(start)); len > 0 && double(k) < end; ++k) {
             const double overlap = std::min(end, double(k + 1)) - std::max(start, double(k));
             if (acc.size() <= k)
@@ -127,61 +125,64 @@ Result detect(const QList<double>& r)
     return out;
 }
 
-QString unitKey(Unit unit)
+DiskSteadyState figures(const Result& r, Unit unit)
 {
-    return unit == Unit::MBps ? QStringLiteral("mb_per_s") : QStringLiteral("iops");
+    DiskSteadyState s;
+    s.evaluated = r.evaluated;
+    s.rounds = r.rounds;
+    s.reached = r.reached;
+    s.windowS = kWindowRounds;
+    s.cacheAnswered = r.cacheAnswered;
+    s.rate = unit;
+    if (r.reached) {
+        s.atS = r.atSec;
+        s.value = round1(r.value);
+    }
+    return s;
 }
 
-QJsonObject toJson(const Result& r, Unit unit)
-{
-    const QJsonValue null(QJsonValue::Null);
-    return QJsonObject { { QStringLiteral("evaluated"), r.evaluated }, { QStringLiteral("rounds"), r.rounds },
-        { QStringLiteral("reached"), r.reached }, { QStringLiteral("at_s"), r.reached ? QJsonValue(r.atSec) : null },
-        { QStringLiteral("window_s"), kWindowRounds }, { QStringLiteral("cache_answered"), r.cacheAnswered },
-        { unitKey(unit), r.reached ? QJsonValue(round1(r.value)) : null } };
-}
-
-void annotate(const QString& part, const QJsonArray& intervals, Unit unit, int intervalMs, double capSec, bool complete,
-    QJsonObject& summary, RunRecord& rec)
+void annotate(const QString& part, const QList<DiskInterval>& intervals, Unit unit, int intervalMs, double capSec,
+    bool complete, DiskSummary& summary, RunRecord& rec)
 {
     // Intervals longer than a round cannot show rounds: nothing to evaluate.
     const Result r = intervalMs <= 1000 ? detect(rounds(intervals, unit)) : Result {};
-    summary.insert(QStringLiteral("steady_state"), toJson(r, unit));
+    summary.steadyState = figures(r, unit);
     if (complete)
         warn(part, r, unit, capSec, rec);
 }
 
-QJsonObject mergeRepeats(const QList<QJsonObject>& runSummaries)
+DiskSteadyState mergeRepeats(const QList<DiskSummary>& runSummaries)
 {
     QList<double> at, value;
     int evaluated = 0, reached = 0, roundsMin = -1;
-    bool cache = false;
-    QString key = QStringLiteral("mb_per_s");
-    for (const auto& s : runSummaries) {
-        const QJsonObject o = s.value(QStringLiteral("steady_state")).toObject();
-        if (o.contains(QStringLiteral("iops")))
-            key = QStringLiteral("iops");
-        const int n = o.value(QStringLiteral("rounds")).toInt();
-        roundsMin = roundsMin < 0 ? n : std::min(roundsMin, n);
-        evaluated += o.value(QStringLiteral("evaluated")).toBool() ? 1 : 0;
-        cache = cache || o.value(QStringLiteral("cache_answered")).toBool();
-        if (o.value(QStringLiteral("reached")).toBool()) {
+    DiskSteadyState out;
+    for (const DiskSummary& s : runSummaries) {
+        const DiskSteadyState o = s.steadyState.value_or(DiskSteadyState {});
+        if (o.rate == Unit::Iops)
+            out.rate = Unit::Iops;
+        roundsMin = roundsMin < 0 ? o.rounds : std::min(roundsMin, o.rounds);
+        evaluated += o.evaluated ? 1 : 0;
+        out.cacheAnswered = out.cacheAnswered || o.cacheAnswered;
+        if (o.reached) {
             ++reached;
-            at << o.value(QStringLiteral("at_s")).toDouble();
-            value << o.value(key).toDouble();
+            at << o.atS.value_or(0);
+            value << o.value.value_or(0);
         }
     }
-    const bool all = reached > 0 && reached == runSummaries.size();
-    const QJsonValue null(QJsonValue::Null);
-    return QJsonObject { { QStringLiteral("evaluated"), evaluated == runSummaries.size() },
-        { QStringLiteral("rounds"), std::max(0, roundsMin) }, { QStringLiteral("reached"), all },
-        { QStringLiteral("reached_in"), reached }, { QStringLiteral("of"), int(runSummaries.size()) },
-        { QStringLiteral("at_s"), reached ? QJsonValue(median(at)) : null },
-        { QStringLiteral("window_s"), kWindowRounds }, { QStringLiteral("cache_answered"), cache },
-        { key, reached ? QJsonValue(round1(median(value))) : null } };
+    out.evaluated = evaluated == runSummaries.size();
+    out.rounds = std::max(0, roundsMin);
+    out.reached = reached > 0 && reached == runSummaries.size();
+    out.reachedIn = reached;
+    out.of = int(runSummaries.size());
+    out.windowS = kWindowRounds;
+    if (reached) {
+        out.atS = median(at);
+        out.value = round1(median(value));
+    }
+    return out;
 }
 
-std::function<bool()> untilSteady(const QJsonArray& intervals, Unit unit)
+std::function<bool()> untilSteady(const QList<DiskInterval>& intervals, Unit unit)
 {
     auto seen = std::make_shared<qsizetype>(-1);
     auto steady = std::make_shared<bool>(false);

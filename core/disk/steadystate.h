@@ -1,9 +1,8 @@
 #pragma once
 
 #include "core/common/proberror.h"
+#include "core/disk/diskresult.h"
 
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -36,11 +35,7 @@ inline constexpr double kBand = 0.10; // every round within ±10 % of the window
 inline constexpr double kSlope = 0.10; // |slope| × window length < 10 % of the average
 inline constexpr double kHeadShare = 0.20, kTailShare = 0.50, kCacheRatio = 1.5;
 
-enum class Unit
-{
-    MBps,
-    Iops
-};
+using Unit = DiskRate;
 
 struct Result
 {
@@ -54,27 +49,25 @@ struct Result
     int headRounds = 0, tailRounds = 0;
 };
 
-// 1 s rounds from a meter's intervals (objects with "t" = end in seconds, "bytes", "ops"; the first starts at 0).
-QList<double> rounds(const QJsonArray& intervals, Unit unit);
+// 1 s rounds from a meter's intervals (t = end in seconds, bytes, ops; the first starts at 0).
+QList<double> rounds(const QList<DiskInterval>& intervals, Unit unit);
 // The detector on a series of 1 s rounds.
 Result detect(const QList<double>& rounds);
 
-QString unitKey(Unit unit); // "mb_per_s" | "iops"
-// {evaluated, rounds, reached, at_s, window_s, cache_answered, mb_per_s | iops}; at_s and the figure null unless
-// reached.
-QJsonObject toJson(const Result& r, Unit unit);
+// summary.steady_state: at_s and the figure null unless reached.
+DiskSteadyState figures(const Result& r, Unit unit);
 
 // The engine's hook after a sustained part: puts summary.steady_state in `summary` and, when the part completed
 // (`complete`), the warnings in `rec`. `capSec` > 0: the part ran under --until-steady with that cap.
-void annotate(const QString& part, const QJsonArray& intervals, Unit unit, int intervalMs, double capSec, bool complete,
-    QJsonObject& summary, RunRecord& rec);
+void annotate(const QString& part, const QList<DiskInterval>& intervals, Unit unit, int intervalMs, double capSec,
+    bool complete, DiskSummary& summary, RunRecord& rec);
 
 // Over repeats: reached when every repeat reached; at_s and the figure are the medians over the repeats that did.
-QJsonObject mergeRepeats(const QList<QJsonObject>& runSummaries);
+DiskSteadyState mergeRepeats(const QList<DiskSummary>& runSummaries);
 
 // --until-steady: a predicate the I/O loop calls at each interval (on the thread that ticks the meter): true once
 // a steady window is in `intervals` (which must outlive the predicate). Evaluates only when a new interval came.
-std::function<bool()> untilSteady(const QJsonArray& intervals, Unit unit);
+std::function<bool()> untilSteady(const QList<DiskInterval>& intervals, Unit unit);
 
 // Checks spec.untilSteadySec (field "until-steady"): 0 (off) or 5..86400 s, never with dd or with --duration.
 ProbeError validate(const DiskSpec& spec);

@@ -2,6 +2,7 @@
 
 #include "core/common/environment.h"
 #include "core/disk/diskengine.h"
+#include "core/disk/diskresult.h"
 #include "core/ldap/loadgenerator.h"
 #include "core/run/runcontext.h"
 
@@ -32,13 +33,20 @@ void appendIntervals(RunRecord& into, const RunRecord& part, const QString& seri
         into.addWarning(w.code, series + QStringLiteral(": ") + w.message);
 }
 
-QJsonValue pctChange(const QJsonObject& idle, const QJsonObject& loaded, const QString& key, const QString& inner = {})
+QJsonValue pctChange(const std::optional<double>& idle, const std::optional<double>& loaded)
 {
-    const QJsonValue a = inner.isEmpty() ? idle.value(key) : idle.value(key).toObject().value(inner);
-    const QJsonValue b = inner.isEmpty() ? loaded.value(key) : loaded.value(key).toObject().value(inner);
-    if (!a.isDouble() || !b.isDouble() || a.toDouble() == 0)
+    if (!idle || !loaded || *idle == 0)
         return QJsonValue::Null;
-    return std::round((b.toDouble() - a.toDouble()) / a.toDouble() * 1000.0) / 10.0;
+    return std::round((*loaded - *idle) / *idle * 1000.0) / 10.0;
+}
+
+// summary.change: the loaded test against the idle one, in %.
+QJsonObject changeOf(const QJsonObject& idleSummary, const QJsonObject& loadedSummary)
+{
+    const DiskSummary idle = DiskSummary::fromJson(idleSummary), loaded = DiskSummary::fromJson(loadedSummary);
+    return QJsonObject { { QStringLiteral("mb_per_s_pct"), pctChange(idle.mbPerS, loaded.mbPerS) },
+        { QStringLiteral("iops_pct"), pctChange(idle.iops, loaded.iops) },
+        { QStringLiteral("p99_pct"), pctChange(idle.latencyUs.p99, loaded.latencyUs.p99) } };
 }
 
 } // namespace
@@ -133,12 +141,7 @@ RunRecord runDiskUnderLoad(const DiskUnderLoadSpec& spec, RunContext& ctx)
     rec.summary.insert(QStringLiteral("disk_loaded"), loaded.summary);
     rec.summary.insert(QStringLiteral("ldap"), ldap.summary);
     if (spec.baseline)
-        rec.summary.insert(QStringLiteral("change"),
-            QJsonObject {
-                { QStringLiteral("mb_per_s_pct"), pctChange(idle.summary, loaded.summary, QStringLiteral("mb_per_s")) },
-                { QStringLiteral("iops_pct"), pctChange(idle.summary, loaded.summary, QStringLiteral("iops")) },
-                { QStringLiteral("p99_pct"),
-                    pctChange(idle.summary, loaded.summary, QStringLiteral("latency_us"), QStringLiteral("p99")) } });
+        rec.summary.insert(QStringLiteral("change"), changeOf(idle.summary, loaded.summary));
     rec.verdicts = loaded.verdicts;
 
     if (ctx.stopRequested()) {

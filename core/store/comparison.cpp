@@ -1,6 +1,7 @@
 #include "core/store/comparison.h"
 
 #include "core/common/units.h"
+#include "core/disk/diskresult.h"
 #include "core/store/ldapmetrics.h"
 
 #include <cmath>
@@ -20,51 +21,49 @@ std::optional<double> number(const QJsonObject& o, const QString& key)
     return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
 }
 
-std::optional<double> nested(const QJsonObject& o, const QString& outer, const QString& inner)
-{
-    return number(o.value(outer).toObject(), inner);
-}
-
 bool isThroughputTest(const QString& test)
 {
     return test.startsWith(u"seq-") || test.startsWith(u"dd");
 }
 
 // A single disk test's summary: MB/s for streaming tests, IOPS for the others.
-Metric diskHeadline(const QJsonObject& summary, const QString& test, const QString& prefix = {})
+Metric diskHeadline(const DiskSummary& summary, const QString& test, const QString& prefix = {})
 {
     Metric m;
     const bool unknown = test.isEmpty(); // a record from elsewhere: whichever it holds, MB/s first
-    if (isThroughputTest(test) || (unknown && summary.value(s("mb_per_s")).isDouble())) {
-        m = { prefix + s("mb_per_s"), s("MB/s"), s("MB/s"), true, number(summary, s("mb_per_s")), s("mb_per_s") };
+    if (isThroughputTest(test) || (unknown && summary.mbPerS)) {
+        m = { prefix + s("mb_per_s"), s("MB/s"), s("MB/s"), true, summary.mbPerS, s("mb_per_s") };
     } else {
         m = { prefix + s("iops"), test == u"commit" ? s("commits/s") : s("IOPS"),
-            test == u"commit" ? s("commits/s") : s("IOPS"), true, number(summary, s("iops")), s("iops") };
+            test == u"commit" ? s("commits/s") : s("IOPS"), true, summary.iops, s("iops") };
     }
     if (!prefix.isEmpty())
         m.label = prefix.chopped(1) + u' ' + m.label;
     return m;
 }
 
-void diskLatency(QList<Metric>* out, const QJsonObject& summary, const QString& prefix = {})
+void diskLatency(QList<Metric>* out, const DiskSummary& summary, const QString& prefix = {})
 {
-    for (const char* p : { "p50", "p99" })
+    const std::pair<const char*, std::optional<double>> lat[]
+        = { { "p50", summary.latencyUs.p50 }, { "p99", summary.latencyUs.p99 } };
+    for (const auto& [p, v] : lat)
         out->append({ prefix + s("latency_us/") + s(p),
             (prefix.isEmpty() ? QString() : prefix.chopped(1) + u' ') + s(p) + s(" latency"), QStringLiteral("µs"),
-            false, nested(summary, s("latency_us"), s(p)), QString() });
+            false, v, QString() });
 }
 
 QList<Metric> diskMetrics(const RunRecord& r)
 {
     QList<Metric> out;
-    const QJsonObject tests = r.summary.value(s("tests")).toObject();
-    if (!tests.isEmpty()) {
+    const DiskSummary sum = DiskSummary::fromJson(r.summary);
+    const std::vector<DiskSummary>& tests = sum.tests;
+    if (!tests.empty()) {
         // A suite: the score first, then each sub-test's headline.
         QList<Metric> parts;
         double logSum = 0;
         int n = 0;
-        for (auto it = tests.begin(); it != tests.end(); ++it) {
-            const Metric m = diskHeadline(it.value().toObject(), it.key(), it.key() + u'/');
+        for (const DiskSummary& t : tests) {
+            const Metric m = diskHeadline(t, t.test, t.test + u'/');
             if (m.value && *m.value > 0) {
                 logSum += std::log(*m.value);
                 ++n;
@@ -72,20 +71,20 @@ QList<Metric> diskMetrics(const RunRecord& r)
             parts << m;
         }
         out << Metric { s("score"), s("suite score (geometric mean of the tests)"), QString(), true,
-            n == tests.size() && n > 0 ? std::optional<double>(std::exp(logSum / n)) : std::nullopt, QString() };
+            n == int(tests.size()) && n > 0 ? std::optional<double>(std::exp(logSum / n)) : std::nullopt, QString() };
         out << parts;
         return out;
     }
     if (r.summary.isEmpty())
         return out;
-    const QString test = r.summary.value(s("test")).toString(r.spec.value(s("profile")).toString());
-    const Metric head = diskHeadline(r.summary, test);
+    const QString test = sum.test.isEmpty() ? r.spec.value(s("profile")).toString() : sum.test;
+    const Metric head = diskHeadline(sum, test);
     out << head;
     if (head.key == u"mb_per_s")
-        out << diskHeadline(r.summary, s("rand-read")); // IOPS as a secondary row
+        out << diskHeadline(sum, s("rand-read")); // IOPS as a secondary row
     else
-        out << diskHeadline(r.summary, s("seq-read"));
-    diskLatency(&out, r.summary);
+        out << diskHeadline(sum, s("seq-read"));
+    diskLatency(&out, sum);
     return out;
 }
 
@@ -107,11 +106,12 @@ QList<Metric> metrics(const RunRecord& r)
     if (k == u"disk")
         return diskMetrics(r);
     if (k == u"disk-under-load") {
-        const QJsonObject loaded = sum.value(s("disk_loaded")).toObject();
-        if (loaded.isEmpty())
+        const QJsonObject loadedJson = sum.value(s("disk_loaded")).toObject();
+        if (loadedJson.isEmpty())
             return {};
+        const DiskSummary loaded = DiskSummary::fromJson(loadedJson);
         const QString test
-            = loaded.value(s("test")).toString(r.spec.value(s("disk")).toObject().value(s("profile")).toString());
+            = loaded.test.isEmpty() ? r.spec.value(s("disk")).toObject().value(s("profile")).toString() : loaded.test;
         QList<Metric> out { diskHeadline(loaded, test) };
         diskLatency(&out, loaded);
         return out;

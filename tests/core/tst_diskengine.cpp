@@ -238,15 +238,15 @@ void TstDiskEngine::meterMergesThreadsExactly()
         t.join();
     meter.end();
     double ops = 0, bytes = 0;
-    for (const auto& v : meter.intervals()) {
-        ops += v.toObject().value(QStringLiteral("ops")).toDouble();
-        bytes += v.toObject().value(QStringLiteral("bytes")).toDouble();
+    for (const DiskInterval& v : meter.intervals()) {
+        ops += v.ops;
+        bytes += v.bytes;
     }
     QVERIFY2(meter.intervals().size() >= 2, qPrintable(QString::number(meter.intervals().size())));
     QCOMPARE(ops, double(threads) * perThread);
     QCOMPARE(bytes, double(perThread) * (1 + 2 + 3 + 4));
-    QCOMPARE(num(meter.summary(), QStringLiteral("ops")), ops);
-    QCOMPARE(num(meter.summary(), QStringLiteral("bytes")), bytes);
+    QCOMPARE(num(meter.summary().toJson(), QStringLiteral("ops")), ops);
+    QCOMPARE(num(meter.summary().toJson(), QStringLiteral("bytes")), bytes);
 }
 
 // Recorded before the cut but completed after it: the I/O goes to the later interval, not the one being cut.
@@ -270,15 +270,15 @@ void TstDiskEngine::anIoBelongsToTheIntervalItCompletedIn()
     if (clock.index(IoMeter::nowNs()) != 1)
         QSKIP("this machine was too busy to tick within 39 ms of the cut; the test needs that");
     QCOMPARE(meter.intervals().size(), qsizetype(1));
-    QCOMPARE(meter.intervals().at(0).toObject().value(QStringLiteral("ops")).toDouble(), 1.0);
-    QCOMPARE(meter.intervals().at(0).toObject().value(QStringLiteral("bytes")).toDouble(), 4096.0);
+    QCOMPARE(meter.intervals().at(0).ops, 1.0);
+    QCOMPARE(meter.intervals().at(0).bytes, 4096.0);
     waitFor(clock.begin(2) + 1 * ms);
     meter.tick();
     QCOMPARE(meter.intervals().size(), qsizetype(2));
-    QCOMPARE(meter.intervals().at(1).toObject().value(QStringLiteral("ops")).toDouble(), 2.0);
-    QCOMPARE(meter.intervals().at(1).toObject().value(QStringLiteral("bytes")).toDouble(), 16384.0);
+    QCOMPARE(meter.intervals().at(1).ops, 2.0);
+    QCOMPARE(meter.intervals().at(1).bytes, 16384.0);
     meter.end();
-    QCOMPARE(num(meter.summary(), QStringLiteral("ops")), 3.0);
+    QCOMPARE(num(meter.summary().toJson(), QStringLiteral("ops")), 3.0);
 }
 
 void TstDiskEngine::repeatsGiveMedianAndSpread()
@@ -340,8 +340,9 @@ void TstDiskEngine::sustainedVerdictExplainsCache()
         QJsonObject { { QStringLiteral("mb_per_s"), 438.0 }, { QStringLiteral("seconds"), 1.2 } });
     tests.insert(QStringLiteral("seq-write"),
         QJsonObject { { QStringLiteral("mb_per_s"), 43.4 }, { QStringLiteral("seconds"), 31.0 } });
+    const DiskSummary suite = DiskSummary::fromJson(QJsonObject { { QStringLiteral("tests"), tests } });
     RunRecord rec;
-    const auto verdicts = Requirements::evaluate(profiles, tests, rec, QStringLiteral("edirectory-seed-000"));
+    const auto verdicts = Requirements::evaluate(profiles, suite, rec, QStringLiteral("edirectory-seed-000"));
     QCOMPARE(verdicts.size(), 2);
     QCOMPARE(verdicts[0].passed, true);
     QCOMPARE(verdicts[1].passed, false);

@@ -50,7 +50,12 @@ QList<double> flat(double level, int n)
     return v;
 }
 
-QJsonArray intervalsOf(const QList<double>& mbPerRound, double step)
+QList<DiskInterval> typed(const QJsonArray& a)
+{
+    return DiskInterval::listFromJson(a);
+}
+
+QList<DiskInterval> intervalsOf(const QList<double>& mbPerRound, double step)
 {
     // Each round's MB spread evenly over intervals of `step` seconds (step divides 1).
     QJsonArray a;
@@ -59,7 +64,7 @@ QJsonArray intervalsOf(const QList<double>& mbPerRound, double step)
         for (int k = 0; k < per; ++k)
             a.append(QJsonObject {
                 { "t", r + (k + 1) * step }, { "bytes", mbPerRound[r] * 1e6 / per }, { "ops", mbPerRound[r] / per } });
-    return a;
+    return typed(a);
 }
 
 } // namespace
@@ -139,16 +144,16 @@ void TstSteadyState::fewerThanFiveNotEvaluated()
     QVERIFY(!res.evaluated);
     QVERIFY(!res.reached);
     QCOMPARE(res.rounds, 4);
-    const QJsonObject o = Steady::toJson(res, Steady::Unit::MBps);
+    const QJsonObject o = Steady::figures(res, Steady::Unit::MBps).toJson();
     QCOMPARE(o.value("evaluated").toBool(true), false);
     QVERIFY(o.value("at_s").isNull());
     QVERIFY(o.value("mb_per_s").isNull());
     RunRecord rec;
-    QJsonObject summary;
+    DiskSummary summary;
     Steady::annotate(
         "seq-write", intervalsOf({ 100, 100, 100, 100 }, 0.25), Steady::Unit::MBps, 250, 0, true, summary, rec);
     QVERIFY(rec.warnings.isEmpty());
-    QCOMPARE(summary.value("steady_state").toObject().value("rounds").toInt(), 4);
+    QCOMPARE(summary.toJson().value("steady_state").toObject().value("rounds").toInt(), 4);
 }
 
 void TstSteadyState::roundsFromIntervals()
@@ -161,12 +166,12 @@ void TstSteadyState::roundsFromIntervals()
     QJsonArray a;
     for (int i = 1; i <= 6; ++i)
         a.append(QJsonObject { { "t", 0.4 * i }, { "bytes", 40e6 }, { "ops", 40.0 } });
-    const auto r = Steady::rounds(a, Steady::Unit::MBps);
+    const auto r = Steady::rounds(typed(a), Steady::Unit::MBps);
     QCOMPARE(r.size(), 2);
     QVERIFY(qAbs(r[0] - 100) < 1e-6 && qAbs(r[1] - 100) < 1e-6);
     // A folded tail (the last interval longer than the rest) still splits by time.
-    QJsonArray folded = intervalsOf({ 100, 100 }, 0.25);
-    folded.append(QJsonObject { { "t", 3.0 }, { "bytes", 100e6 }, { "ops", 100.0 } });
+    QList<DiskInterval> folded = intervalsOf({ 100, 100 }, 0.25);
+    folded.append(DiskInterval::fromJson(QJsonObject { { "t", 3.0 }, { "bytes", 100e6 }, { "ops", 100.0 } }));
     QCOMPARE(Steady::rounds(folded, Steady::Unit::MBps), (QList<double> { 100, 100, 100 }));
 }
 
@@ -175,9 +180,9 @@ void TstSteadyState::annotateWarnsAndRecords()
     QList<double> cache { 1000, 1000, 1000 };
     cache += flat(200, 20);
     RunRecord rec;
-    QJsonObject summary;
+    DiskSummary summary;
     Steady::annotate("seq-write", intervalsOf(cache, 0.25), Steady::Unit::MBps, 250, 0, true, summary, rec);
-    const QJsonObject st = summary.value("steady_state").toObject();
+    const QJsonObject st = summary.toJson().value("steady_state").toObject();
     QCOMPARE(st.value("reached").toBool(), true);
     QCOMPARE(st.value("at_s").toDouble(), 8.0);
     QCOMPARE(st.value("window_s").toInt(), 5);
@@ -191,22 +196,22 @@ void TstSteadyState::annotateWarnsAndRecords()
     for (int i = 0; i < 12; ++i)
         noisy << (i % 2 ? 130.0 : 70.0);
     RunRecord rec2;
-    QJsonObject s2;
+    DiskSummary s2;
     Steady::annotate("rand-write qd32", intervalsOf(noisy, 0.25), Steady::Unit::Iops, 250, 60, true, s2, rec2);
     QVERIFY(rec2.hasWarning("not-steady"));
     QVERIFY(rec2.warnings.first().message.contains("12 s"));
     QVERIFY(rec2.warnings.first().message.contains("--until-steady cap of 60 s"));
-    QVERIFY(s2.value("steady_state").toObject().contains("iops"));
-    QVERIFY(s2.value("steady_state").toObject().value("iops").isNull());
+    QVERIFY(s2.toJson().value("steady_state").toObject().contains("iops"));
+    QVERIFY(s2.toJson().value("steady_state").toObject().value("iops").isNull());
 
     // A cancelled part records what it saw but warns nothing; intervals over 1 s are not evaluated.
     RunRecord rec3;
-    QJsonObject s3;
+    DiskSummary s3;
     Steady::annotate("seq-write", intervalsOf(noisy, 0.25), Steady::Unit::MBps, 250, 0, false, s3, rec3);
     QVERIFY(rec3.warnings.isEmpty());
-    QCOMPARE(s3.value("steady_state").toObject().value("evaluated").toBool(), true);
+    QCOMPARE(s3.toJson().value("steady_state").toObject().value("evaluated").toBool(), true);
     Steady::annotate("seq-write", intervalsOf(noisy, 0.25), Steady::Unit::MBps, 2000, 0, true, s3, rec3);
-    QCOMPARE(s3.value("steady_state").toObject().value("evaluated").toBool(true), false);
+    QCOMPARE(s3.toJson().value("steady_state").toObject().value("evaluated").toBool(true), false);
     QVERIFY(rec3.warnings.isEmpty());
 }
 
@@ -214,14 +219,14 @@ void TstSteadyState::untilSteadyPredicate()
 {
     QList<double> r { 20, 40, 60, 80 };
     r += flat(100, 10);
-    const QJsonArray all = intervalsOf(r, 0.25);
-    QJsonArray grown;
+    const QList<DiskInterval> all = intervalsOf(r, 0.25);
+    QList<DiskInterval> grown;
     const auto enough = Steady::untilSteady(grown, Steady::Unit::MBps);
     double firstTrueAt = -1;
     for (const auto& v : all) {
         grown.append(v);
         if (enough() && firstTrueAt < 0)
-            firstTrueAt = v.toObject().value("t").toDouble();
+            firstTrueAt = v.t;
     }
     QCOMPARE(firstTrueAt, 9.0); // the interval that completes round 8
     QVERIFY(enough()); // stays true
@@ -279,15 +284,18 @@ void TstSteadyState::mergesRepeats()
         r.reached = reached;
         r.atSec = at;
         r.value = mb;
-        return QJsonObject { { "steady_state", Steady::toJson(r, Steady::Unit::MBps) } };
+        DiskSummary s;
+        s.steadyState = Steady::figures(r, Steady::Unit::MBps);
+        return s;
     };
     QJsonObject m
-        = Steady::mergeRepeats({ summaryWith(true, 6, 100), summaryWith(true, 8, 120), summaryWith(true, 7, 110) });
+        = Steady::mergeRepeats({ summaryWith(true, 6, 100), summaryWith(true, 8, 120), summaryWith(true, 7, 110) })
+              .toJson();
     QCOMPARE(m.value("reached").toBool(), true);
     QCOMPARE(m.value("at_s").toDouble(), 7.0);
     QCOMPARE(m.value("mb_per_s").toDouble(), 110.0);
     QCOMPARE(m.value("reached_in").toInt(), 3);
-    m = Steady::mergeRepeats({ summaryWith(true, 6, 100), summaryWith(false, 0, 0) });
+    m = Steady::mergeRepeats({ summaryWith(true, 6, 100), summaryWith(false, 0, 0) }).toJson();
     QCOMPARE(m.value("reached").toBool(true), false);
     QCOMPARE(m.value("reached_in").toInt(), 1);
     QCOMPARE(m.value("of").toInt(), 2);

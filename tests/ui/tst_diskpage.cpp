@@ -50,6 +50,7 @@ private slots:
     void ignoresOtherRuns();
     void failedRunKeepsChartAndShowsWhy();
     void suiteRowsPerPart();
+    void steadyStateShown();
     void deviceSeriesBesideDirBench();
     void cancelMidRun();
     void closingTheWindowCancelsTheRun();
@@ -326,7 +327,15 @@ void TestDiskPage::suiteRowsPerPart()
                 tests.insert(
                     part, QJsonObject { { QStringLiteral("mb_per_s"), 10.0 }, { QStringLiteral("iops"), 2500.0 } });
             }
+            QJsonObject commit = tests.value(QStringLiteral("commit")).toObject();
+            commit.insert(QStringLiteral("steady_state"),
+                QJsonObject { { QStringLiteral("evaluated"), true }, { QStringLiteral("rounds"), 12 },
+                    { QStringLiteral("reached"), false }, { QStringLiteral("at_s"), QJsonValue() },
+                    { QStringLiteral("window_s"), 5 }, { QStringLiteral("cache_answered"), false },
+                    { QStringLiteral("iops"), QJsonValue() } });
+            tests.insert(QStringLiteral("commit"), commit);
             r.summary = { { QStringLiteral("tests"), tests } };
+            r.addWarning(QStringLiteral("not-steady"), QStringLiteral("commit: no 5 s window of its 12 s held steady"));
             return r;
         };
     });
@@ -340,6 +349,51 @@ void TestDiskPage::suiteRowsPerPart()
     QCOMPARE(model->rowCount(), 2);
     QCOMPARE(model->index(0, DiskResultModel::Name).data().toString(), QStringLiteral("rand-read qd1"));
     QCOMPARE(model->index(1, DiskResultModel::Name).data().toString(), QStringLiteral("commit"));
+    // The sustained part's steady state, with the warning beside it.
+    const QLabel* steady = page.findChild<QLabel*>(QStringLiteral("steadyLabel"));
+    QVERIFY(steady && !steady->isHidden());
+    QVERIFY2(steady->text().contains(QStringLiteral("commit: not steady in 12 s")), qPrintable(steady->text()));
+    QVERIFY2(steady->text().contains(QStringLiteral("no 5 s window of its 12 s")), qPrintable(steady->text()));
+}
+
+// summary.steady_state of a single sustained test under the result; a run without one hides the line.
+void TestDiskPage::steadyStateShown()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    ProbeRunner runner;
+    DiskPage page(&runner);
+    QSignalSpy finished(&page, &DiskPage::runFinished);
+    bool steady = true;
+    page.setJobFactory([&steady](const DiskSpec&) -> ProbeRunner::Job {
+        return [steady](RunContext&) {
+            RunRecord r;
+            r.kind = QStringLiteral("disk");
+            r.spec = { { QStringLiteral("profile"), QStringLiteral("seq-write") } };
+            r.summary = { { QStringLiteral("test"), QStringLiteral("seq-write") },
+                { QStringLiteral("mb_per_s"), 240.5 }, { QStringLiteral("iops"), 240.5 } };
+            if (steady)
+                r.summary.insert(QStringLiteral("steady_state"),
+                    QJsonObject { { QStringLiteral("evaluated"), true }, { QStringLiteral("rounds"), 12 },
+                        { QStringLiteral("reached"), true }, { QStringLiteral("at_s"), 8 },
+                        { QStringLiteral("window_s"), 5 }, { QStringLiteral("cache_answered"), true },
+                        { QStringLiteral("mb_per_s"), 201.3 } });
+            return r;
+        };
+    });
+    page.setDirectory(tmp.path());
+    page.setProfile(DiskProfile::SeqWrite);
+    page.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    const QLabel* label = page.findChild<QLabel*>(QStringLiteral("steadyLabel"));
+    QVERIFY(label && !label->isHidden());
+    QVERIFY2(label->text().contains(QStringLiteral("steady from 8 s over a 5 s window at 201.3 MB/s")),
+        qPrintable(label->text()));
+    QVERIFY(label->text().contains(QStringLiteral("write-back cache")));
+    steady = false;
+    page.start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
+    QVERIFY(label->isHidden());
 }
 
 void TestDiskPage::deviceSeriesBesideDirBench()

@@ -17,47 +17,45 @@ double number(const QJsonObject& o, const QString& key)
     return v.isDouble() ? v.toDouble() : DiskResultRow::None;
 }
 
-bool hasRates(const QJsonObject& s)
+double orNone(const std::optional<double>& v)
 {
-    return s.contains(QStringLiteral("mb_per_s")) || s.contains(QStringLiteral("iops"));
+    return v ? *v : DiskResultRow::None;
 }
 
 // Suite parts in the order they ran (first appearance in the intervals), then any others by name.
-QStringList partOrder(const QJsonObject& tests, const QJsonArray& intervals)
+QList<const DiskSummary*> partOrder(const std::vector<DiskSummary>& tests, const QJsonArray& intervals)
 {
-    QStringList order;
+    QList<const DiskSummary*> order;
+    const auto add = [&order](const DiskSummary* t) {
+        if (!order.contains(t))
+            order << t;
+    };
     for (const QJsonValue& v : intervals) {
         const QString series = v.toObject().value(QStringLiteral("series")).toString();
-        if (tests.contains(series) && !order.contains(series))
-            order << series;
+        for (const DiskSummary& t : tests)
+            if (t.test == series)
+                add(&t);
     }
-    const QStringList keys = tests.keys();
-    for (const QString& k : keys)
-        if (!order.contains(k))
-            order << k;
+    for (const DiskSummary& t : tests)
+        add(&t);
     return order;
 }
 
 void appendSummary(
-    QList<DiskResultRow>& rows, const QString& name, const QJsonObject& s, const QJsonArray& intervals, bool topLevel)
+    QList<DiskResultRow>& rows, const QString& name, const DiskSummary& s, const QJsonArray& intervals, bool topLevel)
 {
-    const QJsonObject tests = s.value(QStringLiteral("tests")).toObject();
-    if (!tests.isEmpty()) {
-        const QStringList order = partOrder(tests, intervals);
-        for (const QString& part : order)
-            appendSummary(rows, part, tests.value(part).toObject(), intervals, false);
-    }
-    const QJsonArray repeats = s.value(QStringLiteral("repeats")).toArray();
-    if (repeats.size() > 1) {
-        for (qsizetype i = 0; i < repeats.size(); ++i) {
+    for (const DiskSummary* part : partOrder(s.tests, intervals))
+        appendSummary(rows, part->test, *part, intervals, false);
+    if (s.repeats.size() > 1) {
+        for (size_t i = 0; i < s.repeats.size(); ++i) {
             const QString label = QStringLiteral("repeat %1").arg(i + 1);
-            rows << DiskResultModel::rowFromSummary(topLevel ? label : name + u' ' + label, repeats.at(i).toObject());
+            rows << DiskResultModel::rowFromSummary(topLevel ? label : name + u' ' + label, s.repeats.at(i));
         }
-        if (hasRates(s))
+        if (s.hasRates())
             rows << DiskResultModel::rowFromSummary(name + QStringLiteral(" (median)"), s);
         return;
     }
-    if (hasRates(s))
+    if (s.hasRates())
         rows << DiskResultModel::rowFromSummary(name, s);
 }
 
@@ -162,28 +160,26 @@ void DiskResultModel::setRows(const QList<DiskResultRow>& rows)
     endResetModel();
 }
 
-DiskResultRow DiskResultModel::rowFromSummary(const QString& name, const QJsonObject& summary)
+DiskResultRow DiskResultModel::rowFromSummary(const QString& name, const DiskSummary& summary)
 {
     DiskResultRow row;
     row.name = name;
-    row.mbPerSec = number(summary, QStringLiteral("mb_per_s"));
-    row.iops = number(summary, QStringLiteral("iops"));
-    const QJsonObject lat = summary.value(QStringLiteral("latency_us")).toObject();
-    row.p50Us = number(lat, QStringLiteral("p50"));
-    row.p99Us = number(lat, QStringLiteral("p99"));
-    row.p999Us = number(lat, QStringLiteral("p999"));
-    row.maxUs = number(lat, QStringLiteral("max"));
+    row.mbPerSec = orNone(summary.mbPerS);
+    row.iops = orNone(summary.iops);
+    row.p50Us = orNone(summary.latencyUs.p50);
+    row.p99Us = orNone(summary.latencyUs.p99);
+    row.p999Us = orNone(summary.latencyUs.p999);
+    row.maxUs = orNone(summary.latencyUs.max);
     return row;
 }
 
-QString DiskResultModel::latencyLine(const QString& prefix, const QJsonObject& lat)
+QString DiskResultModel::latencyLine(const QString& prefix, const DiskLatency& lat)
 {
-    const auto micro = [&lat](const char* key) {
-        const QJsonValue v = lat.value(QLatin1String(key));
-        return v.isDouble() ? Units::formatNumber(v.toDouble()) + QStringLiteral(" µs") : QStringLiteral("–");
+    const auto micro = [](const std::optional<double>& v) {
+        return v ? Units::formatNumber(*v) + QStringLiteral(" µs") : QStringLiteral("–");
     };
     return tr("%1  p50 %2 · p99 %3 · p99.9 %4 · max %5")
-        .arg(prefix, micro("p50"), micro("p99"), micro("p999"), micro("max"));
+        .arg(prefix, micro(lat.p50), micro(lat.p99), micro(lat.p999), micro(lat.max));
 }
 
 QList<DiskResultRow> DiskResultModel::rowsFromRecord(const RunRecord& record)
@@ -194,7 +190,7 @@ QList<DiskResultRow> DiskResultModel::rowsFromRecord(const RunRecord& record)
         for (const auto& [key, label] :
             { std::pair { "disk_idle", tr("disk (idle)") }, std::pair { "disk_loaded", tr("disk (under load)") } })
             if (s.value(QLatin1String(key)).isObject())
-                rows << rowFromSummary(label, s.value(QLatin1String(key)).toObject());
+                rows << rowFromSummary(label, DiskSummary::fromJson(s.value(QLatin1String(key)).toObject()));
         const QJsonObject change = s.value(QStringLiteral("change")).toObject();
         if (!change.isEmpty()) {
             DiskResultRow row;
@@ -211,6 +207,6 @@ QList<DiskResultRow> DiskResultModel::rowsFromRecord(const RunRecord& record)
     if (name.isEmpty())
         name = record.kind;
     QList<DiskResultRow> rows;
-    appendSummary(rows, name, record.summary, record.intervals, true);
+    appendSummary(rows, name, DiskSummary::fromJson(record.summary), record.intervals, true);
     return rows;
 }

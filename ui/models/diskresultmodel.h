@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/disk/diskresult.h"
+
 #include <QAbstractTableModel>
 #include <QJsonObject>
 #include <QList>
@@ -62,9 +64,9 @@ public:
     // Suite: one row per part (in the order the parts ran), each expanded the same way.
     // Disk under LDAP load: "disk (idle)", "disk (under load)" and the change in %.
     static QList<DiskResultRow> rowsFromRecord(const RunRecord& record);
-    static DiskResultRow rowFromSummary(const QString& name, const QJsonObject& summary);
+    static DiskResultRow rowFromSummary(const QString& name, const DiskSummary& summary);
     // "PREFIX  p50 … · p99 … · p99.9 … · max …" in µs, "–" for what is absent.
-    static QString latencyLine(const QString& prefix, const QJsonObject& latencyUs);
+    static QString latencyLine(const QString& prefix, const DiskLatency& latencyUs);
 
 private:
     static double value(const DiskResultRow& row, int column);

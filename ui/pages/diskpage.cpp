@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/disk/diskengine.h"
+#include "core/disk/diskresult.h"
 #include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/diskresultmodel.h"
@@ -9,6 +10,7 @@
 #include "ui/pages/diskform.h"
 #include "ui/widgets/diskdeviceview.h"
 #include "ui/widgets/diskldapview.h"
+#include "ui/widgets/disksteadylabel.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/verdictlist.h"
@@ -46,6 +48,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     , m_statusLabel(new RunStatusLabel(this))
     , m_warningsLabel(new WarningsLabel(this))
     , m_latencyLabel(new QLabel(this))
+    , m_steadyLabel(new DiskSteadyLabel(this))
     , m_model(new DiskResultModel(this))
     , m_table(new QTableView(this))
     , m_verdicts(new VerdictList(this))
@@ -122,6 +125,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     right->addWidget(m_devices, 2);
     right->addWidget(m_ldapView, 2);
     right->addWidget(m_latencyLabel);
+    right->addWidget(m_steadyLabel);
     right->addWidget(m_table, 2);
     m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 4 + 8); // a header and three rows
 
@@ -273,9 +277,8 @@ void DiskPage::onSamples(int runId, const SampleBatch& samples)
     if (lastDisk == samples.crend())
         return; // only the LDAP load's intervals in this batch
     const Sample& last = *lastDisk;
-    m_latencyLabel->setText(
-        DiskResultModel::latencyLine(tr("Latency, last interval (%1):").arg(seriesLabel(last.series)),
-            last.values.value(QStringLiteral("latency_us")).toObject()));
+    m_latencyLabel->setText(DiskResultModel::latencyLine(
+        tr("Latency, last interval (%1):").arg(seriesLabel(last.series)), DiskInterval::fromSample(last).latencyUs));
 }
 
 void DiskPage::addSamples(const SampleBatch& samples, bool toChart)
@@ -290,18 +293,12 @@ void DiskPage::addSamples(const SampleBatch& samples, bool toChart)
         if (!m_points.contains(s.series))
             m_seriesOrder << s.series;
         SeriesPoints& sp = m_points[s.series];
-        const QJsonValue mb = s.values.value(QStringLiteral("mb_per_s"));
-        const QJsonValue iops = s.values.value(QStringLiteral("iops"));
-        if (mb.isDouble())
-            sp.mbPerSec << QPointF(s.t, mb.toDouble());
-        if (iops.isDouble())
-            sp.iops << QPointF(s.t, iops.toDouble());
-        const QJsonValue& shown = m_metric == Metric::MbPerSec ? mb : iops;
-        if (shown.isDouble()) {
-            if (!fresh.contains(s.series))
-                freshOrder << s.series;
-            fresh[s.series] << QPointF(s.t, shown.toDouble());
-        }
+        const DiskInterval i = DiskInterval::fromSample(s);
+        sp.mbPerSec << QPointF(s.t, i.mbPerS);
+        sp.iops << QPointF(s.t, i.iops);
+        if (!fresh.contains(s.series))
+            freshOrder << s.series;
+        fresh[s.series] << QPointF(s.t, m_metric == Metric::MbPerSec ? i.mbPerS : i.iops);
     }
     const auto device = m_devices->addSamples(
         samples, [this](const QString& series) { return seriesLabel(series); }, m_metric == Metric::Iops);
@@ -366,18 +363,16 @@ void DiskPage::onFinished(int runId, const RunRecord& record)
         m_ldapView->chart()->setMinimumXRange(0, lastT);
     }
 
-    const QJsonObject& sum = record.summary;
-    if (sum.contains(QStringLiteral("latency_us")))
-        m_latencyLabel->setText(DiskResultModel::latencyLine(
-            tr("Latency, whole run:"), sum.value(QStringLiteral("latency_us")).toObject()));
-    else if (sum.contains(QStringLiteral("tests")) || record.kind == u"disk-under-load")
+    const DiskSummary sum = DiskSummary::fromJson(record.summary);
+    if (sum.hasRates())
+        m_latencyLabel->setText(DiskResultModel::latencyLine(tr("Latency, whole run:"), sum.latencyUs));
+    else if (sum.isSuite() || record.kind == u"disk-under-load")
         m_latencyLabel->setText(tr("Latency per part: see the table."));
-
+    m_steadyLabel->setRecord(record);
     QString done = tr("Done.");
-    if (sum.value(QStringLiteral("mb_per_s")).isDouble())
+    if (sum.mbPerS)
         done = tr("Done: %1 MB/s, %2 IOPS.")
-                   .arg(Units::formatNumber(sum.value(QStringLiteral("mb_per_s")).toDouble()),
-                       Units::formatNumber(sum.value(QStringLiteral("iops")).toDouble(), 0));
+                   .arg(Units::formatNumber(*sum.mbPerS), Units::formatNumber(sum.iops.value_or(0), 0));
     else if (record.kind == u"disk-under-load")
         done = DiskLdapView::doneText(record);
     const QString message = m_statusLabel->showOutcome(record, done);
@@ -402,6 +397,7 @@ void DiskPage::resetResults()
     m_devices->clear();
     m_progress->setValue(0);
     m_latencyLabel->setText(DiskResultModel::latencyLine(tr("Latency:"), {}));
+    m_steadyLabel->reset();
 }
 
 void DiskPage::setRunning(bool running)

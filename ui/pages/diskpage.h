@@ -19,6 +19,7 @@
 class DiskDeviceView;
 class DiskLdapView;
 class DiskResultModel;
+class DiskSteadyLabel;
 class LiveChartView;
 class QCheckBox;
 class QComboBox;
@@ -121,6 +122,7 @@ private:
     RunStatusLabel* m_statusLabel = nullptr;
     WarningsLabel* m_warningsLabel = nullptr;
     QLabel* m_latencyLabel = nullptr;
+    DiskSteadyLabel* m_steadyLabel = nullptr;
     DiskResultModel* m_model = nullptr;
     QTableView* m_table = nullptr;
     VerdictList* m_verdicts = nullptr;

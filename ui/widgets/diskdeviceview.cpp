@@ -1,29 +1,9 @@
 #include "ui/widgets/diskdeviceview.h"
 
+#include "core/disk/diskresult.h"
 #include "ui/charts/livechartview.h"
 
-#include <QJsonArray>
 #include <QVBoxLayout>
-
-namespace {
-
-// The sum of one field over the interval's witnesses (the devices the record's cross-check reads: every one when
-// the record does not say); nullopt when any of them could not say.
-std::optional<double> total(const QJsonArray& devices, const char* key)
-{
-    double sum = 0;
-    for (const QJsonValue& d : devices) {
-        if (!d.toObject().value(QStringLiteral("witness")).toBool(true))
-            continue;
-        const QJsonValue v = d.toObject().value(QLatin1String(key));
-        if (!v.isDouble())
-            return std::nullopt;
-        sum += v.toDouble();
-    }
-    return sum;
-}
-
-} // namespace
 
 DiskDeviceView::DiskDeviceView(QWidget* parent)
     : QWidget(parent)
@@ -58,17 +38,20 @@ DiskDeviceView::Points DiskDeviceView::addSamples(const SampleBatch& samples, co
     QHash<QString, QList<QPointF>> latency;
     QStringList latencyOrder;
     for (const Sample& s : samples) {
-        const QJsonValue devices = s.values.value(QStringLiteral("devices"));
-        if (!devices.isArray() || devices.toArray().isEmpty())
+        const DiskInterval interval = DiskInterval::fromSample(s);
+        if (!interval.devices || interval.devices->isEmpty())
             continue;
         if (!m_points.contains(s.series))
             m_order << s.series;
         SeriesPoints& sp = m_points[s.series];
         const double secs = s.t - sp.lastT;
         sp.lastT = s.t;
-        const QJsonArray d = devices.toArray();
-        const auto rb = total(d, "read_bytes"), wb = total(d, "write_bytes");
-        const auto ri = total(d, "read_ios"), wi = total(d, "write_ios"), ms = total(d, "io_ms");
+        // Summed over the witnesses (the devices the record's cross-check reads).
+        const DiskDevices& d = *interval.devices;
+        using F = DiskDeviceFigures;
+        const auto rb = DiskDeviceSum::witnesses(d, &F::readBytes), wb = DiskDeviceSum::witnesses(d, &F::writeBytes);
+        const auto ri = DiskDeviceSum::witnesses(d, &F::readIos), wi = DiskDeviceSum::witnesses(d, &F::writeIos);
+        const auto ms = DiskDeviceSum::witnesses(d, &F::ioMs);
         if (secs > 0 && rb && wb)
             sp.mbPerSec << QPointF(s.t, (*rb + *wb) / 1e6 / secs);
         if (secs > 0 && ri && wi)

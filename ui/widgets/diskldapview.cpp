@@ -2,6 +2,7 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "core/disk/diskresult.h"
 #include "core/ldap/loadresult.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/intervalsamples.h"
@@ -78,14 +79,14 @@ void DiskLdapView::finish(const RunRecord& record)
 QString DiskLdapView::doneText(const RunRecord& record)
 {
     const QJsonObject& s = record.summary;
-    const QJsonValue loaded = s.value(QStringLiteral("disk_loaded")).toObject().value(QStringLiteral("mb_per_s"));
-    const QJsonValue idle = s.value(QStringLiteral("disk_idle")).toObject().value(QStringLiteral("mb_per_s"));
+    const auto loaded = DiskSummary::fromJson(s.value(QStringLiteral("disk_loaded")).toObject()).mbPerS;
+    const auto idle = DiskSummary::fromJson(s.value(QStringLiteral("disk_idle")).toObject()).mbPerS;
     const QJsonValue pct = s.value(QStringLiteral("change")).toObject().value(QStringLiteral("mb_per_s_pct"));
-    if (!loaded.isDouble())
+    if (!loaded)
         return tr("Done.");
-    QString text = tr("Done: %1 MB/s under LDAP load").arg(Units::formatNumber(loaded.toDouble()));
-    if (idle.isDouble())
-        text += tr(", %1 MB/s idle").arg(Units::formatNumber(idle.toDouble()));
+    QString text = tr("Done: %1 MB/s under LDAP load").arg(Units::formatNumber(*loaded));
+    if (idle)
+        text += tr(", %1 MB/s idle").arg(Units::formatNumber(*idle));
     if (pct.isDouble())
         text += QStringLiteral(" (%1%2 %)")
                     .arg(pct.toDouble() > 0 ? QStringLiteral("+") : QString(), Units::formatNumber(pct.toDouble()));
