@@ -125,6 +125,10 @@ int list(const Ctx& c)
     if (c.p.isSet(QStringLiteral("json")))
         return writeJson(QJsonDocument(runListToJson(runs)), c.p.value(QStringLiteral("json"))) ? ExitOk : ExitFailed;
     printRunList(c.out, runs);
+    // The list is the newest --limit runs: say how many more there are.
+    if (const int total = c.store.count(f); total > runs.size())
+        std::fprintf(c.out, "showing %lld of %d runs (newest first; --limit N shows more)\n",
+            static_cast<long long>(runs.size()), total);
     return ExitOk;
 }
 
