@@ -24,6 +24,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <atomic>
 #include <cmath>
 
 // The History page offscreen: records made by a real dirbench-cli are dropped on the main window (a real
@@ -233,6 +234,16 @@ void TstHistoryPage::guiRunIsSavedAsItGoes()
     const int before = page->model()->rowCount();
     QSignalSpy saved(RunRecorder::of(&runner), &RunRecorder::runSaved);
     QSignalSpy flushed(RunRecorder::of(&runner)->service(), &HistoryService::flushed);
+    // Every commit of the GUI's history happens on the service's thread, never on this (the GUI) thread.
+    std::atomic<int> commits { 0 }, onGuiThread { 0 };
+    QThread* gui = QThread::currentThread();
+    connect(
+        RunRecorder::of(&runner)->service(), &HistoryService::committedOnWorker, this,
+        [&, gui](qint64) {
+            ++commits;
+            onGuiThread += QThread::currentThread() == gui ? 1 : 0;
+        },
+        Qt::DirectConnection);
     std::atomic<bool> release { false };
     const int id = runner.start([&release](RunContext& ctx) {
         for (int i = 0; !release.load() && i < 400 && !ctx.stopRequested(); ++i) {
@@ -268,6 +279,8 @@ void TstHistoryPage::guiRunIsSavedAsItGoes()
     QTRY_COMPARE(m->data(m->index(m->rowOf(*historyId), HistoryModel::Status)).toString(),
         QStringLiteral("cancelled")); // the page refreshed itself
     QCOMPARE(page->model()->rowCount(), before + 1);
+    QVERIFY2(commits.load() >= 3, qPrintable(QString::number(commits.load()))); // the row, intervals, the record
+    QCOMPARE(onGuiThread.load(), 0);
     release = true;
 }
 

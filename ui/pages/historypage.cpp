@@ -75,6 +75,7 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setResizeContentsPrecision(100); // column widths from the first rows, not 10,000
     m_table->setAlternatingRowColors(true);
     m_diffTable->setObjectName(QStringLiteral("historyDiffTable"));
     m_diffTable->setModel(m_comparison);
