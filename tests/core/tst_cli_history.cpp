@@ -356,7 +356,17 @@ void TstCliHistory::killedRunIsListedInterrupted()
     QCOMPARE(statusOf(QStringLiteral("killed")), QStringLiteral("interrupted"));
     QCOMPARE(statusOf(QStringLiteral("finished")), QStringLiteral("ok"));
     listed = cli({ QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--limit"), QStringLiteral("1") });
-    QVERIFY2(listed.out.contains("showing 1 of 2 runs"), listed.out.constData());
+    QVERIFY2(listed.out.contains("showing 1 of 2 runs (1-1, newest first); --offset 1 shows the next"),
+        listed.out.constData());
+    QVERIFY2(listed.out.contains("interrupted") && !listed.out.contains("finished"), listed.out.constData());
+    listed = cli({ QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--limit"), QStringLiteral("1"),
+        QStringLiteral("--offset"), QStringLiteral("1") });
+    QVERIFY2(listed.out.contains("showing 1 of 2 runs (2-2, newest first)\n"), listed.out.constData());
+    QVERIFY2(listed.out.contains("finished") && !listed.out.contains("interrupted"), listed.out.constData());
+    listed
+        = cli({ QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--offset"), QStringLiteral("-1") });
+    QCOMPARE(listed.code, 2);
+    QVERIFY2(listed.err.contains("--offset"), listed.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstCliHistory)
