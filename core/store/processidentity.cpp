@@ -64,5 +64,7 @@ std::optional<qint64> ProcessIdentity::startOf(qint64 pid)
 bool ProcessIdentity::isAlive() const
 {
     const auto start = startOf(pid);
+    if (startMs <= 0) // recorded without a start time (/proc unreadable then): the pid alone decides
+        return start.has_value();
     return start && std::abs(*start - startMs) <= StartToleranceMs;
 }
