@@ -113,9 +113,10 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     auto* advisor = new AdvisorPage(m_tabs);
     addPage(advisor);
     connect(advisor, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
-        const qint64 id = RunRecorder::of(m_runner)->save(r);
-        statusBar()->showMessage(
-            id ? tr("Saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
+        RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {
+            statusBar()->showMessage(
+                id ? tr("Saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
+        });
     });
     addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
     setAcceptDrops(true);

@@ -18,7 +18,7 @@ namespace {
 const char* const kDescription = R"(The run history: every run of dirbench-cli and of the GUI, in a SQLite database
 ($DIRBENCH_HISTORY, else ~/.local/share/dirbench/history.sqlite).
 
-  history list [--kind K] [--tag T] [--text S] [--limit N] [--json FILE]
+  history list [--kind K] [--tag T] [--text S] [--limit N] [--offset N] [--json FILE]
   history show ID|NAME [--json FILE]        the run's metrics; --json writes its RunRecord
   history export ID|NAME --json FILE        the RunRecord, the file private to you (0600)
   history import FILE.json...               RunRecords made by dirbench-cli --json (checked first: all or none)
@@ -40,7 +40,7 @@ const QMap<QString, QStringList>& allowed()
     static const QMap<QString, QStringList> h {
         { QStringLiteral("list"),
             { QStringLiteral("kind"), QStringLiteral("tag"), QStringLiteral("text"), QStringLiteral("limit"),
-                QStringLiteral("json") } },
+                QStringLiteral("offset"), QStringLiteral("json") } },
         { QStringLiteral("show"), { QStringLiteral("json") } },
         { QStringLiteral("export"), { QStringLiteral("json") } },
         { QStringLiteral("import"), {} },
@@ -106,8 +106,8 @@ int resolve(const Ctx& c, const QString& what, qint64* id)
 
 int list(const Ctx& c)
 {
-    if (int rc
-        = needArgs(c.pos, 0, 0, QStringLiteral("list [--kind K] [--tag T] [--text S] [--limit N] [--json FILE]")))
+    if (int rc = needArgs(
+            c.pos, 0, 0, QStringLiteral("list [--kind K] [--tag T] [--text S] [--limit N] [--offset N] [--json FILE]")))
         return rc;
     RunStore::Filter f;
     f.kind = c.p.value(QStringLiteral("kind"));
@@ -121,10 +121,25 @@ int list(const Ctx& c)
                 QStringLiteral("'") + c.p.value(QStringLiteral("limit"))
                     + QStringLiteral("' is not a positive whole number"));
     }
+    if (c.p.isSet(QStringLiteral("offset"))) {
+        bool ok = false;
+        f.offset = c.p.value(QStringLiteral("offset")).toInt(&ok);
+        if (!ok || f.offset < 0)
+            return badArgument(QStringLiteral("--offset"),
+                QStringLiteral("'") + c.p.value(QStringLiteral("offset"))
+                    + QStringLiteral("' is not a whole number >= 0"));
+    }
     const QList<RunStore::Summary> runs = c.store.list(f);
     if (c.p.isSet(QStringLiteral("json")))
         return writeJson(QJsonDocument(runListToJson(runs)), c.p.value(QStringLiteral("json"))) ? ExitOk : ExitFailed;
     printRunList(c.out, runs);
+    // The list is a page of --limit runs from --offset: say which, and how to see the next.
+    if (const int total = c.store.count(f); runs.size() < total) {
+        const int first = runs.isEmpty() ? 0 : f.offset + 1;
+        const int last = f.offset + int(runs.size());
+        std::fprintf(c.out, "showing %d of %d runs (%d-%d, newest first)%s\n", int(runs.size()), total, first, last,
+            last < total ? qPrintable(QStringLiteral("; --offset %1 shows the next").arg(last)) : "");
+    }
     return ExitOk;
 }
 
@@ -278,6 +293,9 @@ int runHistoryCommand(const QStringList& argsIn)
         { QStringLiteral("text"), QStringLiteral("list: runs whose name, kind or host contains S."),
             QStringLiteral("S") },
         { QStringLiteral("limit"), QStringLiteral("list: at most N runs, newest first (default 500)."),
+            QStringLiteral("N") },
+        { QStringLiteral("offset"),
+            QStringLiteral("list: skip the N newest matching runs first (the next page: --offset 500)."),
             QStringLiteral("N") },
         { QStringLiteral("json"), QStringLiteral("Write JSON to FILE ('-' = stdout)."), QStringLiteral("FILE") },
         { QStringLiteral("clear"), QStringLiteral("tag: remove the run's other tags first.") }

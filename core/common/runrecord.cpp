@@ -100,8 +100,10 @@ std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& o, QString* erro
     if (r.kind.isEmpty())
         return fail(str("kind: missing"));
     r.status = o.value(str("status")).toString(str("ok"));
-    if (r.status != u"ok" && r.status != u"failed" && r.status != u"cancelled")
-        return fail(str("status: must be ok, failed or cancelled, found \"") + r.status + u'"');
+    // "running" and "interrupted" are the history's (DESIGN.md): a run in progress, a run whose process died.
+    if (r.status != u"ok" && r.status != u"failed" && r.status != u"cancelled" && r.status != u"running"
+        && r.status != u"interrupted")
+        return fail(str("status: must be ok, failed, cancelled, running or interrupted, found \"") + r.status + u'"');
     r.failure = o.value(str("failure")).toString();
     r.started = QDateTime::fromString(o.value(str("started")).toString(), Qt::ISODateWithMs);
     r.spec = o.value(str("spec")).toObject();

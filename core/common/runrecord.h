@@ -37,7 +37,7 @@ struct RunRecord
     static constexpr const char* Schema = "dirbench.run/1";
 
     QString kind; // disk, ldap-probe, ...
-    QString status = QStringLiteral("ok"); // ok | failed | cancelled
+    QString status = QStringLiteral("ok"); // ok | failed | cancelled; in the history also running | interrupted
     QString failure; // empty = null
     QDateTime started;
     QJsonObject spec;

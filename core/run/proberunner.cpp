@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QMutex>
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 
@@ -15,7 +16,10 @@ struct ProbeRunner::Run
     { }
     RunContext ctx;
     std::atomic<bool> done { false };
+    std::atomic<bool> begun { false }; // the job is on a thread
     bool cancelled = false; // GUI-thread side only
+    bool waiting = false; // GUI-thread side only: announced as waiting, began() not sent yet
+    int ahead = -1; // GUI-thread side only: last announced
     double lastProgress = -1;
     QString lastPhase;
     QMutex resultMutex;
@@ -27,7 +31,7 @@ ProbeRunner::ProbeRunner(QObject* parent)
 {
     qRegisterMetaType<SampleBatch>("SampleBatch");
     qRegisterMetaType<RunRecord>("RunRecord");
-    m_pool.setMaxThreadCount(4);
+    m_pool.setMaxThreadCount(MaxThreads);
     m_pool.setExpiryTimeout(5000);
     // 60 ms: at most ~16 batches a second per run, well under the UI's budget of 20.
     m_timer.setInterval(60);
@@ -46,7 +50,13 @@ int ProbeRunner::start(Job job)
     const int id = m_nextId++;
     auto run = std::make_shared<Run>(id);
     m_runs.insert(id, run);
+    // Every runner busy (those running and those waiting): this one waits in line.
+    int busy = 0;
+    for (const auto& r : std::as_const(m_runs))
+        busy += r != run && !r->done.load() ? 1 : 0;
+    run->waiting = busy >= MaxThreads;
     m_pool.start([this, run, job = std::move(job)]() {
+        run->begun.store(true);
         RunRecord rec;
         try {
             rec = job(run->ctx);
@@ -68,6 +78,8 @@ int ProbeRunner::start(Job job)
     if (!m_timer.isActive())
         m_timer.start();
     emit started(id);
+    // Announced from the event loop: the caller knows the run's id by then.
+    QMetaObject::invokeMethod(this, &ProbeRunner::updateQueue, Qt::QueuedConnection);
     return id;
 }
 
@@ -98,6 +110,36 @@ int ProbeRunner::runningCount() const
     return int(m_runs.size());
 }
 
+bool ProbeRunner::isWaiting(int runId) const
+{
+    const auto run = m_runs.value(runId);
+    return run && run->waiting && !run->begun.load();
+}
+
+// The waiting runs in the order they were started (run ids grow): each learns how many wait before it; one that
+// has a thread now says it began.
+void ProbeRunner::updateQueue()
+{
+    QList<int> ids = m_runs.keys();
+    std::sort(ids.begin(), ids.end());
+    int ahead = 0;
+    for (const int id : std::as_const(ids)) {
+        const auto run = m_runs.value(id);
+        if (!run->waiting)
+            continue;
+        if (run->begun.load()) {
+            run->waiting = false;
+            emit began(id);
+            continue;
+        }
+        if (run->ahead != ahead) {
+            run->ahead = ahead;
+            emit waiting(id, ahead);
+        }
+        ++ahead;
+    }
+}
+
 bool ProbeRunner::waitForDone(int msecs)
 {
     return m_pool.waitForDone(msecs);
@@ -105,6 +147,7 @@ bool ProbeRunner::waitForDone(int msecs)
 
 void ProbeRunner::drain()
 {
+    updateQueue();
     const QList<int> ids = m_runs.keys();
     for (const int id : ids) {
         const auto run = m_runs.value(id);

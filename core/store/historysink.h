@@ -10,9 +10,10 @@
 
 class RunStore;
 
-// Saves one run in the history as it goes, for the GUI and the CLI alike: begin() writes a placeholder
-// ("failed: did not finish"), add() buffers samples and writes them about once a second, finish() replaces the
-// placeholder with the record (cancelled and failed runs keep their status). Every call is a short transaction.
+// Saves one run in the history as it goes, for the CLI (the GUI goes through HistoryService): begin() writes a row
+// "running" (with this process's host, pid and start time: the next program to open the history marks it
+// "interrupted" if this process dies), add() buffers samples and writes them about once a second, finish()
+// replaces the row with the record (ok, failed or cancelled). Every call is a short transaction.
 class HistorySink
 {
 public:

@@ -1,15 +1,21 @@
 #include "core/store/runrecorder.h"
 
 #include "core/run/proberunner.h"
-#include "core/store/historysink.h"
-#include "core/store/runstore.h"
+#include "core/store/historyservice.h"
 
 RunRecorder::RunRecorder(ProbeRunner* runner)
     : QObject(runner)
+    , m_service(new HistoryService(this))
 {
     setObjectName(QStringLiteral("runRecorder"));
+    m_service->open();
     connect(runner, &ProbeRunner::samplesArrived, this, &RunRecorder::onSamples);
     connect(runner, &ProbeRunner::finished, this, &RunRecorder::onFinished);
+    connect(m_service, &HistoryService::runSaved, this, &RunRecorder::runSaved);
+    connect(m_service, &HistoryService::writeFailed, this, [this](const QString& message) {
+        m_lastError = message;
+        emit saveFailed(message);
+    });
 }
 
 RunRecorder::~RunRecorder() = default;
@@ -23,48 +29,27 @@ RunRecorder* RunRecorder::of(ProbeRunner* runner)
 
 void RunRecorder::track(int runId, const QString& kind, const QJsonObject& spec, const QString& name)
 {
-    auto sink = std::make_shared<HistorySink>();
-    ProbeError e;
-    if (!sink->open({}, &e) || !sink->begin(kind, spec, name, &e)) {
-        m_lastError = e.message();
-        emit saveFailed(tr("The run is not saved in the history: %1").arg(m_lastError));
-        return;
-    }
-    m_sinks.insert(runId, sink);
+    m_tickets.insert(runId, m_service->beginRun(kind, spec, name));
 }
 
 void RunRecorder::onSamples(int runId, const SampleBatch& batch)
 {
-    if (const auto it = m_sinks.constFind(runId); it != m_sinks.cend())
-        (*it)->add(batch);
+    if (const auto it = m_tickets.constFind(runId); it != m_tickets.cend())
+        m_service->appendSamples(*it, batch);
 }
 
 void RunRecorder::onFinished(int runId, const RunRecord& record)
 {
-    const auto sink = m_sinks.take(runId);
-    if (!sink)
-        return;
-    ProbeError e;
-    if (const qint64 id = sink->finish(record, &e)) {
-        emit runSaved(id, record.kind, record.status);
-    } else {
-        m_lastError = e.message();
-        emit saveFailed(tr("The run could not be saved in the history: %1").arg(m_lastError));
+    if (const auto it = m_tickets.constFind(runId); it != m_tickets.cend()) {
+        m_service->finishRun(*it, record);
+        m_tickets.erase(it);
     }
 }
 
-qint64 RunRecorder::save(const RunRecord& record, const QString& name)
+void RunRecorder::save(const RunRecord& record, const QString& name, QObject* context, std::function<void(qint64)> done)
 {
-    RunStore store;
-    ProbeError e;
-    qint64 id = 0;
-    if (store.open({}, &e))
-        id = store.save(record, name, &e);
-    if (id == 0) {
-        m_lastError = e.message();
-        emit saveFailed(tr("Not saved in the history: %1").arg(m_lastError));
-        return 0;
-    }
-    emit runSaved(id, record.kind, record.status);
-    return id;
+    m_service->save(record, name, context ? context : this, [done = std::move(done)](const qint64& id) {
+        if (done)
+            done(id);
+    });
 }

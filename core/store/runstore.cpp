@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/store/comparison.h"
+#include "core/store/processidentity.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <QStandardPaths>
 #include <QUuid>
 
+#include <algorithm>
 #include <iterator>
 #include <sys/stat.h>
 
@@ -46,6 +48,14 @@ const Migration kMigrations[] = {
     // 3: LDAP throughput is successful operations: the headline of a load, a curve and a sweep is ok/s. Older rows
     // hold "ops/s" (completed operations): theirs is computed again from their record, derived as ops − errors.
     { "", recomputeLoadHeadlines },
+    // 4: honest run states. A run in progress is "running" (no longer a provisional "failed") and records the
+    // process that runs it, so the next program to open the history can mark it "interrupted" once that process is
+    // gone. Older rows ran in no process we can check: they get none.
+    { "ALTER TABLE runs ADD COLUMN runner_host TEXT NOT NULL DEFAULT '';"
+      "ALTER TABLE runs ADD COLUMN runner_pid INTEGER NOT NULL DEFAULT 0;"
+      "ALTER TABLE runs ADD COLUMN runner_start INTEGER NOT NULL DEFAULT 0;"
+      "CREATE INDEX runs_status ON runs(status);",
+        nullptr },
 };
 static_assert(std::size(kMigrations) == RunStore::SchemaVersion, "one migration per schema version");
 
@@ -167,7 +177,10 @@ bool RunStore::open(const QString& pathIn, ProbeError* error)
     q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
     q.exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
-    return migrate(error);
+    if (!migrate(error))
+        return false;
+    markInterrupted();
+    return true;
 }
 
 int RunStore::schemaVersion() const
@@ -238,11 +251,10 @@ qint64 RunStore::beginRun(const QString& kind, const QJsonObject& spec, ProbeErr
 {
     RunRecord r;
     r.kind = kind;
-    r.status = QStringLiteral("failed");
-    r.failure = QStringLiteral("the run did not finish (DirBench stopped while it ran)");
+    r.status = QStringLiteral("running");
     r.started = QDateTime::currentDateTime();
     r.spec = spec;
-    return save(r, {}, error);
+    return insert(r, {}, true, error);
 }
 
 bool RunStore::appendSamples(qint64 id, const SampleBatch& samples, ProbeError* error)
@@ -305,11 +317,23 @@ bool RunStore::finishRun(qint64 id, const RunRecord& record, ProbeError* error)
     return commit(db);
 }
 
-qint64 RunStore::save(const RunRecord& record, const QString& name, ProbeError* error)
+qint64 RunStore::save(const RunRecord& recordIn, const QString& name, ProbeError* error)
 {
+    if (recordIn.status != u"running")
+        return insert(recordIn, name, false, error);
+    RunRecord record = recordIn;
+    record.status = QStringLiteral("interrupted");
+    if (record.failure.isEmpty())
+        record.failure = QStringLiteral("the record was saved while its run was still going");
+    return insert(record, name, false, error);
+}
+
+qint64 RunStore::insert(const RunRecord& record, const QString& name, bool ours, ProbeError* error)
+{
+    const ProcessIdentity me = ours ? ProcessIdentity::self() : ProcessIdentity();
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral(
-        "INSERT INTO runs (kind, status, name, started, headline, host, record) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral("INSERT INTO runs (kind, status, name, started, headline, host, record, runner_host,"
+                             " runner_pid, runner_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(record.kind);
     q.addBindValue(record.status);
     q.addBindValue(name.isEmpty() ? QStringLiteral("") : name); // "" not NULL: the column is NOT NULL
@@ -317,6 +341,9 @@ qint64 RunStore::save(const RunRecord& record, const QString& name, ProbeError* 
     q.addBindValue(headlineOf(record));
     q.addBindValue(hostOf(record));
     q.addBindValue(QString::fromUtf8(QJsonDocument(record.toJson()).toJson(QJsonDocument::Compact)));
+    q.addBindValue(me.host.isEmpty() ? QStringLiteral("") : me.host);
+    q.addBindValue(me.pid);
+    q.addBindValue(me.startMs);
     if (!q.exec()) {
         if (error)
             *error = lastError(QStringLiteral("cannot save the run"));
@@ -330,10 +357,12 @@ QList<RunStore::Summary> RunStore::list() const
     return list(Filter());
 }
 
-QList<RunStore::Summary> RunStore::list(const Filter& f) const
+namespace {
+
+// The WHERE clause of a filter, and its values bound on a prepared query.
+QString whereOf(const RunStore::Filter& f)
 {
-    QList<Summary> out;
-    QString sql = QStringLiteral("SELECT id, kind, status, name, tags, started, headline, host FROM runs WHERE 1=1");
+    QString sql = QStringLiteral(" WHERE 1=1");
     if (!f.kind.isEmpty())
         sql += QStringLiteral(" AND kind = :kind");
     if (!f.tag.isEmpty())
@@ -342,9 +371,11 @@ QList<RunStore::Summary> RunStore::list(const Filter& f) const
         sql += QStringLiteral(" AND id = :id");
     if (!f.text.isEmpty())
         sql += QStringLiteral(" AND (name LIKE :text OR kind LIKE :text OR host LIKE :text)");
-    sql += QStringLiteral(" ORDER BY started DESC, id DESC LIMIT :limit");
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(sql);
+    return sql;
+}
+
+void bindFilter(QSqlQuery& q, const RunStore::Filter& f)
+{
     if (!f.kind.isEmpty())
         q.bindValue(QStringLiteral(":kind"), f.kind);
     if (!f.tag.isEmpty())
@@ -353,7 +384,19 @@ QList<RunStore::Summary> RunStore::list(const Filter& f) const
         q.bindValue(QStringLiteral(":text"), QString(u'%' + f.text + u'%'));
     if (f.id > 0)
         q.bindValue(QStringLiteral(":id"), f.id);
+}
+
+} // namespace
+
+QList<RunStore::Summary> RunStore::list(const Filter& f) const
+{
+    QList<Summary> out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT id, kind, status, name, tags, started, headline, host FROM runs") + whereOf(f)
+        + QStringLiteral(" ORDER BY started DESC, id DESC LIMIT :limit OFFSET :offset"));
+    bindFilter(q, f);
     q.bindValue(QStringLiteral(":limit"), f.limit);
+    q.bindValue(QStringLiteral(":offset"), std::max(0, f.offset));
     if (!q.exec())
         return out;
     while (q.next()) {
@@ -369,6 +412,65 @@ QList<RunStore::Summary> RunStore::list(const Filter& f) const
         out.append(s);
     }
     return out;
+}
+
+int RunStore::count(const Filter& f) const
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM runs") + whereOf(f));
+    bindFilter(q, f);
+    return q.exec() && q.next() ? q.value(0).toInt() : 0;
+}
+
+QStringList RunStore::kinds() const
+{
+    QStringList out;
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    if (q.exec(QStringLiteral("SELECT DISTINCT kind FROM runs ORDER BY kind")))
+        while (q.next())
+            out << q.value(0).toString();
+    return out;
+}
+
+int RunStore::markInterrupted(ProbeError* error)
+{
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT id, runner_pid, runner_start FROM runs WHERE status = 'running'"
+                             " AND runner_host = ?"));
+    q.addBindValue(ProcessIdentity::thisHost());
+    QList<QPair<qint64, qint64>> gone; // id, pid
+    if (q.exec())
+        while (q.next()) {
+            ProcessIdentity p { {}, q.value(1).toLongLong(), q.value(2).toLongLong() };
+            if (!p.isAlive())
+                gone.append({ q.value(0).toLongLong(), p.pid });
+        }
+    if (gone.isEmpty())
+        return 0;
+    if (!beginWrite(db)) {
+        if (error)
+            *error = lastError(QStringLiteral("cannot mark interrupted runs"));
+        return 0;
+    }
+    int marked = 0;
+    for (const auto& [id, pid] : std::as_const(gone)) {
+        QSqlQuery u(db);
+        u.prepare(QStringLiteral(
+            "UPDATE runs SET status = 'interrupted', headline = CASE WHEN headline = 'running' THEN 'interrupted'"
+            " ELSE headline END, record = CASE WHEN json_valid(record) THEN json_set(record, '$.status',"
+            " 'interrupted', '$.failure', ?) ELSE record END WHERE id = ? AND status = 'running'"));
+        u.addBindValue(
+            QStringLiteral("interrupted: the process that ran it (pid %1) ended before the run finished").arg(pid));
+        u.addBindValue(id);
+        if (u.exec())
+            marked += u.numRowsAffected();
+    }
+    if (!commit(db)) {
+        rollback(db);
+        return 0;
+    }
+    return marked;
 }
 
 std::optional<RunStore::Summary> RunStore::summary(qint64 id) const

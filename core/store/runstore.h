@@ -18,7 +18,9 @@
 class RunStore
 {
 public:
-    static constexpr int SchemaVersion = 3;
+    static constexpr int SchemaVersion = 4;
+
+    static constexpr int PageSize = 500; // rows a list shows at once (it pages on)
 
     struct Summary
     {
@@ -38,7 +40,8 @@ public:
         QString kind; // exact, or "" for all
         QString tag; // runs with this tag
         QString text; // in the name, the kind or the host
-        int limit = 500;
+        int limit = PageSize;
+        int offset = 0; // rows skipped (the next page starts at the rows shown so far)
         qint64 id = 0; // one run only, or 0
     };
 
@@ -55,15 +58,23 @@ public:
     // $DIRBENCH_HISTORY, else <user data dir>/history.sqlite.
     static QString defaultPath();
 
-    // A run as it goes: the record's intervals are written by appendSamples, the rest by finishRun.
+    // A run as it goes: a row "running" (with this process's host, pid and start time), the record's intervals
+    // written by appendSamples, the rest by finishRun (ok, failed or cancelled).
     qint64 beginRun(const QString& kind, const QJsonObject& spec, ProbeError* error = nullptr);
     bool appendSamples(qint64 id, const SampleBatch& samples, ProbeError* error = nullptr);
     bool finishRun(qint64 id, const RunRecord& record, ProbeError* error = nullptr);
-    // A whole record at once (imports, the CLI's --json runs). Returns the new id, or 0.
+    // A whole record at once (imports, the CLI's --json runs). Returns the new id, or 0. A record that says
+    // "running" runs nowhere now: it is saved as "interrupted".
     qint64 save(const RunRecord& record, const QString& name = {}, ProbeError* error = nullptr);
 
     QList<Summary> list(const Filter& filter) const;
     QList<Summary> list() const;
+    // How many runs the filter matches (its limit and offset aside), and the kinds of run the history holds.
+    int count(const Filter& filter) const;
+    QStringList kinds() const;
+    // Every "running" row of this host whose process is gone (or is another process with its pid) becomes
+    // "interrupted"; a run of a live process, or of another host, stays "running". Returns how many were marked.
+    int markInterrupted(ProbeError* error = nullptr);
     std::optional<RunRecord> load(qint64 id, ProbeError* error = nullptr) const;
     std::optional<Summary> summary(qint64 id) const;
     bool rename(qint64 id, const QString& name);
@@ -76,6 +87,7 @@ public:
 
 private:
     bool migrate(ProbeError* error);
+    qint64 insert(const RunRecord& record, const QString& name, bool ours, ProbeError* error);
     ProbeError lastError(const QString& what) const;
 
     QString m_connection;

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+
 // dirbench-cli history and --baseline, for real: real CLI processes, real disk runs, a real SQLite file.
 class TstCliHistory : public QObject
 {
@@ -19,6 +21,7 @@ private slots:
     void olderLoadRecordsShowDerivedOkPerSecond();
     void badInputIsRefusedByName();
     void cliAndTestWriteAtOnce();
+    void killedRunIsListedInterrupted();
 
 private:
     struct Result
@@ -317,6 +320,53 @@ void TstCliHistory::cliAndTestWriteAtOnce()
     QCOMPARE(mine.list(f).size(), 1 + (written + 1) / 2);
     QCOMPARE(mine.load(run)->intervals.size(), written / 2);
     qInfo("this process wrote %d transactions (%d while the CLI imported %d records)", written, whileCliRan, kFiles);
+}
+
+// A real dirbench-cli disk run, killed (SIGKILL) while it runs: `history list` shows it "running" while its process
+// lives (this test's own opens of the history leave it so), then "interrupted" once the process is gone; the list
+// says how many runs it leaves out.
+void TstCliHistory::killedRunIsListedInterrupted()
+{
+    Result done = cli(diskRun() << QStringLiteral("--name") << QStringLiteral("finished"));
+    QVERIFY2(done.code == 0, done.err.constData());
+    QProcess run;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DIRBENCH_HISTORY"), m_db);
+    run.setProcessEnvironment(env);
+    QStringList args = diskRun();
+    args[args.indexOf(QStringLiteral("--duration")) + 1] = QStringLiteral("120");
+    run.start(QStringLiteral(DIRBENCH_CLI_PATH), args << QStringLiteral("--name") << QStringLiteral("killed"));
+    QVERIFY(run.waitForStarted());
+    auto statusOf = [this](const QString& name) {
+        RunStore s;
+        const auto id = s.open(m_db) ? s.findByName(name) : std::nullopt;
+        return id ? s.summary(*id)->status : QString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(statusOf(QStringLiteral("killed")), QStringLiteral("running"), 30000);
+    Result listed = cli({ QStringLiteral("history"), QStringLiteral("list") });
+    QVERIFY2(listed.code == 0, listed.err.constData());
+    QVERIFY2(listed.out.contains("running"), listed.out.constData());
+    QCOMPARE(statusOf(QStringLiteral("killed")), QStringLiteral("running")); // its process lives
+    ::kill(pid_t(run.processId()), SIGKILL);
+    QVERIFY(run.waitForFinished(10000));
+    listed = cli({ QStringLiteral("history"), QStringLiteral("list") });
+    QVERIFY2(listed.code == 0, listed.err.constData());
+    QVERIFY2(listed.out.contains("interrupted"), listed.out.constData());
+    QVERIFY2(!listed.out.contains("running"), listed.out.constData());
+    QCOMPARE(statusOf(QStringLiteral("killed")), QStringLiteral("interrupted"));
+    QCOMPARE(statusOf(QStringLiteral("finished")), QStringLiteral("ok"));
+    listed = cli({ QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--limit"), QStringLiteral("1") });
+    QVERIFY2(listed.out.contains("showing 1 of 2 runs (1-1, newest first); --offset 1 shows the next"),
+        listed.out.constData());
+    QVERIFY2(listed.out.contains("interrupted") && !listed.out.contains("finished"), listed.out.constData());
+    listed = cli({ QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--limit"), QStringLiteral("1"),
+        QStringLiteral("--offset"), QStringLiteral("1") });
+    QVERIFY2(listed.out.contains("showing 1 of 2 runs (2-2, newest first)\n"), listed.out.constData());
+    QVERIFY2(listed.out.contains("finished") && !listed.out.contains("interrupted"), listed.out.constData());
+    listed
+        = cli({ QStringLiteral("history"), QStringLiteral("list"), QStringLiteral("--offset"), QStringLiteral("-1") });
+    QCOMPARE(listed.code, 2);
+    QVERIFY2(listed.err.contains("--offset"), listed.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstCliHistory)

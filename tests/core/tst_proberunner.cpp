@@ -9,6 +9,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <atomic>
 #include <stdexcept>
 
 class TstProbeRunner : public QObject
@@ -20,6 +21,7 @@ private slots:
     void cancelIsAcknowledgedQuickly();
     void staleRunDeliversNothingAfterCancel();
     void throwingJobFailsCleanly();
+    void jobsBeyondThePoolSayTheyWait();
 };
 
 namespace {
@@ -170,6 +172,41 @@ void TstProbeRunner::throwingJobFailsCleanly()
     const auto rec = done.first().at(1).value<RunRecord>();
     QCOMPARE(rec.status, QStringLiteral("failed"));
     QVERIFY(rec.failure.contains(QStringLiteral("boom")));
+}
+
+// Six jobs on a pool of four: the fifth and sixth wait and say so (0 and 1 ahead), the sixth moves up when the
+// fifth gets a runner, and each says when it began; the first four never say they wait.
+void TstProbeRunner::jobsBeyondThePoolSayTheyWait()
+{
+    ProbeRunner runner;
+    QSignalSpy waiting(&runner, &ProbeRunner::waiting);
+    QSignalSpy began(&runner, &ProbeRunner::began);
+    QSignalSpy finished(&runner, &ProbeRunner::finished);
+    std::atomic<int> release { 0 }; // jobs with an index below this may end
+    QList<int> ids;
+    for (int i = 0; i < ProbeRunner::MaxThreads + 2; ++i)
+        ids << runner.start([&release, i](RunContext& ctx) {
+            while (release.load() <= i && !ctx.stopRequested())
+                QThread::msleep(5);
+            return RunRecord();
+        });
+    QTRY_COMPARE(waiting.count(), 2);
+    QCOMPARE(waiting.at(0), (QList<QVariant> { ids.at(4), 0 }));
+    QCOMPARE(waiting.at(1), (QList<QVariant> { ids.at(5), 1 }));
+    QVERIFY(runner.isWaiting(ids.at(4)) && runner.isWaiting(ids.at(5)));
+    QVERIFY(!runner.isWaiting(ids.at(0)));
+    QCOMPARE(began.count(), 0);
+    release = 1; // the first ends: the fifth gets its runner, the sixth is next
+    QTRY_COMPARE(began.count(), 1);
+    QCOMPARE(began.first().first().toInt(), ids.at(4));
+    QTRY_COMPARE(waiting.count(), 3);
+    QCOMPARE(waiting.at(2), (QList<QVariant> { ids.at(5), 0 }));
+    release = 2;
+    QTRY_COMPARE(began.count(), 2);
+    QCOMPARE(began.at(1).first().toInt(), ids.at(5));
+    release = 100;
+    QTRY_COMPARE(finished.count(), ids.size());
+    QCOMPARE(waiting.count(), 3);
 }
 
 QTEST_GUILESS_MAIN(TstProbeRunner)

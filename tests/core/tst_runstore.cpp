@@ -1,10 +1,12 @@
 #include "core/ldap/loadresult.h"
 #include "core/store/historysink.h"
+#include "core/store/processidentity.h"
 #include "core/store/runstore.h"
 #include "tests/common/loadfigures.h"
 
 #include <QFile>
 #include <QJsonArray>
+#include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -23,7 +25,42 @@ private slots:
     void schemaOneDatabaseIsMigrated();
     void schemaTwoLoadHeadlinesBecomeOkPerSecond();
     void sinkWritesAsItGoes();
+    void deadProcessRunIsInterrupted();
+    void liveProcessRunStaysRunning();
+    void listPagesPast500();
+    void runningRecordImportedIsInterrupted();
 };
+
+// The process that "runs" a history row, set by hand (the row was begun by this process).
+static void setRunner(const QString& path, qint64 id, const QString& host, qint64 pid, qint64 startMs)
+{
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("runner"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("UPDATE runs SET runner_host = ?, runner_pid = ?, runner_start = ? WHERE id = ?"));
+        q.addBindValue(host);
+        q.addBindValue(pid);
+        q.addBindValue(startMs);
+        q.addBindValue(id);
+        QVERIFY(q.exec());
+        QCOMPARE(q.numRowsAffected(), 1);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("runner"));
+}
+
+static QString statusAfterOpen(const QString& path, qint64 id, QString* failure = nullptr)
+{
+    RunStore s;
+    if (!s.open(path))
+        return QStringLiteral("(cannot open)");
+    const auto rec = s.load(id);
+    if (failure && rec)
+        *failure = rec->failure;
+    return s.summary(id)->status + (rec ? QString() : QStringLiteral(" (record unreadable)"));
+}
 
 static RunRecord record(const QString& kind, double mbps)
 {
@@ -101,8 +138,7 @@ void TstRunStore::intervalsSurviveACrash()
     QVERIFY(again.open(path));
     const auto r = again.load(id);
     QVERIFY(r);
-    QCOMPARE(r->status, QStringLiteral("failed"));
-    QVERIFY(r->failure.contains(QStringLiteral("did not finish")));
+    QCOMPARE(r->status, QStringLiteral("running")); // this process still runs: it is not interrupted
     QCOMPARE(r->intervals.size(), 3);
     QCOMPARE(r->intervals.last().toObject().value(QStringLiteral("mb_per_s")).toDouble(), 102.0);
     // Finishing it replaces the provisional intervals with the record's own.
@@ -262,6 +298,12 @@ void TstRunStore::schemaOneDatabaseIsMigrated()
     while (q.next())
         plan += q.value(3).toString() + u'\n';
     QVERIFY2(plan.contains("runs_name"), qPrintable(plan));
+    // Schema 4: the runner's columns, empty for rows that ran before it (no process to check: never interrupted).
+    QVERIFY(q.exec("SELECT runner_host, runner_pid, runner_start, status FROM runs WHERE id = 2"));
+    QVERIFY(q.next());
+    QCOMPARE(q.value(0).toString(), QString());
+    QCOMPARE(q.value(1).toLongLong(), 0);
+    QCOMPARE(q.value(2).toLongLong(), 0);
     q.finish();
     db.close();
     db = QSqlDatabase();
@@ -321,6 +363,10 @@ void TstRunStore::schemaTwoLoadHeadlinesBecomeOkPerSecond()
             q.addBindValue(ids.at(i));
             QVERIFY(q.exec());
         }
+        // Schema 4's columns and index did not exist then.
+        for (const char* ddl : { "DROP INDEX runs_status", "ALTER TABLE runs DROP COLUMN runner_host",
+                 "ALTER TABLE runs DROP COLUMN runner_pid", "ALTER TABLE runs DROP COLUMN runner_start" })
+            QVERIFY2(q.exec(QLatin1String(ddl)), ddl);
         QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=2")));
         q.finish();
         db.close();
@@ -329,7 +375,7 @@ void TstRunStore::schemaTwoLoadHeadlinesBecomeOkPerSecond()
     RunStore s;
     ProbeError e;
     QVERIFY2(s.open(path, &e), qPrintable(e.message()));
-    QCOMPARE(s.schemaVersion(), 3);
+    QCOMPARE(s.schemaVersion(), RunStore::SchemaVersion); // 3, then 4
     for (int i = 0; i < rows.size(); ++i)
         QCOMPARE(s.summary(ids.at(i))->headline, rows.at(i).newHeadline);
     // The records themselves are untouched: the derivation is made when they are read.
@@ -354,7 +400,7 @@ void TstRunStore::sinkWritesAsItGoes()
     smp.t = 2;
     sink.add({ smp });
     QCOMPARE(reader.load(id)->intervals.size(), 2); // on disk while the run goes
-    QCOMPARE(reader.summary(id)->status, QStringLiteral("failed")); // until it finishes
+    QCOMPARE(reader.summary(id)->status, QStringLiteral("running")); // until it finishes
     RunRecord done;
     done.kind = QStringLiteral("ldap-search");
     done.status = QStringLiteral("cancelled");
@@ -365,6 +411,125 @@ void TstRunStore::sinkWritesAsItGoes()
     QCOMPARE(sum->status, QStringLiteral("cancelled"));
     QCOMPARE(sum->name, QStringLiteral("nightly"));
     QCOMPARE(sum->headline, QStringLiteral("480.0 ok/s")); // successes; 500 ops/s completed
+}
+
+// A run whose process is gone: a real child started and waited for (its pid names no process now), and this
+// process's own pid with another start time (a pid reused). The next open marks both "interrupted"; a row of
+// another host is left alone (its processes cannot be seen from here).
+void TstRunStore::deadProcessRunIsInterrupted()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    QProcess child;
+    child.start(QStringLiteral("true"), {});
+    QVERIFY(child.waitForStarted());
+    const qint64 deadPid = child.processId();
+    QVERIFY(deadPid > 0);
+    QVERIFY(child.waitForFinished());
+    QVERIFY(!ProcessIdentity::startOf(deadPid));
+    const ProcessIdentity me = ProcessIdentity::self();
+    QVERIFY(me.startMs > 0);
+    QVERIFY(me.isAlive());
+    qint64 dead = 0, reused = 0, elsewhere = 0;
+    {
+        RunStore s;
+        QVERIFY(s.open(path));
+        dead = s.beginRun(QStringLiteral("ldap-search"), {});
+        reused = s.beginRun(QStringLiteral("disk"), {});
+        elsewhere = s.beginRun(QStringLiteral("disk"), {});
+        QVERIFY(dead && reused && elsewhere);
+        QCOMPARE(s.summary(dead)->status, QStringLiteral("running"));
+        QCOMPARE(s.summary(dead)->headline, QStringLiteral("running"));
+    }
+    setRunner(path, dead, me.host, deadPid, me.startMs);
+    setRunner(path, reused, me.host, me.pid, me.startMs - 3600 * 1000);
+    setRunner(path, elsewhere, QStringLiteral("another-host.example"), deadPid, me.startMs);
+    QString failure;
+    QCOMPARE(statusAfterOpen(path, dead, &failure), QStringLiteral("interrupted"));
+    QVERIFY2(failure.contains(QString::number(deadPid)), qPrintable(failure));
+    QCOMPARE(statusAfterOpen(path, reused), QStringLiteral("interrupted"));
+    QCOMPARE(statusAfterOpen(path, elsewhere), QStringLiteral("running"));
+    RunStore s;
+    QVERIFY(s.open(path));
+    QCOMPARE(s.summary(dead)->headline, QStringLiteral("interrupted"));
+    QCOMPARE(s.load(dead)->status, QStringLiteral("interrupted")); // the record says so too
+    // An interrupted run can still be finished by nobody, but it is saved again as it is when exported/imported.
+    QCOMPARE(s.markInterrupted(), 0); // nothing left to mark
+}
+
+// A run of a live process (a child that sleeps until it is killed) stays "running" however often the history is
+// opened; once the child is killed and reaped, the next open marks it "interrupted".
+void TstRunStore::liveProcessRunStaysRunning()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    QProcess child;
+    child.start(QStringLiteral("sleep"), { QStringLiteral("600") });
+    QVERIFY(child.waitForStarted());
+    const qint64 pid = child.processId();
+    const auto start = ProcessIdentity::startOf(pid);
+    QVERIFY(start);
+    qint64 id = 0;
+    {
+        RunStore s;
+        QVERIFY(s.open(path));
+        id = s.beginRun(QStringLiteral("ldap-search"), {});
+        QVERIFY(id);
+    }
+    setRunner(path, id, ProcessIdentity::thisHost(), pid, *start);
+    QCOMPARE(statusAfterOpen(path, id), QStringLiteral("running"));
+    QCOMPARE(statusAfterOpen(path, id), QStringLiteral("running"));
+    child.kill();
+    QVERIFY(child.waitForFinished());
+    QCOMPARE(statusAfterOpen(path, id), QStringLiteral("interrupted"));
+}
+
+// 1,203 runs: pages of 500 (offset, limit) cover them all once, newest first; count() says how many match.
+void TstRunStore::listPagesPast500()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("h.sqlite"));
+    RunStore s;
+    QVERIFY(s.open(path));
+    const QDateTime t0 = QDateTime::currentDateTime();
+    for (int i = 0; i < 1203; ++i) {
+        RunRecord r = record(i % 3 == 0 ? QStringLiteral("ldap-search") : QStringLiteral("disk"), i);
+        r.started = t0.addSecs(i);
+        QVERIFY(s.save(r) > 0);
+    }
+    RunStore::Filter f;
+    QCOMPARE(f.limit, 500);
+    QCOMPARE(s.count(f), 1203);
+    QList<qint64> seen;
+    for (f.offset = 0; f.offset < 1203; f.offset += RunStore::PageSize) {
+        const auto page = s.list(f);
+        QCOMPARE(page.size(), std::min(500, 1203 - f.offset));
+        for (const auto& r : page)
+            seen << r.id;
+    }
+    QCOMPARE(QSet<qint64>(seen.begin(), seen.end()).size(), 1203);
+    QCOMPARE(seen.first(), qint64(1203)); // newest first
+    QCOMPARE(seen.last(), qint64(1));
+    RunStore::Filter searches;
+    searches.kind = QStringLiteral("ldap-search");
+    QCOMPARE(s.count(searches), 401);
+    QCOMPARE(s.list(searches).size(), 401);
+    QCOMPARE(s.kinds(), (QStringList { QStringLiteral("disk"), QStringLiteral("ldap-search") }));
+}
+
+// A record that says "running" (exported while it ran) runs nowhere once imported: it is saved "interrupted".
+void TstRunStore::runningRecordImportedIsInterrupted()
+{
+    QTemporaryDir dir;
+    RunStore s;
+    QVERIFY(s.open(dir.filePath(QStringLiteral("h.sqlite"))));
+    RunRecord r = record(QStringLiteral("disk"), 5);
+    r.status = QStringLiteral("running");
+    const auto back = RunRecord::fromJson(r.toJson());
+    QVERIFY(back);
+    const qint64 id = s.save(*back);
+    QCOMPARE(s.summary(id)->status, QStringLiteral("interrupted"));
+    QCOMPARE(s.load(id)->status, QStringLiteral("interrupted"));
 }
 
 QTEST_GUILESS_MAIN(TstRunStore)

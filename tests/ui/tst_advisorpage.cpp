@@ -3,6 +3,7 @@
 // catalog accepted or refused naming the field; and the tab in the main window.
 #include "core/catalog/need.h"
 #include "core/run/proberunner.h"
+#include "core/store/runrecorder.h"
 #include "core/store/runstore.h"
 #include "ui/charts/barchartview.h"
 #include "ui/mainwindow.h"
@@ -268,7 +269,9 @@ void TstAdvisorPage::tabInMainWindow()
     QVERIFY(page);
     // "Save in history" keeps the comparison on screen as a cloud-compare run.
     page->showSeedCase("aws-t3.medium");
+    QSignalSpy saved(RunRecorder::of(&runner), &RunRecorder::runSaved);
     page->findChild<QPushButton*>("saveComparisonButton")->click();
+    QTRY_COMPARE(saved.count(), 1); // written on the history's thread
     RunStore store;
     QVERIFY(store.open());
     const auto runs = store.list();

@@ -7,17 +7,21 @@
 #include "ui/pages/diskpage.h"
 #include "ui/widgets/diskdeviceview.h"
 
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+
+#include <atomic>
 
 namespace {
 
@@ -54,6 +58,7 @@ private slots:
     void deviceSeriesBesideDirBench();
     void cancelMidRun();
     void closingTheWindowCancelsTheRun();
+    void queuedRunSaysItWaits();
     void screenshot();
 };
 
@@ -70,6 +75,8 @@ void TestDiskPage::seqWriteRunFinishes()
     QVERIFY(tmp.isValid());
     ProbeRunner runner;
     DiskPage page(&runner);
+    // The result table, checked by the model tester through a real run's updates.
+    QAbstractItemModelTester tester(page.resultModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy finished(&page, &DiskPage::runFinished);
     setUpSeqWrite(&page, tmp.path(), QStringLiteral("16M"), QStringLiteral("1"));
 
@@ -562,4 +569,33 @@ void TestDiskPage::screenshot()
 }
 
 QTEST_MAIN(TestDiskPage)
+// Every runner busy (four jobs of another page): the page's run waits and its progress bar says so, not "running";
+// once a runner is free it starts and finishes.
+void TestDiskPage::queuedRunSaysItWaits()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    ProbeRunner runner;
+    std::atomic<bool> release { false };
+    for (int i = 0; i < ProbeRunner::MaxThreads; ++i)
+        runner.start([&release](RunContext& ctx) {
+            while (!release.load() && !ctx.stopRequested())
+                QThread::msleep(5);
+            return RunRecord();
+        });
+    DiskPage page(&runner);
+    QSignalSpy finished(&page, &DiskPage::runFinished);
+    page.setJobFactory([](const DiskSpec&) -> ProbeRunner::Job { return [](RunContext&) { return RunRecord(); }; });
+    setUpSeqWrite(&page, tmp.path(), QStringLiteral("16M"), QStringLiteral("1"));
+    page.start();
+    QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
+    auto* bar = page.findChild<QProgressBar*>(QStringLiteral("progressBar"));
+    QVERIFY(bar);
+    QTRY_COMPARE(bar->format(), QStringLiteral("waiting for a free runner (next in line)"));
+    QVERIFY(runner.isWaiting(page.currentRunId()));
+    release = true;
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QVERIFY(!bar->format().startsWith(u"waiting"));
+}
+
 #include "tst_diskpage.moc"

@@ -1,5 +1,6 @@
 #include "core/run/proberunner.h"
 #include "core/run/runcontext.h"
+#include "core/store/historyservice.h"
 #include "core/store/recordfile.h"
 #include "core/store/runrecorder.h"
 #include "ui/charts/overlaychartview.h"
@@ -10,6 +11,7 @@
 #include "ui/widgets/historyfilterbar.h"
 
 #include <QAbstractButton>
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QFile>
 #include <QMessageBox>
@@ -22,6 +24,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <atomic>
 #include <cmath>
 
 // The History page offscreen: records made by a real dirbench-cli are dropped on the main window (a real
@@ -33,7 +36,7 @@ private slots:
     void initTestCase();
     void dropFilterRenameCompareDelete();
     void guiRunIsSavedAsItGoes();
-    void screenshot();
+    void pagesPast500();
 
 private:
     QString cliRecord(const QString& name, const QString& profile);
@@ -91,6 +94,12 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     HistoryPage* page = window.historyPage();
+    QAbstractItemModelTester historyTester(page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester comparisonTester(
+        page->comparisonModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy listed(page, &HistoryPage::listed);
+    page->refresh(); // the list asked for when the page was made may be shown already
+    QTRY_VERIFY(listed.count() >= 1); // the first list comes from the history's thread
     QVERIFY2(page->storeError().isEmpty(), qPrintable(page->storeError()));
     const int before = page->model()->rowCount();
 
@@ -100,8 +109,12 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(R"({"schema":"dirbench.run/1","kind":"disk","started":"2026-01-01T00:00:00.000","intervals":{}})");
     f.close();
+    QSignalSpy imported(page, &HistoryPage::importFinished);
     drop(&window, m_records + QStringList { broken });
-    QCOMPARE(page->model()->rowCount(), before + 3);
+    QTRY_COMPARE(imported.count(), 1);
+    QCOMPARE(imported.first().at(0).toInt(), 3);
+    QTRY_COMPARE(page->model()->rowCount(), before + 3);
+    QTRY_COMPARE(page->selectedIds().size(), 3); // the imported runs are selected
     QVERIFY2(page->lastMessage().contains("broken.json") && page->lastMessage().contains("intervals"),
         qPrintable(page->lastMessage()));
     QCOMPARE(window.currentPage(), page); // the drop brought the page forward
@@ -128,9 +141,11 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     }
     QCOMPARE(randReads.size(), 2);
     QVERIFY(commit > 0);
-    QVERIFY(page->renameRun(randReads.at(0), "before tuning"));
-    QVERIFY(page->renameRun(randReads.at(1), "after tuning"));
-    QVERIFY(page->setRunTags(randReads.at(1), { "nightly", "ssd" }));
+    page->renameRun(randReads.at(0), "before tuning");
+    page->renameRun(randReads.at(1), "after tuning");
+    page->setRunTags(randReads.at(1), { "nightly", "ssd" });
+    QTRY_COMPARE(
+        m->data(m->index(m->rowOf(randReads.at(1)), HistoryModel::Tags)).toString(), QStringLiteral("nightly, ssd"));
     const int row = m->rowOf(randReads.at(0));
     QCOMPARE(m->data(m->index(row, HistoryModel::Name)).toString(), QStringLiteral("before tuning"));
     page->filterBar()->setTag("ssd");
@@ -143,7 +158,10 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     page->selectRuns(randReads);
     QCOMPARE(page->selectedIds().size(), 2);
     QVERIFY(page->findChild<QPushButton*>("historyCompare")->isEnabled());
+    QSignalSpy compared(page, &HistoryPage::compareFinished);
     page->findChild<QPushButton*>("historyCompare")->click();
+    QTRY_COMPARE(compared.count(), 1);
+    QVERIFY(compared.first().at(0).toBool());
     const ComparisonModel* c = page->comparisonModel();
     QCOMPARE(c->runCount(), 2);
     QCOMPARE(c->headerData(1, Qt::Horizontal).toString(), QStringLiteral("before tuning"));
@@ -167,6 +185,7 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     // Three runs, one of them a commit test (commits/s are IOPS in its intervals too): three lines, three value
     // columns and two Δ columns.
     QVERIFY(page->compareRuns(randReads + QList<qint64> { commit }));
+    QTRY_COMPARE(compared.count(), 2);
     QCOMPARE(page->comparisonModel()->columnCount(), 1 + 3 + 2);
     QCOMPARE(page->overlayChart()->lineCount(), 3);
     QVERIFY(!page->compareRuns({ commit })); // one run is not a comparison
@@ -177,18 +196,25 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     page->findChild<QPushButton*>("historyDelete")->click();
     auto* box = page->findChild<QMessageBox*>("historyDeleteConfirm");
     QVERIFY(box);
+    QSignalSpy deleted(page, &HistoryPage::deleteFinished);
     box->button(QMessageBox::Cancel)->click();
     QCOMPARE(page->model()->rowOf(commit) >= 0, true);
+    QCOMPARE(deleted.count(), 0);
     QTRY_VERIFY(!page->findChild<QMessageBox*>("historyDeleteConfirm"));
     page->findChild<QPushButton*>("historyDelete")->click();
     box = page->findChild<QMessageBox*>("historyDeleteConfirm");
     QVERIFY(box);
     box->button(QMessageBox::Yes)->click();
-    QCOMPARE(page->model()->rowOf(commit), -1);
+    QTRY_COMPARE(deleted.count(), 1);
+    QCOMPARE(deleted.first().at(0).toInt(), 1);
+    QTRY_COMPARE(page->model()->rowOf(commit), -1);
 
     // Export: a private file that reads back as the same record.
     const QString out = m_tmp.filePath("export.json");
-    QVERIFY(page->exportRun(randReads.at(0), out));
+    QSignalSpy exported(page, &HistoryPage::exportFinished);
+    page->exportRun(randReads.at(0), out);
+    QTRY_COMPARE(exported.count(), 1);
+    QVERIFY2(exported.first().at(0).toBool(), qPrintable(page->lastMessage()));
     QVERIFY(!QFileInfo(out).permissions().testFlag(QFileDevice::ReadOther));
     const auto back = RecordFile::read(out, &why);
     QVERIFY2(back, qPrintable(why));
@@ -200,10 +226,24 @@ void TstHistoryPage::guiRunIsSavedAsItGoes()
     ProbeRunner runner;
     MainWindow window(&runner);
     HistoryPage* page = window.historyPage();
+    QSignalSpy listed(page, &HistoryPage::listed);
+    page->refresh(); // the list asked for when the page was made may be shown already
+    QTRY_VERIFY(listed.count() >= 1);
     RunStore reader;
     QVERIFY(reader.open());
     const int before = page->model()->rowCount();
     QSignalSpy saved(RunRecorder::of(&runner), &RunRecorder::runSaved);
+    QSignalSpy flushed(RunRecorder::of(&runner)->service(), &HistoryService::flushed);
+    // Every commit of the GUI's history happens on the service's thread, never on this (the GUI) thread.
+    std::atomic<int> commits { 0 }, onGuiThread { 0 };
+    QThread* gui = QThread::currentThread();
+    connect(
+        RunRecorder::of(&runner)->service(), &HistoryService::committedOnWorker, this,
+        [&, gui](qint64) {
+            ++commits;
+            onGuiThread += QThread::currentThread() == gui ? 1 : 0;
+        },
+        Qt::DirectConnection);
     std::atomic<bool> release { false };
     const int id = runner.start([&release](RunContext& ctx) {
         for (int i = 0; !release.load() && i < 400 && !ctx.stopRequested(); ++i) {
@@ -221,45 +261,75 @@ void TstHistoryPage::guiRunIsSavedAsItGoes()
         return r;
     });
     RunRecorder::of(&runner)->track(id, "ldap-search", {}, "gui run");
+    QTRY_VERIFY(flushed.count() >= 1); // the row, written on the history's thread
     const auto historyId = reader.findByName("gui run");
     QVERIFY(historyId);
+    QCOMPARE(flushed.first().at(0).toLongLong(), *historyId);
+    // The page shows the run at once, "running".
+    QTRY_VERIFY(page->model()->rowOf(*historyId) >= 0);
+    const HistoryModel* m = page->model();
+    QCOMPARE(m->data(m->index(m->rowOf(*historyId), HistoryModel::Status)).toString(), QStringLiteral("running"));
     // While it runs: intervals reach the database about once a second.
     QTRY_VERIFY_WITH_TIMEOUT(reader.load(*historyId)->intervals.size() >= 10, 10000);
-    QCOMPARE(reader.summary(*historyId)->status, QStringLiteral("failed")); // "did not finish" until it does
+    QCOMPARE(reader.summary(*historyId)->status, QStringLiteral("running")); // what dirbench-cli history list shows
     runner.cancel(id);
     QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 1, 10000);
     QCOMPARE(saved.first().at(0).toLongLong(), *historyId);
     QCOMPARE(reader.summary(*historyId)->status, QStringLiteral("cancelled"));
-    QCOMPARE(page->model()->rowCount(), before + 1); // the page refreshed itself
+    QTRY_COMPARE(m->data(m->index(m->rowOf(*historyId), HistoryModel::Status)).toString(),
+        QStringLiteral("cancelled")); // the page refreshed itself
+    QCOMPARE(page->model()->rowCount(), before + 1);
+    QVERIFY2(commits.load() >= 3, qPrintable(QString::number(commits.load()))); // the row, intervals, the record
+    QCOMPARE(onGuiThread.load(), 0);
     release = true;
 }
 
-// Not a check: with DIRBENCH_SCREENSHOT=file.png, saves a picture of the page with a few runs and a comparison.
-void TstHistoryPage::screenshot()
+// A history of 1,234 runs: the page shows 500 and says so; "Show 500 more" twice brings every run, in order.
+void TstHistoryPage::pagesPast500()
 {
-    const QString path = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (path.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    QFile::remove(RunStore::defaultPath());
+    for (const char* suffix : { "", "-wal", "-shm" }) // a history of its own
+        QFile::remove(RunStore::defaultPath() + QLatin1String(suffix));
+    {
+        RunStore store;
+        QVERIFY(store.open());
+        QString why;
+        auto rec = RecordFile::read(m_records.at(0), &why);
+        QVERIFY2(rec, qPrintable(why));
+        const QDateTime t0 = QDateTime::currentDateTime().addDays(-30);
+        for (int i = 0; i < 1234; ++i) {
+            rec->started = t0.addSecs(i);
+            QVERIFY(store.save(*rec, QStringLiteral("run-%1").arg(i)) > 0);
+        }
+    }
     ProbeRunner runner;
     MainWindow window(&runner);
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
     HistoryPage* page = window.historyPage();
-    drop(&window, m_records);
-    const QList<RunStore::Summary> runs = page->model()->runs();
-    QList<qint64> ids;
-    for (const auto& s : runs)
-        if (s.headline.endsWith("IOPS"))
-            ids.prepend(s.id);
-    page->renameRun(ids.at(0), "ssd before tuning");
-    page->renameRun(ids.at(1), "ssd after tuning");
-    page->setRunTags(ids.at(1), { "nightly" });
-    page->selectRuns(ids);
-    page->compareSelected();
-    QTest::qWait(300);
-    QVERIFY(window.grab().save(path));
+    QAbstractItemModelTester tester(page->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy listed(page, &HistoryPage::listed);
+    page->refresh(); // the list asked for when the page was made may be shown already
+    QTRY_VERIFY(listed.count() >= 1);
+    QCOMPARE(page->model()->rowCount(), 500);
+    QCOMPARE(page->totalRuns(), 1234);
+    QCOMPARE(page->pagingText(), QStringLiteral("Showing 500 of 1,234 runs"));
+    auto* more = page->findChild<QPushButton*>("historyMore");
+    QVERIFY(more && !more->isHidden());
+    more->click();
+    QTRY_COMPARE(page->model()->rowCount(), 1000);
+    more->click();
+    QTRY_COMPARE(page->model()->rowCount(), 1234);
+    QVERIFY(more->isHidden());
+    QCOMPARE(page->pagingText(), QStringLiteral("All 1,234 runs shown"));
+    const HistoryModel* m = page->model();
+    QCOMPARE(m->data(m->index(0, HistoryModel::Name)).toString(), QStringLiteral("run-1233")); // newest first
+    QCOMPARE(m->data(m->index(1233, HistoryModel::Name)).toString(), QStringLiteral("run-0"));
+    // A refresh keeps the rows shown; a filter starts again at the first page.
+    page->refresh();
+    const int lists = int(listed.count());
+    QTRY_VERIFY(listed.count() > lists);
+    QCOMPARE(page->model()->rowCount(), 1234);
+    page->filterBar()->setText("run-12");
+    QTRY_COMPARE(page->model()->rowCount(), 1 + 10 + 34); // run-12, run-120..129, run-1200..1233
+    QCOMPARE(page->pagingText(), QString());
 }
 
 QTEST_MAIN(TstHistoryPage)

@@ -16,6 +16,7 @@
 #include "ui/widgets/writeconfirmation.h"
 #include "uisandbox.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDir>
 #include <QElapsedTimer>
@@ -140,6 +141,11 @@ void TestLdapPage::searchLoadDrawsLiveCharts()
     ProbeRunner runner;
     DemoDirectory demo(&runner);
     LdapPage page(&runner, &demo);
+    // The load view's tables, checked by the model tester through every live update of a real load.
+    QAbstractItemModelTester opsTester(
+        page.loadView()->operationModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester codesTester(
+        page.loadView()->resultModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy finished(&page, &LdapPage::runFinished);
     UiSandbox::fillSearch(&page, m_sbx.info(), 2);
     page.start();
@@ -290,6 +296,8 @@ void TestLdapPage::mixedLoadHasARowPerKind()
     box->findChild<QPushButton*>(QStringLiteral("confirmWriteButton"))->click();
     QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
     LdapLoadView* view = page.loadView();
+    QAbstractItemModelTester opsTester(view->operationModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester codesTester(view->resultModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     // Live: the last interval's row per kind.
     QTRY_VERIFY_WITH_TIMEOUT(view->operationModel()->rowCount() == 3, 15000);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);

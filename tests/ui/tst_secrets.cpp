@@ -6,6 +6,8 @@
 // every exported file are private to the user (0600). The sandbox's own password file is the documented exception
 // (DESIGN.md) and lives outside the scanned directory.
 #include "core/run/proberunner.h"
+#include "core/store/historyservice.h"
+#include "core/store/runrecorder.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
@@ -155,6 +157,14 @@ void TestSecrets::guiRuns()
     QCoreApplication::setApplicationName(QStringLiteral("dirbench-secrets-test"));
     ProbeRunner runner;
     MainWindow window(&runner);
+    // The history's writes are committed on its own thread; flushed() says when (a run's record: its status).
+    QSignalSpy flushed(RunRecorder::of(&runner)->service(), &HistoryService::flushed);
+    auto finalWrites = [&flushed] {
+        int n = 0;
+        for (const QList<QVariant>& args : std::as_const(flushed))
+            n += args.at(1).toString() == u"ok" ? 1 : 0;
+        return n;
+    };
     LdapPage* page = window.ldapPage();
     page->connectionForm()->setTarget(UiSandbox::admin(m_slapd.info())); // the password typed in
     page->connectionForm()->profileBar()->setProfileName(QStringLiteral("secret-profile"));
@@ -178,7 +188,7 @@ void TestSecrets::guiRuns()
                      path(QStringLiteral("out/gui-report.%1").arg(QLatin1String(ext))), &error),
             qPrintable(error));
     QSettings().sync();
-    QTest::qWait(1500); // the history writes its last flush
+    QTRY_COMPARE_WITH_TIMEOUT(finalWrites(), 2, 30000); // the probe's record and the load's, committed
 }
 
 void TestSecrets::passwordIsNowhere()

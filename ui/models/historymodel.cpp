@@ -10,6 +10,15 @@ void HistoryModel::setRuns(const QList<RunStore::Summary>& runs)
     endResetModel();
 }
 
+void HistoryModel::appendRuns(const QList<RunStore::Summary>& runs)
+{
+    if (runs.isEmpty())
+        return;
+    beginInsertRows({}, int(m_runs.size()), int(m_runs.size() + runs.size() - 1));
+    m_runs += runs;
+    endInsertRows();
+}
+
 const RunStore::Summary* HistoryModel::runAt(int row) const
 {
     return row >= 0 && row < m_runs.size() ? &m_runs.at(row) : nullptr;
@@ -41,7 +50,9 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
     if (role == IdRole)
         return r->id;
     if (role == Qt::ForegroundRole && index.column() == Status && r->status != u"ok")
-        return QBrush(r->status == u"failed" ? QColor(198, 40, 40) : QColor(120, 120, 120));
+        return QBrush(r->status == u"failed" || r->status == u"interrupted" ? QColor(198, 40, 40)
+                : r->status == u"running"                                   ? QColor(21, 101, 192)
+                                                                            : QColor(120, 120, 120));
     if (role == Qt::TextAlignmentRole && index.column() == Headline)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole)

@@ -4,7 +4,8 @@
 
 #include <QAbstractTableModel>
 
-// The History page's table: one row per saved run (RunStore::Summary), newest first.
+// The History page's table: one row per saved run (RunStore::Summary), newest first, a page at a time (appendRuns
+// adds the next page under the rows shown).
 class HistoryModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -25,6 +26,7 @@ public:
     Q_DISABLE_COPY_MOVE(HistoryModel)
 
     void setRuns(const QList<RunStore::Summary>& runs);
+    void appendRuns(const QList<RunStore::Summary>& runs);
     const QList<RunStore::Summary>& runs() const { return m_runs; }
     const RunStore::Summary* runAt(int row) const;
     int rowOf(qint64 id) const;

@@ -11,6 +11,7 @@
 #include "ui/report/loadfigures.h"
 #include "ui/widgets/curvepredictor.h"
 #include "ui/widgets/runprogress.h"
+#include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/warningslabel.h"
 
@@ -126,6 +127,8 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     connect(m_predictor, &CurvePredictor::targetChanged, this,
         [this](double ops) { m_curveChart->setTarget(ops, tr("target %1 ok/s").arg(Units::formatNumber(ops, 0))); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &CurvePage::onProgress);
+    RunQueue::follow(
+        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &CurvePage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &CurvePage::onFinished);
     m_fitLabel->setText(tr("Model: X(c) = 1 / (t_miss − (t_miss − t_hit) · h(c)), fitted to the measured points."));

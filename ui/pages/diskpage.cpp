@@ -12,6 +12,7 @@
 #include "ui/widgets/diskldapview.h"
 #include "ui/widgets/disksteadylabel.h"
 #include "ui/widgets/runprogress.h"
+#include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/verdictlist.h"
 #include "ui/widgets/warningslabel.h"
@@ -143,6 +144,8 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this,
         [this] { setMetric(Metric(m_metricCombo->currentData().toInt())); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &DiskPage::onProgress);
+    RunQueue::follow(
+        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &DiskPage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &DiskPage::onFinished);
 

@@ -8,6 +8,7 @@
 #include "ui/pages/experimentform.h"
 #include "ui/report/loadfigures.h"
 #include "ui/widgets/runprogress.h"
+#include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/warningslabel.h"
 
@@ -121,6 +122,8 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     layout->addWidget(m_reference);
 
     connect(m_runner, &ProbeRunner::progressChanged, this, &ExperimentsPage::onProgress);
+    RunQueue::follow(
+        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &ExperimentsPage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &ExperimentsPage::onFinished);
 }

@@ -1,7 +1,6 @@
 #include "ui/pages/historypage.h"
 
 #include "core/run/proberunner.h"
-#include "core/store/recordfile.h"
 #include "core/store/runrecorder.h"
 #include "ui/charts/overlaychartview.h"
 #include "ui/models/comparisonmodel.h"
@@ -15,14 +14,18 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 const char* const kDirKey = "history/lastDirectory";
@@ -37,7 +40,7 @@ QPushButton* button(const QString& text, const char* name, QWidget* parent)
 
 HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     : Page(parent)
-    , m_store(std::make_unique<RunStore>())
+    , m_service(RunRecorder::of(runner)->service())
     , m_filter(new HistoryFilterBar(this))
     , m_model(new HistoryModel(this))
     , m_table(new QTableView(this))
@@ -45,13 +48,13 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     , m_diffTable(new QTableView(this))
     , m_chart(new OverlayChartView(this))
     , m_message(new QLabel(this))
+    , m_paging(new QLabel(this))
+    , m_moreButton(new QPushButton(this))
+    , m_progress(new QProgressBar(this))
     , m_debounce(new QTimer(this))
 {
     setObjectName(QStringLiteral("historyPage"));
     setAcceptDrops(true);
-    ProbeError e;
-    if (!m_store->open({}, &e))
-        m_storeError = e.message();
 
     auto* importButton = button(tr("Import…"), "historyImport", this);
     m_exportButton = button(tr("Export…"), "historyExport", this);
@@ -72,6 +75,7 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setResizeContentsPrecision(100); // column widths from the first rows, not 10,000
     m_table->setAlternatingRowColors(true);
     m_diffTable->setObjectName(QStringLiteral("historyDiffTable"));
     m_diffTable->setModel(m_comparison);
@@ -79,9 +83,19 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     m_diffTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_message->setObjectName(QStringLiteral("historyMessage"));
     m_message->setWordWrap(true);
-    m_message->setText(m_storeError.isEmpty()
-            ? tr("Drop RunRecord JSON files (dirbench-cli --json, history export) here to import them.")
-            : tr("The history cannot be opened: %1").arg(m_storeError));
+    m_message->setText(tr("Drop RunRecord JSON files (dirbench-cli --json, history export) here to import them."));
+    m_paging->setObjectName(QStringLiteral("historyPaging"));
+    m_moreButton->setObjectName(QStringLiteral("historyMore"));
+    m_moreButton->setText(tr("Show %L1 more").arg(RunStore::PageSize));
+    m_moreButton->hide();
+    m_progress->setObjectName(QStringLiteral("historyProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->hide();
+    auto* pagingRow = new QHBoxLayout;
+    pagingRow->addWidget(m_paging);
+    pagingRow->addWidget(m_moreButton);
+    pagingRow->addStretch(1);
+    pagingRow->addWidget(m_progress, 1);
 
     // Chart and table side by side, half and half (a splitter would give the table its whole content width).
     auto* compareBox = new QWidget(this);
@@ -89,8 +103,13 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     compareLayout->setContentsMargins(0, 0, 0, 0);
     compareLayout->addWidget(m_chart, 1);
     compareLayout->addWidget(m_diffTable, 1);
+    auto* listBox = new QWidget(this);
+    auto* listLayout = new QVBoxLayout(listBox);
+    listLayout->setContentsMargins(0, 0, 0, 0);
+    listLayout->addWidget(m_table, 1);
+    listLayout->addLayout(pagingRow);
     auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_table);
+    split->addWidget(listBox);
     split->addWidget(compareBox);
     split->setSizes({ 2, 3 }); // the comparison gets the larger part
     auto* layout = new QVBoxLayout(this);
@@ -110,9 +129,15 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     connect(m_tagButton, &QPushButton::clicked, this, &HistoryPage::askTags);
     connect(m_deleteButton, &QPushButton::clicked, this, &HistoryPage::askDelete);
     connect(m_compareButton, &QPushButton::clicked, this, &HistoryPage::compareSelected);
-    // Every page's run is saved by the runner's recorder; show it when it is.
-    connect(RunRecorder::of(runner), &RunRecorder::runSaved, this, &HistoryPage::refresh);
+    connect(m_moreButton, &QPushButton::clicked, this, &HistoryPage::loadMore);
+    // Every page's run is saved by the runner's recorder through the service; show it when it is.
+    connect(m_service, &HistoryService::changed, m_debounce, qOverload<>(&QTimer::start));
     connect(RunRecorder::of(runner), &RunRecorder::saveFailed, this, &HistoryPage::say);
+    connect(m_service, &HistoryService::opened, this, [this](bool ok, const QString& why) {
+        m_storeError = ok ? QString() : why;
+        if (!ok)
+            say(tr("The history cannot be opened: %1").arg(why));
+    });
     refresh();
 }
 
@@ -131,19 +156,81 @@ void HistoryPage::say(const QString& text)
 
 void HistoryPage::refresh()
 {
-    if (!m_store->isOpen())
+    RunStore::Filter f = m_filter->filter();
+    f.limit = std::max(int(RunStore::PageSize), m_model->rowCount()); // as many rows as are shown now
+    const int generation = ++m_generation;
+    m_service->list(f, this, [this, generation](const HistoryService::Listing& l) {
+        if (generation == m_generation)
+            showListing(l, false);
+    });
+}
+
+void HistoryPage::loadMore()
+{
+    RunStore::Filter f = m_filter->filter();
+    f.offset = m_model->rowCount();
+    const int generation = ++m_generation;
+    m_moreButton->setEnabled(false);
+    m_service->list(f, this, [this, generation](const HistoryService::Listing& l) {
+        if (generation == m_generation)
+            showListing(l, true);
+    });
+}
+
+void HistoryPage::showListing(const HistoryService::Listing& l, bool append)
+{
+    if (!l.error.isEmpty()) {
+        m_storeError = l.error;
+        m_message->setText(tr("The history cannot be opened: %1").arg(l.error));
         return;
-    const QList<qint64> selected = selectedIds();
-    QStringList kinds;
-    for (const RunStore::Summary& s : m_store->list())
-        if (!kinds.contains(s.kind))
-            kinds << s.kind;
-    kinds.sort();
-    m_filter->setKinds(kinds);
-    m_model->setRuns(m_store->list(m_filter->filter()));
-    m_table->resizeColumnsToContents();
+    }
+    const QList<qint64> selected = m_selectWhenListed.isEmpty() ? selectedIds() : m_selectWhenListed;
+    m_selectWhenListed.clear();
+    m_filter->setKinds(l.kinds);
+    if (append) {
+        m_model->appendRuns(l.runs);
+    } else {
+        m_model->setRuns(l.runs);
+        m_table->resizeColumnsToContents();
+    }
+    m_total = std::max(l.total, m_model->rowCount());
+    m_paging->setText(pagingText());
+    m_moreButton->setVisible(m_model->rowCount() < m_total);
+    m_moreButton->setEnabled(true);
     selectRuns(selected);
     updateButtons();
+    emit listed();
+}
+
+QString HistoryPage::pagingText() const
+{
+    const QLocale en(QLocale::English);
+    if (m_model->rowCount() >= m_total)
+        return m_total > RunStore::PageSize ? tr("All %1 runs shown").arg(en.toString(m_total)) : QString();
+    return tr("Showing %1 of %2 runs").arg(en.toString(m_model->rowCount()), en.toString(m_total));
+}
+
+void HistoryPage::jobStarted()
+{
+    ++m_jobs;
+    m_progress->setValue(0);
+    m_progress->show();
+    updateButtons();
+}
+
+void HistoryPage::jobEnded()
+{
+    m_jobs = std::max(0, m_jobs - 1);
+    m_progress->setVisible(m_jobs > 0);
+    updateButtons();
+}
+
+HistoryService::Progress HistoryPage::progressBar()
+{
+    return [this](double fraction, const QString& what) {
+        m_progress->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
+        m_progress->setFormat(what);
+    };
 }
 
 void HistoryPage::updateButtons()
@@ -153,7 +240,7 @@ void HistoryPage::updateButtons()
     m_renameButton->setEnabled(n == 1);
     m_tagButton->setEnabled(n == 1);
     m_deleteButton->setEnabled(n >= 1);
-    m_compareButton->setEnabled(n >= 2);
+    m_compareButton->setEnabled(n >= 2 && m_jobs == 0);
 }
 
 QList<qint64> HistoryPage::selectedIds() const
@@ -184,72 +271,55 @@ QStringList HistoryPage::jsonFiles(const QMimeData* mime)
     return files;
 }
 
-int HistoryPage::importFiles(const QStringList& paths)
+void HistoryPage::importFiles(const QStringList& paths)
 {
-    QStringList errors;
-    int imported = 0;
-    QList<qint64> ids;
-    for (const QString& path : paths) {
-        QString why;
-        const auto rec = RecordFile::read(path, &why);
-        ProbeError e;
-        const qint64 id = rec ? m_store->save(*rec, {}, &e) : 0;
-        if (id) {
-            ++imported;
-            ids << id;
-        } else {
-            errors << (rec ? path + QStringLiteral(": ") + e.message() : why);
-        }
-    }
+    jobStarted();
+    m_service->importFiles(paths, this, progressBar(), [this](const HistoryService::Imported& r) { showImport(r); });
+}
+
+void HistoryPage::showImport(const HistoryService::Imported& r)
+{
+    jobEnded();
+    m_selectWhenListed = r.ids;
     refresh();
-    selectRuns(ids);
-    QString text = tr("Imported %n run(s).", nullptr, imported);
-    if (!errors.isEmpty())
-        text += u' ' + tr("Not imported: %1").arg(errors.join(QStringLiteral("; ")));
+    QString text = tr("Imported %n run(s).", nullptr, int(r.ids.size()));
+    if (!r.errors.isEmpty())
+        text += u' ' + tr("Not imported: %1").arg(r.errors.join(QStringLiteral("; ")));
     say(text);
-    return imported;
+    emit importFinished(int(r.ids.size()));
 }
 
-bool HistoryPage::exportRun(qint64 id, const QString& path)
+void HistoryPage::exportRun(qint64 id, const QString& path)
 {
-    ProbeError e;
-    const auto rec = m_store->load(id, &e);
-    QString why;
-    if (!rec || !RecordFile::write(*rec, path, &why)) {
-        say(tr("Export failed: %1").arg(rec ? why : e.message()));
-        return false;
-    }
-    say(tr("Exported %1 to %2").arg(labelOf(id), path));
-    return true;
+    const QString label = labelOf(id);
+    m_service->exportRun(id, path, this, [this, label, path](const QString& why) {
+        say(why.isEmpty() ? tr("Exported %1 to %2").arg(label, path) : tr("Export failed: %1").arg(why));
+        emit exportFinished(why.isEmpty());
+    });
 }
 
-bool HistoryPage::renameRun(qint64 id, const QString& name)
+void HistoryPage::renameRun(qint64 id, const QString& name)
 {
-    const bool ok = m_store->rename(id, name.trimmed());
-    refresh();
-    return ok;
+    m_service->rename(id, name.trimmed(), this, [this](bool) { refresh(); });
 }
 
-bool HistoryPage::setRunTags(qint64 id, const QStringList& tags)
+void HistoryPage::setRunTags(qint64 id, const QStringList& tags)
 {
-    const bool ok = m_store->setTags(id, tags);
-    refresh();
-    return ok;
+    m_service->setTags(id, tags, this, [this](bool) { refresh(); });
 }
 
-int HistoryPage::deleteRuns(const QList<qint64>& ids)
+void HistoryPage::deleteRuns(const QList<qint64>& ids)
 {
-    int n = 0;
-    for (const qint64 id : ids)
-        n += m_store->remove(id) ? 1 : 0;
-    refresh();
-    say(tr("Deleted %n run(s).", nullptr, n));
-    return n;
+    m_service->remove(ids, this, [this](int n) {
+        refresh();
+        say(tr("Deleted %n run(s).", nullptr, n));
+        emit deleteFinished(n);
+    });
 }
 
 QString HistoryPage::labelOf(qint64 id) const
 {
-    const auto s = m_store->summary(id);
+    const RunStore::Summary* s = m_model->runAt(m_model->rowOf(id));
     return s && !s->name.isEmpty() ? s->name : tr("run %1").arg(id);
 }
 
@@ -259,17 +329,25 @@ bool HistoryPage::compareRuns(const QList<qint64>& ids)
         say(tr("Select two or more runs to compare (Ctrl+click)."));
         return false;
     }
+    jobStarted();
+    m_service->load(ids, this, progressBar(), [this](const HistoryService::Loaded& loaded) { showComparison(loaded); });
+    return true;
+}
+
+void HistoryPage::showComparison(const HistoryService::Loaded& loaded)
+{
+    jobEnded();
+    if (!loaded.error.isEmpty() || loaded.runs.size() < 2) {
+        say(loaded.error.isEmpty() ? tr("Select two or more runs to compare (Ctrl+click).") : loaded.error);
+        emit compareFinished(false);
+        return;
+    }
     QList<ComparisonModel::Run> runs;
     QList<OverlayChartView::Run> lines;
-    for (const qint64 id : ids) {
-        ProbeError e;
-        const auto rec = m_store->load(id, &e);
-        if (!rec) {
-            say(tr("Cannot compare %1: %2").arg(labelOf(id), e.message()));
-            return false;
-        }
-        runs << ComparisonModel::Run { labelOf(id), *rec };
-        lines << OverlayChartView::Run { labelOf(id), *rec };
+    for (const HistoryService::LoadedRun& r : loaded.runs) {
+        const QString label = r.summary.name.isEmpty() ? tr("run %1").arg(r.summary.id) : r.summary.name;
+        runs << ComparisonModel::Run { label, r.record };
+        lines << OverlayChartView::Run { label, r.record };
     }
     m_comparison->setRuns(runs);
     m_chart->setRuns(lines);
@@ -277,7 +355,7 @@ bool HistoryPage::compareRuns(const QList<qint64>& ids)
     for (qsizetype i = 1; i < runs.size(); ++i)
         others << runs.at(i).label;
     say(tr("%1 compared with %2, the reference.").arg(others.join(QStringLiteral(", ")), runs.first().label));
-    return true;
+    emit compareFinished(true);
 }
 
 void HistoryPage::compareSelected()
@@ -331,7 +409,8 @@ void HistoryPage::askRename()
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->setWindowTitle(tr("Rename the run"));
     d->setLabelText(tr("Name (a baseline can refer to it: --baseline NAME):"));
-    d->setTextValue(m_store->summary(ids.first())->name);
+    if (const RunStore::Summary* s = m_model->runAt(m_model->rowOf(ids.first())))
+        d->setTextValue(s->name);
     connect(
         d, &QInputDialog::textValueSelected, this, [this, id = ids.first()](const QString& t) { renameRun(id, t); });
     d->open();
@@ -346,7 +425,8 @@ void HistoryPage::askTags()
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->setWindowTitle(tr("Tags of the run"));
     d->setLabelText(tr("Tags, separated by commas:"));
-    d->setTextValue(m_store->summary(ids.first())->tags.join(QStringLiteral(", ")));
+    if (const RunStore::Summary* s = m_model->runAt(m_model->rowOf(ids.first())))
+        d->setTextValue(s->tags.join(QStringLiteral(", ")));
     connect(d, &QInputDialog::textValueSelected, this,
         [this, id = ids.first()](const QString& t) { setRunTags(id, t.split(u',', Qt::SkipEmptyParts)); });
     d->open();

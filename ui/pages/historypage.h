@@ -1,9 +1,7 @@
 #pragma once
 
-#include "core/store/runstore.h"
+#include "core/store/historyservice.h"
 #include "ui/pages/page.h"
-
-#include <memory>
 
 class ComparisonModel;
 class HistoryFilterBar;
@@ -12,6 +10,7 @@ class OverlayChartView;
 class ProbeRunner;
 class QLabel;
 class QMimeData;
+class QProgressBar;
 class QPushButton;
 class QTableView;
 class QTimer;
@@ -19,8 +18,10 @@ class QTimer;
 // The History page: every saved run (the GUI's and dirbench-cli's), filtered by kind, tag and text; rename, tag,
 // delete (asks first), import RunRecord JSON (file dialog, or dropped on the window: MainWindow forwards drops),
 // export; and the comparison of two or more selected runs: their intervals overlaid and a table of differences
-// (core/store/comparison). It refreshes when a page's run has been saved (RunRecorder::runSaved). The queries are
-// small (a list is one indexed SELECT of at most 500 rows; a comparison loads the selected records).
+// (core/store/comparison). Every query goes to the recorder's HistoryService (its own thread): the page asks, and
+// shows the answer when it comes (a list, a page of 500 more runs, the records to compare, an import's result);
+// the GUI thread never waits for SQLite. The list says how many runs match and pages on ("Show 500 more"). It
+// refreshes when the history changed (a page's run begun or saved, an edit here).
 class HistoryPage final : public Page
 {
     Q_OBJECT
@@ -37,26 +38,41 @@ public:
     OverlayChartView* overlayChart() const { return m_chart; }
     HistoryFilterBar* filterBar() const { return m_filter; }
     QTableView* table() const { return m_table; }
+    HistoryService* service() const { return m_service; }
     QString storeError() const { return m_storeError; }
     QString lastMessage() const;
+    // "Showing 500 of 10,000 runs", or "" when every matching run is shown.
+    QString pagingText() const;
+    int totalRuns() const { return m_total; } // the runs the filter matches
+    bool isBusy() const { return m_jobs > 0; }
 
     // The .json files among dropped URLs (local files only).
     static QStringList jsonFiles(const QMimeData* mime);
-    // Validates every file first; imports those that are valid. Returns how many were imported.
-    int importFiles(const QStringList& paths);
-    bool exportRun(qint64 id, const QString& path);
-    bool renameRun(qint64 id, const QString& name);
-    bool setRunTags(qint64 id, const QStringList& tags);
-    int deleteRuns(const QList<qint64>& ids);
+    // Imports the valid files on the service (a job with progress); importFinished(n) follows, the imported
+    // runs selected.
+    void importFiles(const QStringList& paths);
+    void exportRun(qint64 id, const QString& path); // exportFinished(ok)
+    void renameRun(qint64 id, const QString& name); // the list refreshes when done
+    void setRunTags(qint64 id, const QStringList& tags);
+    void deleteRuns(const QList<qint64>& ids); // deleteFinished(n)
     void selectRuns(const QList<qint64>& ids);
     QList<qint64> selectedIds() const;
-    // Shows the comparison of these runs (the first is the reference). False with a message when fewer than two.
+    // Shows the comparison of these runs (the first is the reference): false with a message when fewer than two,
+    // else loads them (a job with progress) and compareFinished(ok) follows.
     bool compareRuns(const QList<qint64>& ids);
+
+signals:
+    void listed(); // a list (or a further page of it) is shown
+    void importFinished(int imported);
+    void exportFinished(bool ok);
+    void deleteFinished(int deleted);
+    void compareFinished(bool ok);
 
 public slots:
     void start() override { refresh(); }
     void cancel() override { }
     void refresh();
+    void loadMore();
     void compareSelected();
 
 protected:
@@ -65,6 +81,12 @@ protected:
 
 private:
     void say(const QString& text);
+    void showListing(const HistoryService::Listing& listing, bool append);
+    void showComparison(const HistoryService::Loaded& loaded);
+    void showImport(const HistoryService::Imported& imported);
+    void jobStarted();
+    void jobEnded();
+    HistoryService::Progress progressBar();
     void updateButtons();
     void askImport();
     void askExport();
@@ -73,8 +95,12 @@ private:
     void askDelete();
     QString labelOf(qint64 id) const;
 
-    std::unique_ptr<RunStore> m_store;
+    HistoryService* m_service = nullptr;
     QString m_storeError;
+    int m_total = 0;
+    int m_generation = 0; // of list requests: an answer to an older one is dropped
+    int m_jobs = 0;
+    QList<qint64> m_selectWhenListed;
     HistoryFilterBar* m_filter = nullptr;
     HistoryModel* m_model = nullptr;
     QTableView* m_table = nullptr;
@@ -82,6 +108,9 @@ private:
     QTableView* m_diffTable = nullptr;
     OverlayChartView* m_chart = nullptr;
     QLabel* m_message = nullptr;
+    QLabel* m_paging = nullptr;
+    QPushButton* m_moreButton = nullptr;
+    QProgressBar* m_progress = nullptr;
     QTimer* m_debounce = nullptr;
     QPushButton* m_exportButton = nullptr;
     QPushButton* m_renameButton = nullptr;

@@ -11,6 +11,7 @@
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/probeview.h"
 #include "ui/widgets/runprogress.h"
+#include "ui/widgets/runqueue.h"
 #include "ui/widgets/writeconfirmation.h"
 
 #include <QHBoxLayout>
@@ -105,6 +106,8 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     connect(m_startButton, &QPushButton::clicked, this, &LdapPage::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &LdapPage::cancel);
     connect(m_runner, &ProbeRunner::progressChanged, this, &LdapPage::onProgress);
+    RunQueue::follow(
+        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &LdapPage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &LdapPage::onFinished);
     connect(m_demo, &DemoDirectory::started, this, &LdapPage::onDemoStarted);

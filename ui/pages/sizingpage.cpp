@@ -297,15 +297,17 @@ QString SizingPage::serverText() const
     return lines.join(u'\n');
 }
 
-qint64 SizingPage::saveInHistory()
+bool SizingPage::saveInHistory()
 {
     const RunRecord rec = record();
     if (rec.kind.isEmpty()) {
         emit statusMessage(tr("Nothing to save: %1").arg(errorText()));
-        return 0;
+        return false;
     }
-    const qint64 id = RunRecorder::of(m_runner)->save(rec);
-    emit statusMessage(
-        id ? tr("Sizing saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
-    return id;
+    RunRecorder::of(m_runner)->save(rec, {}, this, [this](qint64 id) {
+        emit statusMessage(
+            id ? tr("Sizing saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
+        emit savedInHistory(id);
+    });
+    return true;
 }

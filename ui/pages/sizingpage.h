@@ -53,8 +53,9 @@ public:
     void readServer(const LdapTarget& target, const QString& base);
     const std::optional<ServerInventory>& serverInventory() const { return m_live; }
     QString serverText() const;
-    // Saves record() in the history (what "Save in history" does); the id, or 0.
-    qint64 saveInHistory();
+    // Saves record() in the history (what "Save in history" does), on the history's thread: false when there is
+    // nothing valid to save, else savedInHistory(id or 0) follows.
+    bool saveInHistory();
     static constexpr int kDebounceMs = 150;
 
 public slots:
@@ -66,6 +67,7 @@ signals:
     void recomputed();
     void ldifMeasured(bool ok);
     void serverRead(bool ok);
+    void savedInHistory(qint64 historyId);
 
 private:
     void chooseLdif();

@@ -1,0 +1,285 @@
+// The GUI's event loop under a large history and a live load (issue 12), driven offscreen: a history of N real
+// runs (the records given with --record, written through RunStore into the data directory given), the main
+// window, then: open History, filter (typed), show the next page, compare two runs, a live search load against a
+// sandbox slapd (charts on, the run saved as it goes), and the report export of what was compared and loaded (the
+// export path, without its dialog). A zero-timer heartbeat measures the longest stall of the event loop in each
+// step. Prints one line per step and the overall figure; bench/gui_responsiveness.sh builds the inputs.
+#include "core/ldap/ldaptarget.h"
+#include "core/run/proberunner.h"
+#include "core/store/historyservice.h"
+#include "core/store/recordfile.h"
+#include "core/store/runrecorder.h"
+#include "core/store/runstore.h"
+#include "tests/integration/ldapfixture.h"
+#include "ui/mainwindow.h"
+#include "ui/models/historymodel.h"
+#include "ui/pages/historypage.h"
+#include "ui/pages/ldapconnectionform.h"
+#include "ui/pages/ldaploadform.h"
+#include "ui/pages/ldappage.h"
+#include "ui/reportexport.h"
+#include "ui/widgets/historyfilterbar.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTest>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+// The longest gap between two firings of a zero timer: how long the event loop was kept from running.
+class Heartbeat
+{
+public:
+    Heartbeat()
+    {
+        m_timer.setInterval(0);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            if (now - m_lastNs > m_longestNs) {
+                m_longestNs = now - m_lastNs;
+                m_longestAtNs = m_lastNs - m_startNs;
+            }
+            m_lastNs = now;
+            ++m_beats;
+        });
+        m_clock.start();
+        m_timer.start();
+    }
+    void reset()
+    {
+        m_lastNs = m_clock.nsecsElapsed();
+        m_startNs = m_lastNs;
+        m_longestNs = 0;
+        m_longestAtNs = 0;
+        m_beats = 0;
+    }
+    double longestMs() const { return std::max(m_longestNs, m_clock.nsecsElapsed() - m_lastNs) / 1e6; }
+    qint64 beats() const { return m_beats; }
+    double longestAtS() const { return m_longestAtNs / 1e9; } // when the longest stall began, in the step
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_lastNs = 0;
+    qint64 m_longestNs = 0;
+    qint64 m_longestAtNs = 0;
+    qint64 m_startNs = 0;
+    qint64 m_beats = 0;
+};
+
+// Runs the event loop until done() holds (checked on every event-loop pass) or ms passed; no sleeping.
+bool runUntil(const std::function<bool()>& done, int ms)
+{
+    QElapsedTimer t;
+    t.start();
+    while (!done()) {
+        if (t.elapsed() > ms)
+            return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+    }
+    return true;
+}
+
+struct Step
+{
+    QString name;
+    double longestMs = 0;
+    double longestAtS = 0;
+    double seconds = 0;
+    qint64 beats = 0;
+    bool ok = true;
+};
+
+int fillHistory(const QString& path, const QList<RunRecord>& records, int runs)
+{
+    RunStore store;
+    ProbeError e;
+    if (!store.open(path, &e)) {
+        std::fprintf(stderr, "gui_responsiveness: %s\n", qPrintable(e.message()));
+        return 0;
+    }
+    const int have = store.count({});
+    const QDateTime t0 = QDateTime::currentDateTime().addDays(-60);
+    for (int i = have; i < runs; ++i) {
+        RunRecord r = records.at(i % records.size());
+        r.started = t0.addSecs(i * 60);
+        store.save(r, QStringLiteral("bench-%1").arg(i));
+    }
+    return store.count({});
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QCommandLineParser p;
+    p.addOptions(
+        { { QStringLiteral("runs"), QStringLiteral("Runs in the history (default 10000)."), QStringLiteral("N") },
+            { QStringLiteral("record"), QStringLiteral("A RunRecord JSON file to fill the history with (repeatable)."),
+                QStringLiteral("FILE") },
+            { QStringLiteral("load-seconds"), QStringLiteral("The live search load's duration (default 10)."),
+                QStringLiteral("S") } });
+    p.process(app);
+    const int runs = p.isSet(QStringLiteral("runs")) ? p.value(QStringLiteral("runs")).toInt() : 10000;
+    const double loadSeconds
+        = p.isSet(QStringLiteral("load-seconds")) ? p.value(QStringLiteral("load-seconds")).toDouble() : 10;
+    QList<RunRecord> records;
+    for (const QString& f : p.values(QStringLiteral("record"))) {
+        QString why;
+        if (const auto r = RecordFile::read(f, &why))
+            records << *r;
+        else
+            std::fprintf(stderr, "gui_responsiveness: %s\n", qPrintable(why));
+    }
+    if (records.isEmpty() || runs < 2) {
+        std::fprintf(stderr, "gui_responsiveness: give --record FILE (a RunRecord JSON) and --runs N >= 2\n");
+        return 2;
+    }
+    QElapsedTimer setup;
+    setup.start();
+    const int inHistory = fillHistory(RunStore::defaultPath(), records, runs);
+    std::printf("history: %d runs in %s (filled in %.1f s)\n", inHistory, qPrintable(RunStore::defaultPath()),
+        setup.elapsed() / 1000.0);
+    QString why;
+    SandboxGuard slapd = LdapFixture::start(2000, false, &why);
+    if (!slapd)
+        std::fprintf(stderr, "gui_responsiveness: no sandbox slapd (%s): the live load is left out\n", qPrintable(why));
+
+    Heartbeat beat;
+    QList<Step> steps;
+    auto measure = [&](const QString& name, const std::function<bool()>& drive) {
+        beat.reset();
+        QElapsedTimer t;
+        t.start();
+        Step s;
+        s.name = name;
+        s.ok = drive();
+        s.longestMs = beat.longestMs();
+        s.longestAtS = beat.longestAtS();
+        s.seconds = t.elapsed() / 1000.0;
+        s.beats = beat.beats();
+        steps << s;
+    };
+
+    ProbeRunner runner;
+    // How long the receivers of a run's end keep the GUI thread (this one is connected first, the page's last).
+    QElapsedTimer endOfRun;
+    QObject::connect(&runner, &ProbeRunner::finished, [&endOfRun] { endOfRun.start(); });
+    MainWindow* window = nullptr;
+    measure(QStringLiteral("start the window"), [&] {
+        window = new MainWindow(&runner);
+        window->resize(1600, 1000);
+        window->show();
+        return QTest::qWaitForWindowExposed(window);
+    });
+    HistoryPage* history = window->historyPage();
+    int lists = 0;
+    QObject::connect(history, &HistoryPage::listed, [&lists] { ++lists; });
+    measure(QStringLiteral("open History (first list)"), [&] {
+        window->findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(history);
+        history->refresh();
+        const int before = lists;
+        return runUntil([&] { return lists > before && history->model()->rowCount() > 0; }, 30000);
+    });
+    measure(QStringLiteral("filter (typed: bench-1)"), [&] {
+        auto* text = history->filterBar()->findChild<QLineEdit*>(QStringLiteral("historyText"));
+        const int before = lists;
+        QTest::keyClicks(text, QStringLiteral("bench-1"));
+        const bool ok = runUntil([&] { return lists > before && !history->model()->runs().isEmpty(); }, 30000)
+            && runUntil([&] { return history->model()->runAt(0)->name.startsWith(u"bench-1"); }, 30000);
+        text->clear();
+        return ok && runUntil([&] { return history->model()->rowCount() >= RunStore::PageSize; }, 30000);
+    });
+    measure(QStringLiteral("show 500 more"), [&] {
+        const int rows = history->model()->rowCount();
+        history->findChild<QPushButton*>(QStringLiteral("historyMore"))->click();
+        return runUntil([&] { return history->model()->rowCount() > rows; }, 30000);
+    });
+    QList<RunRecord> compared;
+    measure(QStringLiteral("compare two"), [&] {
+        const QList<qint64> ids { history->model()->runAt(1)->id, history->model()->runAt(0)->id };
+        history->selectRuns(ids);
+        bool done = false, ok = false;
+        const auto c = QObject::connect(history, &HistoryPage::compareFinished, [&](bool good) {
+            done = true;
+            ok = good;
+        });
+        history->findChild<QPushButton*>(QStringLiteral("historyCompare"))->click();
+        const bool shown = runUntil([&] { return done; }, 60000) && ok;
+        QObject::disconnect(c);
+        if (!shown)
+            return false;
+        bool loaded = false; // the records themselves, for the report below
+        RunRecorder::of(&runner)->service()->load(ids, history, {}, [&](const HistoryService::Loaded& l) {
+            for (const auto& r : l.runs)
+                compared << r.record;
+            loaded = true;
+        });
+        return runUntil([&] { return loaded; }, 60000) && compared.size() == 2;
+    });
+    if (slapd) {
+        measure(QStringLiteral("live search load (%1 s)").arg(loadSeconds), [&] {
+            LdapPage* page = window->ldapPage();
+            window->findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(page);
+            page->connectionForm()->setTarget(LdapFixture::admin(slapd.info()));
+            LdapLoadForm* f = page->loadForm();
+            f->setOperation(QStringLiteral("search"));
+            f->setText(QStringLiteral("base"), slapd->peopleBase);
+            f->setText(QStringLiteral("filter"), QStringLiteral("(uid=user[0-1999])"));
+            f->setNumber(QStringLiteral("duration"), loadSeconds);
+            f->setNumber(QStringLiteral("interval"), 0.5);
+            bool finished = false;
+            const auto c = QObject::connect(page, &LdapPage::runFinished, [&] {
+                finished = true;
+                std::printf("  the LDAP page took %lld ms to show the run's end\n", endOfRun.elapsed());
+            });
+            page->start();
+            const bool ok = page->isRunning() && runUntil([&] { return finished; }, int(loadSeconds * 1000) + 60000)
+                && page->lastRecord().status == u"ok";
+            QObject::disconnect(c);
+            return ok;
+        });
+    }
+    const QString pdf = QDir::temp().filePath(QStringLiteral("dirbench-gui-responsiveness.pdf"));
+    measure(QStringLiteral("export a report (PDF)"), [&] {
+        QList<RunRecord> rs = compared;
+        QStringList names { QStringLiteral("compared A"), QStringLiteral("compared B") };
+        if (slapd) {
+            rs << window->ldapPage()->lastRecord();
+            names << QStringLiteral("live load");
+        }
+        QString error;
+        const bool ok = ReportExport::exportTo(rs, names, pdf, &error);
+        if (!ok)
+            std::fprintf(stderr, "gui_responsiveness: export: %s\n", qPrintable(error));
+        return ok;
+    });
+    QFile::remove(pdf);
+
+    double worst = 0;
+    std::printf("%-32s %12s %8s %10s %8s %s\n", "step", "longest ms", "at s", "beats", "s", "");
+    for (const Step& s : std::as_const(steps)) {
+        const bool counted = !s.name.startsWith(u"start");
+        if (counted)
+            worst = std::max(worst, s.longestMs);
+        std::printf("%-32s %12.1f %8.2f %10lld %8.2f %s\n", qPrintable(s.name), s.longestMs, s.longestAtS, s.beats,
+            s.seconds, !s.ok ? "FAILED" : (counted ? "" : "(not counted: the window is built)"));
+    }
+    std::printf("overall longest stall: %.1f ms (target < 50 ms): %s\n", worst, worst < 50 ? "met" : "NOT met");
+    delete window;
+    runner.cancelAll();
+    runner.waitForDone(20000);
+    bool allOk = true;
+    for (const Step& s : std::as_const(steps))
+        allOk = allOk && s.ok;
+    return allOk ? 0 : 1;
+}
