@@ -234,8 +234,9 @@ void TestDiskUnderLoadPage::writeLoadAsksFirst()
     page.setSizeText(QStringLiteral("16M"));
     page.setUnderLdapLoad(true);
     page.start();
+    // Asked once the directory check (off the GUI thread) has passed.
+    QTRY_VERIFY(page.findChild<QMessageBox*>(QString::fromLatin1(WriteConfirmation::kObjectName)));
     auto* box = page.findChild<QMessageBox*>(QString::fromLatin1(WriteConfirmation::kObjectName));
-    QVERIFY(box);
     QVERIFY(box->informativeText().contains(QStringLiteral("ou=people,dc=example,dc=com")));
     QVERIFY(!page.isRunning());
     box->findChild<QPushButton*>(QStringLiteral("cancelWriteButton"))->click();

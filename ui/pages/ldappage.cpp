@@ -309,3 +309,38 @@ void LdapPage::setRunning(bool running)
     m_cancelButton->setEnabled(running);
     emit runningChanged(running);
 }
+
+bool LdapPage::showsKind(const QString& kind) const
+{
+    return kind.startsWith(u"ldap-");
+}
+
+bool LdapPage::showRecord(const RunRecord& record, QString* error)
+{
+    if (!showsKind(record.kind) || isRunning()) {
+        if (error)
+            *error = isRunning() ? tr("the LDAP page is running a test; open the saved run when it has finished")
+                                 : tr("the LDAP page cannot show a saved \"%1\" run").arg(record.kind);
+        return false;
+    }
+    if (record.kind == u"ldap-probe")
+        showSavedProbe(record);
+    else
+        showSavedLoad(record);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("saved run"));
+    return true;
+}
+
+void LdapPage::showSavedProbe(const RunRecord& record)
+{
+    m_probeView->setRecord(record);
+    m_resultTabs->setCurrentWidget(m_probeView);
+}
+
+void LdapPage::showSavedLoad(const RunRecord& record)
+{
+    m_loadView->clear();
+    m_loadView->finish(record);
+    m_resultTabs->setCurrentWidget(m_loadView);
+}

@@ -51,6 +51,9 @@ public:
 
     RunRecord lastRecord() const { return m_lastRecord; }
     RunRecord lastProbe() const { return m_lastProbe; }
+    // A saved probe or load: the probe view or the load view shows it (lastRecord()/lastProbe() stay as they were).
+    bool showsKind(const QString& kind) const override;
+    bool showRecord(const RunRecord& record, QString* error) override;
     QString errorField() const;
     QString errorText() const;
 
@@ -71,6 +74,8 @@ private:
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
     void onDemoStarted(const SandboxInfo& info);
+    void showSavedProbe(const RunRecord& record);
+    void showSavedLoad(const RunRecord& record);
     void setRunning(bool running);
 
     ProbeRunner* m_runner;
