@@ -177,6 +177,7 @@ void TestSecrets::guiRuns()
         QVERIFY2(ReportExport::exportTo({ page->lastProbe(), page->lastRecord() }, {},
                      path(QStringLiteral("out/gui-report.%1").arg(QLatin1String(ext))), &error),
             qPrintable(error));
+    window.saveSettings(); // what closing saves: the window and every form's last values (never a password)
     QSettings().sync();
     QTest::qWait(1500); // the history writes its last flush
 }

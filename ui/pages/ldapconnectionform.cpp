@@ -41,6 +41,7 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
         },
         this);
     m_profileBar->setObjectName(QStringLiteral("profileBar"));
+    m_profileBar->setProperty("formMemory", false); // the profiles have their own store (FormMemory)
 
     m_uriEdit->setObjectName(QStringLiteral("uriEdit"));
     m_uriEdit->setPlaceholderText(QStringLiteral("ldap://host:389"));
