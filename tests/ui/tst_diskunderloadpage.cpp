@@ -159,6 +159,7 @@ void TestDiskUnderLoadPage::scriptedRunShowsBothChartsAndTheChange()
     page.setUnderLdapLoad(true);
     page.start();
     QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
+    QTRY_VERIFY2(page.currentRunId() > 0, qPrintable(page.errorText())); // once the directory check has passed
     QCOMPARE(seen.load.base, someLoad().base);
     QCOMPARE(seen.disk.dir, tmp.path());
     QVERIFY(!page.ldapView()->isHidden());
