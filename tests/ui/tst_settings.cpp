@@ -17,6 +17,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -68,6 +69,7 @@ void TestSettings::formsAndWindowComeBackWithoutThePassword()
         t.bindDn = "cn=projector,dc=example,dc=com";
         t.password = secret.toUtf8();
         w.ldapPage()->connectionForm()->setTarget(t);
+        w.ldapPage()->connectionForm()->findChild<QCheckBox*>("insecureCheck")->setChecked(true);
         w.ldapPage()->loadForm()->setText("filter", "(uid=projector[0-9])");
         w.curvePage()->form()->setPointsText("0,50,100");
         w.experimentsPage()->form()->setText("points", "1,3,9");
@@ -95,6 +97,8 @@ void TestSettings::formsAndWindowComeBackWithoutThePassword()
     QCOMPARE(t.uri, QStringLiteral("ldap://127.0.0.1:38999"));
     QCOMPARE(t.bindDn, QStringLiteral("cn=projector,dc=example,dc=com"));
     QVERIFY(t.password.isEmpty()); // typed again (or from the keyring), never from the settings
+    // Trusting any certificate is chosen anew each session.
+    QVERIFY(!w.ldapPage()->connectionForm()->findChild<QCheckBox*>("insecureCheck")->isChecked());
     QCOMPARE(w.ldapPage()->loadForm()->text("filter"), QStringLiteral("(uid=projector[0-9])"));
     QCOMPARE(line(w.curvePage()->form(), "pointsEdit"), QStringLiteral("0,50,100"));
     QCOMPARE(w.experimentsPage()->form()->edit("points")->text(), QStringLiteral("1,3,9"));

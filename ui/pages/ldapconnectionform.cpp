@@ -59,6 +59,7 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     m_passwordEdit->setEchoMode(QLineEdit::Password);
     m_passwordEdit->setToolTip(tr("Kept in memory only"));
     m_insecureCheck->setObjectName(QStringLiteral("insecureCheck"));
+    m_insecureCheck->setProperty("formMemory", false); // trusting any certificate is chosen anew each session
     m_insecureCheck->setToolTip(tr("Do not check the server's certificate; every record of the run says so"));
     m_insecureWarning->setObjectName(QStringLiteral("insecureWarning"));
     m_insecureWarning->setWordWrap(true);
