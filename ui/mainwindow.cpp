@@ -1,28 +1,45 @@
 #include "ui/mainwindow.h"
 
 #include "core/run/proberunner.h"
+#include "core/store/recordfile.h"
 #include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
+#include "ui/formmemory.h"
+#include "ui/mainmenus.h"
+#include "ui/offthread.h"
+#include "ui/pages/advisorevalform.h"
+#include "ui/pages/advisorneedform.h"
 #include "ui/pages/advisorpage.h"
+#include "ui/pages/curveform.h"
 #include "ui/pages/curvepage.h"
 #include "ui/pages/diskpage.h"
+#include "ui/pages/experimentform.h"
 #include "ui/pages/experimentspage.h"
 #include "ui/pages/historypage.h"
+#include "ui/pages/ldapconnectionform.h"
+#include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
+#include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/reportexport.h"
 #include "ui/widgets/demodirectorybox.h"
+#include "ui/widgets/savedrunbanner.h"
+#include "ui/windowsettings.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QDropEvent>
-#include <QKeySequence>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
-#include <QMenuBar>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
-#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <optional>
 
 namespace {
 // The engine acknowledges a cancel within 200 ms; if a run still has not finished after this, close anyway and
@@ -34,95 +51,158 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     : QMainWindow(parent)
     , m_runner(runner)
     , m_tabs(new QTabWidget(this))
+    , m_banner(new SavedRunBanner(this))
     , m_runningLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("DirBench"));
     m_tabs->setObjectName(QStringLiteral("pageTabs"));
     m_tabs->setDocumentMode(true);
-    setCentralWidget(m_tabs);
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
 
-    m_startAction = new QAction(tr("&Start"), this);
-    m_startAction->setObjectName(QStringLiteral("startAction"));
-    m_startAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_startAction->setToolTip(tr("Start the test of the current page (Ctrl+R)"));
-    m_cancelAction = new QAction(tr("&Cancel"), this);
-    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
-    m_cancelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
-    m_cancelAction->setToolTip(tr("Cancel the test of the current page (Ctrl+.)"));
-    auto* quitAction = new QAction(tr("&Quit"), this);
-    quitAction->setShortcut(QKeySequence::Quit);
-
-    auto* runMenu = menuBar()->addMenu(tr("&Run"));
-    runMenu->addAction(m_startAction);
-    runMenu->addAction(m_cancelAction);
-    runMenu->addSeparator();
-    auto* exportAction = runMenu->addAction(tr("&Export report…"));
-    exportAction->setObjectName(QStringLiteral("exportReportAction"));
-    exportAction->setToolTip(tr("Write the last run of every page as a PDF, HTML or CSV report"));
-    connect(exportAction, &QAction::triggered, this, [this] {
-        QStringList names;
-        const QList<RunRecord> records = pageRecords(&names);
-        const QString path = ReportExport::exportWithDialog(this, records, names);
-        if (!path.isEmpty())
-            statusBar()->showMessage(tr("Report written to %1").arg(path));
-    });
-    runMenu->addSeparator();
-    runMenu->addAction(quitAction);
-    auto* toolBar = addToolBar(tr("Run"));
-    toolBar->setObjectName(QStringLiteral("runToolBar"));
-    toolBar->setMovable(false);
-    toolBar->addAction(m_startAction);
-    toolBar->addAction(m_cancelAction);
-
+    m_menus = new MainMenus(this);
     m_runningLabel->setObjectName(QStringLiteral("runningLabel"));
     statusBar()->addPermanentWidget(m_runningLabel);
-
-    connect(m_startAction, &QAction::triggered, this, [this] {
-        if (Page* p = currentPage())
-            p->start();
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        m_banner->showFor(currentPage());
+        updateActions();
     });
-    connect(m_cancelAction, &QAction::triggered, this, [this] {
-        if (Page* p = currentPage())
-            p->cancel();
-    });
-    connect(quitAction, &QAction::triggered, this, &QWidget::close);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
     connect(m_runner, &ProbeRunner::started, this, &MainWindow::updateActions);
     connect(m_runner, &ProbeRunner::finished, this, &MainWindow::onRunFinished);
 
+    addPages();
+    connectPages();
+    m_menus->addPageActions(m_tabs);
+    setAcceptDrops(true);
+
+    resize(1200, 800);
+    restoreSettings();
+    updateActions();
+}
+
+void MainWindow::addPages()
+{
     m_demo = new DemoDirectory(m_runner, this);
-    m_diskPage = new DiskPage(m_runner, m_tabs);
-    m_ldapPage = new LdapPage(m_runner, m_demo, m_tabs);
-    addPage(m_diskPage);
-    addPage(m_ldapPage);
-    // The Disk page's "under LDAP load" takes the LDAP page's load; neither page knows the other.
-    m_diskPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
-    m_sizingPage = new SizingPage(m_runner, m_tabs);
-    m_curvePage = new CurvePage(m_runner, m_tabs);
-    addPage(m_sizingPage);
-    addPage(m_curvePage);
-    // The Curve page sweeps the LDAP page's search over its connection.
-    m_curvePage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
-    m_sizingPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
-    m_experimentsPage = new ExperimentsPage(m_runner, m_tabs);
-    addPage(m_experimentsPage);
-    m_experimentsPage->setLdapLoadProvider([this](QString* error) { return m_ldapPage->loadSpec(error); });
+    addPage(m_diskPage = new DiskPage(m_runner, m_tabs));
+    addPage(m_ldapPage = new LdapPage(m_runner, m_demo, m_tabs));
+    addPage(m_sizingPage = new SizingPage(m_runner, m_tabs));
+    addPage(m_curvePage = new CurvePage(m_runner, m_tabs));
+    addPage(m_experimentsPage = new ExperimentsPage(m_runner, m_tabs));
+    addPage(m_advisorPage = new AdvisorPage(m_tabs));
+    addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
+}
+
+// The pages that run the LDAP page's load take it from a provider, so the pages stay apart.
+void MainWindow::connectPages()
+{
+    const auto ldapLoad = [this](QString* error) { return m_ldapPage->loadSpec(error); };
+    m_diskPage->setLdapLoadProvider(ldapLoad);
+    m_curvePage->setLdapLoadProvider(ldapLoad);
+    m_sizingPage->setLdapLoadProvider(ldapLoad);
+    m_experimentsPage->setLdapLoadProvider(ldapLoad);
     connect(
         m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
-    auto* advisor = new AdvisorPage(m_tabs);
-    addPage(advisor);
-    connect(advisor, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
+    connect(m_advisorPage, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
         RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {
             statusBar()->showMessage(
                 id ? tr("Saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
         });
     });
-    addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
-    setAcceptDrops(true);
+}
 
-    resize(1200, 800);
-    updateActions();
+QList<std::pair<QString, QWidget*>> MainWindow::forms() const
+{
+    return { { QStringLiteral("disk"), m_diskPage->form() },
+        { QStringLiteral("ldap-connection"), m_ldapPage->connectionForm() },
+        { QStringLiteral("ldap-load"), m_ldapPage->loadForm() }, { QStringLiteral("sizing"), m_sizingPage->form() },
+        { QStringLiteral("curve"), m_curvePage->form() }, { QStringLiteral("experiments"), m_experimentsPage->form() },
+        { QStringLiteral("advisor-eval"), m_advisorPage->evalForm() },
+        { QStringLiteral("advisor-need"), m_advisorPage->needForm() } };
+}
+
+void MainWindow::restoreSettings()
+{
+    WindowSettings::restore(this, m_tabs);
+    for (const auto& [group, form] : forms())
+        FormMemory::restore(group, form);
+}
+
+void MainWindow::saveSettings() const
+{
+    WindowSettings::save(this, m_tabs);
+    for (const auto& [group, form] : forms())
+        FormMemory::save(group, form);
+}
+
+void MainWindow::exportReport()
+{
+    QStringList names;
+    const QList<RunRecord> records = pageRecords(&names);
+    const QString path = ReportExport::exportWithDialog(this, records, names);
+    if (!path.isEmpty())
+        statusBar()->showMessage(tr("Report written to %1").arg(path));
+}
+
+void MainWindow::importDialog()
+{
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Import into history"), QString(), tr("Run records (*.json);;All files (*)"));
+    if (files.isEmpty())
+        return;
+    m_tabs->setCurrentWidget(m_historyPage);
+    m_historyPage->importFiles(files);
+}
+
+void MainWindow::openRecordDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a saved run (dirbench.run/1)"),
+        QSettings().value(QStringLiteral("window/recordDir")).toString(), tr("Run records (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(QStringLiteral("window/recordDir"), QFileInfo(path).absolutePath());
+    openRecordFile(path);
+}
+
+void MainWindow::openRecordFile(const QString& path)
+{
+    using Read = std::pair<std::optional<RunRecord>, QString>;
+    statusBar()->showMessage(tr("Reading %1…").arg(path));
+    OffThread::run<Read>(
+        this,
+        [path] {
+            Read r;
+            r.first = RecordFile::read(path, &r.second);
+            return r;
+        },
+        [this, path](const Read& r) {
+            QString error = r.second;
+            const bool ok = r.first && showSavedRecord(*r.first, QFileInfo(path).fileName(), &error);
+            const QString message = ok ? tr("Showing %1, read-only").arg(path) : tr("Cannot open %1").arg(error);
+            statusBar()->showMessage(message);
+            emit recordOpened(ok, message);
+        });
+}
+
+bool MainWindow::showSavedRecord(const RunRecord& record, const QString& origin, QString* error)
+{
+    const auto it = std::find_if(
+        m_pages.cbegin(), m_pages.cend(), [&record](const Page* p) { return p->showsKind(record.kind); });
+    if (it == m_pages.cend()) {
+        if (error)
+            *error = tr("no page shows a saved \"%1\" run").arg(record.kind);
+        return false;
+    }
+    if (!(*it)->showRecord(record, error))
+        return false;
+    m_banner->setViewing(*it, record, origin);
+    m_tabs->setCurrentWidget(*it);
+    return true;
 }
 
 void MainWindow::startDemo(double loadSeconds)
@@ -160,7 +240,11 @@ void MainWindow::addPage(Page* page)
 {
     m_pages << page;
     m_tabs->addTab(page, page->title());
-    connect(page, &Page::runningChanged, this, &MainWindow::updateActions);
+    connect(page, &Page::runningChanged, this, [this, page](bool running) {
+        if (running)
+            m_banner->forget(page); // a run made now replaces the saved one
+        updateActions();
+    });
     connect(page, &Page::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text); });
 }
 
@@ -168,8 +252,8 @@ void MainWindow::updateActions()
 {
     const Page* p = currentPage();
     const bool running = p && p->isRunning();
-    m_startAction->setEnabled(p && !running && !m_closePending);
-    m_cancelAction->setEnabled(running && !m_closePending);
+    m_menus->startAction()->setEnabled(p && !running && !m_closePending);
+    m_menus->cancelAction()->setEnabled(running && !m_closePending);
     const int n = m_runner->runningCount();
     m_runningLabel->setText(n > 0 ? tr("%n test(s) running", nullptr, n) : tr("idle"));
 }
@@ -200,6 +284,7 @@ void MainWindow::dropEvent(QDropEvent* event)
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     if (m_forceClose || m_runner->runningCount() == 0) {
+        saveSettings();
         event->accept();
         return;
     }

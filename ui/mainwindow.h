@@ -4,22 +4,30 @@
 
 #include <QList>
 #include <QMainWindow>
+#include <QString>
 
+#include <utility>
+
+class AdvisorPage;
 class CurvePage;
 class ExperimentsPage;
 class DemoDirectory;
 class DiskPage;
 class HistoryPage;
 class LdapPage;
+class MainMenus;
 class Page;
+class SavedRunBanner;
 class ProbeRunner;
 class QAction;
 class QLabel;
 class QTabWidget;
 class SizingPage;
 
-// The shell: a tab per page, a status bar, Start/Cancel actions that act on the current page. Closing during a
-// run cancels every run and closes once the runner reports them finished (no nested event loop).
+// The shell: a tab per page, a status bar, the menus (ui/mainmenus) whose Start/Cancel act on the current page.
+// Closing during a run cancels every run and closes once the runner reports them finished (no nested event loop).
+// The window's geometry, its last page and each form's last values are restored at start and saved at close
+// (never a password: ui/formmemory).
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -33,6 +41,7 @@ public:
     CurvePage* curvePage() const { return m_curvePage; }
     ExperimentsPage* experimentsPage() const { return m_experimentsPage; }
     HistoryPage* historyPage() const { return m_historyPage; }
+    AdvisorPage* advisorPage() const { return m_advisorPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
@@ -40,6 +49,24 @@ public:
     // The last record of every page that has one (disk, LDAP probe and load, sizing, curve): what a report holds.
     QList<RunRecord> pageRecords(QStringList* names = nullptr) const;
     bool isClosePending() const { return m_closePending; }
+
+    // A saved run shown read-only in the page that shows its kind, with the banner "viewing a saved run from …"
+    // (the History page's "open" calls this too). False with *error set when no page shows it.
+    bool showSavedRecord(const RunRecord& record, const QString& origin, QString* error = nullptr);
+    // Reads a record file off the GUI thread, then shows it; recordOpened() tells how it went.
+    void openRecordFile(const QString& path);
+    // The forms whose last values are kept: (settings group, form).
+    QList<std::pair<QString, QWidget*>> forms() const;
+    void saveSettings() const;
+    SavedRunBanner* savedRunBanner() const { return m_banner; }
+
+public slots:
+    void openRecordDialog();
+    void importDialog();
+    void exportReport();
+
+signals:
+    void recordOpened(bool ok, const QString& message);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -49,13 +76,16 @@ protected:
 
 private:
     void addPage(Page* page);
+    void addPages();
+    void connectPages();
+    void restoreSettings();
     void updateActions();
     void onRunFinished();
 
     ProbeRunner* m_runner;
     QTabWidget* m_tabs = nullptr;
-    QAction* m_startAction = nullptr;
-    QAction* m_cancelAction = nullptr;
+    SavedRunBanner* m_banner = nullptr;
+    MainMenus* m_menus = nullptr;
     QLabel* m_runningLabel = nullptr;
     DemoDirectory* m_demo = nullptr;
     DiskPage* m_diskPage = nullptr;
@@ -64,6 +94,7 @@ private:
     CurvePage* m_curvePage = nullptr;
     ExperimentsPage* m_experimentsPage = nullptr;
     HistoryPage* m_historyPage = nullptr;
+    AdvisorPage* m_advisorPage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;

@@ -2,6 +2,7 @@
 #include "ui/demodirectory.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/ldappage.h"
+#include "ui/textsize.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -90,6 +91,7 @@ int main(int argc, char* argv[])
     parser.addOption(noDemoOption);
     parser.process(app); // exits with a message on a bad option, as --help does
 
+    TextSize::applySaved(); // the projector's text size, before the first widget
     ProbeRunner runner; // outlives the window: its destructor cancels and waits for any run left
     MainWindow window(&runner);
     if (parser.isSet(uriOption))

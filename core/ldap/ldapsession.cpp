@@ -365,3 +365,17 @@ QString LdapSession::resultText(int code)
 {
     return QString::fromUtf8(ldap_err2string(code));
 }
+
+QString LdapSession::libraryVersion()
+{
+    LDAPAPIInfo info {};
+    info.ldapai_info_version = LDAP_API_INFO_VERSION;
+    if (ldap_get_option(nullptr, LDAP_OPT_API_INFO, &info) != LDAP_OPT_SUCCESS)
+        return QStringLiteral("unknown");
+    const int v = info.ldapai_vendor_version; // 20513 = 2.5.13
+    const QString name
+        = info.ldapai_vendor_name ? QString::fromUtf8(info.ldapai_vendor_name) : QStringLiteral("libldap");
+    ldap_memfree(info.ldapai_vendor_name);
+    ldap_memvfree(reinterpret_cast<void**>(info.ldapai_extensions));
+    return QStringLiteral("%1 %2.%3.%4").arg(name).arg(v / 10000).arg(v / 100 % 100).arg(v % 100);
+}

@@ -112,6 +112,8 @@ public:
     SocketIo* enableBatchedIo();
 
     static QString resultText(int code);
+    // The libldap this process runs with, as it reports itself: "OpenLDAP 2.5.13".
+    static QString libraryVersion();
     // True when `dn` is a DN in the LDAPv3 string form (RFC 4514), as libldap parses it; "" (the root) is one.
     static bool isDn(const QString& dn);
 

@@ -14,6 +14,7 @@ set(expected
     share/man/man1/dirbench-cli.1.gz
     share/doc/dirbench/copyright
     share/doc/dirbench/changelog.gz
+    share/doc/dirbench/README.md
     share/dirbench/catalog/cloud-disks.json)
 if(GUI)
     list(APPEND expected

@@ -82,7 +82,8 @@ void TestDiskPage::seqWriteRunFinishes()
 
     page.start();
     QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
-    QVERIFY(page.currentRunId() > 0);
+    QVERIFY(!page.findChild<QWidget*>(QStringLiteral("dirEdit"))->isEnabled()); // locked from the directory check on
+    QTRY_VERIFY2(page.currentRunId() > 0, qPrintable(page.errorText())); // after the check, off the GUI thread
     QVERIFY(!page.findChild<QWidget*>(QStringLiteral("dirEdit"))->isEnabled()); // inputs locked during the run
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
 
@@ -150,7 +151,7 @@ void TestDiskPage::badInputNamesTheField()
     page.setDurationText(QStringLiteral("1"));
 
     page.start();
-    QVERIFY(!page.isRunning());
+    QTRY_VERIFY(!page.isRunning()); // the directory check answers off the GUI thread
     QCOMPARE(page.currentRunId(), 0);
     QCOMPARE(started.count(), 0);
     QCOMPARE(runner.runningCount(), 0);

@@ -159,6 +159,7 @@ void TestDiskUnderLoadPage::scriptedRunShowsBothChartsAndTheChange()
     page.setUnderLdapLoad(true);
     page.start();
     QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
+    QTRY_VERIFY2(page.currentRunId() > 0, qPrintable(page.errorText())); // once the directory check has passed
     QCOMPARE(seen.load.base, someLoad().base);
     QCOMPARE(seen.disk.dir, tmp.path());
     QVERIFY(!page.ldapView()->isHidden());
@@ -234,8 +235,9 @@ void TestDiskUnderLoadPage::writeLoadAsksFirst()
     page.setSizeText(QStringLiteral("16M"));
     page.setUnderLdapLoad(true);
     page.start();
+    // Asked once the directory check (off the GUI thread) has passed.
+    QTRY_VERIFY(page.findChild<QMessageBox*>(QString::fromLatin1(WriteConfirmation::kObjectName)));
     auto* box = page.findChild<QMessageBox*>(QString::fromLatin1(WriteConfirmation::kObjectName));
-    QVERIFY(box);
     QVERIFY(box->informativeText().contains(QStringLiteral("ou=people,dc=example,dc=com")));
     QVERIFY(!page.isRunning());
     box->findChild<QPushButton*>(QStringLiteral("cancelWriteButton"))->click();

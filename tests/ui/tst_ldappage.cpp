@@ -93,7 +93,8 @@ void TestLdapPage::probeShowsOpenLdap()
     QSignalSpy probed(&page, &LdapPage::probeFinished);
     page.connectionForm()->setTarget(UiSandbox::admin(m_sbx.info()));
     page.probe();
-    QVERIFY2(page.isProbing(), qPrintable(page.errorText()));
+    QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
+    // the probe starts after the connection's check, off the GUI thread
     QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 30000);
     QCOMPARE(page.lastProbe().status, QStringLiteral("ok"));
     QCOMPARE(page.probeView()->serverKind(), QStringLiteral("openldap"));
@@ -189,7 +190,7 @@ void TestLdapPage::badFilterStartsNothing()
     UiSandbox::fillSearch(&page, m_sbx.info(), 2);
     page.loadForm()->setText(QStringLiteral("filter"), QStringLiteral("(uid="));
     page.start();
-    QVERIFY(!page.isRunning());
+    QTRY_VERIFY(!page.isRunning()); // the check answers off the GUI thread
     QCOMPARE(started.count(), 0);
     QCOMPARE(page.errorField(), QStringLiteral("filter"));
     QVERIFY2(page.errorText().startsWith(QStringLiteral("Filter:")), qPrintable(page.errorText()));
@@ -201,10 +202,22 @@ void TestLdapPage::badFilterStartsNothing()
     page.loadForm()->setText(QStringLiteral("filter"), QStringLiteral("(uid=user[0-9])"));
     page.connectionForm()->setUri(QStringLiteral("http://example.com"));
     page.start();
-    QVERIFY(!page.isRunning());
+    QTRY_VERIFY(!page.isRunning()); // the check answers off the GUI thread
     QCOMPARE(started.count(), 0);
     QCOMPARE(page.errorField(), QStringLiteral("uri"));
     QVERIFY2(page.errorText().startsWith(QStringLiteral("Server URI:")), qPrintable(page.errorText()));
+
+    // A CA file that cannot be read: the check (off the GUI thread) names it, for a load and for a probe.
+    LdapTarget t = UiSandbox::admin(m_sbx.info());
+    t.caFile = QStringLiteral("/nonexistent/dirbench-ca.pem");
+    page.connectionForm()->setTarget(t);
+    for (const bool probe : { false, true }) {
+        probe ? page.probe() : page.start();
+        QVERIFY(page.isRunning()); // checking
+        QTRY_VERIFY(!page.isRunning());
+        QCOMPARE(started.count(), 0);
+        QCOMPARE(page.errorField(), QStringLiteral("ca-file"));
+    }
 }
 
 void TestLdapPage::cancelMidRun()
@@ -244,8 +257,9 @@ void TestLdapPage::writeLoadAsksFirst()
     f->setText(QStringLiteral("attr"), QStringLiteral("description"));
     f->setText(QStringLiteral("value"), QStringLiteral("dirbench test [0-99]"));
 
-    // No: nothing starts.
+    // No: nothing starts. (Asked once the connection's check, off the GUI thread, has passed.)
     page.start();
+    QTRY_VERIFY(confirmationBox(&page));
     QMessageBox* box = confirmationBox(&page);
     QVERIFY(box);
     QVERIFY(box->isVisible());
@@ -259,6 +273,7 @@ void TestLdapPage::writeLoadAsksFirst()
 
     // Yes: the load runs.
     page.start();
+    QTRY_VERIFY(confirmationBox(&page));
     box = confirmationBox(&page);
     QVERIFY(box);
     box->findChild<QPushButton*>(QStringLiteral("confirmWriteButton"))->click();
@@ -291,6 +306,7 @@ void TestLdapPage::mixedLoadHasARowPerKind()
     f->setText(QStringLiteral("attr"), QStringLiteral("description"));
     f->setText(QStringLiteral("value"), QStringLiteral("dirbench mix [0-99]"));
     page.start();
+    QTRY_VERIFY(confirmationBox(&page)); // once the connection's check (off the GUI thread) has passed
     QMessageBox* box = confirmationBox(&page);
     QVERIFY(box);
     box->findChild<QPushButton*>(QStringLiteral("confirmWriteButton"))->click();

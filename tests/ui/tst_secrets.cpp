@@ -187,6 +187,7 @@ void TestSecrets::guiRuns()
         QVERIFY2(ReportExport::exportTo({ page->lastProbe(), page->lastRecord() }, {},
                      path(QStringLiteral("out/gui-report.%1").arg(QLatin1String(ext))), &error),
             qPrintable(error));
+    window.saveSettings(); // what closing saves: the window and every form's last values (never a password)
     QSettings().sync();
     QTRY_COMPARE_WITH_TIMEOUT(finalWrites(), 2, 30000); // the probe's record and the load's, committed
 }

@@ -54,7 +54,8 @@ public:
     const std::optional<CurveFit>& fit() const { return m_fit; }
 
     // Shows a curve record (kind "curve"); false with *error set when it is not one or has no points.
-    bool showRecord(const RunRecord& record, QString* error = nullptr);
+    bool showsKind(const QString& kind) const override { return kind == u"curve"; }
+    bool showRecord(const RunRecord& record, QString* error = nullptr) override;
     bool openRecordFile(const QString& path, QString* error = nullptr);
 
 public slots:

@@ -7,6 +7,7 @@
 #include "ui/charts/livechartview.h"
 #include "ui/models/diskresultmodel.h"
 #include "ui/models/intervalsamples.h"
+#include "ui/offthread.h"
 #include "ui/pages/diskform.h"
 #include "ui/widgets/diskdeviceview.h"
 #include "ui/widgets/diskldapview.h"
@@ -185,17 +186,76 @@ void DiskPage::start()
         return;
     m_form->clearError();
     DiskSpec spec;
-    ProbeError error = m_form->readSpec(&spec);
-    if (!error.isError())
-        error = spec.validate();
-    if (error.isError()) {
-        m_form->showError(error);
-        emit statusMessage(m_form->errorText());
+    if (refuse(m_form->readSpec(&spec)))
         return;
-    }
-    m_form->rememberDirectory();
+    std::optional<DiskUnderLoadSpec> underLoad;
     if (underLdapLoad()) {
-        startUnderLoad(spec);
+        underLoad = underLoadSpec(spec);
+        if (!underLoad)
+            return;
+    }
+    checkThenStart(spec, underLoad);
+}
+
+bool DiskPage::refuse(const ProbeError& error)
+{
+    if (!error.isError())
+        return false;
+    m_form->showError(error);
+    emit statusMessage(m_form->errorText());
+    return true;
+}
+
+std::optional<DiskUnderLoadSpec> DiskPage::underLoadSpec(const DiskSpec& spec)
+{
+    QString why;
+    const std::optional<LdapLoadSpec> load = m_ldapProvider(&why);
+    if (!load) {
+        refuse(ProbeError::invalid(QStringLiteral("ldap-load"), why));
+        return std::nullopt;
+    }
+    DiskUnderLoadSpec u;
+    u.disk = spec;
+    u.load = *load;
+    return u;
+}
+
+// The spec's check stats the directory: on a thread of its own, so a hung mount never freezes the window. Start
+// waits for it (the page counts as running, Cancel drops the check).
+void DiskPage::checkThenStart(const DiskSpec& spec, const std::optional<DiskUnderLoadSpec>& underLoad)
+{
+    const int ticket = m_checkTicket = ++m_lastTicket;
+    setRunning(true);
+    m_progress->setFormat(tr("checking %1…").arg(spec.dir));
+    emit statusMessage(tr("Checking %1…").arg(spec.dir));
+    const SpecCheck check = m_specCheck ? m_specCheck : [](const DiskSpec& s) { return s.validate(); };
+    OffThread::run<ProbeError>(
+        this,
+        [check, spec, underLoad] {
+            ProbeError e = check(spec);
+            if (!e.isError() && underLoad)
+                e = underLoad->validate(); // the load's form; the disk's again (cheap once the mount answered)
+            return e;
+        },
+        [this, ticket, spec, underLoad](const ProbeError& error) {
+            if (ticket == m_checkTicket)
+                onSpecChecked(spec, underLoad, error);
+        });
+}
+
+void DiskPage::onSpecChecked(
+    const DiskSpec& spec, const std::optional<DiskUnderLoadSpec>& underLoad, const ProbeError& error)
+{
+    m_checkTicket = 0;
+    setRunning(false);
+    m_progress->setFormat(tr("idle"));
+    const bool ok = !refuse(error);
+    emit specChecked(ok);
+    if (!ok)
+        return;
+    m_form->rememberDirectory();
+    if (underLoad) {
+        startUnderLoad(*underLoad);
         return;
     }
     m_ldapView->hide();
@@ -204,24 +264,8 @@ void DiskPage::start()
     RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("disk"), spec.toJson()); // saved in the history as it goes
 }
 
-void DiskPage::startUnderLoad(const DiskSpec& spec)
+void DiskPage::startUnderLoad(const DiskUnderLoadSpec& u)
 {
-    QString why;
-    const std::optional<LdapLoadSpec> load = m_ldapProvider(&why);
-    ProbeError error;
-    if (!load)
-        error = ProbeError::invalid(QStringLiteral("ldap-load"), why);
-    DiskUnderLoadSpec u;
-    if (load) {
-        u.disk = spec;
-        u.load = *load;
-        error = u.validate();
-    }
-    if (error.isError()) {
-        m_form->showError(error);
-        emit statusMessage(m_form->errorText());
-        return;
-    }
     auto go = [this, u] {
         if (isRunning())
             return;
@@ -247,6 +291,13 @@ void DiskPage::launch(ProbeRunner::Job job, const QString& where)
 
 void DiskPage::cancel()
 {
+    if (m_checkTicket != 0) { // a check that may never return (a hung mount): drop it
+        m_checkTicket = 0;
+        setRunning(false);
+        m_progress->setFormat(tr("idle"));
+        emit statusMessage(tr("Check of the directory abandoned."));
+        return;
+    }
     if (!isRunning())
         return;
     m_runner->cancel(m_runId);
@@ -345,7 +396,16 @@ void DiskPage::onFinished(int runId, const RunRecord& record)
         return;
     m_runId = 0;
     m_lastRecord = record;
+    const QString message = showResult(record);
+    setRunning(false);
+    emit statusMessage(m_profileName + QStringLiteral(": ") + message);
+    emit runFinished(record);
+}
 
+// What the end of a run shows (and a saved run): the chart from the record's intervals, the table, verdicts,
+// warnings, latency and the outcome line. Returns the outcome's message.
+QString DiskPage::showResult(const RunRecord& record)
+{
     // The record's intervals are the numbers the chart showed live, plus any the cancel cut off; when a run
     // failed before it measured anything, the chart keeps what it has.
     if (!record.intervals.isEmpty()) {
@@ -382,9 +442,31 @@ void DiskPage::onFinished(int runId, const RunRecord& record)
     if (record.status == u"ok")
         m_progress->setValue(m_progress->maximum());
     m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
-    setRunning(false);
-    emit statusMessage(m_profileName + QStringLiteral(": ") + message);
-    emit runFinished(record);
+    return message;
+}
+
+bool DiskPage::showsKind(const QString& kind) const
+{
+    return kind == u"disk" || kind == u"disk-under-load";
+}
+
+bool DiskPage::showRecord(const RunRecord& record, QString* error)
+{
+    if (!showsKind(record.kind) || isRunning()) {
+        if (error)
+            *error = isRunning() ? tr("a disk test is running; open the saved run when it has finished")
+                                 : tr("the Disk page cannot show a saved \"%1\" run").arg(record.kind);
+        return false;
+    }
+    resetResults();
+    const bool underLoad = record.kind == u"disk-under-load";
+    const QJsonObject disk = underLoad ? record.spec.value(QStringLiteral("disk")).toObject() : record.spec;
+    const QString profile = disk.value(QStringLiteral("profile")).toString();
+    m_profileName = underLoad ? tr("%1 under LDAP load").arg(profile) : profile;
+    m_ldapView->setVisible(underLoad);
+    showResult(record);
+    m_progress->setFormat(tr("saved run"));
+    return true;
 }
 
 void DiskPage::resetResults()

@@ -43,8 +43,14 @@ public:
     Q_DISABLE_COPY_MOVE(DiskPage)
 
     QString title() const override { return tr("Disk"); }
-    bool isRunning() const override { return m_runId != 0; }
+    // Running from Start until the run ends, the directory check (off the GUI thread) included.
+    bool isRunning() const override { return m_runId != 0 || m_checkTicket != 0; }
     int currentRunId() const { return m_runId; }
+    bool isCheckingDirectory() const { return m_checkTicket != 0; }
+
+    // A saved disk or disk-under-load run shown as the result (lastRecord() stays the last run made here).
+    bool showsKind(const QString& kind) const override;
+    bool showRecord(const RunRecord& record, QString* error) override;
 
     DiskForm* form() const { return m_form; }
     void setDirectory(const QString& dir) { m_form->setDirectory(dir); }
@@ -63,6 +69,11 @@ public:
     // What start() runs for a validated spec; Disk::makeJob unless a test puts a scripted job in its place.
     using JobFactory = std::function<ProbeRunner::Job(const DiskSpec&)>;
     void setJobFactory(JobFactory factory) { m_jobFactory = std::move(factory); }
+
+    // The check of a spec before it runs (DiskSpec::validate: it stats the directory). It runs on a thread of its
+    // own, never the GUI's; a test may put a check of its own in its place.
+    using SpecCheck = std::function<ProbeError(const DiskSpec&)>;
+    void setSpecCheck(SpecCheck check) { m_specCheck = std::move(check); }
 
     // The LDAP load for "under LDAP load", checked; nullopt with *error set when the LDAP page cannot give one.
     using LdapLoadProvider = std::function<std::optional<LdapLoadSpec>(QString* error)>;
@@ -89,6 +100,8 @@ public slots:
 
 signals:
     void runFinished(const RunRecord& record);
+    // The off-thread check of a Start is done: ok, or the error is shown next to its field.
+    void specChecked(bool ok);
 
 private:
     struct SeriesPoints
@@ -101,7 +114,13 @@ private:
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
     void launch(ProbeRunner::Job job, const QString& where);
-    void startUnderLoad(const DiskSpec& spec);
+    void checkThenStart(const DiskSpec& spec, const std::optional<DiskUnderLoadSpec>& underLoad);
+    void onSpecChecked(
+        const DiskSpec& spec, const std::optional<DiskUnderLoadSpec>& underLoad, const ProbeError& error);
+    bool refuse(const ProbeError& error);
+    std::optional<DiskUnderLoadSpec> underLoadSpec(const DiskSpec& spec);
+    void startUnderLoad(const DiskUnderLoadSpec& u);
+    QString showResult(const RunRecord& record);
     void addSamples(const SampleBatch& samples, bool toChart);
     void redrawChart();
     void appendDeviceSeries(const QString& series, const QList<QPointF>& points);
@@ -130,6 +149,9 @@ private:
     JobFactory m_jobFactory;
     UnderLoadJobFactory m_underLoadJobFactory;
     LdapLoadProvider m_ldapProvider;
+    SpecCheck m_specCheck;
+    int m_checkTicket = 0; // the pending check's; 0 = none (a cancelled check's result is dropped)
+    int m_lastTicket = 0;
     int m_runId = 0;
     QString m_profileName;
     Metric m_metric = Metric::MbPerSec;

@@ -327,3 +327,26 @@ QString ExperimentsPage::referenceText() const
                              Units::formatNumber(m_lastRecord.summary.value(u"tls_extra_ms").toDouble(), 3)));
     return text;
 }
+
+bool ExperimentsPage::showsKind(const QString& kind) const
+{
+    return kind == u"thread-sweep" || kind == u"tls-cost" || kind == u"database-size";
+}
+
+bool ExperimentsPage::showRecord(const RunRecord& record, QString* error)
+{
+    if (!showsKind(record.kind) || isRunning()) {
+        if (error)
+            *error = isRunning() ? tr("an experiment is running; open the saved run when it has finished")
+                                 : tr("the Experiments page cannot show a saved \"%1\" run").arg(record.kind);
+        return false;
+    }
+    m_liveChart->clear();
+    showPoints(record);
+    m_warnings->setWarnings(record.warnings);
+    const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    m_statusLabel->showOutcome(record, tr("Saved run: %n point(s)", nullptr, n));
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("saved run"));
+    return true;
+}

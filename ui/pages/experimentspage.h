@@ -54,6 +54,10 @@ public:
     RunRecord lastRecord() const { return m_lastRecord; }
     QString referenceText() const;
 
+    // A saved thread sweep, TLS cost or database-size run: its points chart, table and warnings (lastRecord() stays).
+    bool showsKind(const QString& kind) const override;
+    bool showRecord(const RunRecord& record, QString* error) override;
+
     // Validates and starts one experiment; false (nothing started) when an input is refused.
     bool run(Kind kind);
 

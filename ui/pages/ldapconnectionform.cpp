@@ -41,6 +41,7 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
         },
         this);
     m_profileBar->setObjectName(QStringLiteral("profileBar"));
+    m_profileBar->setProperty("formMemory", false); // the profiles have their own store (FormMemory)
 
     m_uriEdit->setObjectName(QStringLiteral("uriEdit"));
     m_uriEdit->setPlaceholderText(QStringLiteral("ldap://host:389"));
@@ -58,6 +59,7 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     m_passwordEdit->setEchoMode(QLineEdit::Password);
     m_passwordEdit->setToolTip(tr("Kept in memory only"));
     m_insecureCheck->setObjectName(QStringLiteral("insecureCheck"));
+    m_insecureCheck->setProperty("formMemory", false); // trusting any certificate is chosen anew each session
     m_insecureCheck->setToolTip(tr("Do not check the server's certificate; every record of the run says so"));
     m_insecureWarning->setObjectName(QStringLiteral("insecureWarning"));
     m_insecureWarning->setWordWrap(true);

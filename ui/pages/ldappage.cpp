@@ -5,6 +5,7 @@
 #include "core/sandbox/sandboxinfo.h"
 #include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
+#include "ui/offthread.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/widgets/demodirectorybox.h"
@@ -176,18 +177,53 @@ void LdapPage::start()
 {
     if (isRunning())
         return;
-    const std::optional<LdapLoadSpec> spec = loadSpec(nullptr);
-    if (!spec)
+    clearErrors();
+    LdapLoadSpec spec;
+    if (const ProbeError e = m_loadForm->readSpec(&spec); e.isError()) {
+        showError(e);
         return;
-    if (WriteConfirmation::isWriteLoad(*spec)) {
+    }
+    m_connection->readTarget(&spec.target);
+    checkOffThread(
+        [spec] {
+            ProbeError e;
+            std::ignore = CompiledLoad::compile(spec, &e); // only its verdict matters here: the engine compiles again
+            return e;
+        },
+        [this, spec] { startChecked(spec); });
+}
+
+// The connection's files (CA, client certificate and key) are read on a thread of their own: a hung mount keeps that
+// thread, not the window. What comes next (a probe, a load) waits for the answer; Cancel drops it.
+void LdapPage::checkOffThread(std::function<ProbeError()> check, std::function<void()> then)
+{
+    const int ticket = m_checkTicket = ++m_lastTicket;
+    setRunning(true);
+    m_progress->setFormat(tr("checking…"));
+    OffThread::run<ProbeError>(this, std::move(check), [this, ticket, then = std::move(then)](const ProbeError& e) {
+        if (ticket != m_checkTicket)
+            return; // cancelled meanwhile
+        m_checkTicket = 0;
+        setRunning(false);
+        m_progress->setFormat(tr("idle"));
+        if (e.isError())
+            showError(e);
+        else
+            then();
+    });
+}
+
+void LdapPage::startChecked(const LdapLoadSpec& spec)
+{
+    if (WriteConfirmation::isWriteLoad(spec)) {
         emit statusMessage(tr("This load writes to the directory: confirm or cancel."));
-        WriteConfirmation::ask(this, *spec, [this, s = *spec] {
+        WriteConfirmation::ask(this, spec, [this, spec] {
             if (!isRunning())
-                launchLoad(s);
+                launchLoad(spec);
         });
         return;
     }
-    launchLoad(*spec);
+    launchLoad(spec);
 }
 
 void LdapPage::launchLoad(const LdapLoadSpec& spec)
@@ -211,12 +247,13 @@ void LdapPage::probe()
     clearErrors();
     ProbeSpec spec;
     m_connection->readTarget(&spec.target);
-    if (const ProbeError e = spec.target.validate(); e.isError()) {
-        showError(e);
-        return;
-    }
     if (m_loadForm->uses(QStringLiteral("base")))
         spec.searchBase = m_loadForm->text(QStringLiteral("base"));
+    checkOffThread([target = spec.target] { return target.validate(); }, [this, spec] { launchProbe(spec); });
+}
+
+void LdapPage::launchProbe(const ProbeSpec& spec)
+{
     m_probing = true;
     m_runLabel = tr("probe");
     m_runId = m_runner->start(Ldap::makeProbeJob(spec));
@@ -229,6 +266,12 @@ void LdapPage::probe()
 
 void LdapPage::cancel()
 {
+    if (m_checkTicket != 0) { // a check of the connection's files that may never return: drop it
+        m_checkTicket = 0;
+        setRunning(false);
+        m_progress->setFormat(tr("idle"));
+        return;
+    }
     if (!isRunning())
         return;
     m_runner->cancel(m_runId);
@@ -311,4 +354,39 @@ void LdapPage::setRunning(bool running)
     m_startButton->setEnabled(!running);
     m_cancelButton->setEnabled(running);
     emit runningChanged(running);
+}
+
+bool LdapPage::showsKind(const QString& kind) const
+{
+    return kind.startsWith(u"ldap-");
+}
+
+bool LdapPage::showRecord(const RunRecord& record, QString* error)
+{
+    if (!showsKind(record.kind) || isRunning()) {
+        if (error)
+            *error = isRunning() ? tr("the LDAP page is running a test; open the saved run when it has finished")
+                                 : tr("the LDAP page cannot show a saved \"%1\" run").arg(record.kind);
+        return false;
+    }
+    if (record.kind == u"ldap-probe")
+        showSavedProbe(record);
+    else
+        showSavedLoad(record);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("saved run"));
+    return true;
+}
+
+void LdapPage::showSavedProbe(const RunRecord& record)
+{
+    m_probeView->setRecord(record);
+    m_resultTabs->setCurrentWidget(m_probeView);
+}
+
+void LdapPage::showSavedLoad(const RunRecord& record)
+{
+    m_loadView->clear();
+    m_loadView->finish(record);
+    m_resultTabs->setCurrentWidget(m_loadView);
 }

@@ -6,6 +6,7 @@
 #include "core/run/proberunner.h"
 #include "ui/pages/page.h"
 
+#include <functional>
 #include <optional>
 
 class DemoDirectory;
@@ -17,6 +18,7 @@ class ProbeView;
 class QProgressBar;
 class QPushButton;
 class QTabWidget;
+struct ProbeSpec;
 struct SandboxInfo;
 
 // The LDAP page: a connection (with profiles and the demo directory) and a load form on the left; Probe, Start and
@@ -31,7 +33,8 @@ public:
     Q_DISABLE_COPY_MOVE(LdapPage)
 
     QString title() const override { return tr("LDAP"); }
-    bool isRunning() const override { return m_runId != 0; }
+    // Running from Start or Probe on, the off-thread check of the connection's files included.
+    bool isRunning() const override { return m_runId != 0 || m_checkTicket != 0; }
     bool isProbing() const { return m_runId != 0 && m_probing; }
     int currentRunId() const { return m_runId; }
 
@@ -51,6 +54,9 @@ public:
 
     RunRecord lastRecord() const { return m_lastRecord; }
     RunRecord lastProbe() const { return m_lastProbe; }
+    // A saved probe or load: the probe view or the load view shows it (lastRecord()/lastProbe() stay as they were).
+    bool showsKind(const QString& kind) const override;
+    bool showRecord(const RunRecord& record, QString* error) override;
     QString errorField() const;
     QString errorText() const;
 
@@ -65,12 +71,17 @@ signals:
 
 private:
     void launchLoad(const LdapLoadSpec& spec);
+    void startChecked(const LdapLoadSpec& spec);
+    void launchProbe(const ProbeSpec& spec);
+    void checkOffThread(std::function<ProbeError()> check, std::function<void()> then);
     void showError(const ProbeError& error);
     void clearErrors();
     void onProgress(int runId, double fraction, const QString& phase);
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
     void onDemoStarted(const SandboxInfo& info);
+    void showSavedProbe(const RunRecord& record);
+    void showSavedLoad(const RunRecord& record);
     void setRunning(bool running);
 
     ProbeRunner* m_runner;
@@ -88,6 +99,8 @@ private:
     ProbeView* m_probeView = nullptr;
 
     int m_runId = 0;
+    int m_checkTicket = 0; // the pending check's; 0 = none
+    int m_lastTicket = 0;
     bool m_probing = false;
     QString m_runLabel;
     double m_loadWhenDemoReady = 0;

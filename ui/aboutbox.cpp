@@ -1,0 +1,54 @@
+#include "ui/aboutbox.h"
+
+#include "core/common/buildinfo.h"
+#include "core/ldap/ldapsession.h"
+#include "core/store/runstore.h"
+
+#include <QApplication>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QUrl>
+
+QString AboutBox::text()
+{
+    const QString row = QStringLiteral("<tr><td>%1</td><td>%2</td></tr>");
+    QString rows;
+    rows += row.arg(QApplication::translate("AboutBox", "Qt"), QString::fromLatin1(qVersion()));
+    rows += row.arg(QApplication::translate("AboutBox", "libldap"), LdapSession::libraryVersion().toHtmlEscaped());
+    rows += row.arg(QApplication::translate("AboutBox", "liburing"), BuildInfo::liburingVersion().toHtmlEscaped());
+    rows += row.arg(QApplication::translate("AboutBox", "History"), RunStore::defaultPath().toHtmlEscaped());
+    return QApplication::translate("AboutBox",
+               "<h3>DirBench %1</h3><p>A workbench for directory-service performance: disks, LDAP probes and loads, "
+               "sizing, reports.</p>")
+               .arg(BuildInfo::version())
+        + QStringLiteral("<table cellspacing='4'>") + rows + QStringLiteral("</table>");
+}
+
+void AboutBox::show(QWidget* parent)
+{
+    auto* box = new QMessageBox(QMessageBox::Information, QApplication::translate("AboutBox", "About DirBench"), text(),
+        QMessageBox::Close, parent);
+    box->setObjectName(QStringLiteral("aboutBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::RichText);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    box->open();
+}
+
+QString AboutBox::documentationPath()
+{
+    // This build's install prefix, the Debian package's, then (a build tree) the source's README.
+    for (const char* candidate :
+        { DIRBENCH_DOC_DIR "/README.md", "/usr/share/doc/dirbench/README.md", DIRBENCH_SOURCE_README }) {
+        const QString path = QString::fromUtf8(candidate);
+        if (QFileInfo::exists(path)) // local files under /usr/share or the build's source tree
+            return path;
+    }
+    return QString::fromUtf8(DIRBENCH_DOC_DIR);
+}
+
+bool AboutBox::openDocumentation()
+{
+    return QDesktopServices::openUrl(QUrl::fromLocalFile(documentationPath()));
+}
