@@ -184,8 +184,8 @@ void ProbeView::setTls(const QJsonObject& tls)
         expiry->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
     m_tlsForm->addRow(tr("Expires"), expiry);
     QStringList sans;
-    const QJsonArray sans = tls.value(QStringLiteral("sans")).toArray();
-    for (const QJsonValue& v : sans)
+    const QJsonArray sansArray = tls.value(QStringLiteral("sans")).toArray();
+    for (const QJsonValue& v : sansArray)
         sans << v.toString();
     m_tlsForm->addRow(tr("Names"), factLabel(sans.isEmpty() ? tr("none") : sans.join(QStringLiteral(", ")), this));
     const bool verified = tls.value(QStringLiteral("verified")).toBool();
