@@ -93,6 +93,7 @@ QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const QJsonOb
             }
             Verdict v;
             v.requirement = req.label;
+            v.requirementId = req.id;
             v.source = p.name + QStringLiteral(" — ") + p.source;
             v.measured = *value;
             v.unit = req.unit;
