@@ -116,6 +116,13 @@ QString capitalised(QString s)
     return s;
 }
 
+// Labels written for DirBench's own readers name "the seed" (the article DirBench started from); a reader of the
+// summary knows it as the eDirectory article.
+QString plain(QString s)
+{
+    return s.replace(QStringLiteral("the seed"), QStringLiteral("the eDirectory article"));
+}
+
 // "1,204 µs (1.2 ms)": latencies of a millisecond or more also in ms.
 QString quantity(double value, const QString& unit)
 {
@@ -151,7 +158,7 @@ QStringList nextSteps(const QList<RunRecord>& records, const ReportOptions& opti
         for (const Verdict& v : r.verdicts)
             if (!v.passed && !cloud)
                 steps << QString(
-                    name + u" fails “" + v.requirement + u"”: " + adviceFor(Sources::requirementIdOf(v)) + u'.');
+                    name + u" fails “" + plain(v.requirement) + u"”: " + adviceFor(Sources::requirementIdOf(v)) + u'.');
         if (r.kind == u"sizing")
             if (const QString s = sizingStep(r, name); !s.isEmpty())
                 steps << s;
@@ -169,12 +176,12 @@ namespace Report {
 
 QString verdictSentence(const Verdict& v)
 {
-    QString s = QString(ReportSummary::capitalised(v.requirement)
+    QString s = QString(ReportSummary::capitalised(ReportSummary::plain(v.requirement))
         + (v.passed ? u" passed: measured " : u" failed: measured ") + ReportSummary::quantity(v.measured, v.unit)
         + (ReportSummary::isMinimum(v) ? u", required at least " : u", required at most ")
         + ReportSummary::quantity(v.threshold, v.unit) + u'.');
     if (!v.note.isEmpty())
-        s += QString(u' ' + ReportSummary::capitalised(v.note) + u'.');
+        s += QString(u' ' + ReportSummary::capitalised(ReportSummary::plain(v.note)) + u'.');
     return s;
 }
 

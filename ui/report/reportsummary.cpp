@@ -75,7 +75,7 @@ QString diskTested(const RunRecord& r)
 {
     const QString profile = str(r.spec, "profile");
     QString t = profile == u"directory" ? QStringLiteral("A disk test (the suite for a directory server: random reads, "
-                                                         "commits, sustained writes and the seed's dd)")
+                                                         "commits, sustained writes and the eDirectory article's dd)")
                                         : QString(u"A disk test (" + profile + u')');
     if (const QString dir = str(r.spec, "dir"); !dir.isEmpty())
         t += QString(u" in " + dir);
