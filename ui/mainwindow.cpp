@@ -222,9 +222,14 @@ Page* MainWindow::currentPage() const
 
 QList<RunRecord> MainWindow::pageRecords(QStringList* names) const
 {
+    // Only runs that were made: the Sizing page's untouched example is not one; the Experiments page's run and the
+    // Cloud advisor's comparison are.
+    const auto* advisor = findChild<AdvisorPage*>();
     const QList<std::pair<QString, RunRecord>> all = { { m_diskPage->title(), m_diskPage->lastRecord() },
         { tr("LDAP probe"), m_ldapPage->lastProbe() }, { m_ldapPage->title(), m_ldapPage->lastRecord() },
-        { m_sizingPage->title(), m_sizingPage->record() }, { m_curvePage->title(), m_curvePage->lastRecord() } };
+        { m_sizingPage->title(), m_sizingPage->lastRecord() }, { m_curvePage->title(), m_curvePage->lastRecord() },
+        { m_experimentsPage->title(), m_experimentsPage->lastRecord() },
+        { advisor ? advisor->title() : QString(), advisor ? advisor->comparisonRecord() : RunRecord() } };
     QList<RunRecord> out;
     for (const auto& [name, record] : all) {
         if (record.kind.isEmpty())

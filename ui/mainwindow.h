@@ -46,7 +46,8 @@ public:
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
     Page* currentPage() const;
-    // The last record of every page that has one (disk, LDAP probe and load, sizing, curve): what a report holds.
+    // The last run of every page that made one (disk, LDAP probe and load, sizing, curve, experiments, the cloud
+    // advisor's comparison): what "Export report…" offers.
     QList<RunRecord> pageRecords(QStringList* names = nullptr) const;
     bool isClosePending() const { return m_closePending; }
 

@@ -21,12 +21,15 @@ const char* const kDescription
 (self-contained, inline SVG charts) and a CSV of the intervals (one row per interval per run).
 
   report --in RUN.json [--in RUN2.json ...] [--history ID|NAME ...] --pdf OUT.pdf [--html OUT.html]
-         [--csv OUT.csv] [--title TITLE]
+         [--csv OUT.csv] [--title TITLE] [--author NAME]
 
 RUN.json is a record written with --json (schema dirbench.run/1); --history takes a run from the history
-database ($DIRBENCH_HISTORY or the user's data directory) by its id or its name. The report has the date, the
-environment, a section per run with its charts and tables, the verdicts with their sources, sizing
-recommendations with their formulas, and the sources of every published figure. Numbers are printed in full.
+database ($DIRBENCH_HISTORY or the user's data directory) by its id or its name. Page 1 is a summary in plain
+words: what was tested, each verdict in one sentence, the chart that matters most per run, and what to do next.
+The details follow: the runs and verdicts with their sources, a section per run with its charts and tables,
+sizing recommendations with their formulas, the sources of every published figure (by title and publisher), and
+last the environment. Numbers in tables are printed in full; sizes in prose read "83.2 GB" (GB = 10^9).
+--title and --author go on the PDF and the HTML page (a CSV has neither).
 Output files are created with mode 0600 (they may name hosts). No display is needed (offscreen platform).
 Exit codes: 0 written; 1 could not write an output; 2 bad arguments (nothing was written).
 )";
@@ -114,8 +117,10 @@ int runReportCommand(int argc, char** argv)
         { QStringLiteral("pdf"), QStringLiteral("Write the PDF report here."), QStringLiteral("OUT.pdf") },
         { QStringLiteral("html"), QStringLiteral("Write the HTML report here."), QStringLiteral("OUT.html") },
         { QStringLiteral("csv"), QStringLiteral("Write the intervals as CSV here."), QStringLiteral("OUT.csv") },
-        { QStringLiteral("title"), QStringLiteral("The report's title."), QStringLiteral("TITLE"),
+        { QStringLiteral("title"), QStringLiteral("The report's title (PDF, HTML)."), QStringLiteral("TITLE"),
             ReportOptions().title },
+        { QStringLiteral("author"), QStringLiteral("Who prepared the report (PDF, HTML); none by default."),
+            QStringLiteral("NAME") },
     });
     QStringList args = QCoreApplication::arguments();
     args.removeAt(1); // "report"
@@ -123,7 +128,7 @@ int runReportCommand(int argc, char** argv)
         return badArgument(QStringLiteral("report"), p.errorText());
     if (helpRequested(p))
         return printHelp(p, QStringLiteral("report"));
-    for (const char* once : { "pdf", "html", "csv", "title" }) // --in and --history are repeatable
+    for (const char* once : { "pdf", "html", "csv", "title", "author" }) // --in and --history are repeatable
         if (p.values(QString::fromLatin1(once)).size() > 1)
             return badArgument(u"--" + QString::fromLatin1(once), QStringLiteral("given more than once"));
     if (!p.positionalArguments().isEmpty())
@@ -137,6 +142,13 @@ int runReportCommand(int argc, char** argv)
         return badArgument(QStringLiteral("--pdf"), QStringLiteral("give at least one output: --pdf, --html or --csv"));
     if (p.value(QStringLiteral("title")).trimmed().isEmpty())
         return badArgument(QStringLiteral("--title"), QStringLiteral("the title is empty"));
+    if (p.isSet(QStringLiteral("author")) && p.value(QStringLiteral("author")).trimmed().isEmpty())
+        return badArgument(QStringLiteral("--author"), QStringLiteral("the name is empty"));
+    const bool titled = p.isSet(QStringLiteral("pdf")) || p.isSet(QStringLiteral("html"));
+    for (const char* o : { "title", "author" })
+        if (p.isSet(QString::fromLatin1(o)) && !titled)
+            return badArgument(u"--" + QString::fromLatin1(o),
+                QStringLiteral("applies to --pdf and --html only (a CSV of intervals has no title or author)"));
     for (const char* o : { "pdf", "html", "csv" })
         if (const int rc = checkOutput(p, o); rc != ExitOk)
             return rc;
@@ -151,6 +163,7 @@ int runReportCommand(int argc, char** argv)
     QList<RunRecord> records;
     ReportOptions options;
     options.title = p.value(QStringLiteral("title")).trimmed();
+    options.author = p.value(QStringLiteral("author")).trimmed();
     for (const Input& in : std::as_const(inputs)) {
         records << in.record;
         options.runNames << in.name;

@@ -19,12 +19,14 @@ void addVerdicts(RunRecord& rec, const Comparison& c, const QString& prefix)
             QStringLiteral("cloud catalog"), !c.hasFlag(QStringLiteral("above-published-max")), m, setupMax,
             QStringLiteral("MB/s"),
             c.hasFlag(QStringLiteral("above-published-max")) ? QStringLiteral("not measuring the cloud disk")
-                                                             : QString() };
+                                                             : QString(),
+            QStringLiteral("cloud-published-max") };
     }
     if (c.ceilingMbps && !c.measured.upperBound)
         rec.verdicts << Verdict { prefix + QStringLiteral("reaches 80 % of the reachable ceiling"),
             QStringLiteral("cloud catalog, Little's law"), m >= kNearCeiling * *c.ceilingMbps, m,
-            std::round(kNearCeiling * *c.ceilingMbps * 10) / 10, QStringLiteral("MB/s"), c.evaluation.bindingText };
+            std::round(kNearCeiling * *c.ceilingMbps * 10) / 10, QStringLiteral("MB/s"), c.evaluation.bindingText,
+            QStringLiteral("cloud-near-ceiling") };
 }
 
 } // namespace

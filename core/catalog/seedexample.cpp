@@ -1,11 +1,14 @@
 #include "core/catalog/seedexample.h"
 
+#include "core/catalog/sources.h"
+
 namespace CloudCatalog::SeedExample {
 
 QString source()
 {
-    return QStringLiteral("Micro Focus/NetIQ knowledge-base article on eDirectory 9.2 on AWS/Azure (DirBench seed 000; "
-                          "not a provider source)");
+    // A citation a reader can find (core/catalog/sources.h): the article's own measurements, not a provider's.
+    return Sources::citation(*Sources::byId(QStringLiteral("edirectory-kb-cloud-disks")))
+        + QStringLiteral(" (its own measurements, not a provider's figures)");
 }
 
 QString command()

@@ -20,6 +20,8 @@ QJsonObject verdictToJson(const Verdict& v)
     o.insert(str("unit"), v.unit);
     if (!v.note.isEmpty())
         o.insert(str("note"), v.note);
+    if (!v.requirementId.isEmpty())
+        o.insert(str("requirement_id"), v.requirementId);
     return o;
 }
 
@@ -33,6 +35,7 @@ Verdict verdictFromJson(const QJsonObject& o)
     v.threshold = o.value(str("threshold")).toDouble();
     v.unit = o.value(str("unit")).toString();
     v.note = o.value(str("note")).toString();
+    v.requirementId = o.value(str("requirement_id")).toString();
     return v;
 }
 

@@ -21,12 +21,13 @@ struct RunWarning
 struct Verdict
 {
     QString requirement; // "sequential write >= 100 MB/s (as the seed measured it: dd)"
-    QString source; // "eDirectory KB (seed 000)"
+    QString source; // a citation: "“Title”, kind, publisher" (core/catalog/sources.h)
     bool passed = false;
     double measured = 0;
     double threshold = 0;
     QString unit;
     QString note; // e.g. "passes only on cache or burst"
+    QString requirementId; // "seed-dd", "commit-p99" (JSON "requirement_id"; empty in records made before it)
 
     bool operator==(const Verdict&) const = default;
 };

@@ -83,6 +83,7 @@ QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const DiskSum
             }
             Verdict v;
             v.requirement = req.label;
+            v.requirementId = req.id;
             v.source = p.name + QStringLiteral(" — ") + p.source;
             v.measured = *value;
             v.unit = req.unit;

@@ -1,5 +1,6 @@
 #include "core/experiments/guided.h"
 
+#include "core/catalog/sources.h"
 #include "core/common/environment.h"
 #include "core/experiments/serverthreads.h"
 #include "core/ldap/ldapsession.h"
@@ -18,7 +19,11 @@
 
 namespace {
 
-constexpr const char* kGuide = "HP-UX Directory Server 8.1 performance tuning and sizing guide (shared/seeds/003)";
+// The citation a reader can find (core/catalog/sources.h), never a path of this repository.
+QString guide(const char* table)
+{
+    return Sources::citation(*Sources::byId(QStringLiteral("hpux-ds81-guide")), QString::fromLatin1(table));
+}
 
 RunRecord frame(const QString& kind, const QJsonObject& spec)
 {
@@ -196,7 +201,7 @@ RunRecord runThreadSweep(const ThreadSweepSpec& spec, RunContext& ctx)
     rec.summary.insert(
         serverAxis ? QStringLiteral("best_server_threads") : QStringLiteral("best_threads"), bp.value(x).toInt());
     rec.summary.insert(QStringLiteral("reference"),
-        QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 2")) },
+        QJsonObject { { QStringLiteral("source"), guide("Table 2") },
             { QStringLiteral("note"),
                 QStringLiteral("the guide's client threads vs ops/s: throughput rises until the server's "
                                "threads or CPUs are saturated, then flattens") } });
@@ -249,7 +254,7 @@ RunRecord runTlsCost(const TlsCostSpec& spec, RunContext& ctx)
     rec.summary.insert(QStringLiteral("tls_ok_ratio"), ratio(sb.all.okPerS, sa.all.okPerS)); // successful binds
     rec.summary.insert(QStringLiteral("tls_ops_ratio"), ratio(sb.all.opsPerS, sa.all.opsPerS));
     rec.summary.insert(QStringLiteral("reference"),
-        QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 7")) },
+        QJsonObject { { QStringLiteral("source"), guide("Table 7") },
             { QStringLiteral("note"),
                 QStringLiteral("connect + bind per operation costs more over TLS; the server's key size "
                                "dominates the handshake (see the probe's key_bits)") } });
@@ -303,7 +308,7 @@ RunRecord runDatabaseSize(const DatabaseSizeSpec& spec, RunContext& ctx)
     }
     rec.summary.insert(QStringLiteral("points"), points);
     rec.summary.insert(QStringLiteral("reference"),
-        QJsonObject { { QStringLiteral("source"), QString(QString::fromLatin1(kGuide) + QStringLiteral(", Table 5")) },
+        QJsonObject { { QStringLiteral("source"), guide("Table 5") },
             { QStringLiteral("note"),
                 QStringLiteral("the guide measured 100k and 500k entries, cached and uncached: a larger "
                                "database is slower once it no longer fits the cache") } });

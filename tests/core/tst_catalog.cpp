@@ -3,6 +3,8 @@
 #include "core/catalog/catalog.h"
 #include "core/catalog/evaluation.h"
 #include "core/catalog/models.h"
+#include "core/catalog/sources.h"
+#include "core/disk/requirements.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -63,6 +65,8 @@ class TstCatalog : public QObject
 {
     Q_OBJECT
 private slots:
+    void sourcesCoverEveryRequirement();
+    void sourcesOfOldRecordsReadWell();
     void builtInLoads();
     void gp2Rows();
     void hddRows_data();
@@ -382,6 +386,69 @@ void TstCatalog::effectiveLimitBinding()
     w = { -1, 4, Access::Write, std::nullopt };
     QVERIFY(!evaluate(*cat().disk("gp3"), 100, nullptr, {}, w, &f, &e));
     QCOMPARE(f, QString("queue-depth"));
+}
+
+// Every requirement the shipped profiles judge has a document in the source catalog, by its id and by its label
+// (records before stored ids), and the citations stored in new records name no path of this repository.
+void TstCatalog::sourcesCoverEveryRequirement()
+{
+    QString error;
+    const QList<RequirementProfile> profiles = Requirements::load(&error);
+    QVERIFY2(!profiles.isEmpty(), qPrintable(error));
+    int n = 0;
+    for (const RequirementProfile& p : profiles) {
+        QVERIFY2(!Sources::hasRepositoryPath(p.source) && !p.source.contains("seed 000"), qPrintable(p.source));
+        QVERIFY2(!p.name.contains("seed"), qPrintable(p.name));
+        for (const DiskRequirement& r : p.requirements) {
+            const Sources::Source* byId = Sources::forRequirement(r.id);
+            QVERIFY2(byId, qPrintable(r.id));
+            QCOMPARE(Sources::forRequirement(r.label), byId);
+            // What the record stores names the same document.
+            QCOMPARE(Sources::namedIn(p.name + " — " + p.source), byId);
+            ++n;
+        }
+    }
+    QVERIFY(n >= 4);
+    const Sources::Source* hp = Sources::byId("hpux-ds81-guide");
+    QVERIFY(hp);
+    QCOMPARE(Sources::citation(*hp, "Table 2"),
+        QString("“HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines”, technical white paper, HP, "
+                "Table 2"));
+    const Sources::Source* kb = Sources::byId("edirectory-kb-cloud-disks");
+    QVERIFY(kb);
+    const QString full = Sources::fullCitation(*kb);
+    QVERIFY(full.contains("docs.aws.amazon.com/AWSEC2/latest/UserGuide/ebs-volume-types.html"));
+    QVERIFY(full.contains("docs.aws.amazon.com/AWSEC2/latest/UserGuide/ebs-optimized.html"));
+    QVERIFY(full.contains("azure.microsoft.com/en-au/pricing/details/managed-disks/"));
+    for (const Sources::Source& s : Sources::all())
+        QVERIFY2(!Sources::hasRepositoryPath(Sources::fullCitation(s)), qPrintable(s.id));
+}
+
+void TstCatalog::sourcesOfOldRecordsReadWell()
+{
+    Verdict old;
+    old.requirement = "sequential write ≥ 100 MB/s, as the seed measured it (dd: buffered, one fdatasync)";
+    old.source = "eDirectory (seed 000): sequential write ≥ 100 MB/s — NetIQ/Micro Focus KB, eDirectory 9.2 on "
+                 "AWS/Azure cloud disks (shared/seeds/000): \"eDirectory requires a minimum of 100 MB/s\", measured "
+                 "with dd bs=64k count=8k conv=fdatasync";
+    QCOMPARE(Sources::requirementIdOf(old), QString("seed-dd"));
+    QCOMPARE(Sources::ofVerdict(old),
+        QString("“eDirectory 9.2 on the Amazon AWS or Microsoft Azure cloud platform”, knowledge-base article, NetIQ / "
+                "Micro Focus, which says “eDirectory requires a minimum of 100 MB/s”"));
+    // Experiments stored the guide as a path; sizing rules carried notes' section numbers.
+    QCOMPARE(Sources::readable("HP-UX Directory Server 8.1 performance tuning and sizing guide (shared/seeds/003), "
+                               "Table 5"),
+        QString("“HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines”, technical white paper, HP, "
+                "Table 5"));
+    QCOMPARE(Sources::readable("slapd-mdb(5) (maxsize, searchstack; https://man7.org/linux/man-pages/man5/"
+                               "slapd-mdb.5.html); reference §3.4"),
+        QString("slapd-mdb(5) (maxsize, searchstack; https://man7.org/linux/man-pages/man5/slapd-mdb.5.html)"));
+    QCOMPARE(Sources::readable("Vendor table (shared/data/cloud-disks.json)"), QString("Vendor table"));
+    QVERIFY(Sources::hasRepositoryPath("see shared/seeds/000"));
+    QVERIFY(!Sources::hasRepositoryPath("https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ebs-optimized.html"));
+    // A verdict the catalog does not know keeps its text, without paths.
+    Verdict unknown { "IOPS as listed", "Vendor table (resources/x.json)", false, 1, 2, "IO/s", {}, {} };
+    QCOMPARE(Sources::ofVerdict(unknown), QString("Vendor table"));
 }
 
 QTEST_GUILESS_MAIN(TstCatalog)

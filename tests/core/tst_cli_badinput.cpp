@@ -527,6 +527,10 @@ void TstCliBadInput::inapplicableOptionsAreRefused()
         { { "cloud", "compare", "--seed-example", "--disk", "gp3", "--no-history" }, "--disk" },
         { { "cloud", "list", "--provider", "aws", "--provider", "gcp" }, "--provider" },
         { { "report", "--in", ldif, "--pdf", m_scratch + "/a.pdf", "--pdf", m_scratch + "/b.pdf" }, "--pdf" },
+        // a CSV of intervals has no title or author: refused, not ignored
+        { { "report", "--in", ldif, "--csv", m_scratch + "/a.csv", "--title", "Q4" }, "--title" },
+        { { "report", "--in", ldif, "--csv", m_scratch + "/a.csv", "--author", "Ana" }, "--author" },
+        { { "report", "--in", ldif, "--pdf", m_scratch + "/a.pdf", "--author", " " }, "--author" },
     };
     QList<QStringList> argvs;
     for (const Refusal& r : cases)

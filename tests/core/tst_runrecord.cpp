@@ -29,7 +29,7 @@ static RunRecord sampleRecord()
     r.intervals.append(QJsonObject { { QStringLiteral("t"), 0.25 }, { QStringLiteral("mb_per_s"), 123.4 } });
     r.summary = QJsonObject { { QStringLiteral("mb_per_s"), 123.4 } };
     r.verdicts.append({ QStringLiteral("sequential write ≥ 100 MB/s"), QStringLiteral("seed 000"), true, 123.4, 100,
-        QStringLiteral("MB/s"), QStringLiteral("note") });
+        QStringLiteral("MB/s"), QStringLiteral("note"), QStringLiteral("seed-dd") });
     return r;
 }
 

@@ -2,11 +2,13 @@
 // the "directory" suite with its verdicts, a sizing run, a search load and a search+modify mix against the sandbox
 // slapd), a real PDF read back with pdftotext/pdffonts/pdfinfo, the HTML and the CSV. LDAP figures: ok/s first, a
 // row per kind of a mix, the mark of ok/s derived from an older record, and of coalesced reads.
+#include "core/catalog/sources.h"
 #include "core/common/runrecord.h"
 #include "core/ldap/ldaptarget.h"
 #include "core/ldap/loadresult.h"
 #include "core/store/runstore.h"
 #include "ldapfixture.h"
+#include "ui/report/report.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -192,7 +194,7 @@ void TstReport::initTestCase()
     }
 
     r = report({ "--pdf", path("report.pdf"), "--html", path("report.html"), "--csv", path("report.csv"), "--title",
-        "Acceptance of ldap1" });
+        "Acceptance of ldap1", "--author", "Ana Lima" });
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const Result text = tool(QStringLiteral("pdftotext"), { path("report.pdf"), QStringLiteral("-") });
     QCOMPARE(text.code, 0);
@@ -203,9 +205,9 @@ void TstReport::initTestCase()
 void TstReport::pdfHasHeadingsNumbersAndVerdicts()
 {
     const QString& t = m_pdfText;
-    for (const char* h :
-        { "Acceptance of ldap1", "Overview", "Environment", "Verdicts", "Sources", "Run 1: rand-read (disk)",
-            "Run 2: suite (disk)", "Run 3: sizing (sizing)", "Tests of the suite", "Recommendations" })
+    for (const char* h : { "Acceptance of ldap1", "Prepared by Ana Lima", "Summary", "What was tested",
+             "What to do next", "Runs and verdicts", "Environment", "Verdicts", "Sources", "Run 1: rand-read (disk)",
+             "Run 2: suite (disk)", "Run 3: sizing (sizing)", "Tests of the suite", "Recommendations" })
         QVERIFY2(t.contains(QLatin1String(h)), h);
 
     // Key numbers, exactly as the records hold them.
@@ -220,11 +222,24 @@ void TstReport::pdfHasHeadingsNumbersAndVerdicts()
     const RunRecord& suite = m_loaded.at(1);
     QVERIFY(!suite.verdicts.isEmpty());
     for (const Verdict& v : suite.verdicts) {
-        const QString line
-            = flat(QString((v.passed ? "PASS " : "FAIL ") + v.requirement + ": measured " + full(v.measured) + ' '
-                + v.unit + ", threshold " + full(v.threshold) + ' ' + v.unit + " (source: " + v.source + ")"));
+        const QString line = flat(
+            QString((v.passed ? "PASS " : "FAIL ") + v.requirement + ": measured " + full(v.measured) + ' ' + v.unit
+                + ", threshold " + full(v.threshold) + ' ' + v.unit + " (source: " + Sources::ofVerdict(v) + ")"));
         QVERIFY2(bare(t).contains(bare(line)), qPrintable(line)); // wrapped lines may break at a '-'
     }
+
+    // The summary page (all before the details) says every verdict in one sentence; no page names a path of this
+    // repository, and the seed's article is cited by its title and publisher.
+    const qsizetype details = t.indexOf("Runs and verdicts");
+    QVERIFY(details > 0);
+    const QString summary = bare(t.left(details));
+    for (const Verdict& v : suite.verdicts)
+        QVERIFY2(summary.contains(bare(flat(Report::verdictSentence(v)))), qPrintable(Report::verdictSentence(v)));
+    for (const char* p : { "shared/", "seeds/", "resources/", "seed 000" })
+        QVERIFY2(!t.contains(QLatin1String(p)), p);
+    QVERIFY(t.contains("knowledge-base article, NetIQ / Micro Focus"));
+    QVERIFY(
+        t.contains("“HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines”, technical white paper, HP"));
 
     // Sizing: each recommendation's value and source, and the formula of the first.
     const QJsonArray recs = m_loaded.at(2).summary.value("recommendations").toArray();
@@ -233,7 +248,8 @@ void TstReport::pdfHasHeadingsNumbersAndVerdicts()
         const QJsonObject o = v.toObject();
         const QString heading = flat(o.value("name").toString() + " = " + full(o.value("value").toDouble()));
         QVERIFY2(t.contains(heading), qPrintable(heading));
-        QVERIFY2(bare(t).contains(bare(o.value("source").toString())), qPrintable(o.value("source").toString()));
+        const QString cited = Sources::readable(o.value("source").toString());
+        QVERIFY2(bare(t).contains(bare(cited)), qPrintable(cited));
     }
     QVERIFY(bare(t).contains(bare(recs.first().toObject().value("formula").toString())));
 
@@ -302,7 +318,8 @@ void TstReport::htmlAndCsv()
     QFile html(path("report.html"));
     QVERIFY(html.open(QIODevice::ReadOnly));
     const QString h = QString::fromUtf8(html.readAll());
-    for (const char* s : { "<h1>Acceptance of ldap1</h1>", "<h2>Overview</h2>", "<h2>Verdicts</h2>", "<h2>Sources</h2>",
+    for (const char* s : { "<h1>Acceptance of ldap1</h1>", "Prepared by Ana Lima", "<h2>Summary</h2>",
+             "<h2>Runs and verdicts</h2>", "<h3>Verdicts</h3>", "<h2>Sources</h2>", "<h2>Environment</h2>",
              "<h2>Run 2: suite (disk)</h2>", "<svg", "<polyline" })
         QVERIFY2(h.contains(QLatin1String(s)), s);
     QVERIFY(!h.contains("src=\"http")); // self-contained
@@ -411,7 +428,7 @@ void TstReport::genericKind()
     r.intervals
         = QJsonArray { QJsonObject { { "t", 1 }, { "iops", 2800.5 } }, QJsonObject { { "t", 2 }, { "iops", 2950 } } };
     r.verdicts << Verdict { "IOPS >= 95 % of the listed limit", "Cloud vendor disk table 2026", false, 2875.4, 2850,
-        "IO/s", {} };
+        "IO/s", {}, {} };
     r.addWarning("burst", "the disk may be bursting");
     QFile f(path("cloud.json"));
     QVERIFY(f.open(QIODevice::WriteOnly));

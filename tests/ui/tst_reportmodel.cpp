@@ -4,6 +4,7 @@
 #include "tests/common/loadfigures.h"
 #include "ui/report/report.h"
 #include "ui/report/reportformat.h"
+#include "ui/report/reportjson.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -22,6 +23,8 @@ private slots:
     void oldLoadIsMarkedDerived();
     void coalescedReadsAreNoted();
     void pointsReadOkPerSecond();
+    void byteSizesReadable();
+    void summaryInPlainWords();
 };
 
 namespace {
@@ -73,7 +76,7 @@ QStringList textOf(const ReportSection& section)
 
 const ReportSection& runSection(const ReportDocument& doc)
 {
-    return doc.sections.at(3);
+    return doc.sections.at(2); // after the summary and the runs-and-verdicts overview
 }
 
 } // namespace
@@ -104,14 +107,15 @@ void TstReportModel::sectionsAndSources()
     RunRecord a;
     a.kind = "disk";
     a.summary = QJsonObject { { "test", "seq-write" }, { "mb_per_s", 312.4 } };
-    a.verdicts << Verdict { "sequential write >= 100 MB/s", "eDirectory KB (seed 000)", true, 312.4, 100, "MB/s", {} };
+    a.verdicts << Verdict { "sequential write >= 100 MB/s", "eDirectory KB (seed 000)", true, 312.4, 100, "MB/s", {},
+        {} };
     a.addWarning("size-below-ram", "the test file is smaller than RAM");
     RunRecord b;
     b.kind = "vendor-check"; // a kind without its own section: sources found generically
     b.summary = QJsonObject { { "rows",
         QJsonArray { QJsonObject { { "metric", "iops" }, { "source", "Vendor table" } },
             QJsonObject { { "metric", "mb_per_s" }, { "source", "Vendor table" } } } } };
-    b.verdicts << Verdict { "IOPS as listed", "eDirectory KB (seed 000)", false, 10, 20, "IO/s", {} };
+    b.verdicts << Verdict { "IOPS as listed", "eDirectory KB (seed 000)", false, 10, 20, "IO/s", {}, {} };
     ReportOptions o;
     o.title = "T";
     o.runNames = { "first" };
@@ -119,14 +123,20 @@ void TstReportModel::sectionsAndSources()
     QStringList headings;
     for (const ReportSection& s : doc.sections)
         headings << s.heading;
+    // The summary is page 1, the details follow, the environment comes last.
     QCOMPARE(headings,
-        QStringList({ "Overview", "Environment", "Verdicts", "Run 1: first (disk)",
+        QStringList({ "Summary", "Runs and verdicts", "Run 1: first (disk)",
             "Run 2: vendor-check #2 "
             "(vendor-check)",
-            "Sources" }));
-    // Each source once, in order of appearance.
-    QCOMPARE(doc.sources, QStringList({ "eDirectory KB (seed 000)", "Vendor table" }));
-    const ReportSection& run1 = doc.sections.at(3);
+            "Sources", "Environment" }));
+    QVERIFY(doc.sections.at(1).newPage);
+    // Each source once, in order of appearance; a document of the catalog by its title and publisher.
+    const QString kb = "“eDirectory 9.2 on the Amazon AWS or Microsoft Azure cloud platform”, knowledge-base article, "
+                       "NetIQ / Micro Focus";
+    QCOMPARE(doc.sources.size(), 2);
+    QVERIFY2(doc.sources.at(0).startsWith(kb + "; it links “Amazon EBS volume types”"), qPrintable(doc.sources.at(0)));
+    QCOMPARE(doc.sources.at(1), QString("Vendor table"));
+    const ReportSection& run1 = doc.sections.at(2);
     bool warned = false, judged = false;
     for (const ReportBlock& blk : run1.blocks) {
         warned = warned || (blk.kind == ReportBlock::Kind::Warnings && blk.warnings.first().code == "size-below-ram");
@@ -135,7 +145,7 @@ void TstReportModel::sectionsAndSources()
     QVERIFY(warned);
     QVERIFY(judged);
     QCOMPARE(Report::verdictLine(b.verdicts.first()),
-        QString("FAIL  IOPS as listed: measured 10 IO/s, threshold 20 IO/s (source: eDirectory KB (seed 000))"));
+        QString("FAIL  IOPS as listed: measured 10 IO/s, threshold 20 IO/s (source: " + kb + ")"));
 }
 
 void TstReportModel::csvRowsAndUnits()
@@ -161,7 +171,7 @@ void TstReportModel::csvRowsAndUnits()
 void TstReportModel::ldapHeadlineIsOkPerSecond()
 {
     const ReportDocument doc = Report::build({ load("ldap-mixed", mixedSummary()) }, {});
-    const QStringList overview = textOf(doc.sections.at(0));
+    const QStringList overview = textOf(doc.sections.at(1));
     QVERIFY2(overview.filter("ldap-mixed").join('\n').contains("997 ok/s, p99 4.5 ms, 30 errors"),
         qPrintable(overview.join('\n')));
     const QStringList t = textOf(runSection(doc));
@@ -210,7 +220,7 @@ void TstReportModel::oldLoadIsMarkedDerived()
     QVERIFY(t.contains("operations succeeded | 9,970 (derived: ops − errors)"));
     QVERIFY(t.contains("ok/s (derived: ops − errors)")); // the chart's series
     QVERIFY(t.join('\n').contains("made before successful operations were counted apart"));
-    QVERIFY(textOf(doc.sections.at(0)).join('\n').contains("997 ok/s (derived: ops − errors)"));
+    QVERIFY(textOf(doc.sections.at(1)).join('\n').contains("997 ok/s (derived: ops − errors)"));
     // Today's record: no mark anywhere.
     QVERIFY(
         !textOf(runSection(Report::build({ load("ldap-search", mixedSummary()) }, {}))).join('\n').contains("derived"));
@@ -268,6 +278,71 @@ void TstReportModel::pointsReadOkPerSecond()
     const QStringList t = textOf(runSection(Report::build({ curve }, {})));
     QVERIFY(t.contains("series | target | coverage | hit ratio | ok/s"));
     QVERIFY2(t.filter("4,000").size() == 1 && t.filter("4,100").isEmpty(), qPrintable(t.join('\n')));
+}
+
+void TstReportModel::byteSizesReadable()
+{
+    QCOMPARE(ReportFormat::bytes(83171004416), QString("83.2 GB"));
+    QCOMPARE(ReportFormat::bytesBinary(25276502016), QString("23.5 GiB"));
+    QCOMPARE(ReportFormat::bytes(512), QString("512 bytes"));
+    QCOMPARE(ReportFormat::bytesExact(83171004416), QString("83.2 GB (83,171,004,416 bytes)"));
+    QCOMPARE(ReportFormat::bytesOf("ram_bytes", 25276502016), QString("23.5 GiB (25,276,502,016 bytes)"));
+    QCOMPARE(ReportFormat::bytesOf("size_bytes", 1073741824), QString("1 GiB (1,073,741,824 bytes)"));
+    const QJsonObject env { { "ram_bytes", 25276502016.0 },
+        { "filesystem", QJsonObject { { "free_bytes", 83171004416.0 }, { "type", "ext4" } } } };
+    const QList<QStringList> rows = ReportJson::keyValueRows(env);
+    QVERIFY(rows.contains(QStringList({ "filesystem › free", "83.2 GB (83,171,004,416 bytes)" })));
+    QVERIFY(rows.contains(QStringList({ "RAM", "23.5 GiB (25,276,502,016 bytes)" })));
+}
+
+void TstReportModel::summaryInPlainWords()
+{
+    RunRecord disk;
+    disk.kind = "disk";
+    disk.spec = QJsonObject { { "profile", "directory" }, { "dir", "/var/lib/ldap" } };
+    disk.environment
+        = QJsonObject { { "filesystem", QJsonObject { { "type", "ext4" }, { "free_bytes", 83171004416.0 } } } };
+    disk.intervals = QJsonArray { QJsonObject { { "t", 1 }, { "mb_per_s", 90.5 } },
+        QJsonObject { { "t", 2 }, { "mb_per_s", 95.5 } } };
+    Verdict v { "sequential write ≥ 100 MB/s, sustained (direct I/O, at least 30 s)", "old text (shared/seeds/000)",
+        false, 93, 100, "MB/s", {}, {} };
+    disk.verdicts << v;
+    RunRecord sizing;
+    sizing.kind = "sizing";
+    sizing.summary = QJsonObject { { "server", "openldap" },
+        { "recommendations",
+            QJsonArray { QJsonObject { { "name", "total RAM" }, { "value", 2871.4 }, { "unit", "MB" } },
+                QJsonObject { { "name", "threads" }, { "value", 16 }, { "unit", "" }, { "apply", "olcThreads: 16" } },
+                QJsonObject { { "name", "base" }, { "value", 29 }, { "unit", "MB" }, { "apply", QJsonValue() } } } } };
+    ReportOptions o;
+    o.runNames = { "Disk", "Sizing" };
+    const ReportDocument doc = Report::build({ disk, sizing }, o);
+    const ReportSection& s = doc.sections.first();
+    QCOMPARE(s.heading, QString("Summary"));
+    const QString text = textOf(s).join('\n');
+    QVERIFY2(text.contains("1. Disk: A disk test (the suite for a directory server"), qPrintable(text));
+    QVERIFY2(text.contains("in /var/lib/ldap on ext4 with 83.2 GB free"), qPrintable(text));
+    QCOMPARE(Report::verdictSentence(v),
+        QString("Sequential write ≥ 100 MB/s, sustained (direct I/O, at least 30 s) failed: measured 93 MB/s, required "
+                "at least 100 MB/s."));
+    bool sentences = false;
+    for (const ReportBlock& b : s.blocks)
+        sentences = sentences
+            || (b.kind == ReportBlock::Kind::Verdicts && b.sentences && b.verdictRuns == QStringList { "Disk" });
+    QVERIFY(sentences);
+    // What to do next: the failed verdict's advice and the sizing's recommendation, in readable units.
+    QVERIFY2(text.contains("• Disk fails “sequential write ≥ 100 MB/s, sustained"), qPrintable(text));
+    QVERIFY2(
+        text.contains(
+            "• Give the OpenLDAP server at least 2.9 GB of RAM (Sizing); set threads 16. The change to apply is in the "
+            "run's section."),
+        qPrintable(text));
+    // The chart that matters most: the disk's throughput, compact, named after the run.
+    bool chart = false;
+    for (const ReportBlock& b : s.blocks)
+        chart = chart || (b.kind == ReportBlock::Kind::Chart && b.chart.compact && b.chart.title.startsWith("Disk — "));
+    QVERIFY(chart);
+    QVERIFY(!text.contains("shared/"));
 }
 
 QTEST_GUILESS_MAIN(TstReportModel)

@@ -142,6 +142,7 @@ QString SizingPage::errorText() const
 
 void SizingPage::start()
 {
+    m_made = true;
     recompute();
 }
 
@@ -204,6 +205,7 @@ void SizingPage::onFinished(int runId, const RunRecord& record)
     if (ok) {
         m_form->setLdifStats(**out);
         m_view->setLdifStats(&**out);
+        m_made = true;
         recompute();
         emit statusMessage(tr("LDIF measured: %n entries", nullptr, int(std::min<qint64>((*out)->entries, INT_MAX))));
     } else {
@@ -272,6 +274,7 @@ void SizingPage::onServerRead(const RunRecord& record)
             if (m_live->values.contains(QLatin1String(key)))
                 m_form->setText(QLatin1String(field), QString());
         m_serverLabel->setText(serverText());
+        m_made = true;
         recompute();
     } else {
         m_serverLabel->setText(tr("Could not read the server: %1").arg(record.failure));
@@ -304,6 +307,7 @@ bool SizingPage::saveInHistory()
         emit statusMessage(tr("Nothing to save: %1").arg(errorText()));
         return false;
     }
+    m_made = true;
     RunRecorder::of(m_runner)->save(rec, {}, this, [this](qint64 id) {
         emit statusMessage(
             id ? tr("Sizing saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());

@@ -43,6 +43,9 @@ public:
     // The result on screen (nullopt before the first valid input) and the record it makes.
     const std::optional<SizingResult>& result() const { return m_result; }
     RunRecord record() const;
+    // record() once the user made a sizing (Start, Save in history, an LDIF measured, a server read); before that
+    // an empty record: the form's untouched example is not a run, and a report leaves it out.
+    RunRecord lastRecord() const { return m_made ? record() : RunRecord(); }
     QString errorField() const;
     QString errorText() const;
     // Reads this LDIF as a job (what the button does after its file dialog).
@@ -88,4 +91,5 @@ private:
     LdapLoadProvider m_ldapProvider;
     QPushButton* m_serverButton = nullptr;
     QLabel* m_serverLabel = nullptr;
+    bool m_made = false;
 };

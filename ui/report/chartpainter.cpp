@@ -16,6 +16,12 @@ namespace ChartPainter {
 namespace {
 
 constexpr double kPlotHeightPt = 150;
+constexpr double kCompactPlotHeightPt = 95; // the summary page's charts
+
+double plotHeight(const ReportChart& c)
+{
+    return c.compact ? kCompactPlotHeightPt : kPlotHeightPt;
+}
 constexpr double kSwatchPt = 14;
 
 QFont small(const QFont& base)
@@ -55,7 +61,7 @@ double height(const ReportChart& chart, double width, double unit, const QFont& 
 {
     const QFontMetricsF fm(small(font), device);
     const QFontMetricsF title(bold(font), device);
-    return title.height() * 1.4 + kPlotHeightPt * unit + fm.height() * 2.6
+    return title.height() * 1.4 + plotHeight(chart) * unit + fm.height() * 2.6
         + legendRows(chart, width, unit, fm).size() * fm.height() * 1.3;
 }
 
@@ -72,13 +78,13 @@ void paint(QPainter& p, const QRectF& rect, const ReportChart& c, double unit, c
     // Plot rectangle: room on the left for the y ticks and label, below for the x ticks and label.
     p.setFont(sf);
     const double top = rect.top() + tfm.height() * 1.4;
-    QRectF probe(0, 0, rect.width(), kPlotHeightPt * unit);
+    QRectF probe(0, 0, rect.width(), plotHeight(c) * unit);
     ChartGeometry g = ChartGeometry::of(c, probe);
     double tickW = 0;
     for (double t : g.y.ticks)
         tickW = std::max(tickW, fm.horizontalAdvance(ReportFormat::number(t)));
     const double left = rect.left() + fm.height() * 1.3 + tickW + 4 * unit;
-    const QRectF plot(left, top, rect.right() - left - 6 * unit, kPlotHeightPt * unit);
+    const QRectF plot(left, top, rect.right() - left - 6 * unit, plotHeight(c) * unit);
     g.plot = plot;
 
     // Grid and ticks.

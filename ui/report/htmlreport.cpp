@@ -45,9 +45,14 @@ QString blockHtml(const ReportBlock& b)
         return b.chart.isEmpty() ? QString() : QString(u"<figure>" + SvgChart::svg(b.chart) + u"</figure>\n");
     case ReportBlock::Kind::Verdicts: {
         QString h = QStringLiteral("<ul class=\"verdicts\">\n");
-        for (const Verdict& v : b.verdicts)
+        for (qsizetype i = 0; i < b.verdicts.size(); ++i) {
+            const Verdict& v = b.verdicts.at(i);
+            const QString run = b.verdictRuns.value(i);
+            const QString line = b.sentences ? (run.isEmpty() ? QString() : QString(run + u": ")) + verdictSentence(v)
+                                             : verdictLine(v);
             h += QStringLiteral("<li class=\"%1\">%2</li>\n")
-                     .arg(v.passed ? QStringLiteral("pass") : QStringLiteral("fail"), esc(verdictLine(v)));
+                     .arg(v.passed ? QStringLiteral("pass") : QStringLiteral("fail"), esc(line));
+        }
         return h + u"</ul>\n";
     }
     case ReportBlock::Kind::Warnings: {
@@ -78,9 +83,9 @@ QString htmlOf(const ReportDocument& doc)
     QString h = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h += QString(u"<title>" + esc(doc.title) + u"</title>\n<style>" + QString::fromUtf16(kStyle) + u"</style>\n");
     h += u"</head>\n<body>\n";
-    h += QString(u"<h1>" + esc(doc.title)
-        + u"</h1>\n<p class=\"status\">Directory-service performance report made by "
-          u"DirBench on "
+    h += QString(u"<h1>" + esc(doc.title) + u"</h1>\n<p class=\"status\">"
+        + (doc.author.isEmpty() ? QString() : QString(u"Prepared by " + esc(doc.author) + u" · "))
+        + u"Directory-service performance report made by DirBench on "
         + esc(doc.generated.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"))) + u"</p>\n");
     for (const ReportSection& s : doc.sections) {
         h += QString(u"<section>\n<h2>" + esc(s.heading) + u"</h2>\n");

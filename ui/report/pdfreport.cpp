@@ -20,8 +20,10 @@ constexpr int kDpi = 300;
 class Layout
 {
 public:
-    Layout(const ReportDocument& doc, QPdfWriter& writer, int totalPages)
+    using Progress = std::function<void(int done, int total)>;
+    Layout(const ReportDocument& doc, QPdfWriter& writer, int totalPages, Progress progress = {})
         : m_doc(doc)
+        , m_progress(std::move(progress))
         , m_writer(writer)
         , m_total(totalPages)
         , m_unit(kDpi / 72.0)
@@ -47,10 +49,14 @@ public:
         title();
         for (qsizetype i = 0; i < m_doc.sections.size(); ++i) {
             const ReportSection& s = m_doc.sections.at(i);
-            if (!s.status.isEmpty() && m_y > m_top + (m_bottom - m_top) * 0.45)
+            if (s.newPage && m_y > m_top + 1)
+                newPage(); // the details start after the summary page
+            else if (!s.status.isEmpty() && m_y > m_top + (m_bottom - m_top) * 0.45)
                 newPage(); // a run starts in the upper half of a page
             section(s);
         }
+        if (m_p && m_progress)
+            m_progress(m_page, m_total);
         return m_page;
     }
 
@@ -67,6 +73,8 @@ private:
 
     void newPage()
     {
+        if (m_p && m_progress)
+            m_progress(m_page, m_total);
         if (m_p)
             m_writer.newPage();
         ++m_page;
@@ -88,7 +96,8 @@ private:
         m_p->setFont(f);
         m_p->setPen(QColor(0x55, 0x55, 0x55));
         const QRectF head(m_area.left(), m_area.top(), width(), fm.height());
-        m_p->drawText(head, Qt::AlignLeft | Qt::AlignVCenter, m_doc.title);
+        m_p->drawText(head, Qt::AlignLeft | Qt::AlignVCenter,
+            m_doc.author.isEmpty() ? m_doc.title : QString(m_doc.title + u" · " + m_doc.author));
         m_p->drawText(head, Qt::AlignRight | Qt::AlignVCenter,
             QString(u"DirBench · " + m_doc.generated.toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
         m_p->setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 0.6 * m_unit));
@@ -122,7 +131,8 @@ private:
     {
         m_y += text(m_doc.title, font(2.2, true), m_area.left(), width());
         m_y += 4 * m_unit;
-        m_y += text(QString(u"Directory-service performance report made by DirBench on "
+        const QString by = m_doc.author.isEmpty() ? QString() : QString(u"Prepared by " + m_doc.author + u" · ");
+        m_y += text(QString(by + u"Directory-service performance report made by DirBench on "
                         + m_doc.generated.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t"))),
             font(1.0), m_area.left(), width(), Qt::AlignLeft, QColor(0x44, 0x44, 0x44));
         m_y += 10 * m_unit;
@@ -180,9 +190,16 @@ private:
             break;
         }
         case ReportBlock::Kind::Verdicts:
-            for (const Verdict& v : b.verdicts)
-                badgeLine(v.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"),
-                    v.passed ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28), Report::verdictLine(v).mid(6));
+            for (qsizetype i = 0; i < b.verdicts.size(); ++i) {
+                const Verdict& v = b.verdicts.at(i);
+                const QString run = b.verdictRuns.value(i);
+                const QString line = b.sentences
+                    ? (run.isEmpty() ? QString() : QString(run + u": ")) + Report::verdictSentence(v)
+                    : Report::verdictLine(v).mid(6);
+                const QString badge = b.sentences ? (v.passed ? QStringLiteral("✓") : QStringLiteral("✗"))
+                                                  : (v.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"));
+                badgeLine(badge, v.passed ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28), line);
+            }
             m_y += 4 * m_unit;
             break;
         case ReportBlock::Kind::Warnings:
@@ -335,6 +352,7 @@ private:
     }
 
     const ReportDocument& m_doc;
+    Progress m_progress;
     QPdfWriter& m_writer;
     int m_total;
     double m_unit;
@@ -350,7 +368,8 @@ private:
 
 } // namespace
 
-bool write(const ReportDocument& doc, QIODevice* out, QString* error)
+bool write(
+    const ReportDocument& doc, QIODevice* out, QString* error, const std::function<void(int done, int total)>& progress)
 {
     QPdfWriter writer(out);
     writer.setResolution(kDpi);
@@ -365,7 +384,7 @@ bool write(const ReportDocument& doc, QIODevice* out, QString* error)
             *error = QStringLiteral("cannot start painting the PDF");
         return false;
     }
-    Layout(doc, writer, pages).run(&painter);
+    Layout(doc, writer, pages, progress).run(&painter);
     painter.end();
     return true;
 }

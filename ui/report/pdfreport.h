@@ -4,6 +4,8 @@
 
 #include <QString>
 
+#include <functional>
+
 class QIODevice;
 
 // Paints a report document into a PDF with QPdfWriter: A4, text as text (DejaVu fonts, embedded by Qt as subsets),
@@ -11,6 +13,8 @@ class QIODevice;
 // count the pages, once to paint. Each run starts on a new page; tables break between rows and repeat their header.
 namespace PdfReport {
 
-bool write(const ReportDocument& doc, QIODevice* out, QString* error);
+// `progress` (optional) gets (pages painted, pages) after each page.
+bool write(const ReportDocument& doc, QIODevice* out, QString* error,
+    const std::function<void(int done, int total)>& progress = {});
 
 } // namespace PdfReport

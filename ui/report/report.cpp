@@ -52,10 +52,11 @@ bool writeText(const QString& path, const QString& text, QString* error)
 
 } // namespace
 
-bool writePdf(const ReportDocument& doc, const QString& path, QString* error)
+bool writePdf(const ReportDocument& doc, const QString& path, QString* error,
+    const std::function<void(int done, int total)>& progress)
 {
     return save(
-        path, [&](QIODevice* d, QString* why) { return PdfReport::write(doc, d, why); }, error);
+        path, [&](QIODevice* d, QString* why) { return PdfReport::write(doc, d, why, progress); }, error);
 }
 
 bool writeHtml(const ReportDocument& doc, const QString& path, QString* error)

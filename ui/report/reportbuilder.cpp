@@ -1,10 +1,11 @@
-// Report::build: the document from the records. The overview, environment and verdicts come first, then a
-// section per run (kind-specific blocks from reportsections.h), then every cited source.
-#include "core/store/runstore.h"
+// Report::build: the document from the records. The summary is page 1; then the runs and their verdicts, a section
+// per run (kind-specific blocks from reportsections.h), every cited source, and the environment last.
+#include "core/catalog/sources.h"
 #include "ui/report/report.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
+#include "ui/report/reportsummary.h"
 
 #include <QLocale>
 
@@ -17,34 +18,11 @@ QString dateText(const QDateTime& t)
     return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss t")) : QStringLiteral("unknown");
 }
 
-// The history's headline, or for kinds it has none for, the number a reader looks for first.
-QString headline(const RunRecord& r)
-{
-    if (r.kind.startsWith(u"ldap-") && r.kind != u"ldap-probe" && !r.summary.isEmpty())
-        return ReportSections::ldapHeadline(r); // successes per second, the figure to bet on
-    const QString h = RunStore::headlineOf(r);
-    if (!h.isEmpty() && h != r.status)
-        return h;
-    const QJsonObject& s = r.summary;
-    if (r.kind == u"sizing")
-        for (const QJsonValue& v : s.value(QStringLiteral("recommendations")).toArray())
-            if (v.toObject().value(QStringLiteral("name")).toString().compare(u"total RAM", Qt::CaseInsensitive) == 0)
-                return QString(u"total RAM " + ReportFormat::value(v.toObject().value(QStringLiteral("value"))) + u' '
-                    + v.toObject().value(QStringLiteral("unit")).toString());
-    if (s.value(QStringLiteral("t_hit_us")).isDouble())
-        return QString(u"t_hit " + ReportFormat::value(s.value(QStringLiteral("t_hit_us"))) + u" µs, t_miss "
-            + ReportFormat::value(s.value(QStringLiteral("t_miss_us"))) + u" µs");
-    if (s.value(QStringLiteral("best_ok_per_s")).isDouble())
-        return QString(u"best " + ReportFormat::value(s.value(QStringLiteral("best_ok_per_s"))) + u" ok/s");
-    if (s.value(QStringLiteral("best_ops_per_s")).isDouble()) // a record older than ok/s
-        return QString(u"best " + ReportFormat::value(s.value(QStringLiteral("best_ops_per_s"))) + u" ops/s");
-    return h;
-}
-
 ReportSection overview(const QList<RunRecord>& records, const ReportOptions& options, const QDateTime& generated)
 {
     ReportSection s;
-    s.heading = QStringLiteral("Overview");
+    s.heading = QStringLiteral("Runs and verdicts");
+    s.newPage = true;
     int passed = 0, failed = 0;
     for (const RunRecord& r : records)
         for (const Verdict& v : r.verdicts)
@@ -62,7 +40,7 @@ ReportSection overview(const QList<RunRecord>& records, const ReportOptions& opt
     for (qsizetype i = 0; i < records.size(); ++i) {
         const RunRecord& r = records.at(i);
         t.rows.append({ QString::number(i + 1), runName(records, options, i), r.kind, r.status, dateText(r.started),
-            headline(r) });
+            ReportSummary::headline(r) });
     }
     s.blocks << ReportBlock::subheading(QStringLiteral("Runs"));
     s.blocks << ReportBlock::ofTable(t);
@@ -119,7 +97,7 @@ ReportSection environment(const QList<RunRecord>& records, const ReportOptions& 
 ReportSection verdicts(const QList<RunRecord>& records, const ReportOptions& options)
 {
     ReportSection s;
-    s.heading = QStringLiteral("Verdicts");
+    s.blocks << ReportBlock::subheading(QStringLiteral("Verdicts"));
     ReportTable t;
     t.header = { QStringLiteral("run"), QStringLiteral("result"), QStringLiteral("requirement"),
         QStringLiteral("measured"), QStringLiteral("threshold"), QStringLiteral("source") };
@@ -127,12 +105,46 @@ ReportSection verdicts(const QList<RunRecord>& records, const ReportOptions& opt
         for (const Verdict& v : records.at(i).verdicts)
             t.rows.append({ runName(records, options, i), v.passed ? QStringLiteral("PASS") : QStringLiteral("FAIL"),
                 v.requirement, QString(ReportFormat::number(v.measured) + u' ' + v.unit),
-                QString(ReportFormat::number(v.threshold) + u' ' + v.unit), v.source });
+                QString(ReportFormat::number(v.threshold) + u' ' + v.unit), Sources::ofVerdict(v) });
     if (t.rows.isEmpty())
         s.blocks << ReportBlock::paragraph(QStringLiteral("No run of this report was judged against a requirement."));
     else
         s.blocks << ReportBlock::ofTable(t);
     return s;
+}
+
+// Each document once, with the pages it links; other sources as their records cite them, without repository paths.
+// `cited` becomes that list.
+ReportSection sourcesSection(QStringList& cited)
+{
+    ReportSection src;
+    src.heading = QStringLiteral("Sources");
+    QStringList listed;
+    // A page cited with its date and without ("https://…/disks-types.md (ms.date 2023-11-15)") is listed once.
+    auto seen = [&](const QString& entry) {
+        const QString page = entry.section(u' ', 0, 0);
+        for (const QString& l : std::as_const(listed))
+            if (l == entry || (page.startsWith(u"http") && l.section(u' ', 0, 0) == page))
+                return true;
+        return false;
+    };
+    for (const QString& c : cited) {
+        const Sources::Source* doc = Sources::namedIn(c);
+        const QString entry = doc ? Sources::fullCitation(*doc) : Sources::readable(c);
+        if (!entry.isEmpty() && !seen(entry))
+            listed << entry;
+    }
+    cited = listed;
+    if (listed.isEmpty()) {
+        src.blocks << ReportBlock::paragraph(QStringLiteral("No figure in this report cites a published source."));
+        return src;
+    }
+    ReportTable t;
+    t.header = { QStringLiteral("#"), QStringLiteral("source of a published figure") };
+    for (qsizetype i = 0; i < listed.size(); ++i)
+        t.rows.append({ QString::number(i + 1), listed.at(i) });
+    src.blocks << ReportBlock::ofTable(t);
+    return src;
 }
 
 ReportSection runSection(const RunRecord& r, const QString& name, int number, QStringList& sources)
@@ -170,7 +182,7 @@ ReportSection runSection(const RunRecord& r, const QString& name, int number, QS
         s.blocks << ReportBlock::subheading(QStringLiteral("Verdicts"));
         s.blocks << ReportBlock::ofVerdicts(r.verdicts);
         for (const Verdict& v : r.verdicts)
-            ReportSections::cite(sources, v.source);
+            ReportSections::cite(sources, Sources::ofVerdict(v));
     }
     for (const QString& src : ReportJson::sourcesIn(r.extra) + ReportJson::sourcesIn(r.spec))
         ReportSections::cite(sources, src);
@@ -190,7 +202,7 @@ QString verdictLine(const Verdict& v)
 {
     QString line = QString((v.passed ? u"PASS  " : u"FAIL  ") + v.requirement + u": measured "
         + ReportFormat::number(v.measured) + u' ' + v.unit + u", threshold " + ReportFormat::number(v.threshold) + u' '
-        + v.unit + u" (source: " + v.source + u')');
+        + v.unit + u" (source: " + Sources::ofVerdict(v) + u')');
     if (!v.note.isEmpty())
         line += QString(u" - " + v.note);
     return line;
@@ -200,25 +212,17 @@ ReportDocument build(const QList<RunRecord>& records, const ReportOptions& optio
 {
     ReportDocument doc;
     doc.title = options.title.isEmpty() ? ReportOptions().title : options.title;
+    doc.author = options.author;
     doc.generated = options.generated.isValid() ? options.generated : QDateTime::currentDateTime();
-    doc.sections << overview(records, options, doc.generated);
-    doc.sections << environment(records, options);
-    doc.sections << verdicts(records, options);
+    QList<ReportSection> runs;
     for (qsizetype i = 0; i < records.size(); ++i)
-        doc.sections << runSection(records.at(i), runName(records, options, i), int(i + 1), doc.sources);
-
-    ReportSection src;
-    src.heading = QStringLiteral("Sources");
-    if (doc.sources.isEmpty()) {
-        src.blocks << ReportBlock::paragraph(QStringLiteral("No figure in this report cites a published source."));
-    } else {
-        ReportTable t;
-        t.header = { QStringLiteral("#"), QStringLiteral("source of a published figure") };
-        for (qsizetype i = 0; i < doc.sources.size(); ++i)
-            t.rows.append({ QString::number(i + 1), doc.sources.at(i) });
-        src.blocks << ReportBlock::ofTable(t);
-    }
-    doc.sections << src;
+        runs << runSection(records.at(i), runName(records, options, i), int(i + 1), doc.sources);
+    doc.sections << ReportSummary::section(records, options, runs);
+    doc.sections << overview(records, options, doc.generated);
+    doc.sections.last().blocks << verdicts(records, options).blocks;
+    doc.sections << runs;
+    doc.sections << sourcesSection(doc.sources);
+    doc.sections << environment(records, options);
     return doc;
 }
 

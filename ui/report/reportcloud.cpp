@@ -1,6 +1,7 @@
 // Cloud comparisons (kind "cloud-compare"): per case, the measured figure beside the disk's listed limit, the VM's
 // cap and the reachable ceiling, which limit binds, and the flags with what they mean; the catalog's sources cited. The
 // full evaluation stays in the record (JSON, HTML export of the history).
+#include "core/catalog/sources.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportsections.h"
 
@@ -22,7 +23,8 @@ void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sourc
     const QJsonArray cases = r.summary.value(QStringLiteral("cases")).toArray();
     const QString measuredSource = r.summary.value(QStringLiteral("measured_source")).toString();
     if (!measuredSource.isEmpty())
-        section.blocks << ReportBlock::paragraph(QString(u"Measured figures: " + measuredSource + u'.'));
+        section.blocks << ReportBlock::paragraph(
+            QString(u"Measured figures: " + Sources::readable(measuredSource) + u'.'));
     ReportTable overview;
     overview.header
         = { QStringLiteral("case"), QStringLiteral("measured"), QStringLiteral("disk listed"), QStringLiteral("VM cap"),

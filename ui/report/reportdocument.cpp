@@ -57,6 +57,14 @@ ReportBlock ReportBlock::ofVerdicts(const QList<Verdict>& verdicts)
     return b;
 }
 
+ReportBlock ReportBlock::ofVerdictSentences(const QList<Verdict>& verdicts, const QStringList& runs)
+{
+    ReportBlock b = ofVerdicts(verdicts);
+    b.sentences = true;
+    b.verdictRuns = runs;
+    return b;
+}
+
 ReportBlock ReportBlock::ofWarnings(const QList<RunWarning>& warnings)
 {
     ReportBlock b;

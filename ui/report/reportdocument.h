@@ -33,6 +33,7 @@ struct ReportChart
     QString xLabel;
     QString yLabel;
     QList<ReportSeries> series;
+    bool compact = false; // a lower plot: the summary page's charts
 
     bool isEmpty() const;
 };
@@ -54,6 +55,8 @@ struct ReportBlock
     ReportTable table;
     ReportChart chart;
     QList<Verdict> verdicts;
+    QStringList verdictRuns; // Verdicts: the run each verdict belongs to (summary: "run: sentence")
+    bool sentences = false; // Verdicts: one plain sentence each (Report::verdictSentence), not the detail line
     QList<RunWarning> warnings;
 
     static ReportBlock subheading(const QString& text);
@@ -63,6 +66,7 @@ struct ReportBlock
     static ReportBlock keyValues(const QList<QStringList>& rows);
     static ReportBlock ofChart(const ReportChart& chart);
     static ReportBlock ofVerdicts(const QList<Verdict>& verdicts);
+    static ReportBlock ofVerdictSentences(const QList<Verdict>& verdicts, const QStringList& runs);
     static ReportBlock ofWarnings(const QList<RunWarning>& warnings);
 };
 
@@ -70,12 +74,14 @@ struct ReportSection
 {
     QString heading;
     QString status; // "ok", "failed: reason", ... (empty for sections that are not a run)
+    bool newPage = false; // starts on a page of its own (what follows the summary page)
     QList<ReportBlock> blocks;
 };
 
 struct ReportOptions
 {
     QString title = QStringLiteral("Directory performance report");
+    QString author; // who prepared it ("" = not said)
     QStringList runNames; // one per record (file name, history name); empty: the kind and a number
     QDateTime generated; // invalid: now
 };
@@ -83,7 +89,9 @@ struct ReportOptions
 struct ReportDocument
 {
     QString title;
+    QString author;
     QDateTime generated;
+    // sections.first() is the summary (page 1); the details follow, the environment comes last.
     QList<ReportSection> sections;
     // Every source a published figure cites (verdicts, sizing rules, records), once, in order of appearance;
     // the builder also prints them as the last section.

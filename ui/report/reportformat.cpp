@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace ReportFormat {
@@ -49,6 +50,65 @@ QString number(double value)
     // Three significant digits, at most 9 decimals.
     const int decimals = std::min(9, 2 - int(std::floor(std::log10(a))));
     return trimmed(fixed(value, decimals), 0);
+}
+
+namespace {
+
+QString scaled(double value, double base, const std::array<const char16_t*, 6>& units)
+{
+    double v = value;
+    size_t i = 0;
+    while (std::fabs(v) >= base && i + 1 < units.size()) {
+        v /= base;
+        ++i;
+    }
+    if (i == 0)
+        return QString(fixed(value, 0) + u' ' + QStringView(units[0]));
+    return QString(trimmed(fixed(v, 1), 0) + u' ' + QStringView(units[i])); // "16 MiB", "83.2 GB"
+}
+
+} // namespace
+
+QString bytes(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("-");
+    return scaled(value, 1000, { u"bytes", u"kB", u"MB", u"GB", u"TB", u"PB" });
+}
+
+QString bytesBinary(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("-");
+    return scaled(value, 1024, { u"bytes", u"KiB", u"MiB", u"GiB", u"TiB", u"PiB" });
+}
+
+QString bytesOf(const QString& key, double value)
+{
+    // A size set in binary units (a 1 GiB test file) reads best in them; free space never is.
+    const bool setInBinary
+        = key.section(u'.', -1) == u"size_bytes" && value >= 1048576 && std::fmod(value, 1048576.0) == 0;
+    return bytesExact(value, isMemoryKey(key) || setInBinary);
+}
+
+QString bytesExact(double value, bool memory)
+{
+    const QString readable = memory ? bytesBinary(value) : bytes(value);
+    if (std::fabs(value) < 1000 || !std::isfinite(value))
+        return readable;
+    return QString(readable + u" (" + number(value) + u" bytes)");
+}
+
+bool isBytesKey(const QString& key)
+{
+    const QString k = key.section(u'.', -1);
+    return k == u"bytes" || k.endsWith(u"_bytes");
+}
+
+bool isMemoryKey(const QString& key)
+{
+    const QString k = key.section(u'.', -1);
+    return k == u"ram_bytes" || k == u"memory_bytes" || k == u"mem_bytes" || k == u"block_bytes";
 }
 
 QString value(const QJsonValue& v)

@@ -14,6 +14,18 @@ QString number(double value);
 QString value(const QJsonValue& value);
 // "ops_per_s" -> "ops/s", "latency_ms" -> "latency (ms)", "mb_per_s" -> "MB/s": a readable name for a key.
 QString label(const QString& key);
+// Byte sizes as a reader takes them in: decimal units for disks and files ("83.2 GB", GB = 10^9, as everywhere in
+// DirBench), binary units for memory ("23.5 GiB"); one decimal, "0 bytes" .. "999 bytes" below a kilo.
+QString bytes(double value);
+QString bytesBinary(double value);
+// A size in bytes for a table: the readable size with the exact figure beside it: "83.2 GB (83,171,004,416 bytes)".
+// `memory` picks binary units (RAM, blocks).
+QString bytesExact(double value, bool memory = false);
+// True for keys that hold a byte count ("free_bytes", "ram_bytes", "bytes"); isMemoryKey for RAM and blocks.
+bool isBytesKey(const QString& key);
+// bytesExact with the units the key calls for (binary for RAM, blocks and a test file of whole MiB).
+QString bytesOf(const QString& key, double value);
+bool isMemoryKey(const QString& key);
 // The unit a key implies ("t" -> "s", "*_ms" -> "ms", "*_us" -> "µs", "mb_per_s" -> "MB/s"), or "".
 QString unitOf(const QString& key);
 

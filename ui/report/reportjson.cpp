@@ -1,5 +1,6 @@
 #include "ui/report/reportjson.h"
 
+#include "core/catalog/sources.h"
 #include "ui/report/reportformat.h"
 
 #include <QSet>
@@ -48,7 +49,18 @@ QList<QStringList> keyValueRows(const QJsonObject& o, const QStringList& skip)
         QStringList parts = key.split(u'.');
         for (QString& p : parts)
             p = ReportFormat::label(p);
-        rows.append({ parts.join(u" › "), ReportFormat::value(v) });
+        if (ReportFormat::isBytesKey(key) && v.isDouble()) {
+            // "free: 83.2 GB (83,171,004,416 bytes)": the size a reader takes in, the exact figure beside it.
+            QString& last = parts.last();
+            if (last.endsWith(u" (bytes)"))
+                last.chop(8);
+            if (ReportFormat::isMemoryKey(key) && last == u"ram")
+                last = QStringLiteral("RAM");
+            rows.append({ parts.join(u" › "), ReportFormat::bytesOf(key, v.toDouble()) });
+            continue;
+        }
+        const bool isSource = key.section(u'.', -1).endsWith(u"source") && v.isString();
+        rows.append({ parts.join(u" › "), isSource ? Sources::readable(v.toString()) : ReportFormat::value(v) });
     }
     return rows;
 }
@@ -69,7 +81,9 @@ ReportTable tableOf(const QJsonArray& objects)
     for (const auto& row : all) {
         QStringList cells(keys.size());
         for (const auto& [k, v] : row)
-            cells[keys.indexOf(k)] = ReportFormat::value(v);
+            cells[keys.indexOf(k)] = k.section(u'.', -1).endsWith(u"source") && v.isString()
+                ? Sources::readable(v.toString())
+                : ReportFormat::value(v);
         t.rows << cells;
     }
     return t;

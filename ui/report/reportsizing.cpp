@@ -1,5 +1,6 @@
 // Sizing records: every recommendation with its formula, the numbers put in, its inputs and source, and the change
 // ready to apply (DirBench never applies it).
+#include "core/catalog/sources.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
@@ -39,7 +40,7 @@ void sizing(const RunRecord& r, ReportSection& section, QStringList& sources)
                 + u" (" + i.value(QStringLiteral("origin")).toString() + u')');
         }
         rows.append({ QStringLiteral("inputs"), inputs.join(QStringLiteral("; ")) });
-        rows.append({ QStringLiteral("source"), o.value(QStringLiteral("source")).toString() });
+        rows.append({ QStringLiteral("source"), Sources::readable(o.value(QStringLiteral("source")).toString()) });
         if (!o.value(QStringLiteral("note")).toString().isEmpty())
             rows.append({ QStringLiteral("note"), o.value(QStringLiteral("note")).toString() });
         section.blocks << ReportBlock::keyValues(rows);
