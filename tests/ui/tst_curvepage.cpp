@@ -99,7 +99,15 @@ void TestCurvePage::openRecordShowsFit()
     CurvePage page(&runner);
     page.resize(1200, 800);
     page.show();
-    QVERIFY(page.curveChart()->isPlaceholderVisible());
+    // Before any curve of its own: the guide's Figure 3, labelled as the guide's, not an empty 0-100 chart.
+    QVERIFY(page.isGuideCurveShown());
+    QVERIFY(!page.curveChart()->isPlaceholderVisible());
+    QCOMPARE(page.curveChart()->referenceCount(), 51);
+    QCOMPARE(page.curveChart()->measuredCount(), 0);
+    QVERIFY(page.curveChart()->referenceName().contains(QStringLiteral("guide Fig. 3")));
+    QVERIFY(page.curveChart()->title().contains(QStringLiteral("guide's Figure 3")));
+    QVERIFY(page.curveChart()->yRange().second > 1000); // the guide's searches/s set the scale, not 0-100
+    QVERIFY2(page.fitText().contains(QStringLiteral("HP-UX Directory Server 8.1")), qPrintable(page.fitText()));
     const QString path = writeRecord(m_files, curveRecord(100e-6, 500e-6, 10000, 0, 0));
     QString why;
     QVERIFY2(page.openRecordFile(path, &why), qPrintable(why));
@@ -116,6 +124,8 @@ void TestCurvePage::openRecordShowsFit()
     QCOMPARE(chart->fitCount(), 51);
     QCOMPARE(chart->referenceCount(), 51);
     QVERIFY(chart->referenceName().contains(QStringLiteral("guide Fig. 3")));
+    QVERIFY(!page.isGuideCurveShown());
+    QVERIFY(chart->title().isEmpty());
     QVERIFY(!chart->hasTarget());
 
     // RAM for a target, with the typed 3000 bytes per entry: the fit's own answer, and it follows the target

@@ -1,8 +1,16 @@
 #include "ui/charts/barchartview.h"
 
+#include "ui/charts/chartexport.h"
+#include "ui/charts/chartlegend.h"
+#include "ui/charts/charttheme.h"
+
+#include <QCursor>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
+#include <QResizeEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
@@ -20,6 +28,34 @@
 namespace {
 
 constexpr double kLogOffset = 0.5;
+// QtCharts gives the vertical axes at most 40 % of the plot's width; a label wider than that is cut at the left.
+constexpr double kAxisPortion = 0.4;
+// What the axis adds around its labels (padding, tick, text margins), with a little to spare.
+constexpr int kLabelSlack = 20;
+
+// The words of `text` in lines no wider than `width`; a word wider than that alone is shortened with "…" (the bar's
+// tooltip holds the whole label). HTML, lines joined by <br>, as the axis draws its labels.
+QString wrapped(const QString& text, const QFontMetricsF& fm, double width, int* lines)
+{
+    QStringList out;
+    QString line;
+    const QStringList words = text.split(u' ', Qt::SkipEmptyParts);
+    for (const QString& word : words) {
+        const QString candidate = line.isEmpty() ? word : line + u' ' + word;
+        if (line.isEmpty() || fm.horizontalAdvance(candidate) <= width) {
+            line = candidate;
+            continue;
+        }
+        out << line;
+        line = word;
+    }
+    if (!line.isEmpty() || out.isEmpty())
+        out << line;
+    for (QString& l : out)
+        l = fm.elidedText(l, Qt::ElideRight, width).toHtmlEscaped();
+    *lines = int(out.size());
+    return out.join(QStringLiteral("<br>"));
+}
 
 const BarChartView::Tone kTones[] = { BarChartView::Tone::Measured, BarChartView::Tone::Good, BarChartView::Tone::Warn,
     BarChartView::Tone::Bad, BarChartView::Tone::Neutral };
@@ -53,22 +89,65 @@ QString compact(double v, const QString& unit)
 BarChartView::BarChartView(QWidget* parent)
     : QWidget(parent)
     , m_chart(new QChart)
+    , m_legend(new ChartLegend(this))
 {
-    m_chart->setMargins(QMargins(16, 4, 4, 4)); // room for untruncated category labels
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    ChartTheme::apply(m_chart);
+    m_chart->setMargins(QMargins(8, 4, 8, 4));
+    m_chart->legend()->setVisible(false); // m_legend wraps where QLegend would cut
     m_view = new QChartView(m_chart, this);
+    m_view->setObjectName(QStringLiteral("barChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(180);
+    ChartExport::addSaveActions(m_view, this);
     m_placeholder = new QLabel(this);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
     m_placeholder->setStyleSheet(QStringLiteral("color: #777777;"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(0);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
     layout->addWidget(m_placeholder);
     rebuild();
+}
+
+void BarChartView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitLabels();
+}
+
+// Each label wrapped into the room QtCharts gives the axis at this width, and the view as tall as its lines need.
+void BarChartView::fitLabels()
+{
+    if (!m_categoryAxis)
+        return;
+    const QMarginsF margins = m_chart->margins();
+    const double room
+        = std::max(60.0, kAxisPortion * (m_view->width() - margins.left() - margins.right()) - kLabelSlack);
+    const QFontMetricsF fm(m_categoryAxis->labelsFont());
+    QStringList shown;
+    int lines = 0;
+    for (qsizetype i = m_bars.size() - 1; i >= 0; --i) { // the first bar at the top
+        int n = 0;
+        shown << wrapped(m_bars.at(i).label, fm, room, &n);
+        lines += n;
+    }
+    if (shown != m_categoryAxis->categories())
+        m_categoryAxis->setCategories(shown);
+    const int perLine = int(std::ceil(fm.lineSpacing() * 1.35));
+    const int overhead = 40 + (m_chart->title().isEmpty() ? 0 : 2 * perLine) + (m_axisTitle.isEmpty() ? 0 : perLine);
+    m_view->setMinimumHeight(std::max(180, overhead + perLine + lines * perLine + int(m_bars.size()) * 6));
+}
+
+void BarChartView::showBarTip(bool on, int index)
+{
+    const qsizetype bar = m_bars.size() - 1 - index;
+    if (on && bar >= 0 && bar < m_bars.size())
+        QToolTip::showText(QCursor::pos(), m_bars.at(bar).label, m_view);
+    else
+        QToolTip::hideText();
 }
 
 void BarChartView::setTitle(const QString& title)
@@ -171,14 +250,17 @@ double BarChartView::x(double value) const
 void BarChartView::rebuild()
 {
     m_chart->removeAllSeries();
+    m_categoryAxis = nullptr;
     for (auto* axis : m_chart->axes()) {
         m_chart->removeAxis(axis); // the chart gives the axis back: ours to delete
         delete axis;
     }
     m_placeholder->setVisible(m_bars.isEmpty());
     m_view->setVisible(!m_bars.isEmpty());
-    if (m_bars.isEmpty())
+    if (m_bars.isEmpty()) {
+        m_legend->setEntries({});
         return;
+    }
 
     // One stacked set per tone: each bar is non-zero in exactly one set, so it takes that tone's colour.
     auto* series = new QHorizontalStackedBarSeries;
@@ -202,14 +284,14 @@ void BarChartView::rebuild()
         series->append(set);
     }
     m_chart->addSeries(series);
+    connect(series, &QHorizontalStackedBarSeries::hovered, this,
+        [this](bool on, int index, QBarSet*) { showBarTip(on, index); });
     auto* yAxis = new QBarCategoryAxis;
     yAxis->append(categories);
-    QFont small = yAxis->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    yAxis->setLabelsFont(small);
-    yAxis->setTruncateLabels(false); // the label carries the figure: never "P10 12…"
+    yAxis->setTruncateLabels(false); // fitLabels() wraps them into the room they get: never "P10 12…"
     m_chart->addAxis(yAxis, Qt::AlignLeft);
     series->attachAxis(yAxis);
+    m_categoryAxis = yAxis;
 
     QAbstractAxis* xAxis = nullptr;
     double xMax = 0;
@@ -230,6 +312,13 @@ void BarChartView::rebuild()
         val->applyNiceNumbers();
         xMax = val->max();
         xAxis = val;
+    }
+    // The last tick label is centred on the plot's right edge: room for its right half, never cut there.
+    if (auto* cat = qobject_cast<QCategoryAxis*>(xAxis); cat && !cat->categoriesLabels().isEmpty()) {
+        const QFontMetricsF fm(cat->labelsFont());
+        QMarginsF margins = m_chart->margins();
+        margins.setRight(8 + std::ceil(fm.horizontalAdvance(cat->categoriesLabels().constLast()) / 2));
+        m_chart->setMargins(margins.toMargins());
     }
     xAxis->setTitleText(m_axisTitle);
     m_chart->addAxis(xAxis, Qt::AlignBottom);
@@ -252,4 +341,6 @@ void BarChartView::rebuild()
         line->attachAxis(xAxis);
         line->attachAxis(hidden);
     }
+    m_legend->sync(m_chart);
+    fitLabels();
 }

@@ -6,10 +6,14 @@
 #include <QStringList>
 #include <QWidget>
 
+class ChartLegend;
+
 QT_BEGIN_NAMESPACE
+class QBarCategoryAxis;
 class QChart;
 class QChartView;
 class QLabel;
+class QResizeEvent;
 QT_END_NAMESPACE
 
 // Labelled horizontal bars, coloured by meaning, with an optional vertical target line: what a stakeholder reads at a
@@ -54,13 +58,20 @@ public:
     bool isPlaceholderVisible() const;
     static QColor color(Tone tone);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuild();
+    void fitLabels();
+    void showBarTip(bool on, int index);
     double x(double value) const;
 
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
     QLabel* m_placeholder = nullptr;
+    ChartLegend* m_legend = nullptr;
+    QBarCategoryAxis* m_categoryAxis = nullptr; // owned by the chart
     QList<Bar> m_bars;
     bool m_log = false;
     QString m_unit;

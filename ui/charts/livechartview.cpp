@@ -1,5 +1,9 @@
 #include "ui/charts/livechartview.h"
 
+#include "ui/charts/chartexport.h"
+#include "ui/charts/chartlegend.h"
+#include "ui/charts/charttheme.h"
+
 #include <QLabel>
 #include <QPainter>
 #include <QResizeEvent>
@@ -38,12 +42,19 @@ QString labelFormat(double step)
 }
 
 // Range exactly as given; ticks on multiples of a round step (anchored at 0), so the plot wastes no space.
+// The step changes on the side that keeps the tick count small: a range 0..15,000 with the old step of 2 would
+// make QtCharts create 7,500 ticks (seconds of a frozen window) before the new step arrives.
 void setAxis(QValueAxis* axis, double min, double max, int maxTicks)
 {
     const double step = niceStep(max - min, maxTicks);
-    axis->setRange(min, max);
     axis->setTickAnchor(0);
-    axis->setTickInterval(step);
+    if (step >= axis->tickInterval()) {
+        axis->setTickInterval(step);
+        axis->setRange(min, max);
+    } else {
+        axis->setRange(min, max);
+        axis->setTickInterval(step);
+    }
     axis->setLabelFormat(labelFormat(step));
 }
 
@@ -55,11 +66,11 @@ LiveChartView::LiveChartView(QWidget* parent)
     , m_xAxis(new QValueAxis)
     , m_yAxis(new QValueAxis)
     , m_rightAxis(new QValueAxis)
+    , m_legend(new ChartLegend(this))
 {
+    ChartTheme::apply(m_chart);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->legend()->setVisible(false);
+    m_chart->legend()->setVisible(false); // ChartLegend below the view stands for it
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_xAxis->setTickType(QValueAxis::TicksDynamic);
@@ -77,7 +88,10 @@ LiveChartView::LiveChartView(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(0);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    ChartExport::addSaveActions(m_view, this);
 
     m_placeholder = new QLabel(m_view);
     m_placeholder->setObjectName(QStringLiteral("chartPlaceholder"));
@@ -121,7 +135,6 @@ QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
     m_series.insert(name, s);
     m_seriesAxis.insert(name, axis);
     m_order.append(name);
-    m_chart->legend()->setVisible(true);
     return s;
 }
 
@@ -129,8 +142,11 @@ void LiveChartView::appendPoints(const QString& series, const QList<QPointF>& po
 {
     if (points.isEmpty())
         return;
+    const bool fresh = !m_series.contains(series);
     QLineSeries* s = seriesFor(series, axis);
     s->append(points); // one bulk append: one repaint per batch, not per point
+    if (fresh)
+        m_legend->sync(m_chart); // now that it has points
     const int excess = s->count() - m_maxPoints;
     if (excess > 0)
         s->removePoints(0, excess);
@@ -152,7 +168,7 @@ void LiveChartView::clear()
         m_rightAttached = false;
     }
     m_minX = m_maxX = 0;
-    m_chart->legend()->setVisible(false);
+    m_legend->sync(m_chart);
     setAxis(m_xAxis, 0, 10, 8);
     setAxis(m_yAxis, 0, 100, 6);
     setAxis(m_rightAxis, 0, 10, 6);
@@ -184,6 +200,7 @@ void LiveChartView::setDashed(const QString& series)
         QPen pen = s->pen();
         pen.setStyle(Qt::DashLine);
         s->setPen(pen);
+        m_legend->sync(m_chart);
     }
 }
 

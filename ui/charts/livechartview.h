@@ -10,6 +10,8 @@
 
 #include <utility>
 
+class ChartLegend;
+
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
@@ -83,6 +85,7 @@ private:
     QValueAxis* m_yAxis = nullptr;
     QValueAxis* m_rightAxis = nullptr; // owned by the chart while attached, by this view otherwise
     QLabel* m_placeholder = nullptr;
+    ChartLegend* m_legend = nullptr;
     QHash<QString, QLineSeries*> m_series;
     QHash<QString, Axis> m_seriesAxis;
     QStringList m_dashed;
