@@ -58,6 +58,31 @@ int askedLines(QGraphicsTextItem* item)
     return int(item->toPlainText().count(u'\n')) + 1;
 }
 
+// Where the glyphs of each laid-out line are, in scene coordinates: texts overlap when their ink does (a label's
+// line box holds leading and descent that digits never fill).
+QList<QRectF> inkRects(QGraphicsTextItem* item)
+{
+    QList<QRectF> out;
+    const QFontMetricsF fm(item->font());
+    QTextDocument* doc = item->document();
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+        const QTextLayout* layout = b.layout();
+        if (!layout)
+            continue;
+        for (int i = 0; i < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            const QString text = b.text().mid(line.textStart(), line.textLength()).trimmed();
+            if (text.isEmpty())
+                continue;
+            const QPointF baseline = layout->position() + QPointF(line.x(), line.y() + line.ascent());
+            // Anti-aliasing bleeds half a pixel: not overlap.
+            const QRectF ink = fm.tightBoundingRect(text).translated(baseline).adjusted(0.5, 0.5, -0.5, -0.5);
+            out << item->mapRectToScene(ink);
+        }
+    }
+    return out;
+}
+
 struct Placed
 {
     QRectF rect;
@@ -110,8 +135,8 @@ QStringList checkView(QChartView* view)
                             .arg(r.height())
                             .arg(area.width())
                             .arg(area.height());
-        // The document margin (0.5 px) and a pixel of anti-aliasing are not overlap.
-        placed << Placed { r.adjusted(1.5, 1.5, -1.5, -1.5), text };
+        for (const QRectF& ink : inkRects(t))
+            placed << Placed { ink, text };
     }
     for (qsizetype i = 0; i < placed.size(); ++i)
         for (qsizetype j = i + 1; j < placed.size(); ++j)

@@ -33,30 +33,6 @@ constexpr double kAxisPortion = 0.4;
 // What the axis adds around its labels (padding, tick, text margins), with a little to spare.
 constexpr int kLabelSlack = 20;
 
-// The words of `text` in lines no wider than `width`; a word wider than that alone is shortened with "…" (the bar's
-// tooltip holds the whole label). HTML, lines joined by <br>, as the axis draws its labels.
-QString wrapped(const QString& text, const QFontMetricsF& fm, double width, int* lines)
-{
-    QStringList out;
-    QString line;
-    const QStringList words = text.split(u' ', Qt::SkipEmptyParts);
-    for (const QString& word : words) {
-        const QString candidate = line.isEmpty() ? word : line + u' ' + word;
-        if (line.isEmpty() || fm.horizontalAdvance(candidate) <= width) {
-            line = candidate;
-            continue;
-        }
-        out << line;
-        line = word;
-    }
-    if (!line.isEmpty() || out.isEmpty())
-        out << line;
-    for (QString& l : out)
-        l = fm.elidedText(l, Qt::ElideRight, width).toHtmlEscaped();
-    *lines = int(out.size());
-    return out.join(QStringLiteral("<br>"));
-}
-
 const BarChartView::Tone kTones[] = { BarChartView::Tone::Measured, BarChartView::Tone::Good, BarChartView::Tone::Warn,
     BarChartView::Tone::Bad, BarChartView::Tone::Neutral };
 
@@ -99,6 +75,19 @@ BarChartView::BarChartView(QWidget* parent)
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(180);
     ChartExport::addSaveActions(m_view, this);
+    m_categoryAxis = new QBarCategoryAxis(m_chart);
+    m_categoryAxis->setTruncateLabels(false); // fitLabels() wraps them into the room they get: never "P10 12…"
+    m_chart->addAxis(m_categoryAxis, Qt::AlignLeft);
+    m_logAxis = new QCategoryAxis(m_chart);
+    m_logAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_chart->addAxis(m_logAxis, Qt::AlignBottom);
+    m_valueAxis = new QValueAxis(m_chart);
+    m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_chart->addAxis(m_valueAxis, Qt::AlignBottom);
+    m_targetAxis = new QValueAxis(m_chart);
+    m_targetAxis->setRange(0, 1);
+    m_targetAxis->setVisible(false);
+    m_chart->addAxis(m_targetAxis, Qt::AlignRight);
     m_placeholder = new QLabel(this);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
@@ -121,8 +110,10 @@ void BarChartView::resizeEvent(QResizeEvent* event)
 // Each label wrapped into the room QtCharts gives the axis at this width, and the view as tall as its lines need.
 void BarChartView::fitLabels()
 {
-    if (!m_categoryAxis)
+    if (m_bars.isEmpty()) {
+        m_chart->setTitle(m_title.toHtmlEscaped());
         return;
+    }
     const QMarginsF margins = m_chart->margins();
     const double room
         = std::max(60.0, kAxisPortion * (m_view->width() - margins.left() - margins.right()) - kLabelSlack);
@@ -131,14 +122,23 @@ void BarChartView::fitLabels()
     int lines = 0;
     for (qsizetype i = m_bars.size() - 1; i >= 0; --i) { // the first bar at the top
         int n = 0;
-        shown << wrapped(m_bars.at(i).label, fm, room, &n);
+        shown << ChartTheme::wrapped(m_bars.at(i).label, fm, room, &n);
         lines += n;
     }
     if (shown != m_categoryAxis->categories())
         m_categoryAxis->setCategories(shown);
-    const int perLine = int(std::ceil(fm.lineSpacing() * 1.35));
-    const int overhead = 40 + (m_chart->title().isEmpty() ? 0 : 2 * perLine) + (m_axisTitle.isEmpty() ? 0 : perLine);
-    m_view->setMinimumHeight(std::max(180, overhead + perLine + lines * perLine + int(m_bars.size()) * 6));
+    const QFontMetricsF titleFm(m_chart->titleFont());
+    int titleLines = 0;
+    m_chart->setTitle(ChartTheme::wrapped(m_title, titleFm, std::max(60, m_view->width() - 24), &titleLines));
+    // Never so narrow that a label's longest word cannot have its line.
+    double word = 0;
+    for (const Bar& b : std::as_const(m_bars))
+        for (const QString& w : b.label.split(u' '))
+            word = std::max(word, fm.horizontalAdvance(w));
+    m_view->setMinimumWidth(int(std::ceil((word + kLabelSlack) / kAxisPortion + margins.left() + margins.right())));
+    const int perLine = int(std::ceil(fm.lineSpacing() * 1.15)); // the lines of a bar and a little air
+    const int overhead = 40 + titleLines * 2 * perLine + (m_axisTitle.isEmpty() ? 0 : perLine);
+    m_view->setMinimumHeight(std::max(180, overhead + perLine + lines * perLine));
 }
 
 void BarChartView::showBarTip(bool on, int index)
@@ -152,7 +152,8 @@ void BarChartView::showBarTip(bool on, int index)
 
 void BarChartView::setTitle(const QString& title)
 {
-    m_chart->setTitle(title);
+    m_title = title;
+    fitLabels();
 }
 
 void BarChartView::setAxisTitle(const QString& title)
@@ -249,12 +250,9 @@ double BarChartView::x(double value) const
 
 void BarChartView::rebuild()
 {
+    // Series are rebuilt, axes kept: an axis removed from a QChart leaves its title and labels drawn (over the new
+    // axis' ones) until its item is deleted later.
     m_chart->removeAllSeries();
-    m_categoryAxis = nullptr;
-    for (auto* axis : m_chart->axes()) {
-        m_chart->removeAxis(axis); // the chart gives the axis back: ours to delete
-        delete axis;
-    }
     m_placeholder->setVisible(m_bars.isEmpty());
     m_view->setVisible(!m_bars.isEmpty());
     if (m_bars.isEmpty()) {
@@ -265,12 +263,9 @@ void BarChartView::rebuild()
     // One stacked set per tone: each bar is non-zero in exactly one set, so it takes that tone's colour.
     auto* series = new QHorizontalStackedBarSeries;
     series->setBarWidth(0.7);
-    QStringList categories;
     double max = m_target;
-    for (qsizetype i = m_bars.size() - 1; i >= 0; --i) { // the first bar at the top
-        categories << m_bars.at(i).label;
-        max = std::max(max, m_bars.at(i).value);
-    }
+    for (const Bar& b : std::as_const(m_bars))
+        max = std::max(max, b.value);
     for (const Tone tone : kTones) {
         if (std::none_of(m_bars.begin(), m_bars.end(), [&](const Bar& b) { return b.tone == tone; }))
             continue;
@@ -279,68 +274,62 @@ void BarChartView::rebuild()
             = new QBarSet(t < m_toneNames.size() && !m_toneNames.at(t).isEmpty() ? m_toneNames.at(t) : toneName(tone));
         set->setColor(color(tone));
         set->setBorderColor(color(tone));
-        for (qsizetype i = m_bars.size() - 1; i >= 0; --i)
+        for (qsizetype i = m_bars.size() - 1; i >= 0; --i) // the first bar at the top
             set->append(m_bars.at(i).tone == tone ? x(m_bars.at(i).value) : 0.0);
         series->append(set);
     }
     m_chart->addSeries(series);
     connect(series, &QHorizontalStackedBarSeries::hovered, this,
         [this](bool on, int index, QBarSet*) { showBarTip(on, index); });
-    auto* yAxis = new QBarCategoryAxis;
-    yAxis->append(categories);
-    yAxis->setTruncateLabels(false); // fitLabels() wraps them into the room they get: never "P10 12…"
-    m_chart->addAxis(yAxis, Qt::AlignLeft);
-    series->attachAxis(yAxis);
-    m_categoryAxis = yAxis;
-
-    QAbstractAxis* xAxis = nullptr;
-    double xMax = 0;
-    if (m_log) {
-        auto* cat = new QCategoryAxis;
-        cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        const int decades = std::max(1, int(std::ceil(std::log10(std::max(10.0, max * 1.5)))));
-        for (int d = 0; d <= decades; ++d)
-            cat->append(compact(std::pow(10.0, d), m_unit), d + kLogOffset);
-        xMax = decades + kLogOffset;
-        cat->setRange(0, xMax);
-        xAxis = cat;
-    } else {
-        auto* val = new QValueAxis;
-        xMax = max > 0 ? max * 1.15 : 1;
-        val->setRange(0, xMax);
-        val->setLabelFormat(QStringLiteral("%.0f"));
-        val->applyNiceNumbers();
-        xMax = val->max();
-        xAxis = val;
-    }
-    // The last tick label is centred on the plot's right edge: room for its right half, never cut there.
-    if (auto* cat = qobject_cast<QCategoryAxis*>(xAxis); cat && !cat->categoriesLabels().isEmpty()) {
-        const QFontMetricsF fm(cat->labelsFont());
-        QMarginsF margins = m_chart->margins();
-        margins.setRight(8 + std::ceil(fm.horizontalAdvance(cat->categoriesLabels().constLast()) / 2));
-        m_chart->setMargins(margins.toMargins());
-    }
-    xAxis->setTitleText(m_axisTitle);
-    m_chart->addAxis(xAxis, Qt::AlignBottom);
+    m_categoryAxis->clear();
+    fitLabels(); // the categories, wrapped
+    series->attachAxis(m_categoryAxis);
+    QAbstractAxis* xAxis = setUpValueAxis(max);
     series->attachAxis(xAxis);
 
     if (m_target > 0) { // a vertical line over the bars, on a hidden 0..1 axis
         auto* line = new QLineSeries;
         line->setName(m_targetName);
-        QPen pen(QColor(0x37, 0x47, 0x4f));
+        QPen pen(ChartTheme::paletteIsDark() ? QColor(0xcf, 0xd8, 0xdc) : QColor(0x37, 0x47, 0x4f));
         pen.setWidthF(2);
         pen.setStyle(Qt::DashLine);
         line->setPen(pen);
         line->append(x(m_target), 0);
         line->append(x(m_target), 1);
         m_chart->addSeries(line);
-        auto* hidden = new QValueAxis;
-        hidden->setRange(0, 1);
-        hidden->setVisible(false);
-        m_chart->addAxis(hidden, Qt::AlignRight);
         line->attachAxis(xAxis);
-        line->attachAxis(hidden);
+        line->attachAxis(m_targetAxis);
     }
     m_legend->sync(m_chart);
-    fitLabels();
+}
+
+// The bars' axis: decades on the log axis, round numbers on the linear one; the other one hidden.
+QAbstractAxis* BarChartView::setUpValueAxis(double max)
+{
+    QString last;
+    QAbstractAxis* xAxis = nullptr;
+    if (m_log) {
+        const QStringList old = m_logAxis->categoriesLabels();
+        for (const QString& label : old)
+            m_logAxis->remove(label);
+        const int decades = std::max(1, int(std::ceil(std::log10(std::max(10.0, max * 1.5)))));
+        for (int d = 0; d <= decades; ++d)
+            m_logAxis->append(compact(std::pow(10.0, d), m_unit), d + kLogOffset);
+        m_logAxis->setRange(0, decades + kLogOffset);
+        last = m_logAxis->categoriesLabels().constLast();
+        xAxis = m_logAxis;
+    } else {
+        m_valueAxis->setRange(0, max > 0 ? max * 1.15 : 1);
+        m_valueAxis->applyNiceNumbers();
+        last = QString::number(m_valueAxis->max(), 'f', 0);
+        xAxis = m_valueAxis;
+    }
+    m_logAxis->setVisible(m_log);
+    m_valueAxis->setVisible(!m_log);
+    xAxis->setTitleText(m_axisTitle);
+    // The last tick label is centred on the plot's right edge: room for its right half, never cut there.
+    QMarginsF margins = m_chart->margins();
+    margins.setRight(8 + std::ceil(QFontMetricsF(xAxis->labelsFont()).horizontalAdvance(last) / 2));
+    m_chart->setMargins(margins.toMargins());
+    return xAxis;
 }

@@ -9,11 +9,14 @@
 class ChartLegend;
 
 QT_BEGIN_NAMESPACE
+class QAbstractAxis;
 class QBarCategoryAxis;
+class QCategoryAxis;
 class QChart;
 class QChartView;
 class QLabel;
 class QResizeEvent;
+class QValueAxis;
 QT_END_NAMESPACE
 
 // Labelled horizontal bars, coloured by meaning, with an optional vertical target line: what a stakeholder reads at a
@@ -64,6 +67,7 @@ protected:
 private:
     void rebuild();
     void fitLabels();
+    QAbstractAxis* setUpValueAxis(double max);
     void showBarTip(bool on, int index);
     double x(double value) const;
 
@@ -71,11 +75,15 @@ private:
     QChartView* m_view = nullptr;
     QLabel* m_placeholder = nullptr;
     ChartLegend* m_legend = nullptr;
-    QBarCategoryAxis* m_categoryAxis = nullptr; // owned by the chart
+    QBarCategoryAxis* m_categoryAxis = nullptr; // the axes: added once, owned by the chart
+    QCategoryAxis* m_logAxis = nullptr;
+    QValueAxis* m_valueAxis = nullptr;
+    QValueAxis* m_targetAxis = nullptr;
     QList<Bar> m_bars;
     bool m_log = false;
     QString m_unit;
     QString m_axisTitle;
+    QString m_title; // wrapped into the chart's width by fitLabels()
     double m_target = 0;
     QString m_targetName;
     QStringList m_toneNames;

@@ -4,6 +4,7 @@
 #include "ui/charts/chartlegend.h"
 #include "ui/charts/charttheme.h"
 
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QPainter>
 #include <QResizeEvent>
@@ -169,12 +170,20 @@ void CurveChartView::setAxisTitles(const QString& x, const QString& y)
 
 void CurveChartView::setTitle(const QString& title)
 {
-    m_chart->setTitle(title);
+    m_title = title;
+    fitTitle();
 }
 
 QString CurveChartView::title() const
 {
-    return m_chart->title();
+    return m_title;
+}
+
+// QtCharts cuts a title wider than the chart ("Server threads and connections (cn=m..."): wrapped instead.
+void CurveChartView::fitTitle()
+{
+    m_chart->setTitle(
+        ChartTheme::wrapped(m_title, QFontMetricsF(m_chart->titleFont()), std::max(60, m_view->width() - 24)));
 }
 
 void CurveChartView::setPlaceholderText(const QString& text)
@@ -226,6 +235,7 @@ std::pair<double, double> CurveChartView::yRange() const
 void CurveChartView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    fitTitle();
     updatePlaceholder();
 }
 

@@ -59,6 +59,7 @@ protected:
 private:
     void rescale();
     void updatePlaceholder();
+    void fitTitle();
     void updateTargetLine();
 
     QChart* m_chart = nullptr;
@@ -73,6 +74,7 @@ private:
     QLineSeries* m_reference = nullptr;
     QLineSeries* m_targetLine = nullptr;
     QLabel* m_placeholder = nullptr;
+    QString m_title;
     ChartLegend* m_legend = nullptr;
     double m_target = 0;
 };

@@ -4,6 +4,7 @@
 #include "ui/charts/chartlegend.h"
 #include "ui/charts/charttheme.h"
 
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QPainter>
 #include <QResizeEvent>
@@ -79,6 +80,10 @@ LiveChartView::LiveChartView(QWidget* parent)
     setAxis(m_yAxis, 0, 100, 6);
     m_rightAxis->setTickType(QValueAxis::TicksDynamic);
     setAxis(m_rightAxis, 0, 10, 6);
+    // Attached for good, shown with its first series: an axis removed from a QChart leaves its title and labels
+    // drawn until its item is deleted later, over the new one ("ms ms").
+    m_chart->addAxis(m_rightAxis, Qt::AlignRight);
+    m_rightAxis->setVisible(false);
 
     // The view takes ownership of the chart. Never setUseOpenGL: it crashes on the offscreen platform.
     m_view = new QChartView(m_chart, this);
@@ -102,11 +107,7 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_placeholder->hide();
 }
 
-LiveChartView::~LiveChartView()
-{
-    if (!m_rightAttached)
-        delete m_rightAxis;
-}
+LiveChartView::~LiveChartView() = default;
 
 QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
 {
@@ -118,7 +119,7 @@ QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
     s->attachAxis(m_xAxis);
     if (axis == Axis::Right) {
         if (!m_rightAttached) {
-            m_chart->addAxis(m_rightAxis, Qt::AlignRight);
+            m_rightAxis->setVisible(true);
             m_rightAttached = true;
         }
         s->attachAxis(m_rightAxis);
@@ -163,10 +164,8 @@ void LiveChartView::clear()
     m_series.clear();
     m_seriesAxis.clear();
     m_order.clear();
-    if (m_rightAttached) {
-        m_chart->removeAxis(m_rightAxis); // the chart gives the axis back
-        m_rightAttached = false;
-    }
+    m_rightAxis->setVisible(false);
+    m_rightAttached = false;
     m_minX = m_maxX = 0;
     m_legend->sync(m_chart);
     setAxis(m_xAxis, 0, 10, 8);
@@ -211,12 +210,20 @@ void LiveChartView::setRightAxisTitle(const QString& title)
 
 void LiveChartView::setTitle(const QString& title)
 {
-    m_chart->setTitle(title);
+    m_title = title;
+    fitTitle();
 }
 
 QString LiveChartView::title() const
 {
-    return m_chart->title();
+    return m_title;
+}
+
+// QtCharts cuts a title wider than the chart ("Server threads and connections (cn=m..."): wrapped instead.
+void LiveChartView::fitTitle()
+{
+    m_chart->setTitle(
+        ChartTheme::wrapped(m_title, QFontMetricsF(m_chart->titleFont()), std::max(60, m_view->width() - 24)));
 }
 
 void LiveChartView::setPlaceholderText(const QString& text)
@@ -247,6 +254,7 @@ void LiveChartView::updatePlaceholder()
 void LiveChartView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    fitTitle();
     updatePlaceholder();
 }
 
