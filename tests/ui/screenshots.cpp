@@ -7,6 +7,7 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
+#include "ui/widgets/curvepredictor.h"
 #include "ui/widgets/ldaploadview.h"
 #include "uiscenes.h"
 
@@ -19,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 
@@ -184,7 +186,11 @@ bool otherShots(Shooter& s, const SandboxInfo& sbx)
     if (s.wanted(QStringLiteral("curve-page"))) {
         if (!UiScenes::curveSweep(s.window, sbx, &why))
             return fail(QStringLiteral("curve-page"), why);
-        if (!s.shoot(QStringLiteral("curve-page"), s.window->curvePage()))
+        // A target at 70 % of the fit's fully cached rate, and the RAM the predictor turns it into.
+        CurvePage* page = s.window->curvePage();
+        if (page->fit())
+            page->predictor()->setTargetText(QString::number(std::round(0.7 / page->fit()->tHit / 100) * 100));
+        if (!s.shoot(QStringLiteral("curve-page"), page))
             return false;
     }
     if (s.wanted(QStringLiteral("experiments-page"))) {

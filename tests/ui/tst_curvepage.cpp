@@ -77,7 +77,6 @@ private slots:
     void olderRecordFallsBackToOpsPerS();
     void notACurveIsRefused();
     void workingSetSweepThroughThePage();
-    void screenshot();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -209,32 +208,6 @@ void TestCurvePage::workingSetSweepThroughThePage()
     QCOMPARE(rec.summary.value(QStringLiteral("points")).toArray().size(), 2);
     QCOMPARE(page->curveChart()->measuredCount(), 2);
     QVERIFY(!page->isRunning());
-}
-
-void TestCurvePage::screenshot()
-{
-    const QString out = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (out.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1280, 800);
-    window.show();
-    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(window.curvePage());
-    const QString recordPath = qEnvironmentVariable("DIRBENCH_CURVE_RECORD");
-    if (!recordPath.isEmpty()) {
-        QString why;
-        QVERIFY2(window.curvePage()->openRecordFile(recordPath, &why), qPrintable(why));
-    } else { // the guide's Table 5 end points for 500k entries, measured with a little noise
-        const PublishedRow* row = ReferenceCurve::row(500000);
-        QVERIFY(row);
-        QVERIFY(window.curvePage()->showRecord(curveRecord(row->tHit(), row->tMiss(), 500000, 0.03, 3000)));
-    }
-    const double full = 1.0 / window.curvePage()->fit()->tHit;
-    window.curvePage()->predictor()->setTargetText(QString::number(std::round(full * 0.7 / 100) * 100));
-    window.curvePage()->predictor()->setRamText(QStringLiteral("750"));
-    QTest::qWait(300);
-    QVERIFY(window.grab().save(out));
 }
 
 QTEST_MAIN(TestCurvePage)

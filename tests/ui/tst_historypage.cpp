@@ -33,7 +33,6 @@ private slots:
     void initTestCase();
     void dropFilterRenameCompareDelete();
     void guiRunIsSavedAsItGoes();
-    void screenshot();
 
 private:
     QString cliRecord(const QString& name, const QString& profile);
@@ -232,34 +231,6 @@ void TstHistoryPage::guiRunIsSavedAsItGoes()
     QCOMPARE(reader.summary(*historyId)->status, QStringLiteral("cancelled"));
     QCOMPARE(page->model()->rowCount(), before + 1); // the page refreshed itself
     release = true;
-}
-
-// Not a check: with DIRBENCH_SCREENSHOT=file.png, saves a picture of the page with a few runs and a comparison.
-void TstHistoryPage::screenshot()
-{
-    const QString path = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (path.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    QFile::remove(RunStore::defaultPath());
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    HistoryPage* page = window.historyPage();
-    drop(&window, m_records);
-    const QList<RunStore::Summary> runs = page->model()->runs();
-    QList<qint64> ids;
-    for (const auto& s : runs)
-        if (s.headline.endsWith("IOPS"))
-            ids.prepend(s.id);
-    page->renameRun(ids.at(0), "ssd before tuning");
-    page->renameRun(ids.at(1), "ssd after tuning");
-    page->setRunTags(ids.at(1), { "nightly" });
-    page->selectRuns(ids);
-    page->compareSelected();
-    QTest::qWait(300);
-    QVERIFY(window.grab().save(path));
 }
 
 QTEST_MAIN(TstHistoryPage)
