@@ -8,7 +8,8 @@
 # Env: BUILD_DIR (default build-shots, a Release build), SIZES (default 1366x768,1920x1080), PALETTES ("light dark"),
 #      SHOTS (comma list, default all: curve-guide sizing-page curve-page experiments-page advisor-page ldap-page
 #      ldap-probe history-page disk-page disk-suite disk-under-load), XVFB=1 to grab what an X server shows instead
-#      (xvfb-run, QT_QPA_PLATFORM=xcb).
+#      (xvfb-run, QT_QPA_PLATFORM=xcb), CURVE_RECORD=file: the curve record the Curve page shows (the sandbox is
+#      too small for a cache curve: its own sweep is flat; use a dirbench-cli curve --json record of a real server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 readme=0
@@ -23,6 +24,7 @@ nice -n 10 cmake --build "$BUILD_DIR" -j"$(nproc)" --target dirbench-screenshots
 prog=$BUILD_DIR/tests/ui/dirbench-screenshots
 args=(--out "$out" --sizes "${SIZES:-1366x768,1920x1080}")
 [ -n "${SHOTS:-}" ] && args+=(--shots "$SHOTS")
+[ -n "${CURVE_RECORD:-}" ] && args+=(--curve-record "$CURVE_RECORD")
 for palette in ${PALETTES:-light dark}; do
   echo "screenshots: $palette" >&2
   if [ "${XVFB:-0}" = 1 ]; then

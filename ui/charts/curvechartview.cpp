@@ -97,7 +97,7 @@ CurveChartView::CurveChartView(QWidget* parent)
     m_view = new QChartView(m_chart, this); // never setUseOpenGL (offscreen)
     m_view->setObjectName(QStringLiteral("curveChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(220);
+    setMinimumHeight(220); // the whole view's, plot and legend: see LiveChartView
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);

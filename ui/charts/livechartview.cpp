@@ -89,7 +89,9 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("chartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(200);
+    // The whole view (plot and legend) has the minimum: a caller that lowers it shrinks the plot, never drops the
+    // legend or cuts the plot's axis off.
+    setMinimumHeight(200);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -83,7 +83,6 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     m_liveChart->setObjectName(QStringLiteral("liveChart"));
     m_liveChart->setAxisTitles(tr("Time (s)"), tr("ok/s"));
     m_liveChart->setPlaceholderText(tr("ok/s (successful searches per second) of each point, live"));
-    m_liveChart->setMinimumHeight(150);
     m_liveChart->hide(); // until a sweep runs here
     m_fitLabel->setObjectName(QStringLiteral("fitLabel"));
     m_fitLabel->setWordWrap(true);
