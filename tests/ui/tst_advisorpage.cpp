@@ -61,7 +61,6 @@ private slots:
     void realDiskRecord();
     void newerCatalog();
     void tabInMainWindow();
-    void screenshot();
 
 private:
     QTemporaryDir m_dir;
@@ -280,25 +279,6 @@ void TstAdvisorPage::tabInMainWindow()
     const auto rec = store.load(runs.first().id);
     QVERIFY(rec);
     QCOMPARE(rec->toJson().value("summary"), page->comparisonRecord().toJson().value("summary"));
-}
-
-void TstAdvisorPage::screenshot()
-{
-    const QString out = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (out.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1400, 900);
-    window.show();
-    auto* tabs = window.findChild<QTabWidget*>("pageTabs");
-    auto* page = window.findChild<AdvisorPage*>("advisorPage");
-    tabs->setCurrentWidget(page);
-    page->needForm()->providerCombo()->setCurrentIndex(page->needForm()->providerCombo()->findData("azure"));
-    page->recomputeNeed();
-    page->showSeedCase("azure-ds13v2-p60");
-    QTest::qWait(300);
-    QVERIFY(window.grab().save(out));
 }
 
 QTEST_MAIN(TstAdvisorPage)

@@ -77,7 +77,6 @@ private slots:
     void olderRecordFallsBackToOpsPerS();
     void notACurveIsRefused();
     void workingSetSweepThroughThePage();
-    void screenshot();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -99,7 +98,15 @@ void TestCurvePage::openRecordShowsFit()
     CurvePage page(&runner);
     page.resize(1200, 800);
     page.show();
-    QVERIFY(page.curveChart()->isPlaceholderVisible());
+    // Before any curve of its own: the guide's Figure 3, labelled as the guide's, not an empty 0-100 chart.
+    QVERIFY(page.isGuideCurveShown());
+    QVERIFY(!page.curveChart()->isPlaceholderVisible());
+    QCOMPARE(page.curveChart()->referenceCount(), 51);
+    QCOMPARE(page.curveChart()->measuredCount(), 0);
+    QVERIFY(page.curveChart()->referenceName().contains(QStringLiteral("guide Fig. 3")));
+    QVERIFY(page.curveChart()->title().contains(QStringLiteral("guide's Figure 3")));
+    QVERIFY(page.curveChart()->yRange().second > 1000); // the guide's searches/s set the scale, not 0-100
+    QVERIFY2(page.fitText().contains(QStringLiteral("HP-UX Directory Server 8.1")), qPrintable(page.fitText()));
     const QString path = writeRecord(m_files, curveRecord(100e-6, 500e-6, 10000, 0, 0));
     QString why;
     QVERIFY2(page.openRecordFile(path, &why), qPrintable(why));
@@ -116,6 +123,8 @@ void TestCurvePage::openRecordShowsFit()
     QCOMPARE(chart->fitCount(), 51);
     QCOMPARE(chart->referenceCount(), 51);
     QVERIFY(chart->referenceName().contains(QStringLiteral("guide Fig. 3")));
+    QVERIFY(!page.isGuideCurveShown());
+    QVERIFY(chart->title().isEmpty());
     QVERIFY(!chart->hasTarget());
 
     // RAM for a target, with the typed 3000 bytes per entry: the fit's own answer, and it follows the target
@@ -199,32 +208,6 @@ void TestCurvePage::workingSetSweepThroughThePage()
     QCOMPARE(rec.summary.value(QStringLiteral("points")).toArray().size(), 2);
     QCOMPARE(page->curveChart()->measuredCount(), 2);
     QVERIFY(!page->isRunning());
-}
-
-void TestCurvePage::screenshot()
-{
-    const QString out = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (out.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1280, 800);
-    window.show();
-    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(window.curvePage());
-    const QString recordPath = qEnvironmentVariable("DIRBENCH_CURVE_RECORD");
-    if (!recordPath.isEmpty()) {
-        QString why;
-        QVERIFY2(window.curvePage()->openRecordFile(recordPath, &why), qPrintable(why));
-    } else { // the guide's Table 5 end points for 500k entries, measured with a little noise
-        const PublishedRow* row = ReferenceCurve::row(500000);
-        QVERIFY(row);
-        QVERIFY(window.curvePage()->showRecord(curveRecord(row->tHit(), row->tMiss(), 500000, 0.03, 3000)));
-    }
-    const double full = 1.0 / window.curvePage()->fit()->tHit;
-    window.curvePage()->predictor()->setTargetText(QString::number(std::round(full * 0.7 / 100) * 100));
-    window.curvePage()->predictor()->setRamText(QStringLiteral("750"));
-    QTest::qWait(300);
-    QVERIFY(window.grab().save(out));
 }
 
 QTEST_MAIN(TestCurvePage)

@@ -59,7 +59,6 @@ private slots:
     void cancelMidRun();
     void closingTheWindowCancelsTheRun();
     void queuedRunSaysItWaits();
-    void screenshot();
 };
 
 void TestDiskPage::initTestCase()
@@ -539,37 +538,6 @@ void TestDiskPage::closingTheWindowCancelsTheRun()
     QVERIFY(isEmptyDir(tmp.path()));
 }
 
-// Not a check: with DIRBENCH_SCREENSHOT=file.png, runs a short test in the main window and saves a picture of it.
-void TestDiskPage::screenshot()
-{
-    const QString path = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (path.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    QTemporaryDir tmp;
-    QVERIFY(tmp.isValid());
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    DiskPage* page = window.diskPage();
-    QSignalSpy finished(page, &DiskPage::runFinished);
-    setUpSeqWrite(page, tmp.path(), QStringLiteral("256M"), QStringLiteral("4"));
-    page->form()->setRepeat(3);
-    // DIRBENCH_SCREENSHOT_PROFILE=directory: the suite, with verdicts (its parts take the duration each).
-    const auto profile = DiskSpec::profileFromName(qEnvironmentVariable("DIRBENCH_SCREENSHOT_PROFILE"));
-    if (profile) {
-        page->setProfile(*profile);
-        page->form()->setRepeat(1);
-    }
-    page->start();
-    QVERIFY2(page->isRunning(), qPrintable(page->errorText()));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
-    QTest::qWait(200); // let the last repaint land
-    QVERIFY(window.grab().save(path));
-}
-
-QTEST_MAIN(TestDiskPage)
 // Every runner busy (four jobs of another page): the page's run waits and its progress bar says so, not "running";
 // once a runner is free it starts and finishes.
 void TestDiskPage::queuedRunSaysItWaits()
@@ -599,4 +567,5 @@ void TestDiskPage::queuedRunSaysItWaits()
     QVERIFY(!bar->format().startsWith(u"waiting"));
 }
 
+QTEST_MAIN(TestDiskPage)
 #include "tst_diskpage.moc"

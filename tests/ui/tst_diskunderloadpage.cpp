@@ -279,21 +279,6 @@ void TestDiskUnderLoadPage::realRunAgainstTheSandbox()
     QCOMPARE(model->index(1, DiskResultModel::Name).data().toString(), QStringLiteral("disk (under load)"));
     QVERIFY(model->index(1, DiskResultModel::MbPerSec).data(DiskResultModel::ValueRole).toDouble() > 0);
     QVERIFY(model->index(2, DiskResultModel::MbPerSec).data().toString().endsWith(QStringLiteral(" %")));
-
-    // DIRBENCH_SCREENSHOT=file.png: the same kind of run, bigger, in a window of the size users have.
-    const QString path = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (path.isEmpty())
-        return;
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    page->setSizeText(QStringLiteral("256M"));
-    page->setDurationText(QStringLiteral("4"));
-    page->start();
-    QVERIFY2(page->isRunning(), qPrintable(page->errorText()));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 180000);
-    QTest::qWait(200);
-    QVERIFY(window.grab().save(path));
 }
 
 QTEST_MAIN(TestDiskUnderLoadPage)

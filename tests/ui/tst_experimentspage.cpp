@@ -31,7 +31,6 @@ private slots:
     void badPointsNameTheField();
     void serverThreadsOnSlapdFailSayingWhy();
     void coverageLeadsToTheCurvePage();
-    void screenshot();
 
 private:
     void attach(ExperimentsPage* page) const;
@@ -189,26 +188,6 @@ void TestExperimentsPage::coverageLeadsToTheCurvePage()
     tabs->setCurrentWidget(window.experimentsPage());
     QTest::mouseClick(window.experimentsPage()->findChild<QPushButton*>(QStringLiteral("curveButton")), Qt::LeftButton);
     QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.curvePage()));
-}
-
-void TestExperimentsPage::screenshot()
-{
-    const QString out = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (out.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1280, 860);
-    window.show();
-    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("pageTabs"));
-    tabs->setCurrentWidget(window.experimentsPage());
-    attach(window.experimentsPage());
-    window.experimentsPage()->form()->setSeconds(3);
-    window.experimentsPage()->form()->setText(QStringLiteral("points"), QStringLiteral("1,2,4,8"));
-    const RunRecord r = runAndWait(window.experimentsPage(), ExperimentsPage::Kind::Threads, 60000);
-    QVERIFY(r.status == u"ok");
-    QTest::qWait(300);
-    QVERIFY(window.grab().save(out));
 }
 
 QTEST_MAIN(TestExperimentsPage)

@@ -57,7 +57,6 @@ private slots:
     void writeLoadAsksFirst();
     void mixedLoadHasARowPerKind();
     void mainWindowHasTheLdapTab();
-    void screenshot();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -127,14 +126,6 @@ void TestLdapPage::probeShowsTlsFacts()
     QVERIFY2(page.probeView()->tlsKeyText().startsWith(QStringLiteral("2048 bits")),
         qPrintable(page.probeView()->tlsKeyText()));
     QVERIFY(std::isfinite(page.probeView()->timingBars()->bars().at(1).ms)); // the TLS handshake, measured
-    // DIRBENCH_SCREENSHOT_TLS=file.png: the Server tab with the TLS facts.
-    const QString path = qEnvironmentVariable("DIRBENCH_SCREENSHOT_TLS");
-    if (!path.isEmpty()) {
-        page.resize(1280, 760);
-        page.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QVERIFY(page.grab().save(path));
-    }
 }
 
 void TestLdapPage::searchLoadDrawsLiveCharts()
@@ -358,47 +349,6 @@ void TestLdapPage::mainWindowHasTheLdapTab()
     window.findChild<QAction*>(QStringLiteral("startAction"))->trigger();
     QVERIFY(window.ldapPage()->isRunning());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-}
-
-// Not a check: with DIRBENCH_SCREENSHOT=file.png, starts the demo directory in the main window as the application
-// does, runs a search load against it and saves a picture while the last seconds run.
-void TestLdapPage::screenshot()
-{
-    const QString path = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (path.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    LdapPage* page = window.ldapPage();
-    QSignalSpy finished(page, &LdapPage::runFinished);
-    page->loadForm()->setNumber(QStringLiteral("interval"), 0.5);
-    page->loadForm()->setNumber(QStringLiteral("rate"), 0);
-    window.startDemo(12);
-    QTRY_VERIFY_WITH_TIMEOUT(page->isRunning(), 90000);
-    QTRY_VERIFY_WITH_TIMEOUT(page->loadView()->opsChart()->pointCount(QStringLiteral("ok/s")) >= 20, 30000);
-    QVERIFY(window.grab().save(path));
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
-    const QString done = qEnvironmentVariable("DIRBENCH_SCREENSHOT_DONE");
-    if (!done.isEmpty()) {
-        QTest::qWait(200);
-        QVERIFY(window.grab().save(done));
-    }
-    // DIRBENCH_SCREENSHOT_PROBE=file.png: the load form and the probe's Server tab.
-    const QString probe = qEnvironmentVariable("DIRBENCH_SCREENSHOT_PROBE");
-    if (!probe.isEmpty()) {
-        QSignalSpy probed(page, &LdapPage::probeFinished);
-        page->findChild<QTabWidget*>(QStringLiteral("ldapFormTabs"))->setCurrentIndex(1);
-        page->probe();
-        QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 30000);
-        QTest::qWait(200);
-        QVERIFY(window.grab().save(probe));
-    }
-    window.close();
-    runner.waitForDone(20000);
-    QVERIFY(window.demoDirectory()->stopNow());
 }
 
 QTEST_MAIN(TestLdapPage)

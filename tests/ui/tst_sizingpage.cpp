@@ -51,7 +51,6 @@ private slots:
     void ldifMeasureFillsEntries();
     void serverReadFillsInputs();
     void saveInHistory();
-    void screenshot();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -261,27 +260,6 @@ void TestSizingPage::saveInHistory()
     typeInto(&page, "threads", QStringLiteral("x"));
     page.recompute();
     QVERIFY(!page.saveInHistory());
-}
-
-void TestSizingPage::screenshot()
-{
-    const QString out = qEnvironmentVariable("DIRBENCH_SCREENSHOT");
-    if (out.isEmpty())
-        QSKIP("set DIRBENCH_SCREENSHOT=file.png to save a screenshot");
-    ProbeRunner runner;
-    MainWindow window(&runner);
-    window.resize(1280, 800);
-    window.show();
-    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("pageTabs"));
-    tabs->setCurrentWidget(window.sizingPage());
-    QSignalSpy measured(window.sizingPage(), &SizingPage::ldifMeasured);
-    window.sizingPage()->measureLdif(QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/data/sizing/mixed.ldif"));
-    QTRY_COMPARE_WITH_TIMEOUT(measured.count(), 1, 10000);
-    // back to the guide's worked example, with the LDIF's sizes kept alongside
-    window.sizingPage()->form()->setText(QStringLiteral("entries"), QStringLiteral("250000"));
-    window.sizingPage()->recompute();
-    QTest::qWait(300);
-    QVERIFY(window.grab().save(out));
 }
 
 QTEST_MAIN(TestSizingPage)

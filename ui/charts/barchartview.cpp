@@ -1,8 +1,16 @@
 #include "ui/charts/barchartview.h"
 
+#include "ui/charts/chartexport.h"
+#include "ui/charts/chartlegend.h"
+#include "ui/charts/charttheme.h"
+
+#include <QCursor>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
+#include <QResizeEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
@@ -20,6 +28,10 @@
 namespace {
 
 constexpr double kLogOffset = 0.5;
+// QtCharts gives the vertical axes at most 40 % of the plot's width; a label wider than that is cut at the left.
+constexpr double kAxisPortion = 0.4;
+// What the axis adds around its labels (padding, tick, text margins), with a little to spare.
+constexpr int kLabelSlack = 20;
 
 const BarChartView::Tone kTones[] = { BarChartView::Tone::Measured, BarChartView::Tone::Good, BarChartView::Tone::Warn,
     BarChartView::Tone::Bad, BarChartView::Tone::Neutral };
@@ -53,27 +65,95 @@ QString compact(double v, const QString& unit)
 BarChartView::BarChartView(QWidget* parent)
     : QWidget(parent)
     , m_chart(new QChart)
+    , m_legend(new ChartLegend(this))
 {
-    m_chart->setMargins(QMargins(16, 4, 4, 4)); // room for untruncated category labels
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    ChartTheme::apply(m_chart);
+    m_chart->setMargins(QMargins(8, 4, 8, 4));
+    m_chart->legend()->setVisible(false); // m_legend wraps where QLegend would cut
     m_view = new QChartView(m_chart, this);
+    m_view->setObjectName(QStringLiteral("barChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(180);
+    ChartExport::addSaveActions(m_view, this);
+    m_categoryAxis = new QBarCategoryAxis(m_chart);
+    m_categoryAxis->setTruncateLabels(false); // fitLabels() wraps them into the room they get: never "P10 12…"
+    m_chart->addAxis(m_categoryAxis, Qt::AlignLeft);
+    m_logAxis = new QCategoryAxis(m_chart);
+    m_logAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_chart->addAxis(m_logAxis, Qt::AlignBottom);
+    m_valueAxis = new QValueAxis(m_chart);
+    m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_chart->addAxis(m_valueAxis, Qt::AlignBottom);
+    m_targetAxis = new QValueAxis(m_chart);
+    m_targetAxis->setRange(0, 1);
+    m_targetAxis->setVisible(false);
+    m_chart->addAxis(m_targetAxis, Qt::AlignRight);
     m_placeholder = new QLabel(this);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
     m_placeholder->setStyleSheet(QStringLiteral("color: #777777;"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(0);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
     layout->addWidget(m_placeholder);
     rebuild();
 }
 
+void BarChartView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitLabels();
+}
+
+// Each label wrapped into the room QtCharts gives the axis at this width, and the view as tall as its lines need.
+void BarChartView::fitLabels()
+{
+    if (m_bars.isEmpty()) {
+        m_chart->setTitle(m_title.toHtmlEscaped());
+        return;
+    }
+    const QMarginsF margins = m_chart->margins();
+    const double room
+        = std::max(60.0, kAxisPortion * (m_view->width() - margins.left() - margins.right()) - kLabelSlack);
+    const QFontMetricsF fm(m_categoryAxis->labelsFont());
+    QStringList shown;
+    int lines = 0;
+    for (qsizetype i = m_bars.size() - 1; i >= 0; --i) { // the first bar at the top
+        int n = 0;
+        shown << ChartTheme::wrapped(m_bars.at(i).label, fm, room, &n);
+        lines += n;
+    }
+    if (shown != m_categoryAxis->categories())
+        m_categoryAxis->setCategories(shown);
+    const QFontMetricsF titleFm(m_chart->titleFont());
+    int titleLines = 0;
+    m_chart->setTitle(ChartTheme::wrapped(m_title, titleFm, std::max(60, m_view->width() - 24), &titleLines));
+    // Never so narrow that a label's longest word cannot have its line.
+    double word = 0;
+    for (const Bar& b : std::as_const(m_bars))
+        for (const QString& w : b.label.split(u' '))
+            word = std::max(word, fm.horizontalAdvance(w));
+    m_view->setMinimumWidth(int(std::ceil((word + kLabelSlack) / kAxisPortion + margins.left() + margins.right())));
+    const int perLine = int(std::ceil(fm.lineSpacing() * 1.15)); // the lines of a bar and a little air
+    const int overhead = 40 + titleLines * 2 * perLine + (m_axisTitle.isEmpty() ? 0 : perLine);
+    m_view->setMinimumHeight(std::max(180, overhead + perLine + lines * perLine));
+}
+
+void BarChartView::showBarTip(bool on, int index)
+{
+    const qsizetype bar = m_bars.size() - 1 - index;
+    if (on && bar >= 0 && bar < m_bars.size())
+        QToolTip::showText(QCursor::pos(), m_bars.at(bar).label, m_view);
+    else
+        QToolTip::hideText();
+}
+
 void BarChartView::setTitle(const QString& title)
 {
-    m_chart->setTitle(title);
+    m_title = title;
+    fitLabels();
 }
 
 void BarChartView::setAxisTitle(const QString& title)
@@ -170,25 +250,22 @@ double BarChartView::x(double value) const
 
 void BarChartView::rebuild()
 {
+    // Series are rebuilt, axes kept: an axis removed from a QChart leaves its title and labels drawn (over the new
+    // axis' ones) until its item is deleted later.
     m_chart->removeAllSeries();
-    for (auto* axis : m_chart->axes()) {
-        m_chart->removeAxis(axis); // the chart gives the axis back: ours to delete
-        delete axis;
-    }
     m_placeholder->setVisible(m_bars.isEmpty());
     m_view->setVisible(!m_bars.isEmpty());
-    if (m_bars.isEmpty())
+    if (m_bars.isEmpty()) {
+        m_legend->setEntries({});
         return;
+    }
 
     // One stacked set per tone: each bar is non-zero in exactly one set, so it takes that tone's colour.
     auto* series = new QHorizontalStackedBarSeries;
     series->setBarWidth(0.7);
-    QStringList categories;
     double max = m_target;
-    for (qsizetype i = m_bars.size() - 1; i >= 0; --i) { // the first bar at the top
-        categories << m_bars.at(i).label;
-        max = std::max(max, m_bars.at(i).value);
-    }
+    for (const Bar& b : std::as_const(m_bars))
+        max = std::max(max, b.value);
     for (const Tone tone : kTones) {
         if (std::none_of(m_bars.begin(), m_bars.end(), [&](const Bar& b) { return b.tone == tone; }))
             continue;
@@ -197,59 +274,62 @@ void BarChartView::rebuild()
             = new QBarSet(t < m_toneNames.size() && !m_toneNames.at(t).isEmpty() ? m_toneNames.at(t) : toneName(tone));
         set->setColor(color(tone));
         set->setBorderColor(color(tone));
-        for (qsizetype i = m_bars.size() - 1; i >= 0; --i)
+        for (qsizetype i = m_bars.size() - 1; i >= 0; --i) // the first bar at the top
             set->append(m_bars.at(i).tone == tone ? x(m_bars.at(i).value) : 0.0);
         series->append(set);
     }
     m_chart->addSeries(series);
-    auto* yAxis = new QBarCategoryAxis;
-    yAxis->append(categories);
-    QFont small = yAxis->labelsFont();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    yAxis->setLabelsFont(small);
-    yAxis->setTruncateLabels(false); // the label carries the figure: never "P10 12…"
-    m_chart->addAxis(yAxis, Qt::AlignLeft);
-    series->attachAxis(yAxis);
-
-    QAbstractAxis* xAxis = nullptr;
-    double xMax = 0;
-    if (m_log) {
-        auto* cat = new QCategoryAxis;
-        cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-        const int decades = std::max(1, int(std::ceil(std::log10(std::max(10.0, max * 1.5)))));
-        for (int d = 0; d <= decades; ++d)
-            cat->append(compact(std::pow(10.0, d), m_unit), d + kLogOffset);
-        xMax = decades + kLogOffset;
-        cat->setRange(0, xMax);
-        xAxis = cat;
-    } else {
-        auto* val = new QValueAxis;
-        xMax = max > 0 ? max * 1.15 : 1;
-        val->setRange(0, xMax);
-        val->setLabelFormat(QStringLiteral("%.0f"));
-        val->applyNiceNumbers();
-        xMax = val->max();
-        xAxis = val;
-    }
-    xAxis->setTitleText(m_axisTitle);
-    m_chart->addAxis(xAxis, Qt::AlignBottom);
+    connect(series, &QHorizontalStackedBarSeries::hovered, this,
+        [this](bool on, int index, QBarSet*) { showBarTip(on, index); });
+    m_categoryAxis->clear();
+    fitLabels(); // the categories, wrapped
+    series->attachAxis(m_categoryAxis);
+    QAbstractAxis* xAxis = setUpValueAxis(max);
     series->attachAxis(xAxis);
 
     if (m_target > 0) { // a vertical line over the bars, on a hidden 0..1 axis
         auto* line = new QLineSeries;
         line->setName(m_targetName);
-        QPen pen(QColor(0x37, 0x47, 0x4f));
+        QPen pen(ChartTheme::paletteIsDark() ? QColor(0xcf, 0xd8, 0xdc) : QColor(0x37, 0x47, 0x4f));
         pen.setWidthF(2);
         pen.setStyle(Qt::DashLine);
         line->setPen(pen);
         line->append(x(m_target), 0);
         line->append(x(m_target), 1);
         m_chart->addSeries(line);
-        auto* hidden = new QValueAxis;
-        hidden->setRange(0, 1);
-        hidden->setVisible(false);
-        m_chart->addAxis(hidden, Qt::AlignRight);
         line->attachAxis(xAxis);
-        line->attachAxis(hidden);
+        line->attachAxis(m_targetAxis);
     }
+    m_legend->sync(m_chart);
+}
+
+// The bars' axis: decades on the log axis, round numbers on the linear one; the other one hidden.
+QAbstractAxis* BarChartView::setUpValueAxis(double max)
+{
+    QString last;
+    QAbstractAxis* xAxis = nullptr;
+    if (m_log) {
+        const QStringList old = m_logAxis->categoriesLabels();
+        for (const QString& label : old)
+            m_logAxis->remove(label);
+        const int decades = std::max(1, int(std::ceil(std::log10(std::max(10.0, max * 1.5)))));
+        for (int d = 0; d <= decades; ++d)
+            m_logAxis->append(compact(std::pow(10.0, d), m_unit), d + kLogOffset);
+        m_logAxis->setRange(0, decades + kLogOffset);
+        last = m_logAxis->categoriesLabels().constLast();
+        xAxis = m_logAxis;
+    } else {
+        m_valueAxis->setRange(0, max > 0 ? max * 1.15 : 1);
+        m_valueAxis->applyNiceNumbers();
+        last = QString::number(m_valueAxis->max(), 'f', 0);
+        xAxis = m_valueAxis;
+    }
+    m_logAxis->setVisible(m_log);
+    m_valueAxis->setVisible(!m_log);
+    xAxis->setTitleText(m_axisTitle);
+    // The last tick label is centred on the plot's right edge: room for its right half, never cut there.
+    QMarginsF margins = m_chart->margins();
+    margins.setRight(8 + std::ceil(QFontMetricsF(xAxis->labelsFont()).horizontalAdvance(last) / 2));
+    m_chart->setMargins(margins.toMargins());
+    return xAxis;
 }

@@ -6,10 +6,17 @@
 #include <QStringList>
 #include <QWidget>
 
+class ChartLegend;
+
 QT_BEGIN_NAMESPACE
+class QAbstractAxis;
+class QBarCategoryAxis;
+class QCategoryAxis;
 class QChart;
 class QChartView;
 class QLabel;
+class QResizeEvent;
+class QValueAxis;
 QT_END_NAMESPACE
 
 // Labelled horizontal bars, coloured by meaning, with an optional vertical target line: what a stakeholder reads at a
@@ -54,17 +61,29 @@ public:
     bool isPlaceholderVisible() const;
     static QColor color(Tone tone);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuild();
+    void fitLabels();
+    QAbstractAxis* setUpValueAxis(double max);
+    void showBarTip(bool on, int index);
     double x(double value) const;
 
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
     QLabel* m_placeholder = nullptr;
+    ChartLegend* m_legend = nullptr;
+    QBarCategoryAxis* m_categoryAxis = nullptr; // the axes: added once, owned by the chart
+    QCategoryAxis* m_logAxis = nullptr;
+    QValueAxis* m_valueAxis = nullptr;
+    QValueAxis* m_targetAxis = nullptr;
     QList<Bar> m_bars;
     bool m_log = false;
     QString m_unit;
     QString m_axisTitle;
+    QString m_title; // wrapped into the chart's width by fitLabels()
     double m_target = 0;
     QString m_targetName;
     QStringList m_toneNames;

@@ -1,5 +1,10 @@
 #include "ui/charts/curvechartview.h"
 
+#include "ui/charts/chartexport.h"
+#include "ui/charts/chartlegend.h"
+#include "ui/charts/charttheme.h"
+
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QPainter>
 #include <QResizeEvent>
@@ -53,10 +58,11 @@ CurveChartView::CurveChartView(QWidget* parent)
     , m_chart(new QChart)
     , m_xAxis(new QValueAxis)
     , m_yAxis(new QValueAxis)
+    , m_legend(new ChartLegend(this))
 {
+    ChartTheme::apply(m_chart);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setVisible(false); // m_legend stands for it
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_xAxis->setRange(0, 100);
@@ -91,10 +97,13 @@ CurveChartView::CurveChartView(QWidget* parent)
     m_view = new QChartView(m_chart, this); // never setUseOpenGL (offscreen)
     m_view->setObjectName(QStringLiteral("curveChartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(220);
+    setMinimumHeight(220); // the whole view's, plot and legend: see LiveChartView
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(0);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    ChartExport::addSaveActions(m_view, this);
 
     m_placeholder = new QLabel(m_view);
     m_placeholder->setObjectName(QStringLiteral("curvePlaceholder"));
@@ -159,6 +168,24 @@ void CurveChartView::setAxisTitles(const QString& x, const QString& y)
     m_yAxis->setTitleText(y);
 }
 
+void CurveChartView::setTitle(const QString& title)
+{
+    m_title = title;
+    fitTitle();
+}
+
+QString CurveChartView::title() const
+{
+    return m_title;
+}
+
+// QtCharts cuts a title wider than the chart ("Server threads and connections (cn=m..."): wrapped instead.
+void CurveChartView::fitTitle()
+{
+    m_chart->setTitle(
+        ChartTheme::wrapped(m_title, QFontMetricsF(m_chart->titleFont()), std::max(60, m_view->width() - 24)));
+}
+
 void CurveChartView::setPlaceholderText(const QString& text)
 {
     m_placeholder->setText(text);
@@ -208,12 +235,13 @@ std::pair<double, double> CurveChartView::yRange() const
 void CurveChartView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    fitTitle();
     updatePlaceholder();
 }
 
 void CurveChartView::updatePlaceholder()
 {
-    const bool empty = m_measured->count() == 0 && m_fit->count() == 0;
+    const bool empty = m_measured->count() == 0 && m_fit->count() == 0 && m_reference->count() == 0;
     m_placeholder->setVisible(!m_placeholder->text().isEmpty() && empty);
     if (!m_placeholder->isHidden()) {
         m_placeholder->setGeometry(m_view->rect().adjusted(40, 30, -40, -30));
@@ -230,6 +258,7 @@ void CurveChartView::updatePlaceholder()
             visible = xy->count() > 0;
         marker->setVisible(visible);
     }
+    m_legend->sync(m_chart);
 }
 
 void CurveChartView::rescale()
@@ -250,8 +279,14 @@ void CurveChartView::rescale()
     }
     yMax = yMax > 0 ? yMax * 1.08 : 100;
     const double step = niceStep(yMax, 6);
-    m_yAxis->setRange(0, std::ceil(yMax / step) * step);
-    m_yAxis->setTickInterval(step);
+    // The step first when it grows, the range first when it shrinks: never thousands of ticks in between.
+    if (step >= m_yAxis->tickInterval()) {
+        m_yAxis->setTickInterval(step);
+        m_yAxis->setRange(0, std::ceil(yMax / step) * step);
+    } else {
+        m_yAxis->setRange(0, std::ceil(yMax / step) * step);
+        m_yAxis->setTickInterval(step);
+    }
     m_targetLine->clear();
     if (m_target > 0)
         m_targetLine->append({ QPointF(0, m_target), QPointF(100, m_target) });

@@ -7,6 +7,8 @@
 
 #include <utility>
 
+class ChartLegend;
+
 QT_BEGIN_NAMESPACE
 class QAreaSeries;
 class QChart;
@@ -36,6 +38,9 @@ public:
     void setTarget(double opsPerSec, const QString& name);
     void clear();
     void setAxisTitles(const QString& x, const QString& y);
+    // Above the plot; clear() keeps it.
+    void setTitle(const QString& title);
+    QString title() const;
     void setPlaceholderText(const QString& text);
     bool isPlaceholderVisible() const;
 
@@ -54,6 +59,7 @@ protected:
 private:
     void rescale();
     void updatePlaceholder();
+    void fitTitle();
     void updateTargetLine();
 
     QChart* m_chart = nullptr;
@@ -68,5 +74,7 @@ private:
     QLineSeries* m_reference = nullptr;
     QLineSeries* m_targetLine = nullptr;
     QLabel* m_placeholder = nullptr;
+    QString m_title;
+    ChartLegend* m_legend = nullptr;
     double m_target = 0;
 };

@@ -1,5 +1,10 @@
 #include "ui/charts/livechartview.h"
 
+#include "ui/charts/chartexport.h"
+#include "ui/charts/chartlegend.h"
+#include "ui/charts/charttheme.h"
+
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QPainter>
 #include <QResizeEvent>
@@ -38,12 +43,19 @@ QString labelFormat(double step)
 }
 
 // Range exactly as given; ticks on multiples of a round step (anchored at 0), so the plot wastes no space.
+// The step changes on the side that keeps the tick count small: a range 0..15,000 with the old step of 2 would
+// make QtCharts create 7,500 ticks (seconds of a frozen window) before the new step arrives.
 void setAxis(QValueAxis* axis, double min, double max, int maxTicks)
 {
     const double step = niceStep(max - min, maxTicks);
-    axis->setRange(min, max);
     axis->setTickAnchor(0);
-    axis->setTickInterval(step);
+    if (step >= axis->tickInterval()) {
+        axis->setTickInterval(step);
+        axis->setRange(min, max);
+    } else {
+        axis->setRange(min, max);
+        axis->setTickInterval(step);
+    }
     axis->setLabelFormat(labelFormat(step));
 }
 
@@ -55,11 +67,11 @@ LiveChartView::LiveChartView(QWidget* parent)
     , m_xAxis(new QValueAxis)
     , m_yAxis(new QValueAxis)
     , m_rightAxis(new QValueAxis)
+    , m_legend(new ChartLegend(this))
 {
+    ChartTheme::apply(m_chart);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->legend()->setVisible(false);
+    m_chart->legend()->setVisible(false); // ChartLegend below the view stands for it
     m_chart->addAxis(m_xAxis, Qt::AlignBottom);
     m_chart->addAxis(m_yAxis, Qt::AlignLeft);
     m_xAxis->setTickType(QValueAxis::TicksDynamic);
@@ -68,16 +80,25 @@ LiveChartView::LiveChartView(QWidget* parent)
     setAxis(m_yAxis, 0, 100, 6);
     m_rightAxis->setTickType(QValueAxis::TicksDynamic);
     setAxis(m_rightAxis, 0, 10, 6);
+    // Attached for good, shown with its first series: an axis removed from a QChart leaves its title and labels
+    // drawn until its item is deleted later, over the new one ("ms ms").
+    m_chart->addAxis(m_rightAxis, Qt::AlignRight);
+    m_rightAxis->setVisible(false);
 
     // The view takes ownership of the chart. Never setUseOpenGL: it crashes on the offscreen platform.
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("chartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
-    m_view->setMinimumHeight(200);
+    // The whole view (plot and legend) has the minimum: a caller that lowers it shrinks the plot, never drops the
+    // legend or cuts the plot's axis off.
+    setMinimumHeight(200);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_view);
+    layout->setSpacing(0);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    ChartExport::addSaveActions(m_view, this);
 
     m_placeholder = new QLabel(m_view);
     m_placeholder->setObjectName(QStringLiteral("chartPlaceholder"));
@@ -88,11 +109,7 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_placeholder->hide();
 }
 
-LiveChartView::~LiveChartView()
-{
-    if (!m_rightAttached)
-        delete m_rightAxis;
-}
+LiveChartView::~LiveChartView() = default;
 
 QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
 {
@@ -104,7 +121,7 @@ QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
     s->attachAxis(m_xAxis);
     if (axis == Axis::Right) {
         if (!m_rightAttached) {
-            m_chart->addAxis(m_rightAxis, Qt::AlignRight);
+            m_rightAxis->setVisible(true);
             m_rightAttached = true;
         }
         s->attachAxis(m_rightAxis);
@@ -121,7 +138,6 @@ QLineSeries* LiveChartView::seriesFor(const QString& name, Axis axis)
     m_series.insert(name, s);
     m_seriesAxis.insert(name, axis);
     m_order.append(name);
-    m_chart->legend()->setVisible(true);
     return s;
 }
 
@@ -129,8 +145,11 @@ void LiveChartView::appendPoints(const QString& series, const QList<QPointF>& po
 {
     if (points.isEmpty())
         return;
+    const bool fresh = !m_series.contains(series);
     QLineSeries* s = seriesFor(series, axis);
     s->append(points); // one bulk append: one repaint per batch, not per point
+    if (fresh)
+        m_legend->sync(m_chart); // now that it has points
     const int excess = s->count() - m_maxPoints;
     if (excess > 0)
         s->removePoints(0, excess);
@@ -147,12 +166,10 @@ void LiveChartView::clear()
     m_series.clear();
     m_seriesAxis.clear();
     m_order.clear();
-    if (m_rightAttached) {
-        m_chart->removeAxis(m_rightAxis); // the chart gives the axis back
-        m_rightAttached = false;
-    }
+    m_rightAxis->setVisible(false);
+    m_rightAttached = false;
     m_minX = m_maxX = 0;
-    m_chart->legend()->setVisible(false);
+    m_legend->sync(m_chart);
     setAxis(m_xAxis, 0, 10, 8);
     setAxis(m_yAxis, 0, 100, 6);
     setAxis(m_rightAxis, 0, 10, 6);
@@ -184,6 +201,7 @@ void LiveChartView::setDashed(const QString& series)
         QPen pen = s->pen();
         pen.setStyle(Qt::DashLine);
         s->setPen(pen);
+        m_legend->sync(m_chart);
     }
 }
 
@@ -194,12 +212,20 @@ void LiveChartView::setRightAxisTitle(const QString& title)
 
 void LiveChartView::setTitle(const QString& title)
 {
-    m_chart->setTitle(title);
+    m_title = title;
+    fitTitle();
 }
 
 QString LiveChartView::title() const
 {
-    return m_chart->title();
+    return m_title;
+}
+
+// QtCharts cuts a title wider than the chart ("Server threads and connections (cn=m..."): wrapped instead.
+void LiveChartView::fitTitle()
+{
+    m_chart->setTitle(
+        ChartTheme::wrapped(m_title, QFontMetricsF(m_chart->titleFont()), std::max(60, m_view->width() - 24)));
 }
 
 void LiveChartView::setPlaceholderText(const QString& text)
@@ -230,6 +256,7 @@ void LiveChartView::updatePlaceholder()
 void LiveChartView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
+    fitTitle();
     updatePlaceholder();
 }
 

@@ -10,6 +10,8 @@
 
 #include <utility>
 
+class ChartLegend;
+
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
@@ -76,20 +78,23 @@ private:
     QLineSeries* seriesFor(const QString& name, Axis axis);
     void rescale();
     void updatePlaceholder();
+    void fitTitle();
 
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
     QValueAxis* m_xAxis = nullptr;
     QValueAxis* m_yAxis = nullptr;
-    QValueAxis* m_rightAxis = nullptr; // owned by the chart while attached, by this view otherwise
+    QValueAxis* m_rightAxis = nullptr; // attached (hidden) from the start: see the constructor
     QLabel* m_placeholder = nullptr;
+    QString m_title;
+    ChartLegend* m_legend = nullptr;
     QHash<QString, QLineSeries*> m_series;
     QHash<QString, Axis> m_seriesAxis;
     QStringList m_dashed;
     QHash<QString, QString> m_colorLike;
     QStringList m_order;
     int m_maxPoints = 20000;
-    bool m_rightAttached = false;
+    bool m_rightAttached = false; // shown, with a series on it
     double m_minX = 0;
     double m_maxX = 0;
 };

@@ -1,6 +1,9 @@
 #include "ui/charts/overlaychartview.h"
 
 #include "core/store/comparison.h"
+#include "ui/charts/chartexport.h"
+#include "ui/charts/chartlegend.h"
+#include "ui/charts/charttheme.h"
 
 #include <QLabel>
 #include <QPainter>
@@ -56,10 +59,11 @@ OverlayChartView::OverlayChartView(QWidget* parent)
     , m_x(new QValueAxis)
     , m_y(new QValueAxis)
     , m_note(new QLabel(this))
+    , m_legend(new ChartLegend(this))
 {
+    ChartTheme::apply(m_chart);
     m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->setBackgroundRoundness(0);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->setVisible(false); // m_legend stands for it
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_x->setTitleText(tr("seconds"));
@@ -73,7 +77,9 @@ OverlayChartView::OverlayChartView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view, 1);
+    layout->addWidget(m_legend);
     layout->addWidget(m_note);
+    ChartExport::addSaveActions(view, this);
 }
 
 void OverlayChartView::setRuns(const QList<Run>& runs)
@@ -119,6 +125,7 @@ void OverlayChartView::setRuns(const QList<Run>& runs)
             ? QString()
             : tr("Not on the chart (no comparable intervals): %1").arg(left.join(QStringLiteral(", "))));
     m_note->setVisible(!left.isEmpty());
+    m_legend->sync(m_chart);
 }
 
 int OverlayChartView::lineCount() const

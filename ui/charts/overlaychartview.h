@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class ChartLegend;
 class QChart;
 class QLabel;
 class QValueAxis;
@@ -35,5 +36,6 @@ private:
     QValueAxis* m_x;
     QValueAxis* m_y;
     QLabel* m_note;
+    ChartLegend* m_legend;
     QString m_key;
 };

@@ -84,7 +84,6 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     m_liveChart->setObjectName(QStringLiteral("liveChart"));
     m_liveChart->setAxisTitles(tr("Time (s)"), tr("ok/s"));
     m_liveChart->setPlaceholderText(tr("ok/s (successful searches per second) of each point, live"));
-    m_liveChart->setMinimumHeight(150);
     m_liveChart->hide(); // until a sweep runs here
     m_fitLabel->setObjectName(QStringLiteral("fitLabel"));
     m_fitLabel->setWordWrap(true);
@@ -131,8 +130,28 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
         m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &CurvePage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &CurvePage::onFinished);
-    m_fitLabel->setText(tr("Model: X(c) = 1 / (t_miss − (t_miss − t_hit) · h(c)), fitted to the measured points."));
+    showGuideCurve();
     setRunning(false);
+}
+
+// Until this page has a curve of its own: the guide's Figure 3 (500k entries), in the guide's searches/s, named as
+// the guide's so that nobody takes it for a measurement.
+void CurvePage::showGuideCurve()
+{
+    QList<QPointF> guide;
+    for (const ReferencePoint& r : ReferenceCurve::figure3Shape(kCurveSteps))
+        guide << QPointF(r.coverage * 100, r.opsPerSec);
+    m_curveChart->clear();
+    m_curveChart->setTitle(tr("The guide's Figure 3 (HP-UX Directory Server 8.1, 500,000 entries), not a measurement"));
+    m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"), tr("searches/s (guide)"));
+    m_curveChart->setReference(guide, tr("guide Fig. 3: searches/s, 500k entries (from its Table 5)"));
+    m_curveChart->setTarget(m_predictor->target(), tr("target"));
+    m_fitLabel->setText(tr("Shown until a sweep has run or a record is opened: the guide's Figure 3, drawn as the "
+                           "model X(c) = 1 / (t_miss − (t_miss − t_hit) · h(c)) through its Table 5 end points for "
+                           "500,000 entries. A sweep fits the same model to this server's points.<br>"
+                           "<span style='color:#555'>Source: %1</span>")
+                            .arg(ReferenceCurve::source().toHtmlEscaped()));
+    m_guideShown = true;
 }
 
 QString CurvePage::fitText() const
@@ -179,6 +198,8 @@ void CurvePage::start()
     m_liveChart->clear();
     m_liveChart->show();
     m_curveChart->clear();
+    m_curveChart->setTitle(QString());
+    m_guideShown = false;
     m_fit.reset();
     m_predictor->setFit(m_fit);
     m_statusLabel->reset();
@@ -284,6 +305,8 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
     m_lastRecord = record;
     m_warnings->setWarnings(record.warnings);
     m_curveChart->clear();
+    m_curveChart->setTitle(QString());
+    m_guideShown = false;
     m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"),
         completed ? tr("ops/s (completed: the record predates ok/s)") : unit);
     m_curveChart->setMeasured(measured, tr("measured %1 (%n point(s))", nullptr, int(measured.size())).arg(unit));

@@ -52,6 +52,8 @@ public:
     QString errorText() const;
     RunRecord lastRecord() const { return m_lastRecord; }
     const std::optional<CurveFit>& fit() const { return m_fit; }
+    // The guide's Figure 3 is on the chart (until a sweep runs or a record is shown).
+    bool isGuideCurveShown() const { return m_guideShown; }
 
     // Shows a curve record (kind "curve"); false with *error set when it is not one or has no points.
     bool showsKind(const QString& kind) const override { return kind == u"curve"; }
@@ -72,6 +74,7 @@ private:
     void onFinished(int runId, const RunRecord& record);
     void setRunning(bool running);
     void showLivePoints();
+    void showGuideCurve();
 
     ProbeRunner* m_runner;
     CurveForm* m_form = nullptr;
@@ -93,4 +96,5 @@ private:
     QHash<QString, QPair<double, int>> m_liveSums; // series -> (Σ ops/s, intervals)
     RunRecord m_lastRecord;
     std::optional<CurveFit> m_fit;
+    bool m_guideShown = false;
 };

@@ -12,7 +12,6 @@ DiskDeviceView::DiskDeviceView(QWidget* parent)
     m_latency->setObjectName(QStringLiteral("deviceLatencyChart"));
     m_latency->setTitle(tr("Device latency (the disks' own counters, /sys/block/DEV/stat)"));
     m_latency->setAxisTitles(tr("Time (s)"), tr("ms/I/O"));
-    m_latency->setMinimumHeight(150);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_latency);

@@ -28,7 +28,6 @@ DiskLdapView::DiskLdapView(QWidget* parent)
 {
     m_chart->setObjectName(QStringLiteral("ldapLoadChart"));
     m_chart->setAxisTitles(tr("Time (s)"), tr("LDAP ok/s"));
-    m_chart->setMinimumHeight(150);
     m_summary->setObjectName(QStringLiteral("ldapLoadSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# gui_overhead.sh — what the GUI costs a search load: the same load from the GUI (MainWindow offscreen, the LDAP
+# page's form, live charts drawing every interval; dirbench-gui-load drives it) and from dirbench-cli, against the
+# same sandbox slapd on 127.0.0.1, alternating PAIRS times (the order flips from pair to pair, so a slow phase of
+# the host hurts both alike). Each prints its run's ok/s; the script prints each pair and the ratio of the medians.
+#
+# Target: GUI ok_per_s / CLI ok_per_s >= 0.95 (the GUI costs < 5 %).
+#
+# Usage:  bench/gui_overhead.sh          (no arguments)
+# Env:    DURATION=10 seconds per run    PAIRS=3    THREADS=2    CONNECTIONS=2    ENTRIES=10000
+#         BUILD_DIR (default build: dirbench-cli and dirbench-gui-load are built there, niced)
+#         KEEP=1 keep the scratch directory (records, logs)
+# Exit:   0 after a measurement (whatever the verdict); 1 cannot run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+source bench/lib/ldapbench.sh
+DURATION=${DURATION:-10} PAIRS=${PAIRS:-3} THREADS=${THREADS:-2} CONNECTIONS=${CONNECTIONS:-2}
+ENTRIES=${ENTRIES:-10000} BUILD_DIR=${BUILD_DIR:-build}
+lb_init gui_overhead
+nice -n 10 cmake --build "$BUILD_DIR" -j2 --target dirbench-cli dirbench-gui-load >/dev/null ||
+    lb_die "cannot build dirbench-cli and dirbench-gui-load in $BUILD_DIR"
+export DIRBENCH_CLI=$root/$BUILD_DIR/bin/dirbench-cli
+gui=$LB_WORK/dirbench-gui-load
+cp "$root/$BUILD_DIR/tests/ui/dirbench-gui-load" "$gui"
+lb_find_cli
+lb_sandbox_start "$ENTRIES"
+last=$((ENTRIES - 1))
+load=(--uri "$SBX_URI" --bind-dn "$SBX_BIND_DN" --password-file "$SBX_PASSWORD_FILE" --base "$SBX_PEOPLE_BASE"
+    --filter "uid=user[0-$last]" --threads "$THREADS" --connections "$CONNECTIONS" --duration "$DURATION")
+
+run_cli() { # RECORD -> ok/s
+    "$LB_CLI" ldap search "${load[@]}" --quiet --json "$1" >"$1.log" 2>&1 || lb_die "dirbench-cli: $(tail -3 "$1.log")"
+    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["ok_per_s"])' "$1"
+}
+run_gui() { # RECORD -> ok/s
+    QT_QPA_PLATFORM=offscreen DIRBENCH_HISTORY=$LB_WORK/gui-history.sqlite "$gui" "${load[@]}" --interval 0.5 \
+        --json "$1" >"$1.log" 2>&1 || lb_die "dirbench-gui-load: $(tail -3 "$1.log")"
+    sed -n 's/^ok_per_s //p' "$1.log"
+}
+
+echo "search load: $THREADS threads, $CONNECTIONS connections, ${DURATION}s, $ENTRIES entries; $PAIRS pairs"
+echo "load average before: $(lb_loadavg)"
+guis=() clis=()
+for i in $(seq 1 "$PAIRS"); do
+    if ((i % 2)); then
+        g=$(run_gui "$LB_WORK/gui.$i.json"); c=$(run_cli "$LB_WORK/cli.$i.json")
+    else
+        c=$(run_cli "$LB_WORK/cli.$i.json"); g=$(run_gui "$LB_WORK/gui.$i.json")
+    fi
+    guis+=("$g") clis+=("$c")
+    printf 'pair %d: GUI %s ok/s, CLI %s ok/s, GUI/CLI %s\n' "$i" "$g" "$c" \
+        "$(python3 -c "print(f'{$g / $c:.3f}')")"
+done
+python3 - "${guis[*]}" "${clis[*]}" <<'PY'
+import statistics, sys
+g = [float(x) for x in sys.argv[1].split()]
+c = [float(x) for x in sys.argv[2].split()]
+r = statistics.median(g) / statistics.median(c)
+print(f"median: GUI {statistics.median(g):,.1f} ok/s, CLI {statistics.median(c):,.1f} ok/s")
+print(f"GUI ok_per_s / CLI ok_per_s = {r:.3f}  (target >= 0.95: {'met' if r >= 0.95 else 'NOT met'})")
+PY
+echo "load average after: $(lb_loadavg)"

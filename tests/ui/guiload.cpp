@@ -1,0 +1,89 @@
+// dirbench-gui-load: one search load run from the GUI as a user runs it (MainWindow offscreen, the LDAP page's
+// form, its live charts drawing every batch), driven programmatically; prints the run's ok/s as "ok_per_s N" and
+// writes the record with --json. bench/gui_overhead.sh alternates it with dirbench-cli to price the GUI. Not a test.
+#include "core/common/runrecord.h"
+#include "core/ldap/loadresult.h"
+#include "core/run/proberunner.h"
+#include "ui/mainwindow.h"
+#include "ui/pages/ldapconnectionform.h"
+#include "ui/pages/ldaploadform.h"
+#include "ui/pages/ldappage.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonDocument>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("DirBench"));
+    QCoreApplication::setApplicationName(QStringLiteral("dirbench-gui-load"));
+    QCommandLineParser cli;
+    cli.addHelpOption();
+    const QStringList valued = { "uri", "bind-dn", "password-file", "base", "filter", "attrs", "threads", "connections",
+        "duration", "interval", "json" };
+    for (const QString& name : valued)
+        cli.addOption({ name, name, name });
+    cli.process(app);
+    for (const char* required : { "uri", "base", "filter", "duration" })
+        if (cli.value(QLatin1String(required)).isEmpty())
+            return std::fprintf(stderr, "dirbench-gui-load: --%s is needed\n", required), 2;
+    QByteArray password;
+    if (cli.isSet("password-file")) {
+        QFile f(cli.value("password-file"));
+        if (!f.open(QIODevice::ReadOnly))
+            return std::fprintf(stderr, "dirbench-gui-load: --password-file: %s\n", qPrintable(f.errorString())), 2;
+        password = f.readAll().trimmed();
+    }
+    QTemporaryDir scratch;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, scratch.path());
+    if (qEnvironmentVariableIsEmpty("DIRBENCH_HISTORY"))
+        qputenv("DIRBENCH_HISTORY", scratch.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
+
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    window.resize(1366, 768);
+    window.show();
+    LdapPage* page = window.ldapPage();
+    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(page); // live charts on screen
+    LdapTarget t;
+    t.uri = cli.value("uri");
+    t.bindDn = cli.value("bind-dn");
+    t.password = password;
+    page->connectionForm()->setTarget(t);
+    LdapLoadForm* f = page->loadForm();
+    f->setOperation(QStringLiteral("search"));
+    f->setText(QStringLiteral("base"), cli.value("base"));
+    f->setText(QStringLiteral("filter"), cli.value("filter"));
+    if (cli.isSet("attrs"))
+        f->setText(QStringLiteral("attrs"), cli.value("attrs"));
+    for (const char* n : { "threads", "connections", "duration", "interval" })
+        if (cli.isSet(QLatin1String(n)))
+            f->setNumber(QLatin1String(n), cli.value(QLatin1String(n)).toDouble());
+    QSignalSpy done(page, &LdapPage::runFinished);
+    page->start();
+    if (!page->isRunning())
+        return std::fprintf(stderr, "dirbench-gui-load: refused: %s\n", qPrintable(page->errorText())), 2;
+    if (!done.wait(int(cli.value("duration").toDouble() * 1000) + 120000))
+        return std::fprintf(stderr, "dirbench-gui-load: the load did not finish\n"), 1;
+    const RunRecord r = done.first().at(0).value<RunRecord>();
+    if (cli.isSet("json")) {
+        QFile out(cli.value("json"));
+        if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(r.toJson()).toJson()) < 0)
+            return std::fprintf(stderr, "dirbench-gui-load: --json: cannot write\n"), 1;
+    }
+    const double ok = LoadSummary::fromJson(r.summary).all.okPerS;
+    std::printf("status %s\nok_per_s %.1f\n", qPrintable(r.status), ok);
+    window.close();
+    runner.waitForDone(20000);
+    return r.status == u"ok" ? 0 : 1;
+}
