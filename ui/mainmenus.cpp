@@ -43,7 +43,8 @@ void MainMenus::buildFile()
     connect(import, &QAction::triggered, m_window, &MainWindow::importDialog);
     auto* exportReport
         = makeAction(file, tr("&Export report…"), "exportReportAction", QKeySequence(Qt::CTRL | Qt::Key_E));
-    exportReport->setToolTip(tr("Write the last run of every page as a PDF, HTML or CSV report"));
+    exportReport->setToolTip(
+        tr("Write a PDF, HTML or CSV report: the History page's selected runs, else the last run of every page"));
     connect(exportReport, &QAction::triggered, m_window, &MainWindow::exportReport);
     file->addSeparator();
     auto* quit = makeAction(file, tr("&Quit"), "quitAction", QKeySequence(Qt::CTRL | Qt::Key_Q));

@@ -108,6 +108,7 @@ void MainWindow::connectPages()
     m_experimentsPage->setLdapLoadProvider(ldapLoad);
     connect(
         m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
+    connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::showOpened);
     connect(m_advisorPage, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
         RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {
             statusBar()->showMessage(
@@ -142,11 +143,15 @@ void MainWindow::saveSettings() const
 
 void MainWindow::exportReport()
 {
+    if (currentPage() == m_historyPage && !m_historyPage->selectedIds().isEmpty()) {
+        m_historyPage->exportSelectedReport(); // the History page's selection
+        return;
+    }
     QStringList names;
     const QList<RunRecord> records = pageRecords(&names);
     const QString path = ReportExport::exportWithDialog(this, records, names);
-    if (!path.isEmpty())
-        statusBar()->showMessage(tr("Report written to %1").arg(path));
+    if (!path.isEmpty()) // the job says "Report written to …" when it is
+        statusBar()->showMessage(tr("Writing the report to %1…").arg(path));
 }
 
 void MainWindow::importDialog()
@@ -181,12 +186,24 @@ void MainWindow::openRecordFile(const QString& path)
             return r;
         },
         [this, path](const Read& r) {
-            QString error = r.second;
-            const bool ok = r.first && showSavedRecord(*r.first, QFileInfo(path).fileName(), &error);
-            const QString message = ok ? tr("Showing %1, read-only").arg(path) : tr("Cannot open %1").arg(error);
-            statusBar()->showMessage(message);
-            emit recordOpened(ok, message);
+            if (r.first)
+                showOpened(*r.first, QFileInfo(path).fileName());
+            else
+                reportOpened(false, tr("Cannot open %1").arg(r.second));
         });
+}
+
+void MainWindow::showOpened(const RunRecord& record, const QString& origin)
+{
+    QString error;
+    const bool ok = showSavedRecord(record, origin, &error);
+    reportOpened(ok, ok ? tr("Showing %1, read-only").arg(origin) : tr("Cannot open %1: %2").arg(origin, error));
+}
+
+void MainWindow::reportOpened(bool ok, const QString& message)
+{
+    statusBar()->showMessage(message);
+    emit recordOpened(ok, message);
 }
 
 bool MainWindow::showSavedRecord(const RunRecord& record, const QString& origin, QString* error)

@@ -54,7 +54,8 @@ public:
     // A saved run shown read-only in the page that shows its kind, with the banner "viewing a saved run from …"
     // (the History page's "open" calls this too). False with *error set when no page shows it.
     bool showSavedRecord(const RunRecord& record, const QString& origin, QString* error = nullptr);
-    // Reads a record file off the GUI thread, then shows it; recordOpened() tells how it went.
+    // Reads a record file off the GUI thread, then shows it; recordOpened() tells how it went (also for a run the
+    // History page opens).
     void openRecordFile(const QString& path);
     // The forms whose last values are kept: (settings group, form).
     QList<std::pair<QString, QWidget*>> forms() const;
@@ -64,6 +65,7 @@ public:
 public slots:
     void openRecordDialog();
     void importDialog();
+    // The History page's selection when that page is current and has one, else the last run of every page.
     void exportReport();
 
 signals:
@@ -82,6 +84,8 @@ private:
     void restoreSettings();
     void updateActions();
     void onRunFinished();
+    void showOpened(const RunRecord& record, const QString& origin);
+    void reportOpened(bool ok, const QString& message);
 
     ProbeRunner* m_runner;
     QTabWidget* m_tabs = nullptr;

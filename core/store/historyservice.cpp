@@ -133,6 +133,7 @@ void HistoryService::list(const RunStore::Filter& filter, QObject* context, Done
             l.runs = m_worker->store->list(filter);
             l.total = m_worker->store->count(filter);
             l.kinds = m_worker->store->kinds();
+            emit readOnWorker(0);
         }
         reply(ctx, done, l);
     });
@@ -157,6 +158,7 @@ void HistoryService::load(const QList<qint64>& ids, QObject* context, Progress p
                 out.runs.clear();
                 break;
             }
+            emit readOnWorker(ids.at(i));
             out.runs << LoadedRun { summary, *rec };
         }
         reply(ctx, done, out);

@@ -84,6 +84,8 @@ signals:
     // Emitted on the worker thread right after each commit (connect with Qt::DirectConnection to see where the
     // writes happen); every other signal arrives on the service's own thread.
     void committedOnWorker(qint64 historyId);
+    // Likewise right after each read: a run loaded (its id), a list (0).
+    void readOnWorker(qint64 historyId);
     void runSaved(qint64 historyId, const QString& kind, const QString& status);
     void writeFailed(const QString& message);
     void changed(); // a write the list shows (a run begun or saved, a rename, tags, a delete, an import)

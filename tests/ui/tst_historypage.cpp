@@ -6,26 +6,78 @@
 #include "ui/charts/overlaychartview.h"
 #include "ui/mainwindow.h"
 #include "ui/models/comparisonmodel.h"
+#include "ui/models/diskresultmodel.h"
 #include "ui/models/historymodel.h"
+#include "ui/pages/diskpage.h"
 #include "ui/pages/historypage.h"
+#include "ui/reportexport.h"
+#include "ui/reportexportdialog.h"
 #include "ui/widgets/historyfilterbar.h"
+#include "ui/widgets/savedrunbanner.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QFile>
+#include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 
 #include <atomic>
 #include <cmath>
+#include <utility>
+
+namespace {
+
+// Where the GUI's history does its SQLite work, seen on the thread that does it (the service's signals emitted on
+// its worker, connected directly): every read and every commit, and how many of them ran on the GUI thread.
+struct SqlThreads
+{
+    explicit SqlThreads(HistoryService* service)
+        : gui(QThread::currentThread())
+    {
+        QObject::connect(
+            service, &HistoryService::readOnWorker, service,
+            [this](qint64 id) {
+                onGui += QThread::currentThread() == gui ? 1 : 0;
+                if (id > 0)
+                    ++runsRead;
+            },
+            Qt::DirectConnection);
+        QObject::connect(
+            service, &HistoryService::committedOnWorker, service,
+            [this](qint64) { onGui += QThread::currentThread() == gui ? 1 : 0; }, Qt::DirectConnection);
+    }
+    QThread* gui;
+    std::atomic<int> runsRead { 0 };
+    std::atomic<int> onGui { 0 };
+};
+
+QString pdfText(const QString& pdf)
+{
+    QProcess t;
+    t.start(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") });
+    if (!t.waitForFinished(30000) || t.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(t.readAllStandardOutput()).simplified();
+}
+
+} // namespace
 
 // The History page offscreen: records made by a real dirbench-cli are dropped on the main window (a real
 // QDropEvent with file URLs), filtered, renamed, compared and deleted; a GUI run is saved as it goes.
@@ -35,10 +87,13 @@ class TstHistoryPage : public QObject
 private slots:
     void initTestCase();
     void dropFilterRenameCompareDelete();
+    void openFromTheHistoryShowsItReadOnly();
+    void reportOfTwoSelectedRuns();
     void guiRunIsSavedAsItGoes();
     void pagesPast500();
 
 private:
+    QList<qint64> importInto(HistoryPage* page, const QStringList& files);
     QString cliRecord(const QString& name, const QString& profile);
     void drop(QWidget* target, const QStringList& files);
 
@@ -219,6 +274,130 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     const auto back = RecordFile::read(out, &why);
     QVERIFY2(back, qPrintable(why));
     QCOMPARE(back->summary.value("iops").toDouble(), ia);
+}
+
+// Imports the files through the page and returns the new runs (the page selects them once listed).
+QList<qint64> TstHistoryPage::importInto(HistoryPage* page, const QStringList& files)
+{
+    QSignalSpy imported(page, &HistoryPage::importFinished);
+    page->importFiles(files);
+    if (!imported.wait(30000) || imported.first().at(0).toInt() != files.size())
+        return {};
+    if (!QTest::qWaitFor([&] { return page->selectedIds().size() == files.size(); }, 10000))
+        return {};
+    return page->selectedIds();
+}
+
+// A double-click on a disk run in the history shows it in the Disk page, read-only, with the banner naming the run;
+// the run is read on the history's thread, never on this one.
+void TstHistoryPage::openFromTheHistoryShowsItReadOnly()
+{
+    ProbeRunner runner;
+    QSignalSpy started(&runner, &ProbeRunner::started);
+    MainWindow window(&runner);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    HistoryPage* page = window.historyPage();
+    SqlThreads sql(page->service());
+    window.findChild<QTabWidget*>("pageTabs")->setCurrentWidget(page);
+    const QList<qint64> ids = importInto(page, { m_records.at(0) });
+    QCOMPARE(ids.size(), 1);
+    const qint64 id = ids.first();
+    QVERIFY(page->findChild<QPushButton*>("historyOpen")->isEnabled());
+
+    QSignalSpy opened(&window, &MainWindow::recordOpened);
+    const int reads = sql.runsRead.load();
+    QTableView* table = page->table();
+    const QRect cell = table->visualRect(page->model()->index(page->model()->rowOf(id), HistoryModel::Name));
+    QVERIFY(cell.isValid());
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center()); // the press a double-click follows
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    QTRY_COMPARE(opened.count(), 1);
+    QVERIFY2(opened.first().at(0).toBool(), qPrintable(opened.first().at(1).toString()));
+
+    DiskPage* disk = window.diskPage();
+    QCOMPARE(window.currentPage(), disk);
+    QVERIFY(disk->resultModel()->rowCount() >= 1);
+    QVERIFY(disk->resultModel()->index(0, DiskResultModel::MbPerSec).data(DiskResultModel::ValueRole).toDouble() > 0);
+    QVERIFY(disk->chartPointCount() > 0);
+    const QString banner = window.savedRunBanner()->text();
+    QVERIFY(!window.savedRunBanner()->isHidden());
+    QVERIFY2(banner.contains(QStringLiteral("from the history, run %1").arg(id)), qPrintable(banner));
+    // Read-only: nothing ran, and the run did not become the Disk page's own.
+    QCOMPARE(started.count(), 0);
+    QVERIFY(!disk->isRunning());
+    QVERIFY(disk->lastRecord().kind.isEmpty());
+    QVERIFY(sql.runsRead.load() > reads); // loaded through the service...
+    QCOMPARE(sql.onGui.load(), 0); // ...on its thread: no read, no commit on the GUI thread
+}
+
+// Two selected runs, "Export report…" on the History page: they are loaded on the service, offered in the report
+// dialog by name, and the PDF written names both; File → Export report… on the page exports the selection too.
+void TstHistoryPage::reportOfTwoSelectedRuns()
+{
+    if (QStandardPaths::findExecutable("pdftotext").isEmpty())
+        QFAIL("pdftotext is not installed: scripts/deps.sh --test installs poppler-utils");
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    HistoryPage* page = window.historyPage();
+    SqlThreads sql(page->service());
+    window.findChild<QTabWidget*>("pageTabs")->setCurrentWidget(page);
+    const QList<qint64> ids = importInto(page, { m_records.at(1), m_records.at(2) });
+    QCOMPARE(ids.size(), 2);
+    const QStringList names { QStringLiteral("Tuned array rand-read"), QStringLiteral("Journal commit check") };
+    page->renameRun(ids.at(0), names.at(0));
+    page->renameRun(ids.at(1), names.at(1));
+    const HistoryModel* m = page->model();
+    QTRY_COMPARE(m->data(m->index(m->rowOf(ids.at(1)), HistoryModel::Name)).toString(), names.at(1));
+    QCOMPARE(m->data(m->index(m->rowOf(ids.at(0)), HistoryModel::Name)).toString(), names.at(0));
+    page->selectRuns(ids);
+    QCOMPARE(page->selectedIds().size(), 2);
+
+    // The dialog is modal (exec): fill it in once it is up, as a user would, and press Export.
+    const QString pdf = m_tmp.filePath("history-report.pdf");
+    QStringList offered;
+    QTimer driver;
+    connect(&driver, &QTimer::timeout, this, [&] {
+        auto* dialog = page->findChild<ReportExportDialog*>();
+        if (!dialog || !dialog->isVisible())
+            return;
+        driver.stop();
+        for (int i = 0; i < dialog->runList()->count(); ++i)
+            offered << dialog->runList()->item(i)->text();
+        dialog->titleEdit()->setText(QStringLiteral("Storage review from the history"));
+        dialog->pathEdit()->setText(pdf);
+        dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    });
+    driver.start(20);
+    // The job starts as the dialog closes; catch it then, and its end (queued here from its thread).
+    bool jobStarted = false;
+    QList<std::pair<bool, QString>> written;
+    connect(page, &HistoryPage::reportExportStarted, this, [&](const QString& path) {
+        auto* job = page->findChild<ReportExport::Job*>();
+        jobStarted = job && path == pdf;
+        if (jobStarted)
+            connect(job, &ReportExport::Job::finished, this, [&](bool ok, const QString& pathOrError) {
+                written.append({ ok, pathOrError });
+            });
+    });
+    const int reads = sql.runsRead.load();
+    window.findChild<QAction*>("exportReportAction")->trigger(); // the History page is current, with a selection
+    QTRY_VERIFY_WITH_TIMEOUT(jobStarted, 30000);
+    QVERIFY(!driver.isActive());
+    QCOMPARE(offered.size(), 2);
+    QVERIFY2(offered.join(u'|').contains(names.at(0)) && offered.join(u'|').contains(names.at(1)),
+        qPrintable(offered.join(u'|')));
+    QTRY_COMPARE_WITH_TIMEOUT(written.size(), 1, 60000);
+    QVERIFY2(written.first().first, qPrintable(written.first().second));
+    QCOMPARE(written.first().second, pdf);
+    const QString text = pdfText(pdf);
+    QVERIFY2(text.contains(QStringLiteral("Storage review from the history")), qPrintable(text.left(400)));
+    for (const QString& name : names)
+        QVERIFY2(text.contains(name), qPrintable(name + QStringLiteral(" not in: ") + text.left(600)));
+    QCOMPARE(sql.runsRead.load() - reads, 2); // both runs loaded through the service
+    QCOMPARE(sql.onGui.load(), 0); // no read, no commit (the renames) on the GUI thread
 }
 
 void TstHistoryPage::guiRunIsSavedAsItGoes()

@@ -5,6 +5,7 @@
 #include "ui/charts/overlaychartview.h"
 #include "ui/models/comparisonmodel.h"
 #include "ui/models/historymodel.h"
+#include "ui/reportexport.h"
 #include "ui/widgets/historyfilterbar.h"
 
 #include <QDragEnterEvent>
@@ -56,6 +57,10 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     setObjectName(QStringLiteral("historyPage"));
     setAcceptDrops(true);
 
+    m_openButton = button(tr("Open"), "historyOpen", this);
+    m_openButton->setToolTip(tr("Show the selected run in its page, read-only (or double-click it)"));
+    m_reportButton = button(tr("Export report…"), "historyReport", this);
+    m_reportButton->setToolTip(tr("Write a PDF, HTML or CSV report of the selected runs"));
     auto* importButton = button(tr("Import…"), "historyImport", this);
     m_exportButton = button(tr("Export…"), "historyExport", this);
     m_renameButton = button(tr("Rename…"), "historyRename", this);
@@ -65,8 +70,8 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     m_compareButton->setToolTip(tr("Compare the selected runs (the first selected is the reference)"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_filter, 1);
-    for (QPushButton* b :
-        { importButton, m_exportButton, m_renameButton, m_tagButton, m_deleteButton, m_compareButton })
+    for (QPushButton* b : { m_openButton, m_reportButton, importButton, m_exportButton, m_renameButton, m_tagButton,
+             m_deleteButton, m_compareButton })
         buttons->addWidget(b);
 
     m_table->setObjectName(QStringLiteral("historyTable"));
@@ -122,7 +127,9 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     connect(m_debounce, &QTimer::timeout, this, &HistoryPage::refresh);
     connect(m_filter, &HistoryFilterBar::filterChanged, m_debounce, qOverload<>(&QTimer::start));
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &HistoryPage::updateButtons);
-    connect(m_table, &QTableView::doubleClicked, this, &HistoryPage::askRename);
+    connect(m_table, &QTableView::doubleClicked, this, &HistoryPage::openSelected);
+    connect(m_openButton, &QPushButton::clicked, this, &HistoryPage::openSelected);
+    connect(m_reportButton, &QPushButton::clicked, this, &HistoryPage::exportSelectedReport);
     connect(importButton, &QPushButton::clicked, this, &HistoryPage::askImport);
     connect(m_exportButton, &QPushButton::clicked, this, &HistoryPage::askExport);
     connect(m_renameButton, &QPushButton::clicked, this, &HistoryPage::askRename);
@@ -236,6 +243,8 @@ HistoryService::Progress HistoryPage::progressBar()
 void HistoryPage::updateButtons()
 {
     const qsizetype n = selectedIds().size();
+    m_openButton->setEnabled(n == 1);
+    m_reportButton->setEnabled(n >= 1 && m_jobs == 0);
     m_exportButton->setEnabled(n == 1);
     m_renameButton->setEnabled(n == 1);
     m_tagButton->setEnabled(n == 1);
@@ -361,6 +370,63 @@ void HistoryPage::showComparison(const HistoryService::Loaded& loaded)
 void HistoryPage::compareSelected()
 {
     compareRuns(selectedIds());
+}
+
+void HistoryPage::openSelected()
+{
+    if (const QList<qint64> ids = selectedIds(); ids.size() == 1)
+        openRun(ids.first());
+}
+
+void HistoryPage::openRun(qint64 id)
+{
+    m_service->load({ id }, this, {}, [this, id](const HistoryService::Loaded& loaded) {
+        if (!loaded.error.isEmpty() || loaded.runs.isEmpty()) {
+            say(tr("Cannot open run %1: %2").arg(id).arg(loaded.error));
+            return;
+        }
+        const RunStore::Summary& s = loaded.runs.first().summary;
+        const QString origin = s.name.isEmpty() ? tr("from the history, run %1").arg(id)
+                                                : tr("from the history, run %1 (%2)").arg(id).arg(s.name);
+        emit openRequested(loaded.runs.first().record, origin);
+    });
+}
+
+void HistoryPage::exportSelectedReport()
+{
+    exportReport(selectedIds());
+}
+
+void HistoryPage::exportReport(const QList<qint64>& ids)
+{
+    if (ids.isEmpty()) {
+        say(tr("Select the runs the report holds (Ctrl+click)."));
+        emit reportExportStarted({});
+        return;
+    }
+    jobStarted();
+    m_service->load(
+        ids, this, progressBar(), [this](const HistoryService::Loaded& loaded) { showReportDialog(loaded); });
+}
+
+void HistoryPage::showReportDialog(const HistoryService::Loaded& loaded)
+{
+    jobEnded();
+    if (!loaded.error.isEmpty()) {
+        say(tr("Cannot export the report: %1").arg(loaded.error));
+        emit reportExportStarted({});
+        return;
+    }
+    QList<RunRecord> records;
+    QStringList names;
+    for (const HistoryService::LoadedRun& r : loaded.runs) {
+        records << r.record;
+        names << (r.summary.name.isEmpty() ? tr("run %1").arg(r.summary.id) : r.summary.name);
+    }
+    const QString path = ReportExport::exportWithDialog(this, records, names);
+    if (!path.isEmpty())
+        say(tr("Writing the report of %n run(s) to %1…", nullptr, int(records.size())).arg(path));
+    emit reportExportStarted(path);
 }
 
 void HistoryPage::dragEnterEvent(QDragEnterEvent* event)

@@ -15,13 +15,15 @@ class QPushButton;
 class QTableView;
 class QTimer;
 
-// The History page: every saved run (the GUI's and dirbench-cli's), filtered by kind, tag and text; rename, tag,
-// delete (asks first), import RunRecord JSON (file dialog, or dropped on the window: MainWindow forwards drops),
-// export; and the comparison of two or more selected runs: their intervals overlaid and a table of differences
-// (core/store/comparison). Every query goes to the recorder's HistoryService (its own thread): the page asks, and
-// shows the answer when it comes (a list, a page of 500 more runs, the records to compare, an import's result);
-// the GUI thread never waits for SQLite. The list says how many runs match and pages on ("Show 500 more"). It
-// refreshes when the history changed (a page's run begun or saved, an edit here).
+// The History page: every saved run (the GUI's and dirbench-cli's), filtered by kind, tag and text; open a run in
+// its page, read-only (Open, or a double-click: the page loads it and asks with openRequested, MainWindow shows it);
+// rename, tag, delete (asks first), import RunRecord JSON (file dialog, or dropped on the window: MainWindow forwards
+// drops), export a record; a report of the selected runs (ReportExport's dialog); and the comparison of two or more
+// selected runs: their intervals overlaid and a table of differences (core/store/comparison). Every query goes to the
+// recorder's HistoryService (its own thread): the page asks, and shows the answer when it comes (a list, a page of 500
+// more runs, the records to compare, an import's result); the GUI thread never waits for SQLite. The list says how many
+// runs match and pages on ("Show 500 more"). It refreshes when the history changed (a page's run begun or saved, an
+// edit here).
 class HistoryPage final : public Page
 {
     Q_OBJECT
@@ -57,6 +59,11 @@ public:
     void deleteRuns(const QList<qint64>& ids); // deleteFinished(n)
     void selectRuns(const QList<qint64>& ids);
     QList<qint64> selectedIds() const;
+    // Loads the run on the service; openRequested(record, "from the history, run N") follows, or a message.
+    void openRun(qint64 id);
+    // Loads the runs on the service (a job with progress), then ReportExport::exportWithDialog with them and their
+    // names; reportExportStarted(path) follows ("" when cancelled or not loaded).
+    void exportReport(const QList<qint64>& ids);
     // Shows the comparison of these runs (the first is the reference): false with a message when fewer than two,
     // else loads them (a job with progress) and compareFinished(ok) follows.
     bool compareRuns(const QList<qint64>& ids);
@@ -67,6 +74,8 @@ signals:
     void exportFinished(bool ok);
     void deleteFinished(int deleted);
     void compareFinished(bool ok);
+    void openRequested(const RunRecord& record, const QString& origin);
+    void reportExportStarted(const QString& path);
 
 public slots:
     void start() override { refresh(); }
@@ -74,6 +83,8 @@ public slots:
     void refresh();
     void loadMore();
     void compareSelected();
+    void openSelected();
+    void exportSelectedReport();
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -84,6 +95,7 @@ private:
     void showListing(const HistoryService::Listing& listing, bool append);
     void showComparison(const HistoryService::Loaded& loaded);
     void showImport(const HistoryService::Imported& imported);
+    void showReportDialog(const HistoryService::Loaded& loaded);
     void jobStarted();
     void jobEnded();
     HistoryService::Progress progressBar();
@@ -112,6 +124,8 @@ private:
     QPushButton* m_moreButton = nullptr;
     QProgressBar* m_progress = nullptr;
     QTimer* m_debounce = nullptr;
+    QPushButton* m_openButton = nullptr;
+    QPushButton* m_reportButton = nullptr;
     QPushButton* m_exportButton = nullptr;
     QPushButton* m_renameButton = nullptr;
     QPushButton* m_tagButton = nullptr;
