@@ -42,23 +42,35 @@ fi
 # Findings as "path:line:col: warning: text [check]", once each (a header's finding repeats per source file).
 findings() { sed 's/\x1b\[[0-9;]*m//g' | grep -E '^/.*: (warning|error): ' | sed "s|^$(pwd -P)/||" | sort -u; }
 
-if [[ $LINT == *tidy* ]]; then
-  out=$(run-clang-tidy-14 -p "$BUILD_DIR" -j "$JOBS" -quiet "${extra[@]}" "${product[@]}" 2>&1 | findings || true)
+# report TOOL RC LOG: the findings in LOG, or the log's tail when the tool itself failed (a lint that did not run
+# is never "clean").
+report() {
+  local out
+  out=$(findings <"$3" || true)
   if [ -n "$out" ]; then
-    echo "lint: clang-tidy-14 ($(echo "$out" | wc -l) findings):" && echo "$out" | sed 's/^/  /'
+    echo "lint: $1 ($(echo "$out" | wc -l) findings):" && echo "$out" | sed 's/^/  /'
+    failed=1
+  elif [ "$2" != 0 ]; then
+    echo "lint: $1 failed (exit $2) without a finding to show; its last lines:" && tail -n 20 "$3" | sed 's/^/  /'
     failed=1
   fi
+}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+if [[ $LINT == *tidy* ]]; then
+  rc=0
+  run-clang-tidy-14 -p "$BUILD_DIR" -j "$JOBS" -quiet "${extra[@]/#--/-}" "${product[@]}" >"$log" 2>&1 || rc=$?
+  report clang-tidy-14 "$rc" "$log"
   stage "clang-tidy done (${#product[@]} files)"
 fi
 
 if [[ $LINT == *clazy* ]]; then
-  out=$(printf '%s\0' "${product[@]}" | xargs -0 -n 4 -P "$JOBS" clazy-standalone -p "$BUILD_DIR" \
-    --checks="$CLAZY_CHECKS" --header-filter="$(pwd -P)/(core|ui|app)/" --ignore-dirs="$BUILD_DIR" "${extra[@]}" 2>&1 |
-    findings || true)
-  if [ -n "$out" ]; then
-    echo "lint: clazy ($(echo "$out" | wc -l) findings):" && echo "$out" | sed 's/^/  /'
-    failed=1
-  fi
+  rc=0
+  printf '%s\0' "${product[@]}" | xargs -0 -n 4 -P "$JOBS" clazy-standalone -p "$BUILD_DIR" \
+    --checks="$CLAZY_CHECKS" --header-filter="$(pwd -P)/(core|ui|app)/" --ignore-dirs="$BUILD_DIR" "${extra[@]}" \
+    >"$log" 2>&1 || rc=$?
+  report clazy "$rc" "$log"
   stage "clazy done"
 fi
 
