@@ -134,8 +134,8 @@ void printProbe(std::FILE* out, const RunRecord& rec)
             qPrintable(tls.value(QStringLiteral("not_after")).toString()),
             qPrintable(num(tls.value(QStringLiteral("days_left")), 0)));
         QStringList sans;
-        const QJsonArray sans = tls.value(QStringLiteral("sans")).toArray();
-        for (const auto& s : sans)
+        const QJsonArray sanValues = tls.value(QStringLiteral("sans")).toArray();
+        for (const auto& s : sanValues)
             sans << s.toString();
         if (!sans.isEmpty())
             std::fprintf(out, "  SANs: %s\n", qPrintable(sans.join(QStringLiteral(", "))));
