@@ -6,6 +6,7 @@
 #include "core/sandbox/slapdconfig.h"
 #include "core/sandbox/slapdnode.h"
 #include "core/sandbox/slapdtools.h"
+#include "core/sandbox/slapdtopology.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -71,8 +72,62 @@ struct Start
     Building building;
     SandboxInfo info;
     QByteArray hash;
-    SlapdNode node;
+    SlapdNode node; // the first server (the provider)
+    QList<SlapdNode> others; // the topology's other servers
+
+    bool replicated() const { return opt.topology.kind != SandboxTopology::Kind::Single; }
 };
+
+ProbeError validateTopology(const SandboxOptions& opt)
+{
+    const SandboxTopology& t = opt.topology;
+    if (t.kind == SandboxTopology::Kind::Single)
+        return {};
+    if (t.kind == SandboxTopology::Kind::Replicas && (t.replicas < 1 || t.replicas > SandboxTopology::kMaxReplicas))
+        return ProbeError::invalid(
+            QStringLiteral("replicas"), QStringLiteral("must be between 1 and %1").arg(SandboxTopology::kMaxReplicas));
+    if (opt.tls || opt.ppolicyLockout)
+        return ProbeError::invalid(opt.tls ? QStringLiteral("tls") : QStringLiteral("ppolicy-lockout"),
+            QStringLiteral("not with replicas or a mirror"));
+    if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("syncprov")))
+        return ioError(QStringLiteral("the syncprov overlay (syncprov.so) is not installed"));
+    return {};
+}
+
+// Configuration of a topology: every server's port picked first (each names the other in syncrepl).
+ProbeError configureTopology(Start& s)
+{
+    s.node.port = s.opt.port;
+    if (ProbeError e = SlapdTopology::pickPorts(s.node, s.others); e.isError())
+        return e;
+    QFile pw(s.info.passwordFile);
+    if (!pw.open(QIODevice::ReadOnly))
+        return ProbeError::fromErrno(errno, QStringLiteral("cannot read ") + s.info.passwordFile);
+    QByteArray password = pw.readAll();
+    SlapdTopology::configure(s.opt.topology, s.node, s.others, password);
+    password.fill('\0');
+    for (const SlapdNode& n : std::as_const(s.others)) {
+        s.building.confs << n.conf();
+        if (ProbeError e = SlapdSteps::writeConfig(n); e.isError())
+            return e;
+    }
+    return {};
+}
+
+// Process of a topology: the provider on its port (no second try: the others name it), then the others.
+ProbeError startTopology(Start& s)
+{
+    bool portTaken = false;
+    ProbeError e = SlapdSteps::launch(s.node, s.programs.slapd, s.ctx, &portTaken);
+    if (!e.isError())
+        e = SlapdSteps::waitReady(s.node, s.ctx);
+    s.info.uri = s.node.uri();
+    s.info.pid = s.node.pid;
+    s.info.topology = s.opt.topology.name();
+    if (!e.isError())
+        e = SlapdTopology::start(s.others, s.opt.topology, s.programs.slapd, s.ctx, &s.info.replicas);
+    return e;
+}
 
 // Directories: DIR (with room for the entries), DIR/db; the password and what SandboxInfo says of them.
 ProbeError makeDirectories(Start& s)
@@ -87,6 +142,8 @@ ProbeError makeDirectories(Start& s)
     s.node.dir = s.building.dir;
     s.building.confs << s.node.conf();
     if (err = SlapdSteps::directories(s.node, s.parent); err.isError())
+        return err;
+    if (s.replicated() && (err = SlapdTopology::makeNodes(s.opt.topology, s.node.dir, &s.others)).isError())
         return err;
     return SandboxDir::identity(s.node.dir, s.opt.entries, QLatin1String(SlapdConfig::kAdminDn), &s.info, &s.hash);
 }
@@ -108,6 +165,9 @@ ProbeError configure(Start& s)
             return e;
         s.info.caFile = params.certFile;
     }
+    if (s.replicated())
+        if (ProbeError e = configureTopology(s); e.isError())
+            return e;
     return SlapdSteps::writeConfig(s.node);
 }
 
@@ -115,8 +175,11 @@ ProbeError loadData(Start& s)
 {
     QElapsedTimer load;
     load.start();
-    const ProbeError e
-        = SlapdSteps::loadData(s.node, s.programs.slapadd, s.opt.entries, s.hash, s.opt.ppolicyLockout, {}, s.ctx);
+    const QStringList args = s.replicated() ? SlapdTopology::slapaddArgs(s.opt.topology) : QStringList();
+    ProbeError e
+        = SlapdSteps::loadData(s.node, s.programs.slapadd, s.opt.entries, s.hash, s.opt.ppolicyLockout, args, s.ctx);
+    if (!e.isError() && s.replicated())
+        e = SlapdTopology::copyData(s.node, s.others);
     s.info.loadSeconds = double(load.nsecsElapsed()) / 1e9;
     return e;
 }
@@ -125,6 +188,8 @@ ProbeError loadData(Start& s)
 ProbeError startProcess(Start& s)
 {
     SandboxDir::setPhase(s.ctx, QStringLiteral("starting slapd"), 0.9);
+    if (s.replicated())
+        return startTopology(s);
     for (int attempt = 0;; ++attempt) {
         ProbeError err;
         const QList<int> ports = SlapdTools::freePorts(s.opt.tls ? 2 : 1, &err);
@@ -165,11 +230,32 @@ ProbeError runSteps(Start& s, const QElapsedTimer& total)
 {
     ProbeError e = SandboxDir::validate(s.opt.entries, s.opt.port, s.opt.parentDir, false, &s.parent);
     if (!e.isError())
+        e = validateTopology(s.opt);
+    if (!e.isError())
         e = SlapdSteps::findPrograms(s.opt.tls, &s.programs);
     for (auto step : { &makeDirectories, &configure, &loadData, &startProcess })
         if (!e.isError())
             e = step(s);
     return e.isError() ? e : finish(s, total);
+}
+
+// Stops the sandbox's slapd (its pid, and any slapd with its slapd.conf), then those of its other servers
+// (DIR/replicaK/slapd.conf); the pid of one that would not stop, else 0.
+qint64 stopServers(const SandboxInfo& info)
+{
+    const QString conf = info.dir + QStringLiteral("/slapd.conf");
+    if (SlapdTools::processAlive(info.pid) && SlapdTools::isSlapdWithConfig(info.pid, conf)
+        && !SlapdTools::terminate(info.pid, 10000))
+        return info.pid;
+    QStringList confs { conf };
+    const QStringList replicas
+        = QDir(info.dir).entryList({ QStringLiteral("replica*") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& r : replicas)
+        confs << info.dir + u'/' + r + QStringLiteral("/slapd.conf");
+    for (const QString& c : std::as_const(confs))
+        if (!SlapdSteps::terminate(c))
+            return SlapdTools::findSlapdWithConfig(c);
+    return 0;
 }
 
 } // namespace
@@ -199,7 +285,7 @@ std::optional<SandboxInfo> SlapdSandbox::start(const SandboxOptions& opt, ProbeE
 {
     QElapsedTimer total;
     total.start();
-    Start s { opt, ctx, {}, {}, {}, {}, {}, {} };
+    Start s { opt, ctx, {}, {}, {}, {}, {}, {}, {} };
     const ProbeError e = SandboxDir::cancelledOr(ctx, runSteps(s, total));
     if (error)
         *error = e;
@@ -211,18 +297,10 @@ std::optional<SandboxInfo> SlapdSandbox::start(const SandboxOptions& opt, ProbeE
 
 bool SlapdSandbox::stop(const SandboxInfo& info, ProbeError* error)
 {
-    const QString conf = info.dir + QStringLiteral("/slapd.conf");
-    QList<qint64> pids;
-    if (SlapdTools::processAlive(info.pid) && SlapdTools::isSlapdWithConfig(info.pid, conf))
-        pids << info.pid;
-    if (const qint64 other = SlapdTools::findSlapdWithConfig(conf); other != 0 && other != info.pid)
-        pids << other;
-    for (const qint64 pid : pids) {
-        if (!SlapdTools::terminate(pid, 10000)) {
-            if (error)
-                *error = ioError(QStringLiteral("slapd (pid %1) did not stop").arg(pid));
-            return false;
-        }
+    if (const qint64 pid = stopServers(info); pid != 0) {
+        if (error)
+            *error = ioError(QStringLiteral("slapd (pid %1) did not stop").arg(pid));
+        return false;
     }
     if (QFileInfo::exists(info.dir)) {
         if (!looksLikeSandbox(info.dir)) {
