@@ -47,6 +47,9 @@ stops the sandbox started last. Exit codes: 0 done; 1 failed, or (status, stop) 
 --server 389ds runs 389 Directory Server (389-ds-base's ns-slapd) instead, in PARENT/dirbench-389ds-XXXXXX,
 made from the package's templates without systemd; BIND_DN is cn=Directory Manager, an ACI lets anyone read
 all but userPassword, and the access log is off. status and stop need --dir (the sandbox or its parent).
+With --replicas 1 a consumer (a second ns-slapd in the sandbox directory, on its own port) gets a
+replication manager and the supplier an agreement to it; the consumer is initialised from the supplier by a
+total init, whose duration is printed (INIT_SECONDS). stop stops both.
 `dirbench-cli curve --restart` restarts such a sandbox between points.
 )";
 
@@ -234,8 +237,10 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
         opt.port = parser.value(QStringLiteral("port")).toInt(&ok);
     if (!ok || opt.port < 0 || opt.port > 65535)
         return badArgument(QStringLiteral("--port"), QStringLiteral("must be between 1 and 65535"));
-    if (parser.isSet(QStringLiteral("replicas")))
-        return badArgument(QStringLiteral("--replicas"), QStringLiteral("not with --server 389ds yet"));
+    if (parser.isSet(QStringLiteral("replicas")) && parser.value(QStringLiteral("replicas")) != u"1")
+        return badArgument(QStringLiteral("--replicas"),
+            QStringLiteral("must be 1 with --server 389ds, not '%1'").arg(parser.value(QStringLiteral("replicas"))));
+    opt.replicas = parser.isSet(QStringLiteral("replicas")) ? 1 : 0;
     opt.parentDir = dir;
     std::fprintf(stderr, "dirbench-cli sandbox: loading %d entries and starting 389-ds...\n", opt.entries);
     RunContext ctx;
@@ -255,6 +260,9 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
     }
     std::fprintf(stderr, "dirbench-cli sandbox: ns-slapd (pid %lld) ready in %.1f s (generate + import %.1f s)\n",
         info->pid, info->startSeconds, info->loadSeconds);
+    for (const SandboxServer& r : info->replicas)
+        std::fprintf(stderr, "dirbench-cli sandbox: consumer ns-slapd (pid %lld) on %s, total init %.3f s\n", r.pid,
+            qPrintable(r.uri), info->initSeconds);
     printInfo(*info, parser.isSet(QStringLiteral("json")));
     return ExitOk;
 }

@@ -4,6 +4,7 @@
 #include "core/run/runcontext.h"
 #include "core/sandbox/ds389config.h"
 #include "core/sandbox/ds389process.h"
+#include "core/sandbox/ds389replication.h"
 #include "core/sandbox/ldifgenerator.h"
 #include "core/sandbox/sandboxdir.h"
 #include "core/sandbox/slapdconfig.h"
@@ -47,6 +48,12 @@ bool writeInfo(const SandboxInfo& info)
     return ::rename(QFile::encodeName(f.fileName()).constData(), QFile::encodeName(path).constData()) == 0;
 }
 
+QByteArray readPassword(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
+}
+
 QString userName()
 {
     const passwd* pw = ::getpwuid(::geteuid());
@@ -75,6 +82,16 @@ bool addReadAci(const SandboxInfo& info, ProbeError* error)
     return true;
 }
 
+// The consumers of a replicated sandbox are 389 sandboxes inside its directory: stopped first. False if one would
+// not stop.
+bool stopConsumers(const QString& dir)
+{
+    bool ok = true;
+    for (const QString& child : QDir(dir).entryList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot))
+        ok = Ds389Process::terminateAll(Ds389Sandbox::configDir(dir + u'/' + child), kStopTimeoutMs) && ok;
+    return ok;
+}
+
 // Whatever start() made so far; undone unless commit() is called.
 struct Building
 {
@@ -83,6 +100,7 @@ struct Building
     {
         if (dir.isEmpty())
             return;
+        stopConsumers(dir);
         Ds389Process::terminateAll(Ds389Sandbox::configDir(dir), kStopTimeoutMs);
         QDir(dir).removeRecursively();
     }
@@ -99,6 +117,7 @@ struct Start
     SandboxInfo info;
     QByteArray hash;
     Ds389Config::Params params;
+    int consumerPort = 0; // replicas: the consumer's, picked with the supplier's (its agreement names it)
 };
 
 ProbeError validate(Start& s)
@@ -109,6 +128,8 @@ ProbeError validate(Start& s)
     if (opt.cacheMemBytes < 0 || (opt.cacheMemBytes > 0 && opt.cacheMemBytes <= 512000))
         return ProbeError::invalid(QStringLiteral("cacheMemBytes"),
             QStringLiteral("must be 0 (autosize) or more than 512000 bytes (389-ds ignores its minimum at startup)"));
+    if (opt.replicas < 0 || opt.replicas > 1)
+        return ProbeError::invalid(QStringLiteral("replicas"), QStringLiteral("must be 0 or 1 with 389-ds"));
     if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
         return ioError(why);
     return {};
@@ -141,16 +162,20 @@ ProbeError makeDirectories(Start& s)
             QFile::copy(sysconf + u'/' + QLatin1String(f), conf + u'/' + QLatin1String(f));
     QFile::copy(QFileInfo(sysconf).path() + QStringLiteral("/schema/99user.ldif"),
         conf + QStringLiteral("/schema/99user.ldif"));
-    return SandboxDir::identity(dir, s.opt.entries, QLatin1String(Ds389Config::kRootDn), &s.info, &s.hash);
+    return SandboxDir::identity(dir, s.opt.entries, QLatin1String(Ds389Config::kRootDn), &s.info, &s.hash,
+        s.opt.passwordFrom.isEmpty() ? QByteArray() : readPassword(s.opt.passwordFrom));
 }
 
 // Configuration: dse.ldif from the package's templates, on a free port (or --port).
 ProbeError configure(Start& s)
 {
     ProbeError err;
-    const QList<int> ports = SlapdTools::freePorts(1, &err);
+    const QList<int> ports = SlapdTools::freePorts(2, &err);
     if (ports.isEmpty())
         return err;
+    s.consumerPort = s.opt.replicas > 0 ? ports[1] : 0;
+    if (s.consumerPort == s.opt.port && s.consumerPort != 0)
+        return ioError(QStringLiteral("port %1 is wanted twice; try again").arg(s.consumerPort));
     Ds389Config::Params& params = s.params;
     params.dir = s.info.dir;
     params.configDir = Ds389Sandbox::configDir(s.info.dir);
@@ -220,12 +245,60 @@ ProbeError startProcess(Start& s)
     }
 }
 
-// The ACI goes on the suffix entry over LDAP (LdifGenerator writes the suffix without it); then sandbox.json.
+// The ACI goes on the suffix entry over LDAP (LdifGenerator writes the suffix without it).
+ProbeError addAci(Start& s)
+{
+    if (s.opt.asConsumer)
+        return {}; // a read-only replica: the ACI comes with the supplier's data
+    ProbeError err;
+    return addReadAci(s.info, &err) ? ProbeError {} : err;
+}
+
+// Replicas: a consumer (a 389 sandbox inside DIR, same password) initialised from this supplier.
+ProbeError addConsumer(Start& s)
+{
+    if (s.opt.replicas == 0)
+        return {};
+    Ds389Options c;
+    c.entries = 1;
+    c.port = s.consumerPort;
+    c.parentDir = s.info.dir;
+    c.passwordFrom = s.info.passwordFile;
+    c.asConsumer = true;
+    ProbeError err;
+    SandboxDir::setPhase(s.ctx, QStringLiteral("starting the consumer"), 0.92);
+    const auto consumer = Ds389Sandbox::start(c, &err, s.ctx);
+    if (!consumer)
+        return err;
+    s.info.topology = SandboxTopology::withReplicas(1).name();
+    s.info.replicas << SandboxServer { QStringLiteral("consumer"), consumer->uri, QString(), consumer->dir,
+        consumer->pid, Ds389Replication::kConsumerId };
+    SandboxDir::setPhase(s.ctx, QStringLiteral("initialising the consumer (total init)"), 0.95);
+    QByteArray password = readPassword(s.info.passwordFile);
+    err = Ds389Replication::initialise(s.info, password, &s.info.initSeconds, s.ctx);
+    password.fill('\0');
+    return err;
+}
+
+// Replication entries in dse.ldif (offline, after the import): a supplier's replica and agreement, or a
+// consumer's replica and replication manager.
+ProbeError configureReplication(Start& s)
+{
+    const QString dse = s.params.configDir + QStringLiteral("/dse.ldif");
+    if (s.opt.asConsumer)
+        return Ds389Replication::appendTo(dse, Ds389Replication::consumerEntries(s.info.base, s.hash));
+    if (s.opt.replicas == 0)
+        return {};
+    QByteArray password = readPassword(s.info.passwordFile);
+    const ProbeError e
+        = Ds389Replication::appendTo(dse, Ds389Replication::supplierEntries(s.info.base, s.consumerPort, password));
+    password.fill('\0');
+    return e;
+}
+
+// sandbox.json.
 ProbeError finish(Start& s, const QElapsedTimer& total)
 {
-    ProbeError err;
-    if (!addReadAci(s.info, &err))
-        return err;
     s.info.startSeconds = double(total.nsecsElapsed()) / 1e9;
     if (!writeInfo(s.info))
         return ProbeError::fromErrno(
@@ -237,7 +310,8 @@ ProbeError finish(Start& s, const QElapsedTimer& total)
 ProbeError runSteps(Start& s, const QElapsedTimer& total)
 {
     ProbeError e;
-    for (auto step : { &validate, &makeDirectories, &configure, &loadData, &startProcess })
+    for (auto step : { &validate, &makeDirectories, &configure, &loadData, &configureReplication, &startProcess,
+             &addAci, &addConsumer })
         if (!e.isError())
             e = step(s);
     return e.isError() ? e : finish(s, total);
@@ -287,7 +361,7 @@ bool Ds389Sandbox::stop(const SandboxInfo& info, ProbeError* error)
             *error = ioError(QStringLiteral("%1 is not a 389-ds sandbox directory; nothing stopped").arg(info.dir));
         return false;
     }
-    if (!Ds389Process::terminateAll(configDir(info.dir), kStopTimeoutMs)) {
+    if (!stopConsumers(info.dir) || !Ds389Process::terminateAll(configDir(info.dir), kStopTimeoutMs)) {
         if (error)
             *error = ioError(QStringLiteral("ns-slapd of %1 did not stop").arg(info.dir));
         return false;
@@ -319,74 +393,4 @@ bool Ds389Sandbox::restart(SandboxInfo& info, ProbeError* error, RunContext* ctx
     info.pid = pid;
     writeInfo(info);
     return true;
-}
-
-std::optional<SandboxInfo> Ds389Sandbox::load(const QString& dir)
-{
-    QFile f(dir + QStringLiteral("/sandbox.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-    if (o.value(QStringLiteral("server")).toString() != u"389ds")
-        return std::nullopt;
-    return SandboxInfo::fromJson(o);
-}
-
-bool Ds389Sandbox::isRunning(const SandboxInfo& info)
-{
-    return Ds389Process::isServer(info.pid, configDir(info.dir));
-}
-
-std::optional<SandboxInfo> Ds389Sandbox::findRunning(const QString& dirIn)
-{
-    const QString dir = QFileInfo(dirIn).absoluteFilePath();
-    if (QFileInfo::exists(dir + QStringLiteral("/sandbox.json"))) {
-        auto info = load(dir);
-        return info && isRunning(*info) ? info : std::nullopt;
-    }
-    for (const QFileInfo& child :
-        QDir(dir).entryInfoList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {
-        auto info = load(child.filePath());
-        if (info && isRunning(*info))
-            return info; // newest first
-    }
-    return std::nullopt;
-}
-
-std::optional<SandboxInfo> Ds389Sandbox::findByUri(const QString& uri)
-{
-    const QUrl want(uri);
-    if (want.scheme().compare(u"ldap", Qt::CaseInsensitive) != 0)
-        return std::nullopt;
-    for (const QString& conf : Ds389Process::runningConfigDirs()) {
-        const auto info = load(QFileInfo(conf).path());
-        if (!info || !isRunning(*info))
-            continue;
-        const QUrl have(info->uri);
-        const bool sameHost
-            = have.host() == want.host() || (want.host() == u"localhost" && have.host() == u"127.0.0.1");
-        if (sameHost && have.port() == want.port())
-            return info;
-    }
-    return std::nullopt;
-}
-
-Ds389Guard::Ds389Guard(std::optional<SandboxInfo> info)
-    : m_info(std::move(info))
-{ }
-
-Ds389Guard::~Ds389Guard()
-{
-    reset();
-}
-
-bool Ds389Guard::reset(std::optional<SandboxInfo> info)
-{
-    bool ok = true;
-    if (m_info) {
-        ProbeError e;
-        ok = Ds389Sandbox::stop(*m_info, &e);
-    }
-    m_info = std::move(info);
-    return ok;
 }

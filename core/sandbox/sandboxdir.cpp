@@ -102,8 +102,8 @@ ProbeError SandboxDir::checkSocketPath(const QString& socketPath, const QString&
             .arg(kSocketPathMax));
 }
 
-ProbeError SandboxDir::identity(
-    const QString& dir, int entries, const QString& bindDn, SandboxInfo* info, QByteArray* hash)
+ProbeError SandboxDir::identity(const QString& dir, int entries, const QString& bindDn, SandboxInfo* info,
+    QByteArray* hash, const QByteArray& given)
 {
     info->dir = dir;
     info->entries = entries;
@@ -112,7 +112,7 @@ ProbeError SandboxDir::identity(
     info->bindDn = bindDn;
     info->passwordFile = dir + QStringLiteral("/password");
     info->ldapiUri = SlapdConfig::ldapiUri(dir + QStringLiteral("/ldapi"));
-    QByteArray password = SlapdConfig::randomPassword();
+    QByteArray password = given.isEmpty() ? SlapdConfig::randomPassword() : given;
     *hash = SlapdConfig::sshaHash(password);
     ProbeError err;
     const bool ok = SlapdTools::writePrivateFile(info->passwordFile, password, &err);

@@ -29,9 +29,10 @@ QString make(const QString& parent, const QString& prefix, qint64 needBytes, int
 ProbeError makeSubdirs(const QString& dir, const QStringList& subdirs);
 ProbeError checkSocketPath(const QString& socketPath, const QString& parent);
 
-// Identity: writes DIR/password (0600, a new random password) and returns its {SSHA} hash in *hash; fills the
-// fields of *info both servers have (dir, entries, base, peopleBase, bindDn, passwordFile, ldapiUri).
-ProbeError identity(const QString& dir, int entries, const QString& bindDn, SandboxInfo* info, QByteArray* hash);
+// Identity: writes DIR/password (0600, `password`, or a new random one when empty) and returns its {SSHA} hash in
+// *hash; fills the fields of *info both servers have (dir, entries, base, peopleBase, bindDn, passwordFile, ldapiUri).
+ProbeError identity(const QString& dir, int entries, const QString& bindDn, SandboxInfo* info, QByteArray* hash,
+    const QByteArray& password = {});
 
 // Writes to a temporary name, then renames: readers never see half a file. No fsync: the files are throwaway.
 bool writeReplacing(const QString& path, const QByteArray& data);
