@@ -31,6 +31,7 @@ private slots:
     void cliRecordAndRestore();
     void cliBadArguments();
     void cliInterruptRemovesMarker();
+    void killedConsumerIsAWarning();
 
 private:
     LdapTarget admin(const QString& uri) const;
@@ -109,7 +110,9 @@ void TstReplication::idlePairHasSmallLag()
     const double p99 = c.value("lag_ms").toObject().value("p99").toDouble(-1);
     qInfo("idle pair: lag p50 %.2f ms, p99 %.2f ms, seen before ack %d",
         c.value("lag_ms").toObject().value("p50").toDouble(), p99, c.value("seen_before_ack").toInt());
-    QVERIFY2(p99 >= 0 && p99 < 500, qPrintable(QString::number(p99)));
+    // Small: a loopback push and a 5 ms poll; the margin is for a loaded 2-core machine (p99 of ~60 markers).
+    QVERIFY2(c.value("lag_ms").toObject().value("p50").toDouble(-1) < 200, "p50");
+    QVERIFY2(p99 >= 0 && p99 < 2000, qPrintable(QString::number(p99)));
     QVERIFY(markerGone());
 }
 
@@ -237,6 +240,44 @@ void TstReplication::cliInterruptRemovesMarker()
     QVERIFY(p.waitForFinished(20000));
     QCOMPARE(p.exitCode(), 1); // cancelled
     QVERIFY(markerGone());
+}
+
+// A pair of its own (two consumers): one is killed mid-run; the run goes on, measures the other, and warns.
+void TstReplication::killedConsumerIsAWarning()
+{
+    SandboxOptions o;
+    o.entries = 50;
+    o.parentDir = m_parent.path();
+    o.makeCurrent = false;
+    o.topology = SandboxTopology::withReplicas(2);
+    ProbeError e;
+    SandboxGuard trio(SlapdSandbox::start(o, &e));
+    QVERIFY2(trio.isValid(), qPrintable(e.message()));
+    ReplicationSpec s = spec(20, 4);
+    s.supplier.uri = trio->uri;
+    QFile pw(trio->passwordFile);
+    QVERIFY(pw.open(QIODevice::ReadOnly));
+    s.supplier.password = pw.readAll().trimmed(); // the trio's own
+
+    s.consumers = { s.supplier, s.supplier };
+    s.consumers[0].uri = trio->replicas[0].uri;
+    s.consumers[1].uri = trio->replicas[1].uri;
+    RunContext ctx;
+    RunRecord rec;
+    std::thread run([&] { rec = Experiments::runReplication(s, ctx); });
+    const QDeadlineTimer started(30000);
+    while (ctx.samplesAdded() < 1 && !started.hasExpired() && !ctx.stopRequested())
+        QThread::msleep(10);
+    ::kill(pid_t(trio->replicas[1].pid), SIGKILL);
+    run.join();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QVERIFY(rec.hasWarning(QStringLiteral("consumer-unreachable")));
+    const QJsonObject consumers = rec.summary.value("consumers").toObject();
+    const QJsonObject alive = consumers.value(trio->replicas[0].uri).toObject();
+    const QJsonObject dead = consumers.value(trio->replicas[1].uri).toObject();
+    QCOMPARE(qint64(alive.value("markers_seen").toDouble()), qint64(rec.summary.value("markers_written").toDouble()));
+    QVERIFY(dead.value("unseen").toInt() > 0); // kept, not dropped
+    QVERIFY(dead.value("behind_for_at_least_s").toDouble() > 1);
 }
 
 QTEST_GUILESS_MAIN(TstReplication)
