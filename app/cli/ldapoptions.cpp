@@ -92,9 +92,9 @@ int numberOption(const QCommandLineParser& p, const char* name, double lo, doubl
 int ldapTargetFromParser(const QCommandLineParser& p, TargetUse use, LdapTarget* target)
 {
     LdapTarget& t = *target;
-    t.uri = p.value(QStringLiteral("uri"));
+    t.uri = p.value(use.uriOption);
     if (t.uri.isEmpty())
-        return badArgument(QStringLiteral("--uri"), QStringLiteral("required, e.g. ldap://127.0.0.1:389"));
+        return badArgument(u"--" + use.uriOption, QStringLiteral("required, e.g. ldap://127.0.0.1:389"));
     t.startTls = p.isSet(QStringLiteral("starttls"));
     t.bindDn = p.value(QStringLiteral("bind-dn"));
     t.caFile = p.value(QStringLiteral("ca-file"));
@@ -120,7 +120,7 @@ int ldapTargetFromParser(const QCommandLineParser& p, TargetUse use, LdapTarget*
     t.networkTimeoutMs = int(netTimeout * 1000);
     t.opTimeoutMs = int(opTimeout * 1000);
     if (const ProbeError e = t.validate(); e.isError())
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + (e.field == u"uri" ? use.uriOption : e.field), e.detail);
     if (!t.isTls() && !use.tlsElsewhere)
         if (int rc = refuseOptions(p,
                 { QStringLiteral("ca-file"), QStringLiteral("cert"), QStringLiteral("key"),

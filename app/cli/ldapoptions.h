@@ -24,6 +24,7 @@ struct TargetUse
 {
     bool needPassword = false; // a bind load: the entries share the password
     bool tlsElsewhere = false; // the TLS options serve another target of the run (experiment tls)
+    QString uriOption = QStringLiteral("uri"); // the option that names the server (replication: "supplier")
 };
 int ldapTargetFromParser(const QCommandLineParser& p, TargetUse use, LdapTarget* target);
 

@@ -6,6 +6,7 @@
 #include "app/cli/experimentcommand.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/ldapcommand.h"
+#include "app/cli/replicationcommand.h"
 #include "app/cli/reportcommand.h"
 #include "app/cli/sandboxcommand.h"
 #include "app/cli/sizingcommand.h"
@@ -29,6 +30,7 @@ Commands:
   experiment  the guide's experiments: threads (Table 2), tls (Table 7), dbsize (Table 5)
   history   list, show, export, import, compare, rename, tag or delete saved runs
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
+  replication  replication lag: a marker written on the supplier, timed until each consumer shows it
   report    a PDF/HTML/CSV report of run records (--in RUN.json ... --pdf OUT.pdf); needs no display
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
   sizing    RAM and cache sizing per server kind, each number with its formula and source
@@ -78,6 +80,8 @@ int main(int argc, char** argv)
         return Cli::runHistoryCommand(rest);
     if (command == u"ldap")
         return Cli::runLdapCommand(rest);
+    if (command == u"replication")
+        return Cli::runReplicationCommand(rest);
     if (command == u"sandbox")
         return Cli::runSandboxCommand(rest);
     if (command == u"sizing")

@@ -20,6 +20,7 @@ namespace {
 const char* const kDescription = R"(Start, inspect or stop a private OpenLDAP server for demos, tests and benchmarks.
 
   sandbox start [--entries N] [--tls] [--ppolicy-lockout] [--port P] [--dir PARENT] [--json]
+                [--replicas N | --topology mirror]
   sandbox status [--dir DIR] [--json]
   sandbox stop [--dir DIR]
 
@@ -35,12 +36,20 @@ SASL EXTERNAL over LDAPI_URI maps the user who started it to BIND_DN. --tls adds
 StartTLS with a self-signed certificate (CA_FILE): LDAPTLS_CACERT="$CA_FILE". --ppolicy-lockout loads the
 ppolicy overlay with a default policy POLICY_DN (cn=default,ou=policies,dc=example,dc=com) that locks an
 account after 3 failed binds for 300 s: to see what a bind load's lockout warning says.
-stop ends slapd and deletes the directory with the password; without --dir it stops the sandbox started
-last. Exit codes: 0 done; 1 failed, or (status, stop) no sandbox running; 2 bad arguments.
+--replicas N (1 to 8) adds N consumers to the server (the provider): each a private slapd on its own
+127.0.0.1 port that replicates from it by syncrepl (refreshAndPersist), with the syncprov overlay loaded so
+it can push changes too (RFC 4533). --topology mirror instead starts two providers that replicate from each
+other (multi-provider). The KEY=VALUE lines keep URI, PID, ... for the first server and add TOPOLOGY and
+REPLICAk_URI, REPLICAk_ROLE (consumer or provider), REPLICAk_PID, REPLICAk_DIR for each other server.
+stop ends slapd (every server of the sandbox) and deletes the directory with the password; without --dir it
+stops the sandbox started last. Exit codes: 0 done; 1 failed, or (status, stop) no sandbox running; 2 bad arguments.
 
 --server 389ds runs 389 Directory Server (389-ds-base's ns-slapd) instead, in PARENT/dirbench-389ds-XXXXXX,
 made from the package's templates without systemd; BIND_DN is cn=Directory Manager, an ACI lets anyone read
 all but userPassword, and the access log is off. status and stop need --dir (the sandbox or its parent).
+With --replicas 1 a consumer (a second ns-slapd in the sandbox directory, on its own port) gets a
+replication manager and the supplier an agreement to it; the consumer is initialised from the supplier by a
+total init, whose duration is printed (INIT_SECONDS). stop stops both.
 `dirbench-cli curve --restart` restarts such a sandbox between points.
 )";
 
@@ -49,6 +58,37 @@ void onSignal(int)
 {
     if (g_ctx)
         g_ctx->requestStop(); // a lock-free atomic store
+}
+
+// --replicas N and --topology replicas|mirror into a SandboxTopology; exit 2 when they do not fit.
+int parseTopology(const QCommandLineParser& parser, SandboxTopology* t)
+{
+    const bool hasReplicas = parser.isSet(QStringLiteral("replicas"));
+    const QString kind = parser.value(QStringLiteral("topology"));
+    if (parser.isSet(QStringLiteral("topology")) && kind != u"replicas" && kind != u"mirror")
+        return badArgument(
+            QStringLiteral("--topology"), QStringLiteral("must be replicas or mirror, not '%1'").arg(kind));
+    if (kind == u"mirror") {
+        if (hasReplicas)
+            return badArgument(QStringLiteral("--replicas"), QStringLiteral("not with --topology mirror"));
+        *t = SandboxTopology::mirror();
+    } else if (hasReplicas || kind == u"replicas") {
+        bool ok = true;
+        const int n = hasReplicas ? parser.value(QStringLiteral("replicas")).toInt(&ok) : 1;
+        if (!ok || n < 1 || n > SandboxTopology::kMaxReplicas)
+            return badArgument(QStringLiteral("--replicas"),
+                QStringLiteral("must be between 1 and %1, not '%2'")
+                    .arg(SandboxTopology::kMaxReplicas)
+                    .arg(parser.value(QStringLiteral("replicas"))));
+        *t = SandboxTopology::withReplicas(n);
+    }
+    if (t->kind == SandboxTopology::Kind::Single)
+        return 0;
+    for (const char* o : { "tls", "ppolicy-lockout" })
+        if (parser.isSet(QLatin1String(o)))
+            return badArgument(
+                QStringLiteral("--") + QLatin1String(o), QStringLiteral("not with --replicas or --topology"));
+    return 0;
 }
 
 void printInfo(const SandboxInfo& info, bool json)
@@ -83,6 +123,8 @@ int start(const QCommandLineParser& parser)
     }
     opt.tls = parser.isSet(QStringLiteral("tls"));
     opt.ppolicyLockout = parser.isSet(QStringLiteral("ppolicy-lockout"));
+    if (int rc = parseTopology(parser, &opt.topology))
+        return rc;
     opt.parentDir = parser.value(QStringLiteral("dir"));
     if (parser.isSet(QStringLiteral("dir")) && !QFileInfo(opt.parentDir).isDir())
         return badArgument(QStringLiteral("--dir"), QStringLiteral("'%1' is not a directory").arg(opt.parentDir));
@@ -108,6 +150,9 @@ int start(const QCommandLineParser& parser)
     }
     std::fprintf(stderr, "dirbench-cli sandbox: slapd (pid %lld) ready in %.1f s (generate + slapadd %.1f s)\n",
         info->pid, info->startSeconds, info->loadSeconds);
+    for (const SandboxServer& r : info->replicas)
+        std::fprintf(
+            stderr, "dirbench-cli sandbox: %s slapd (pid %lld) on %s\n", qPrintable(r.role), r.pid, qPrintable(r.uri));
     printInfo(*info, parser.isSet(QStringLiteral("json")));
     return ExitOk;
 }
@@ -142,7 +187,10 @@ int stop(const QCommandLineParser& parser)
         std::fprintf(stderr, "dirbench-cli sandbox: %s\n", qPrintable(err.message()));
         return ExitFailed;
     }
-    std::printf("stopped slapd (pid %lld) and removed %s\n", info->pid, qPrintable(info->dir));
+    std::printf("stopped slapd (pid %lld", info->pid);
+    for (const SandboxServer& r : info->replicas)
+        std::printf(", %lld", r.pid);
+    std::printf(") and removed %s\n", qPrintable(info->dir));
     return ExitOk;
 }
 
@@ -176,7 +224,7 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
         std::printf("stopped ns-slapd (pid %lld) and removed %s\n", info->pid, qPrintable(info->dir));
         return ExitOk;
     }
-    for (const char* o : { "tls", "ppolicy-lockout" })
+    for (const char* o : { "tls", "ppolicy-lockout", "topology" })
         if (parser.isSet(QLatin1String(o)))
             return badArgument(QStringLiteral("--") + QLatin1String(o), QStringLiteral("not with --server 389ds"));
     Ds389Options opt;
@@ -189,6 +237,10 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
         opt.port = parser.value(QStringLiteral("port")).toInt(&ok);
     if (!ok || opt.port < 0 || opt.port > 65535)
         return badArgument(QStringLiteral("--port"), QStringLiteral("must be between 1 and 65535"));
+    if (parser.isSet(QStringLiteral("replicas")) && parser.value(QStringLiteral("replicas")) != u"1")
+        return badArgument(QStringLiteral("--replicas"),
+            QStringLiteral("must be 1 with --server 389ds, not '%1'").arg(parser.value(QStringLiteral("replicas"))));
+    opt.replicas = parser.isSet(QStringLiteral("replicas")) ? 1 : 0;
     opt.parentDir = dir;
     std::fprintf(stderr, "dirbench-cli sandbox: loading %d entries and starting 389-ds...\n", opt.entries);
     RunContext ctx;
@@ -208,6 +260,9 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
     }
     std::fprintf(stderr, "dirbench-cli sandbox: ns-slapd (pid %lld) ready in %.1f s (generate + import %.1f s)\n",
         info->pid, info->startSeconds, info->loadSeconds);
+    for (const SandboxServer& r : info->replicas)
+        std::fprintf(stderr, "dirbench-cli sandbox: consumer ns-slapd (pid %lld) on %s, total init %.3f s\n", r.pid,
+            qPrintable(r.uri), info->initSeconds);
     printInfo(*info, parser.isSet(QStringLiteral("json")));
     return ExitOk;
 }
@@ -232,7 +287,13 @@ int runSandboxCommand(const QStringList& args)
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("start/status: print one JSON object."));
     const QCommandLineOption server(QStringLiteral("server"),
         QStringLiteral("openldap (default: slapd) or 389ds (389 Directory Server)."), QStringLiteral("KIND"));
-    for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server })
+    const QCommandLineOption replicas(QStringLiteral("replicas"),
+        QStringLiteral("start: N consumers replicating from the server (OpenLDAP 1 to 8; 389ds 1)."),
+        QStringLiteral("N"));
+    const QCommandLineOption topology(QStringLiteral("topology"),
+        QStringLiteral("start: replicas (with --replicas) or mirror (two providers, OpenLDAP)."),
+        QStringLiteral("KIND"));
+    for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server, &replicas, &topology })
         parser.addOption(*o);
 
     const QString sub = args.value(1);
@@ -245,7 +306,8 @@ int runSandboxCommand(const QStringList& args)
     static const QMap<QString, QStringList> owners {
         { QStringLiteral("start"),
             { QStringLiteral("entries"), QStringLiteral("tls"), QStringLiteral("ppolicy-lockout"),
-                QStringLiteral("port"), QStringLiteral("dir"), QStringLiteral("json"), QStringLiteral("server") } },
+                QStringLiteral("port"), QStringLiteral("dir"), QStringLiteral("json"), QStringLiteral("server"),
+                QStringLiteral("replicas"), QStringLiteral("topology") } },
         { QStringLiteral("status"), { QStringLiteral("dir"), QStringLiteral("json"), QStringLiteral("server") } },
         { QStringLiteral("stop"), { QStringLiteral("dir"), QStringLiteral("server") } },
     };
@@ -257,7 +319,7 @@ int runSandboxCommand(const QStringList& args)
     }
     if (helpRequested(parser)) {
         QList<QCommandLineOption> mine;
-        for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server })
+        for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server, &replicas, &topology })
             if (owners.value(sub).contains(o->names().constFirst()))
                 mine << *o;
         return printUsage(QStringLiteral("sandbox ") + sub, QString::fromUtf8(kDescription), mine);

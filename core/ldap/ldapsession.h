@@ -78,6 +78,9 @@ public:
     bool isOpen() const;
 
     ProbeError rebind(const QString& dn, const QByteArray& password);
+    // Synchronous add (setup, not load): the entry with these attributes and values.
+    using Attribute = QPair<QString, QList<QByteArray>>;
+    ProbeError add(const QString& dn, const QList<Attribute>& attrs, int timeoutMs = -1);
     ProbeError remove(const QString& dn, int timeoutMs = -1); // synchronous delete
     // Synchronous modify that replaces every value of attr with `values` (none: the attribute is removed). For
     // configuration changes (389-ds cn=config), not for load.

@@ -4,6 +4,7 @@
 #include "core/run/runcontext.h"
 #include "core/sandbox/ds389config.h"
 #include "core/sandbox/ds389process.h"
+#include "core/sandbox/ds389replication.h"
 #include "core/sandbox/ldifgenerator.h"
 #include "core/sandbox/sandboxdir.h"
 #include "core/sandbox/slapdconfig.h"
@@ -26,16 +27,7 @@ using SandboxDir::ioError;
 
 constexpr int kReadyTimeoutMs = 60000;
 constexpr int kStopTimeoutMs = 30000;
-constexpr int kSocketPathMax = 107;
 const QString kDirPrefix = QStringLiteral("dirbench-389ds-");
-
-void setPhase(RunContext* ctx, const QString& phase, double progress)
-{
-    if (ctx) {
-        ctx->setPhase(phase);
-        ctx->setProgress(progress);
-    }
-}
 
 bool looksLikeSandbox(const QString& dir)
 {
@@ -54,6 +46,12 @@ bool writeInfo(const SandboxInfo& info)
         return false;
     f.close();
     return ::rename(QFile::encodeName(f.fileName()).constData(), QFile::encodeName(path).constData()) == 0;
+}
+
+QByteArray readPassword(const QString& file)
+{
+    QFile f(file);
+    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
 }
 
 QString userName()
@@ -84,6 +82,16 @@ bool addReadAci(const SandboxInfo& info, ProbeError* error)
     return true;
 }
 
+// The consumers of a replicated sandbox are 389 sandboxes inside its directory: stopped first. False if one would
+// not stop.
+bool stopConsumers(const QString& dir)
+{
+    bool ok = true;
+    for (const QString& child : QDir(dir).entryList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot))
+        ok = Ds389Process::terminateAll(Ds389Sandbox::configDir(dir + u'/' + child), kStopTimeoutMs) && ok;
+    return ok;
+}
+
 // Whatever start() made so far; undone unless commit() is called.
 struct Building
 {
@@ -92,11 +100,222 @@ struct Building
     {
         if (dir.isEmpty())
             return;
+        stopConsumers(dir);
         Ds389Process::terminateAll(Ds389Sandbox::configDir(dir), kStopTimeoutMs);
         QDir(dir).removeRecursively();
     }
     void commit() { dir.clear(); }
 };
+
+// One start() call: what the steps share.
+struct Start
+{
+    const Ds389Options& opt;
+    RunContext* ctx = nullptr;
+    QString parent;
+    Building building;
+    SandboxInfo info;
+    QByteArray hash;
+    Ds389Config::Params params;
+    int consumerPort = 0; // replicas: the consumer's, picked with the supplier's (its agreement names it)
+};
+
+ProbeError validate(Start& s)
+{
+    const Ds389Options& opt = s.opt;
+    if (ProbeError e = SandboxDir::validate(opt.entries, opt.port, opt.parentDir, true, &s.parent); e.isError())
+        return e;
+    if (opt.cacheMemBytes < 0 || (opt.cacheMemBytes > 0 && opt.cacheMemBytes <= 512000))
+        return ProbeError::invalid(QStringLiteral("cacheMemBytes"),
+            QStringLiteral("must be 0 (autosize) or more than 512000 bytes (389-ds ignores its minimum at startup)"));
+    if (opt.replicas < 0 || opt.replicas > 1)
+        return ProbeError::invalid(QStringLiteral("replicas"), QStringLiteral("must be 0 or 1 with 389-ds"));
+    if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
+        return ioError(why);
+    return {};
+}
+
+// Directories: DIR with room for the entries, its subdirectories, what dscreate copies from /etc/dirsrv (the
+// empty user schema, the collation and certmap configuration); the password and what SandboxInfo says of them.
+ProbeError makeDirectories(Start& s)
+{
+    // BDB: about 4.3 KB per entry with the default indexes, the LDIF (1.1 KB per entry) while it is imported,
+    // a 10 MB transaction log and the environment's region files.
+    const qint64 need = qint64(s.opt.entries) * 9000 + (qint64(256) << 20);
+    SandboxDir::setPhase(s.ctx, QStringLiteral("preparing"), 0.0);
+    ProbeError err;
+    const QString dir = SandboxDir::make(s.parent, kDirPrefix, need, s.opt.entries, &err);
+    if (dir.isEmpty())
+        return err;
+    s.building.dir = dir;
+    const QString conf = Ds389Sandbox::configDir(dir);
+    if (err = SandboxDir::checkSocketPath(dir + QStringLiteral("/ldapi"), s.parent); err.isError())
+        return err;
+    const QStringList subdirs { QStringLiteral("db"), QStringLiteral("ldif"), QStringLiteral("bak"),
+        QStringLiteral("lock"), QStringLiteral("run"), QStringLiteral("log"), QStringLiteral("tmp"),
+        QStringLiteral("inst"), QFileInfo(conf).fileName() + QStringLiteral("/schema") };
+    if (err = SandboxDir::makeSubdirs(dir, subdirs); err.isError())
+        return err;
+    const QString sysconf = Ds389Config::sysconfConfigDir();
+    for (const char* f : { "slapd-collations.conf", "certmap.conf" })
+        if (!sysconf.isEmpty())
+            QFile::copy(sysconf + u'/' + QLatin1String(f), conf + u'/' + QLatin1String(f));
+    QFile::copy(QFileInfo(sysconf).path() + QStringLiteral("/schema/99user.ldif"),
+        conf + QStringLiteral("/schema/99user.ldif"));
+    return SandboxDir::identity(dir, s.opt.entries, QLatin1String(Ds389Config::kRootDn), &s.info, &s.hash,
+        s.opt.passwordFrom.isEmpty() ? QByteArray() : readPassword(s.opt.passwordFrom));
+}
+
+// Configuration: dse.ldif from the package's templates, on a free port (or --port).
+ProbeError configure(Start& s)
+{
+    ProbeError err;
+    const QList<int> ports = SlapdTools::freePorts(2, &err);
+    if (ports.isEmpty())
+        return err;
+    s.consumerPort = s.opt.replicas > 0 ? ports[1] : 0;
+    if (s.consumerPort == s.opt.port && s.consumerPort != 0)
+        return ioError(QStringLiteral("port %1 is wanted twice; try again").arg(s.consumerPort));
+    Ds389Config::Params& params = s.params;
+    params.dir = s.info.dir;
+    params.configDir = Ds389Sandbox::configDir(s.info.dir);
+    params.ldapiPath = s.info.dir + QStringLiteral("/ldapi");
+    params.user = userName();
+    params.rootPasswordHash = s.hash;
+    params.suffix = s.info.base;
+    params.port = s.opt.port != 0 ? s.opt.port : ports[0];
+    params.cacheMemBytes = Ds389Config::importCacheBytes(s.opt.entries); // opt.cacheMemBytes after the import
+    params.autosizeOff = s.opt.cacheMemBytes > 0;
+    const auto dse = Ds389Config::dseLdif(params, &err);
+    if (!dse || !SlapdTools::writePrivateFile(params.configDir + QStringLiteral("/dse.ldif"), *dse, &err))
+        return err;
+    return {};
+}
+
+// Data: LdifGenerator's entries imported offline (ns-slapd ldif2db), then the entry cache set as asked.
+ProbeError loadData(Start& s)
+{
+    QElapsedTimer load;
+    load.start();
+    SandboxDir::setPhase(s.ctx, QStringLiteral("generating entries"), 0.02);
+    const QString ldif = s.info.dir + QStringLiteral("/ldif/data.ldif");
+    ProbeError err;
+    if (!LdifGenerator::write(ldif, s.opt.entries, s.hash, &err, s.ctx, 0.02, 0.2))
+        return err;
+    SandboxDir::setPhase(s.ctx, QStringLiteral("loading entries (ns-slapd ldif2db)"), 0.2);
+    const SlapdTools::Result imported = SlapdTools::run(Ds389Sandbox::program(),
+        { QStringLiteral("ldif2db"), QStringLiteral("-D"), s.params.configDir, QStringLiteral("-n"),
+            QStringLiteral("userRoot"), QStringLiteral("-i"), ldif },
+        300000 + s.opt.entries * 10, s.ctx);
+    QFile::remove(ldif);
+    if (imported.cancelled)
+        return ioError({}, ProbeError::Kind::Cancelled);
+    if (!imported.ok())
+        return ioError(SlapdTools::describe(QStringLiteral("ns-slapd ldif2db"), imported) + QStringLiteral(": ")
+            + Ds389Process::serverErrors(s.info.dir));
+    s.info.loadSeconds = double(load.nsecsElapsed()) / 1e9;
+    if (s.opt.cacheMemBytes > 0
+        && !Ds389Config::setValue(s.params.configDir + QStringLiteral("/dse.ldif"),
+            QStringLiteral("nsslapd-cachememsize"), QByteArray::number(s.opt.cacheMemBytes), &err))
+        return err;
+    return {};
+}
+
+// Process: ns-slapd started, on another free port when another process took this one meanwhile.
+ProbeError startProcess(Start& s)
+{
+    SandboxDir::setPhase(s.ctx, QStringLiteral("starting ns-slapd"), 0.9);
+    for (int attempt = 0;; ++attempt) {
+        ProbeError err;
+        s.info.uri = QStringLiteral("ldap://127.0.0.1:%1/").arg(s.params.port);
+        bool portTaken = false;
+        s.info.pid = Ds389Process::launch(Ds389Sandbox::program(), s.info.dir, s.params.configDir, s.params.port,
+            kReadyTimeoutMs, &err, s.ctx, &portTaken);
+        if (s.info.pid != 0)
+            return {};
+        if (!portTaken || s.opt.port != 0 || attempt >= 2)
+            return err;
+        const QList<int> ports = SlapdTools::freePorts(1, &err);
+        if (ports.isEmpty())
+            return err;
+        s.params.port = ports[0];
+        if (!Ds389Config::setValue(s.params.configDir + QStringLiteral("/dse.ldif"), QStringLiteral("nsslapd-port"),
+                QByteArray::number(s.params.port), &err))
+            return err;
+    }
+}
+
+// The ACI goes on the suffix entry over LDAP (LdifGenerator writes the suffix without it).
+ProbeError addAci(Start& s)
+{
+    if (s.opt.asConsumer)
+        return {}; // a read-only replica: the ACI comes with the supplier's data
+    ProbeError err;
+    return addReadAci(s.info, &err) ? ProbeError {} : err;
+}
+
+// Replicas: a consumer (a 389 sandbox inside DIR, same password) initialised from this supplier.
+ProbeError addConsumer(Start& s)
+{
+    if (s.opt.replicas == 0)
+        return {};
+    Ds389Options c;
+    c.entries = 1;
+    c.port = s.consumerPort;
+    c.parentDir = s.info.dir;
+    c.passwordFrom = s.info.passwordFile;
+    c.asConsumer = true;
+    ProbeError err;
+    SandboxDir::setPhase(s.ctx, QStringLiteral("starting the consumer"), 0.92);
+    const auto consumer = Ds389Sandbox::start(c, &err, s.ctx);
+    if (!consumer)
+        return err;
+    s.info.topology = SandboxTopology::withReplicas(1).name();
+    s.info.replicas << SandboxServer { QStringLiteral("consumer"), consumer->uri, QString(), consumer->dir,
+        consumer->pid, Ds389Replication::kConsumerId };
+    SandboxDir::setPhase(s.ctx, QStringLiteral("initialising the consumer (total init)"), 0.95);
+    QByteArray password = readPassword(s.info.passwordFile);
+    err = Ds389Replication::initialise(s.info, password, &s.info.initSeconds, s.ctx);
+    password.fill('\0');
+    return err;
+}
+
+// Replication entries in dse.ldif (offline, after the import): a supplier's replica and agreement, or a
+// consumer's replica and replication manager.
+ProbeError configureReplication(Start& s)
+{
+    const QString dse = s.params.configDir + QStringLiteral("/dse.ldif");
+    if (s.opt.asConsumer)
+        return Ds389Replication::appendTo(dse, Ds389Replication::consumerEntries(s.info.base, s.hash));
+    if (s.opt.replicas == 0)
+        return {};
+    QByteArray password = readPassword(s.info.passwordFile);
+    const ProbeError e
+        = Ds389Replication::appendTo(dse, Ds389Replication::supplierEntries(s.info.base, s.consumerPort, password));
+    password.fill('\0');
+    return e;
+}
+
+// sandbox.json.
+ProbeError finish(Start& s, const QElapsedTimer& total)
+{
+    s.info.startSeconds = double(total.nsecsElapsed()) / 1e9;
+    if (!writeInfo(s.info))
+        return ProbeError::fromErrno(
+            errno, QStringLiteral("cannot write ") + s.info.dir + QStringLiteral("/sandbox.json"));
+    SandboxDir::setPhase(s.ctx, QStringLiteral("running"), 1.0);
+    return {};
+}
+
+ProbeError runSteps(Start& s, const QElapsedTimer& total)
+{
+    ProbeError e;
+    for (auto step : { &validate, &makeDirectories, &configure, &loadData, &configureReplication, &startProcess,
+             &addAci, &addConsumer })
+        if (!e.isError())
+            e = step(s);
+    return e.isError() ? e : finish(s, total);
+}
 
 } // namespace
 
@@ -125,147 +344,14 @@ std::optional<SandboxInfo> Ds389Sandbox::start(const Ds389Options& opt, ProbeErr
 {
     QElapsedTimer total;
     total.start();
-    ProbeError scratch;
-    ProbeError& err = error ? *error : scratch;
-    err = {};
-    auto fail = [&err, ctx](const ProbeError& e) -> std::optional<SandboxInfo> {
-        err = ctx && ctx->stopRequested() ? ioError({}, ProbeError::Kind::Cancelled) : e;
+    Start s { opt, ctx, {}, {}, {}, {}, {} };
+    const ProbeError e = SandboxDir::cancelledOr(ctx, runSteps(s, total));
+    if (error)
+        *error = e;
+    if (e.isError())
         return std::nullopt;
-    };
-    if (opt.entries < SandboxOptions::kMinEntries || opt.entries > SandboxOptions::kMaxEntries)
-        return fail(ProbeError::invalid(QStringLiteral("entries"),
-            QStringLiteral("must be between %1 and %2")
-                .arg(SandboxOptions::kMinEntries)
-                .arg(SandboxOptions::kMaxEntries)));
-    if (opt.port < 0 || opt.port > 65535)
-        return fail(ProbeError::invalid(QStringLiteral("port"), QStringLiteral("must be between 1 and 65535")));
-    if (opt.cacheMemBytes < 0 || (opt.cacheMemBytes > 0 && opt.cacheMemBytes <= 512000))
-        return fail(ProbeError::invalid(QStringLiteral("cacheMemBytes"),
-            QStringLiteral("must be 0 (autosize) or more than 512000 bytes (389-ds ignores its minimum at startup)")));
-    if (const QString why = unavailableReason(); !why.isEmpty())
-        return fail(ioError(why));
-    const QFileInfo parentInfo(opt.parentDir.isEmpty() ? QDir::tempPath() : opt.parentDir);
-    if (!parentInfo.isDir())
-        return fail(ProbeError::invalid(
-            QStringLiteral("parentDir"), QStringLiteral("'%1' is not a directory").arg(parentInfo.filePath())));
-    const QString parent = parentInfo.canonicalFilePath();
-    if (!SlapdConfig::pathIsSafe(parent) || parent.contains(u'%'))
-        return fail(ProbeError::invalid(QStringLiteral("parentDir"),
-            QStringLiteral("'%1' contains a quote, backslash, percent sign or control character").arg(parent)));
-
-    // BDB: about 4.3 KB per entry with the default indexes, the LDIF (1.1 KB per entry) while it is imported,
-    // a 10 MB transaction log and the environment's region files.
-    const qint64 need = qint64(opt.entries) * 9000 + (qint64(256) << 20);
-    setPhase(ctx, QStringLiteral("preparing"), 0.0);
-    ProbeError dirError;
-    const QString made = SandboxDir::make(parent, kDirPrefix, need, opt.entries, &dirError);
-    if (made.isEmpty())
-        return fail(dirError);
-    Building building;
-    building.dir = made;
-    const QString dir = building.dir;
-    const QString conf = configDir(dir);
-    const QString socketPath = dir + QStringLiteral("/ldapi");
-    if (QFile::encodeName(socketPath).size() > kSocketPathMax)
-        return fail(ProbeError::invalid(
-            QStringLiteral("parentDir"), QStringLiteral("'%1' is too long for the ldapi socket path").arg(parent)));
-    for (const char* sub : { "db", "ldif", "bak", "lock", "run", "log", "tmp", "inst" })
-        if (!QDir(dir).mkdir(QLatin1String(sub)))
-            return fail(ProbeError::fromErrno(errno, QStringLiteral("cannot create a directory in ") + dir));
-    if (!QDir().mkpath(conf + QStringLiteral("/schema")))
-        return fail(ProbeError::fromErrno(errno, QStringLiteral("cannot create ") + conf));
-    // What dscreate copies from /etc/dirsrv: the (empty) user schema, the collation and certmap configuration.
-    const QString sysconf = Ds389Config::sysconfConfigDir();
-    for (const char* f : { "slapd-collations.conf", "certmap.conf" })
-        if (!sysconf.isEmpty())
-            QFile::copy(sysconf + u'/' + QLatin1String(f), conf + u'/' + QLatin1String(f));
-    QFile::copy(QFileInfo(sysconf).path() + QStringLiteral("/schema/99user.ldif"),
-        conf + QStringLiteral("/schema/99user.ldif"));
-
-    SandboxInfo info;
-    info.dir = dir;
-    info.entries = opt.entries;
-    info.base = QLatin1String(LdifGenerator::kBase);
-    info.peopleBase = QLatin1String(LdifGenerator::kPeopleBase);
-    info.bindDn = QLatin1String(Ds389Config::kRootDn);
-    info.passwordFile = dir + QStringLiteral("/password");
-    info.ldapiUri = SlapdConfig::ldapiUri(socketPath);
-    QByteArray password = SlapdConfig::randomPassword();
-    const QByteArray hash = SlapdConfig::sshaHash(password);
-    const bool pwOk = SlapdTools::writePrivateFile(info.passwordFile, password, &err);
-    password.fill('\0');
-    if (!pwOk)
-        return fail(err);
-
-    QList<int> ports = SlapdTools::freePorts(1, &err);
-    if (ports.isEmpty())
-        return fail(err);
-    Ds389Config::Params params;
-    params.dir = dir;
-    params.configDir = conf;
-    params.ldapiPath = socketPath;
-    params.user = userName();
-    params.rootPasswordHash = hash;
-    params.suffix = info.base;
-    params.port = opt.port != 0 ? opt.port : ports[0];
-    params.cacheMemBytes = Ds389Config::importCacheBytes(opt.entries); // set to opt.cacheMemBytes after the import
-    params.autosizeOff = opt.cacheMemBytes > 0;
-    const auto dse = Ds389Config::dseLdif(params, &err);
-    if (!dse)
-        return fail(err);
-    if (!SlapdTools::writePrivateFile(conf + QStringLiteral("/dse.ldif"), *dse, &err))
-        return fail(err);
-
-    QElapsedTimer load;
-    load.start();
-    setPhase(ctx, QStringLiteral("generating entries"), 0.02);
-    const QString ldif = dir + QStringLiteral("/ldif/data.ldif");
-    if (!LdifGenerator::write(ldif, opt.entries, hash, &err, ctx, 0.02, 0.2))
-        return fail(err);
-    setPhase(ctx, QStringLiteral("loading entries (ns-slapd ldif2db)"), 0.2);
-    const SlapdTools::Result imported = SlapdTools::run(program(),
-        { QStringLiteral("ldif2db"), QStringLiteral("-D"), conf, QStringLiteral("-n"), QStringLiteral("userRoot"),
-            QStringLiteral("-i"), ldif },
-        300000 + opt.entries * 10, ctx);
-    QFile::remove(ldif);
-    if (imported.cancelled)
-        return fail(ioError({}, ProbeError::Kind::Cancelled));
-    if (!imported.ok())
-        return fail(ioError(SlapdTools::describe(QStringLiteral("ns-slapd ldif2db"), imported) + QStringLiteral(": ")
-            + Ds389Process::serverErrors(dir)));
-    info.loadSeconds = double(load.nsecsElapsed()) / 1e9;
-    if (opt.cacheMemBytes > 0
-        && !Ds389Config::setValue(conf + QStringLiteral("/dse.ldif"), QStringLiteral("nsslapd-cachememsize"),
-            QByteArray::number(opt.cacheMemBytes), &err))
-        return fail(err);
-
-    setPhase(ctx, QStringLiteral("starting ns-slapd"), 0.9);
-    for (int attempt = 0;; ++attempt) {
-        info.uri = QStringLiteral("ldap://127.0.0.1:%1/").arg(params.port);
-        bool portTaken = false;
-        info.pid = Ds389Process::launch(program(), dir, conf, params.port, kReadyTimeoutMs, &err, ctx, &portTaken);
-        if (info.pid != 0)
-            break;
-        if (!portTaken || opt.port != 0 || attempt >= 2)
-            return fail(err);
-        ports = SlapdTools::freePorts(1, &err); // another process took the free port in the meantime
-        if (ports.isEmpty())
-            return fail(err);
-        params.port = ports[0];
-        if (!Ds389Config::setValue(conf + QStringLiteral("/dse.ldif"), QStringLiteral("nsslapd-port"),
-                QByteArray::number(params.port), &err))
-            return fail(err);
-    }
-    // The ACI goes on the suffix entry over LDAP (LdifGenerator writes the suffix without it).
-    if (!addReadAci(info, &err))
-        return fail(err);
-    info.startSeconds = double(total.nsecsElapsed()) / 1e9;
-    if (!writeInfo(info))
-        return fail(
-            ProbeError::fromErrno(errno, QStringLiteral("cannot write ") + dir + QStringLiteral("/sandbox.json")));
-    setPhase(ctx, QStringLiteral("running"), 1.0);
-    building.commit();
-    return info;
+    s.building.commit();
+    return s.info;
 }
 
 bool Ds389Sandbox::stop(const SandboxInfo& info, ProbeError* error)
@@ -275,7 +361,7 @@ bool Ds389Sandbox::stop(const SandboxInfo& info, ProbeError* error)
             *error = ioError(QStringLiteral("%1 is not a 389-ds sandbox directory; nothing stopped").arg(info.dir));
         return false;
     }
-    if (!Ds389Process::terminateAll(configDir(info.dir), kStopTimeoutMs)) {
+    if (!stopConsumers(info.dir) || !Ds389Process::terminateAll(configDir(info.dir), kStopTimeoutMs)) {
         if (error)
             *error = ioError(QStringLiteral("ns-slapd of %1 did not stop").arg(info.dir));
         return false;
@@ -307,74 +393,4 @@ bool Ds389Sandbox::restart(SandboxInfo& info, ProbeError* error, RunContext* ctx
     info.pid = pid;
     writeInfo(info);
     return true;
-}
-
-std::optional<SandboxInfo> Ds389Sandbox::load(const QString& dir)
-{
-    QFile f(dir + QStringLiteral("/sandbox.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-    if (o.value(QStringLiteral("server")).toString() != u"389ds")
-        return std::nullopt;
-    return SandboxInfo::fromJson(o);
-}
-
-bool Ds389Sandbox::isRunning(const SandboxInfo& info)
-{
-    return Ds389Process::isServer(info.pid, configDir(info.dir));
-}
-
-std::optional<SandboxInfo> Ds389Sandbox::findRunning(const QString& dirIn)
-{
-    const QString dir = QFileInfo(dirIn).absoluteFilePath();
-    if (QFileInfo::exists(dir + QStringLiteral("/sandbox.json"))) {
-        auto info = load(dir);
-        return info && isRunning(*info) ? info : std::nullopt;
-    }
-    for (const QFileInfo& child :
-        QDir(dir).entryInfoList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Time)) {
-        auto info = load(child.filePath());
-        if (info && isRunning(*info))
-            return info; // newest first
-    }
-    return std::nullopt;
-}
-
-std::optional<SandboxInfo> Ds389Sandbox::findByUri(const QString& uri)
-{
-    const QUrl want(uri);
-    if (want.scheme().compare(u"ldap", Qt::CaseInsensitive) != 0)
-        return std::nullopt;
-    for (const QString& conf : Ds389Process::runningConfigDirs()) {
-        const auto info = load(QFileInfo(conf).path());
-        if (!info || !isRunning(*info))
-            continue;
-        const QUrl have(info->uri);
-        const bool sameHost
-            = have.host() == want.host() || (want.host() == u"localhost" && have.host() == u"127.0.0.1");
-        if (sameHost && have.port() == want.port())
-            return info;
-    }
-    return std::nullopt;
-}
-
-Ds389Guard::Ds389Guard(std::optional<SandboxInfo> info)
-    : m_info(std::move(info))
-{ }
-
-Ds389Guard::~Ds389Guard()
-{
-    reset();
-}
-
-bool Ds389Guard::reset(std::optional<SandboxInfo> info)
-{
-    bool ok = true;
-    if (m_info) {
-        ProbeError e;
-        ok = Ds389Sandbox::stop(*m_info, &e);
-    }
-    m_info = std::move(info);
-    return ok;
 }

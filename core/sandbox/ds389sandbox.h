@@ -18,6 +18,13 @@ struct Ds389Options
     // > 0: entry cache autosize off and nsslapd-cachememsize fixed to this many bytes from the first start;
     // 0: 389-ds autosizes its caches (about 25 % of RAM).
     qint64 cacheMemBytes = 0;
+    // 1: a consumer too (a second instance inside the sandbox directory, on its own port), with a replication
+    // manager, the supplier's agreement, and a total init from the supplier (SandboxInfo::initSeconds).
+    int replicas = 0;
+    // Internal, for the consumer of a replicated sandbox: the password of this file instead of a new one (it shares
+    // its supplier's), and the consumer's replication entries in its dse.ldif.
+    QString passwordFrom;
+    bool asConsumer = false;
 };
 
 // A private 389 Directory Server (the system's ns-slapd from 389-ds-base) in DIR = PARENT/dirbench-389ds-XXXXXX

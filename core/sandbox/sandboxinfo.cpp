@@ -1,10 +1,57 @@
 #include "core/sandbox/sandboxinfo.h"
 
+#include <QJsonArray>
+
 namespace {
 
 const QString kSchema = QStringLiteral("dirbench.sandbox/1");
 
+QJsonObject serverJson(const SandboxServer& r)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("role"), r.role);
+    o.insert(QStringLiteral("uri"), r.uri);
+    o.insert(QStringLiteral("ldapi_uri"), r.ldapiUri);
+    o.insert(QStringLiteral("dir"), r.dir);
+    o.insert(QStringLiteral("pid"), r.pid);
+    o.insert(QStringLiteral("server_id"), r.serverId);
+    return o;
+}
+
+SandboxServer serverFromJson(const QJsonObject& o)
+{
+    SandboxServer r;
+    r.role = o.value(QStringLiteral("role")).toString();
+    r.uri = o.value(QStringLiteral("uri")).toString();
+    r.ldapiUri = o.value(QStringLiteral("ldapi_uri")).toString();
+    r.dir = o.value(QStringLiteral("dir")).toString();
+    r.pid = qint64(o.value(QStringLiteral("pid")).toDouble());
+    r.serverId = o.value(QStringLiteral("server_id")).toInt();
+    return r;
+}
+
 } // namespace
+
+QString SandboxTopology::name() const
+{
+    switch (kind) {
+    case Kind::Replicas:
+        return QStringLiteral("replicas");
+    case Kind::Mirror:
+        return QStringLiteral("mirror");
+    case Kind::Single:
+        break;
+    }
+    return QStringLiteral("single");
+}
+
+QStringList SandboxInfo::uris() const
+{
+    QStringList u { uri };
+    for (const SandboxServer& r : replicas)
+        u << r.uri;
+    return u;
+}
 
 QJsonObject SandboxInfo::toJson() const
 {
@@ -27,6 +74,15 @@ QJsonObject SandboxInfo::toJson() const
     o.insert(QStringLiteral("entries"), entries);
     o.insert(QStringLiteral("load_seconds"), loadSeconds);
     o.insert(QStringLiteral("start_seconds"), startSeconds);
+    if (!replicas.isEmpty()) {
+        o.insert(QStringLiteral("topology"), topology);
+        QJsonArray a;
+        for (const SandboxServer& r : replicas)
+            a.append(serverJson(r));
+        o.insert(QStringLiteral("replicas"), a);
+        if (initSeconds > 0)
+            o.insert(QStringLiteral("init_seconds"), initSeconds);
+    }
     return o;
 }
 
@@ -49,6 +105,18 @@ QString SandboxInfo::toKeyValue() const
     line("PID", QString::number(pid));
     line("DIR", dir);
     line("ENTRIES", QString::number(entries));
+    if (replicas.isEmpty())
+        return s;
+    line("TOPOLOGY", topology);
+    if (initSeconds > 0)
+        line("INIT_SECONDS", QString::number(initSeconds, 'f', 3));
+    for (int k = 0; k < replicas.size(); ++k) {
+        const QString key = QStringLiteral("REPLICA%1_").arg(k + 1);
+        s += key + QStringLiteral("URI=") + replicas[k].uri + u'\n';
+        s += key + QStringLiteral("ROLE=") + replicas[k].role + u'\n';
+        s += key + QStringLiteral("PID=") + QString::number(replicas[k].pid) + u'\n';
+        s += key + QStringLiteral("DIR=") + replicas[k].dir + u'\n';
+    }
     return s;
 }
 
@@ -73,6 +141,10 @@ std::optional<SandboxInfo> SandboxInfo::fromJson(const QJsonObject& o)
     i.entries = o.value(QStringLiteral("entries")).toInt();
     i.loadSeconds = o.value(QStringLiteral("load_seconds")).toDouble();
     i.startSeconds = o.value(QStringLiteral("start_seconds")).toDouble();
+    i.topology = o.value(QStringLiteral("topology")).toString(QStringLiteral("single"));
+    for (const QJsonValue v : o.value(QStringLiteral("replicas")).toArray())
+        i.replicas << serverFromJson(v.toObject());
+    i.initSeconds = o.value(QStringLiteral("init_seconds")).toDouble();
     if (i.uri.isEmpty() || i.ldapiUri.isEmpty() || i.dir.isEmpty() || i.pid <= 0)
         return std::nullopt;
     return i;

@@ -27,6 +27,23 @@ QByteArray randomBytes(int n)
     return b;
 }
 
+QByteArray replication(const SlapdConfig::Params& p)
+{
+    QByteArray t;
+    if (p.syncprov || !p.syncreplProviders.isEmpty())
+        t += "index entryCSN,entryUUID eq\n";
+    for (int i = 0; i < p.syncreplProviders.size(); ++i)
+        t += "syncrepl rid=" + QByteArray::number(i + 1).rightJustified(3, '0')
+            + " provider=" + p.syncreplProviders[i].toUtf8() + " type=refreshAndPersist retry=\"1 +\" searchbase=\""
+            + LdifGenerator::kBase + "\" bindmethod=simple binddn=\"" + SlapdConfig::kAdminDn
+            + "\" credentials=" + p.replicationPassword + '\n';
+    if (p.multiProvider)
+        t += "multiprovider on\n";
+    if (p.syncprov)
+        t += "overlay syncprov\nsyncprov-checkpoint 100 1\nsyncprov-sessionlog 1000\n";
+    return t;
+}
+
 } // namespace
 
 bool SlapdConfig::pathIsSafe(const QString& path)
@@ -50,6 +67,10 @@ QByteArray SlapdConfig::text(const Params& p)
         t += "modulepath " + quoted(p.moduleDir) + "\nmoduleload back_mdb\n";
     if (!p.moduleDir.isEmpty() && !p.ppolicyDefault.isEmpty())
         t += "moduleload ppolicy\n"; // its schema (pwdPolicy) is built into the module since 2.5
+    if (!p.moduleDir.isEmpty() && p.syncprov)
+        t += "moduleload syncprov\n";
+    if (p.serverId > 0)
+        t += "serverID " + QByteArray::number(p.serverId) + '\n';
     // SASL EXTERNAL over ldapi:// by the user who started the sandbox is the admin.
     t += "authz-regexp \"^gidNumber=" + QByteArray::number(p.gid) + "\\\\+uidNumber=" + QByteArray::number(p.uid)
         + ",cn=peercred,cn=external,cn=auth$\" \"" + kAdminDn + "\"\n";
@@ -68,6 +89,7 @@ QByteArray SlapdConfig::text(const Params& p)
     t += "index objectClass eq\nindex uid eq\n";
     t += "access to attrs=userPassword by anonymous auth by self write by * none\n";
     t += "access to * by * read\n";
+    t += replication(p);
     if (!p.ppolicyDefault.isEmpty())
         t += "overlay ppolicy\nppolicy_default \"" + p.ppolicyDefault.toUtf8() + "\"\n";
     t += "\ndatabase monitor\n";

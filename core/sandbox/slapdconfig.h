@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 // The sandbox's slapd.conf and its secrets: a generated password and its {SSHA} hash. Pure functions apart from
 // randomPassword() (system CSPRNG) and locate*() (look at the file system).
@@ -19,6 +20,14 @@ public:
         uint uid = 0, gid = 0; // mapped to the admin DN for SASL EXTERNAL over ldapi://
         QString certFile, keyFile; // TLS; empty = no TLS
         QString ppolicyDefault; // DN of the ppolicy overlay's default policy; empty = no ppolicy overlay
+        // Replication: serverID (> 0, multi-provider), the syncprov overlay (a provider, or a consumer that
+        // offers RFC 4533 sync to clients), one syncrepl refreshAndPersist consumer per provider URI (bound as
+        // the admin with replicationPassword), and multi-provider mode.
+        int serverId = 0;
+        bool syncprov = false;
+        QStringList syncreplProviders;
+        QByteArray replicationPassword;
+        bool multiProvider = false;
     };
 
     static const char* const kAdminDn; // cn=admin,dc=example,dc=com

@@ -4,49 +4,39 @@
 #include "core/sandbox/ldifgenerator.h"
 #include "core/sandbox/sandboxdir.h"
 #include "core/sandbox/slapdconfig.h"
+#include "core/sandbox/slapdnode.h"
 #include "core/sandbox/slapdtools.h"
+#include "core/sandbox/slapdtopology.h"
 
-#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QThread>
 
 #include <cerrno>
 #include <cstdio>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace {
 
 using SandboxDir::ioError;
 
-constexpr int kReadyTimeoutMs = 15000;
-constexpr int kSocketPathMax = 107; // sun_path minus the terminating NUL
 const QString kDirPrefix = QStringLiteral("dirbench-sandbox-");
-
-void setPhase(RunContext* ctx, const QString& phase, double progress)
-{
-    if (ctx) {
-        ctx->setPhase(phase);
-        ctx->setProgress(progress);
-    }
-}
 
 // Whatever start() made so far; undone unless commit() is called.
 struct Building
 {
     QString dir;
-    QString conf;
+    QStringList confs; // every slapd.conf a server was started with
     ~Building()
     {
         if (dir.isEmpty())
             return;
-        for (qint64 pid = SlapdTools::findSlapdWithConfig(conf); pid != 0; pid = SlapdTools::findSlapdWithConfig(conf))
-            if (!SlapdTools::terminate(pid, 10000))
-                break;
+        for (const QString& conf : std::as_const(confs))
+            SlapdSteps::terminate(conf);
         QDir(dir).removeRecursively();
     }
     void commit() { dir.clear(); }
@@ -59,26 +49,6 @@ bool looksLikeSandbox(const QString& dir)
             || QFileInfo::exists(dir + QStringLiteral("/sandbox.json")));
 }
 
-// Write to a temporary name, then rename: readers never see half a file. No fsync (QSaveFile's): the files are
-// throwaway, and an fsync right after slapadd waits for hundreds of MB of its pages to reach the disk.
-bool writeReplacing(const QString& path, const QByteArray& data)
-{
-    const QString tmp = path + QStringLiteral(".tmp");
-    QFile f(tmp);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size() || !f.flush()) {
-        f.remove();
-        return false;
-    }
-    f.close();
-    return ::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(path).constData()) == 0;
-}
-
-bool appendTo(const QString& path, const QByteArray& data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Append) && f.write(data) == data.size() && f.flush();
-}
-
 bool writeCurrent(const QString& dir)
 {
     const QString file = SlapdSandbox::currentFile();
@@ -89,7 +59,203 @@ bool writeCurrent(const QString& dir)
     const QFileInfo p(parent);
     if (p.isSymLink() || !p.isDir() || p.ownerId() != ::geteuid())
         return false; // someone else's /tmp/dirbench-UID: do not write there
-    return writeReplacing(file, QFile::encodeName(dir) + '\n');
+    return SandboxDir::writeReplacing(file, QFile::encodeName(dir) + '\n');
+}
+
+// One start() call: what the steps share.
+struct Start
+{
+    const SandboxOptions& opt;
+    RunContext* ctx = nullptr;
+    QString parent;
+    SlapdSteps::Programs programs;
+    Building building;
+    SandboxInfo info;
+    QByteArray hash;
+    SlapdNode node; // the first server (the provider)
+    QList<SlapdNode> others; // the topology's other servers
+
+    bool replicated() const { return opt.topology.kind != SandboxTopology::Kind::Single; }
+};
+
+ProbeError validateTopology(const SandboxOptions& opt)
+{
+    const SandboxTopology& t = opt.topology;
+    if (t.kind == SandboxTopology::Kind::Single)
+        return {};
+    if (t.kind == SandboxTopology::Kind::Replicas && (t.replicas < 1 || t.replicas > SandboxTopology::kMaxReplicas))
+        return ProbeError::invalid(
+            QStringLiteral("replicas"), QStringLiteral("must be between 1 and %1").arg(SandboxTopology::kMaxReplicas));
+    if (opt.tls || opt.ppolicyLockout)
+        return ProbeError::invalid(opt.tls ? QStringLiteral("tls") : QStringLiteral("ppolicy-lockout"),
+            QStringLiteral("not with replicas or a mirror"));
+    if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("syncprov")))
+        return ioError(QStringLiteral("the syncprov overlay (syncprov.so) is not installed"));
+    return {};
+}
+
+// Configuration of a topology: every server's port picked first (each names the other in syncrepl).
+ProbeError configureTopology(Start& s)
+{
+    s.node.port = s.opt.port;
+    if (ProbeError e = SlapdTopology::pickPorts(s.node, s.others); e.isError())
+        return e;
+    QFile pw(s.info.passwordFile);
+    if (!pw.open(QIODevice::ReadOnly))
+        return ProbeError::fromErrno(errno, QStringLiteral("cannot read ") + s.info.passwordFile);
+    QByteArray password = pw.readAll();
+    SlapdTopology::configure(s.opt.topology, s.node, s.others, password);
+    password.fill('\0');
+    for (const SlapdNode& n : std::as_const(s.others)) {
+        s.building.confs << n.conf();
+        if (ProbeError e = SlapdSteps::writeConfig(n); e.isError())
+            return e;
+    }
+    return {};
+}
+
+// Process of a topology: the provider on its port (no second try: the others name it), then the others.
+ProbeError startTopology(Start& s)
+{
+    bool portTaken = false;
+    ProbeError e = SlapdSteps::launch(s.node, s.programs.slapd, s.ctx, &portTaken);
+    if (!e.isError())
+        e = SlapdSteps::waitReady(s.node, s.ctx);
+    s.info.uri = s.node.uri();
+    s.info.pid = s.node.pid;
+    s.info.topology = s.opt.topology.name();
+    if (!e.isError())
+        e = SlapdTopology::start(s.others, s.opt.topology, s.programs.slapd, s.ctx, &s.info.replicas);
+    return e;
+}
+
+// Directories: DIR (with room for the entries), DIR/db; the password and what SandboxInfo says of them.
+ProbeError makeDirectories(Start& s)
+{
+    // back-mdb ~5.6 KB per entry, plus the LDIF (~1.1 KB per entry) while slapadd reads it.
+    const qint64 need = qint64(s.opt.entries) * 7000 + (qint64(64) << 20);
+    SandboxDir::setPhase(s.ctx, QStringLiteral("preparing"), 0.0);
+    ProbeError err;
+    s.building.dir = SandboxDir::make(s.parent, kDirPrefix, need, s.opt.entries, &err);
+    if (s.building.dir.isEmpty())
+        return err;
+    s.node.dir = s.building.dir;
+    s.building.confs << s.node.conf();
+    if (err = SlapdSteps::directories(s.node, s.parent); err.isError())
+        return err;
+    if (s.replicated() && (err = SlapdTopology::makeNodes(s.opt.topology, s.node.dir, &s.others)).isError())
+        return err;
+    return SandboxDir::identity(s.node.dir, s.opt.entries, QLatin1String(SlapdConfig::kAdminDn), &s.info, &s.hash);
+}
+
+// Configuration: slapd.conf, with the ppolicy overlay and TLS when asked for.
+ProbeError configure(Start& s)
+{
+    SlapdSteps::baseParams(s.node, s.programs, s.hash, s.opt.entries);
+    SlapdConfig::Params& params = s.node.params;
+    if (s.opt.ppolicyLockout) {
+        if (!params.moduleDir.isEmpty() && !SlapdConfig::hasModule(params.moduleDir, QStringLiteral("ppolicy")))
+            return ioError(QStringLiteral("the ppolicy overlay (ppolicy.so) is not in ") + params.moduleDir);
+        params.ppolicyDefault = QLatin1String(LdifGenerator::kLockoutPolicyDn);
+        s.info.policyDn = params.ppolicyDefault;
+    }
+    if (s.opt.tls) {
+        SandboxDir::setPhase(s.ctx, QStringLiteral("making a certificate"), 0.01);
+        if (ProbeError e = SlapdSteps::makeCertificate(s.node, s.programs.openssl, s.ctx); e.isError())
+            return e;
+        s.info.caFile = params.certFile;
+    }
+    if (s.replicated())
+        if (ProbeError e = configureTopology(s); e.isError())
+            return e;
+    return SlapdSteps::writeConfig(s.node);
+}
+
+ProbeError loadData(Start& s)
+{
+    QElapsedTimer load;
+    load.start();
+    const QStringList args = s.replicated() ? SlapdTopology::slapaddArgs(s.opt.topology) : QStringList();
+    ProbeError e
+        = SlapdSteps::loadData(s.node, s.programs.slapadd, s.opt.entries, s.hash, s.opt.ppolicyLockout, args, s.ctx);
+    if (!e.isError() && s.replicated())
+        e = SlapdTopology::copyData(s.node, s.others);
+    s.info.loadSeconds = double(load.nsecsElapsed()) / 1e9;
+    return e;
+}
+
+// Process: slapd on free ports (or --port), tried again when another process takes a free port meanwhile.
+ProbeError startProcess(Start& s)
+{
+    SandboxDir::setPhase(s.ctx, QStringLiteral("starting slapd"), 0.9);
+    if (s.replicated())
+        return startTopology(s);
+    for (int attempt = 0;; ++attempt) {
+        ProbeError err;
+        const QList<int> ports = SlapdTools::freePorts(s.opt.tls ? 2 : 1, &err);
+        if (ports.isEmpty())
+            return err;
+        s.node.port = s.opt.port != 0 ? s.opt.port : ports[0];
+        s.node.tlsPort = s.opt.tls ? ports[1] : 0;
+        if (s.node.tlsPort == s.node.port) // the given --port was the free one just picked
+            continue;
+        bool portTaken = false;
+        err = SlapdSteps::launch(s.node, s.programs.slapd, s.ctx, &portTaken);
+        if (err.isError() && portTaken && s.opt.port == 0 && attempt < 2)
+            continue;
+        if (err.isError())
+            return err;
+        s.info.uri = s.node.uri();
+        s.info.ldapsUri = s.node.ldapsUri();
+        err = SlapdSteps::waitReady(s.node, s.ctx);
+        s.info.pid = s.node.pid;
+        return err;
+    }
+}
+
+ProbeError finish(Start& s, const QElapsedTimer& total)
+{
+    s.info.startSeconds = double(total.nsecsElapsed()) / 1e9;
+    s.info.ownerPid = s.opt.ownerPid;
+    const QString json = s.info.dir + QStringLiteral("/sandbox.json");
+    if (!SandboxDir::writeReplacing(json, QJsonDocument(s.info.toJson()).toJson()))
+        return ProbeError::fromErrno(errno, QStringLiteral("cannot write ") + json);
+    if (s.opt.makeCurrent)
+        writeCurrent(s.info.dir); // best effort: only `sandbox stop` without --dir needs it
+    SandboxDir::setPhase(s.ctx, QStringLiteral("running"), 1.0);
+    return {};
+}
+
+ProbeError runSteps(Start& s, const QElapsedTimer& total)
+{
+    ProbeError e = SandboxDir::validate(s.opt.entries, s.opt.port, s.opt.parentDir, false, &s.parent);
+    if (!e.isError())
+        e = validateTopology(s.opt);
+    if (!e.isError())
+        e = SlapdSteps::findPrograms(s.opt.tls, &s.programs);
+    for (auto step : { &makeDirectories, &configure, &loadData, &startProcess })
+        if (!e.isError())
+            e = step(s);
+    return e.isError() ? e : finish(s, total);
+}
+
+// Stops the sandbox's slapd (its pid, and any slapd with its slapd.conf), then those of its other servers
+// (DIR/replicaK/slapd.conf); the pid of one that would not stop, else 0.
+qint64 stopServers(const SandboxInfo& info)
+{
+    const QString conf = info.dir + QStringLiteral("/slapd.conf");
+    if (SlapdTools::processAlive(info.pid) && SlapdTools::isSlapdWithConfig(info.pid, conf)
+        && !SlapdTools::terminate(info.pid, 10000))
+        return info.pid;
+    QStringList confs { conf };
+    const QStringList replicas
+        = QDir(info.dir).entryList({ QStringLiteral("replica*") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& r : replicas)
+        confs << info.dir + u'/' + r + QStringLiteral("/slapd.conf");
+    for (const QString& c : std::as_const(confs))
+        if (!SlapdSteps::terminate(c))
+            return SlapdTools::findSlapdWithConfig(c);
+    return 0;
 }
 
 } // namespace
@@ -119,208 +285,22 @@ std::optional<SandboxInfo> SlapdSandbox::start(const SandboxOptions& opt, ProbeE
 {
     QElapsedTimer total;
     total.start();
-    ProbeError scratch;
-    ProbeError& err = error ? *error : scratch;
-    err = {};
-    auto fail = [&err, ctx](const ProbeError& e) -> std::optional<SandboxInfo> {
-        err = ctx && ctx->stopRequested() ? ioError({}, ProbeError::Kind::Cancelled) : e;
+    Start s { opt, ctx, {}, {}, {}, {}, {}, {}, {} };
+    const ProbeError e = SandboxDir::cancelledOr(ctx, runSteps(s, total));
+    if (error)
+        *error = e;
+    if (e.isError())
         return std::nullopt;
-    };
-
-    if (opt.entries < SandboxOptions::kMinEntries || opt.entries > SandboxOptions::kMaxEntries)
-        return fail(ProbeError::invalid(QStringLiteral("entries"),
-            QStringLiteral("must be between %1 and %2")
-                .arg(SandboxOptions::kMinEntries)
-                .arg(SandboxOptions::kMaxEntries)));
-    if (opt.port < 0 || opt.port > 65535)
-        return fail(ProbeError::invalid(QStringLiteral("port"), QStringLiteral("must be between 1 and 65535")));
-    const QFileInfo parentInfo(opt.parentDir.isEmpty() ? QDir::tempPath() : opt.parentDir);
-    if (!parentInfo.isDir())
-        return fail(ProbeError::invalid(
-            QStringLiteral("parentDir"), QStringLiteral("'%1' is not a directory").arg(parentInfo.filePath())));
-    const QString parent = parentInfo.canonicalFilePath();
-    if (!SlapdConfig::pathIsSafe(parent))
-        return fail(ProbeError::invalid(QStringLiteral("parentDir"),
-            QStringLiteral("'%1' contains a quote, backslash or control character").arg(parent)));
-
-    const QString slapd = slapdProgram();
-    const QString slapadd = SlapdTools::findProgram(QStringLiteral("slapadd"));
-    const QString openssl = opt.tls ? SlapdTools::findProgram(QStringLiteral("openssl")) : QString();
-    if (slapd.isEmpty() || slapadd.isEmpty())
-        return fail(
-            ioError(QStringLiteral("slapd/slapadd not found in PATH or /usr/sbin (install the slapd package)")));
-    if (opt.tls && openssl.isEmpty())
-        return fail(ioError(QStringLiteral("openssl not found in PATH (needed for --tls)")));
-    const QString schemaDir = SlapdConfig::locateSchemaDir();
-    if (schemaDir.isEmpty())
-        return fail(ioError(QStringLiteral("OpenLDAP schema files (core.schema) not found in /etc/ldap/schema")));
-
-    // back-mdb ~5.6 KB per entry, plus the LDIF (~1.1 KB per entry) while slapadd reads it.
-    const qint64 need = qint64(opt.entries) * 7000 + (qint64(64) << 20);
-    setPhase(ctx, QStringLiteral("preparing"), 0.0);
-    ProbeError dirError;
-    const QString made = SandboxDir::make(parent, kDirPrefix, need, opt.entries, &dirError);
-    if (made.isEmpty())
-        return fail(dirError);
-    Building building;
-    building.dir = made;
-    const QString dir = building.dir;
-    building.conf = dir + QStringLiteral("/slapd.conf");
-    const QString socketPath = dir + QStringLiteral("/ldapi");
-    if (QFile::encodeName(socketPath).size() > kSocketPathMax)
-        return fail(ProbeError::invalid(QStringLiteral("parentDir"),
-            QStringLiteral("'%1' is too long for the ldapi socket path (at most %2 bytes in all)")
-                .arg(parent)
-                .arg(kSocketPathMax)));
-    if (!QDir(dir).mkdir(QStringLiteral("db")))
-        return fail(ProbeError::fromErrno(errno, QStringLiteral("cannot create ") + dir + QStringLiteral("/db")));
-
-    SandboxInfo info;
-    info.dir = dir;
-    info.entries = opt.entries;
-    info.base = QLatin1String(LdifGenerator::kBase);
-    info.peopleBase = QLatin1String(LdifGenerator::kPeopleBase);
-    info.bindDn = QLatin1String(SlapdConfig::kAdminDn);
-    info.passwordFile = dir + QStringLiteral("/password");
-    info.ldapiUri = SlapdConfig::ldapiUri(socketPath);
-
-    QByteArray password = SlapdConfig::randomPassword();
-    const QByteArray hash = SlapdConfig::sshaHash(password);
-    const bool pwOk = SlapdTools::writePrivateFile(info.passwordFile, password, &err);
-    password.fill('\0');
-    if (!pwOk)
-        return fail(err);
-
-    SlapdConfig::Params params;
-    params.dir = dir;
-    params.dbDir = dir + QStringLiteral("/db");
-    params.schemaDir = schemaDir;
-    params.moduleDir = SlapdConfig::locateModuleDir();
-    params.rootPasswordHash = hash;
-    params.mapSizeBytes = SlapdConfig::mapSizeFor(opt.entries);
-    params.uid = ::geteuid();
-    params.gid = ::getegid();
-    if (opt.ppolicyLockout) {
-        if (!params.moduleDir.isEmpty() && !SlapdConfig::hasModule(params.moduleDir, QStringLiteral("ppolicy")))
-            return fail(ioError(QStringLiteral("the ppolicy overlay (ppolicy.so) is not in ") + params.moduleDir));
-        params.ppolicyDefault = QLatin1String(LdifGenerator::kLockoutPolicyDn);
-        info.policyDn = params.ppolicyDefault;
-    }
-    if (opt.tls) {
-        setPhase(ctx, QStringLiteral("making a certificate"), 0.01);
-        params.certFile = dir + QStringLiteral("/tls.crt");
-        params.keyFile = dir + QStringLiteral("/tls.key");
-        const SlapdTools::Result r = SlapdTools::run(openssl,
-            { QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
-                QStringLiteral("-nodes"), QStringLiteral("-days"), QStringLiteral("30"), QStringLiteral("-subj"),
-                QStringLiteral("/CN=localhost"), QStringLiteral("-addext"),
-                QStringLiteral("subjectAltName=IP:127.0.0.1,DNS:localhost"), QStringLiteral("-keyout"), params.keyFile,
-                QStringLiteral("-out"), params.certFile },
-            60000, ctx);
-        if (r.cancelled)
-            return fail(ioError({}, ProbeError::Kind::Cancelled));
-        if (!r.ok() || !QFileInfo::exists(params.certFile))
-            return fail(ioError(SlapdTools::describe(QStringLiteral("openssl req"), r)));
-        QFile::setPermissions(params.keyFile, QFile::ReadOwner | QFile::WriteOwner);
-        info.caFile = params.certFile;
-    }
-    if (!SlapdTools::writePrivateFile(building.conf, SlapdConfig::text(params), &err))
-        return fail(err);
-
-    QElapsedTimer load;
-    load.start();
-    setPhase(ctx, QStringLiteral("generating entries"), 0.02);
-    const QString ldif = dir + QStringLiteral("/data.ldif");
-    if (!LdifGenerator::write(ldif, opt.entries, hash, &err, ctx, 0.02, 0.25))
-        return fail(err);
-    if (opt.ppolicyLockout && !appendTo(ldif, LdifGenerator::lockoutPolicy()))
-        return fail(ProbeError::fromErrno(errno, QStringLiteral("cannot write ") + ldif));
-    setPhase(ctx, QStringLiteral("loading entries (slapadd)"), 0.25);
-    const SlapdTools::Result added = SlapdTools::run(slapadd,
-        { QStringLiteral("-q"), QStringLiteral("-f"), building.conf, QStringLiteral("-b"), info.base,
-            QStringLiteral("-l"), ldif },
-        120000 + opt.entries * 2, ctx);
-    QFile::remove(ldif);
-    if (added.cancelled)
-        return fail(ioError({}, ProbeError::Kind::Cancelled));
-    if (!added.ok())
-        return fail(ioError(SlapdTools::describe(QStringLiteral("slapadd"), added)));
-    info.loadSeconds = double(load.nsecsElapsed()) / 1e9;
-
-    setPhase(ctx, QStringLiteral("starting slapd"), 0.9);
-    int port = 0, tlsPort = 0;
-    for (int attempt = 0;; ++attempt) {
-        QList<int> ports = SlapdTools::freePorts(opt.tls ? 2 : 1, &err);
-        if (ports.isEmpty())
-            return fail(err);
-        port = opt.port != 0 ? opt.port : ports[0];
-        tlsPort = opt.tls ? ports[1] : 0;
-        if (tlsPort == port) // the given --port was the free one just picked
-            continue;
-        info.uri = QStringLiteral("ldap://127.0.0.1:%1/").arg(port);
-        info.ldapsUri = opt.tls ? QStringLiteral("ldaps://127.0.0.1:%1/").arg(tlsPort) : QString();
-        QStringList urls { info.uri, info.ldapiUri };
-        if (opt.tls)
-            urls << info.ldapsUri;
-        const QStringList args { QStringLiteral("-f"), building.conf, QStringLiteral("-h"), urls.join(u' ') };
-        const SlapdTools::Result r = SlapdTools::run(slapd, args, 30000, ctx);
-        if (r.cancelled)
-            return fail(ioError({}, ProbeError::Kind::Cancelled));
-        if (!r.ok()) {
-            const QString why = r.timedOut ? QString() : SlapdTools::diagnoseSlapd(slapd, args);
-            if (why.contains(QLatin1String("Address already in use")) && opt.port == 0 && attempt < 2)
-                continue; // another process took the free port in the meantime
-            return fail(
-                ioError(SlapdTools::describe(QStringLiteral("slapd"), r) + (why.isEmpty() ? QString() : u": " + why)));
-        }
-        break;
-    }
-
-    // slapd's parent returns once the daemon is initialised; wait for it to accept connections all the same.
-    const QDeadlineTimer ready(kReadyTimeoutMs);
-    for (;;) {
-        info.pid = SlapdTools::findSlapdWithConfig(building.conf);
-        if (info.pid != 0 && SlapdTools::tcpConnects(port) && (tlsPort == 0 || SlapdTools::tcpConnects(tlsPort))
-            && QFileInfo::exists(socketPath))
-            break;
-        if (ctx && ctx->stopRequested())
-            return fail(ioError({}, ProbeError::Kind::Cancelled));
-        if (ready.hasExpired())
-            return fail(ioError(info.pid == 0 ? QStringLiteral("slapd exited right after it started")
-                                              : QStringLiteral("slapd did not accept connections on port %1 "
-                                                               "within %2 s")
-                                                    .arg(port)
-                                                    .arg(kReadyTimeoutMs / 1000),
-                info.pid == 0 ? ProbeError::Kind::Io : ProbeError::Kind::Timeout));
-        QThread::msleep(20);
-    }
-
-    info.startSeconds = double(total.nsecsElapsed()) / 1e9;
-    info.ownerPid = opt.ownerPid;
-    if (!writeReplacing(dir + QStringLiteral("/sandbox.json"), QJsonDocument(info.toJson()).toJson()))
-        return fail(
-            ProbeError::fromErrno(errno, QStringLiteral("cannot write ") + dir + QStringLiteral("/sandbox.json")));
-    if (opt.makeCurrent)
-        writeCurrent(dir); // best effort: only `sandbox stop` without --dir needs it
-    setPhase(ctx, QStringLiteral("running"), 1.0);
-    building.commit();
-    return info;
+    s.building.commit();
+    return s.info;
 }
 
 bool SlapdSandbox::stop(const SandboxInfo& info, ProbeError* error)
 {
-    const QString conf = info.dir + QStringLiteral("/slapd.conf");
-    QList<qint64> pids;
-    if (SlapdTools::processAlive(info.pid) && SlapdTools::isSlapdWithConfig(info.pid, conf))
-        pids << info.pid;
-    if (const qint64 other = SlapdTools::findSlapdWithConfig(conf); other != 0 && other != info.pid)
-        pids << other;
-    for (const qint64 pid : pids) {
-        if (!SlapdTools::terminate(pid, 10000)) {
-            if (error)
-                *error = ioError(QStringLiteral("slapd (pid %1) did not stop").arg(pid));
-            return false;
-        }
+    if (const qint64 pid = stopServers(info); pid != 0) {
+        if (error)
+            *error = ioError(QStringLiteral("slapd (pid %1) did not stop").arg(pid));
+        return false;
     }
     if (QFileInfo::exists(info.dir)) {
         if (!looksLikeSandbox(info.dir)) {

@@ -1,0 +1,258 @@
+#include "core/experiments/replication.h"
+
+#include "core/common/environment.h"
+#include "core/common/sample.h"
+#include "core/common/units.h"
+#include "core/experiments/replicationmarker.h"
+#include "core/experiments/replicationwatch.h"
+#include "core/ldap/ldapsession.h"
+#include "core/run/runcontext.h"
+
+#include <QJsonArray>
+#include <QSet>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+namespace {
+
+using ReplicationWatch::nowNs;
+
+// What one run keeps between its steps.
+struct Run
+{
+    const ReplicationSpec& spec;
+    RunContext& ctx;
+    RunRecord rec;
+    ReplicationWatch::Writer writer;
+    std::vector<std::unique_ptr<ReplicationWatch::Watcher>> watchers;
+    std::vector<ReplicationWatch::Account> accounts;
+    QSet<QString> warned;
+    qint64 t0 = 0;
+    qint64 lastEnd = 0;
+    size_t lastAcked = 0;
+
+    Run(const ReplicationSpec& s, RunContext& c)
+        : spec(s)
+        , ctx(c)
+        , writer(s.supplier, s.markerDn, s.markerRate)
+    { }
+};
+
+size_t ackedCount(const std::vector<qint64>& acks)
+{
+    size_t n = 0;
+    for (const qint64 a : acks)
+        n += a > 0 ? 1 : 0;
+    return n;
+}
+
+void warnUnreachable(Run& r, const ReplicationWatch::Watcher& w)
+{
+    if (w.reachable() || r.warned.contains(w.uri()))
+        return;
+    r.warned.insert(w.uri());
+    r.rec.addWarning(QStringLiteral("consumer-unreachable"),
+        QStringLiteral("consumer %1 cannot be read (%2); the run goes on").arg(w.uri(), w.lastError()));
+}
+
+void takeInterval(Run& r, qint64 end)
+{
+    const std::vector<qint64> acks = r.writer.acks();
+    const size_t acked = ackedCount(acks);
+    QJsonObject consumers;
+    for (size_t i = 0; i < r.watchers.size(); ++i) {
+        QJsonObject c = ReplicationWatch::interval(acks, r.watchers[i]->seen(), end, r.accounts[i]);
+        c.insert(QStringLiteral("reachable"), r.watchers[i]->reachable());
+        consumers.insert(r.watchers[i]->uri(), c);
+        warnUnreachable(r, *r.watchers[i]);
+    }
+    const double seconds = double(end - r.lastEnd) / 1e9;
+    Sample s;
+    s.t = double(end - r.t0) / 1e9;
+    s.values = { { QStringLiteral("write_ok_per_s"), seconds > 0 ? double(acked - r.lastAcked) / seconds : 0.0 },
+        { QStringLiteral("consumers"), consumers } };
+    r.lastEnd = end;
+    r.lastAcked = acked;
+    r.rec.intervals.append(s.toJson());
+    r.ctx.addSample(s);
+}
+
+// Sleeps to `until` in slices, false when asked to stop.
+bool waitUntil(Run& r, qint64 until)
+{
+    while (nowNs() < until) {
+        if (r.ctx.stopRequested())
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return true;
+}
+
+bool caughtUp(const Run& r)
+{
+    const size_t written = r.writer.acks().size();
+    for (const auto& w : r.watchers)
+        if (w->reachable() && w->seen().size() < written)
+            return false;
+    return true;
+}
+
+// The supplier acknowledged nothing for the failure window (after a first acknowledgement, or from the start).
+bool supplierLost(const Run& r)
+{
+    const qint64 last = r.writer.lastAckNs() > 0 ? r.writer.lastAckNs() : r.t0;
+    return double(nowNs() - last) / 1e9 > r.spec.failAfterS;
+}
+
+// The measured span, then the grace for the consumers to catch up; intervals all along. Empty or the failure.
+QString measure(Run& r)
+{
+    const qint64 step = qint64(r.spec.intervalS * 1e9);
+    const qint64 end = r.t0 + qint64(r.spec.durationS * 1e9);
+    const qint64 graceEnd = end + qint64(r.spec.graceS * 1e9);
+    for (qint64 next = r.t0 + step;; next += step) {
+        const bool measuring = next <= end;
+        const qint64 until = measuring ? next : std::min(next, graceEnd);
+        while (nowNs() < until && !(!measuring && caughtUp(r)))
+            if (!waitUntil(r, std::min(until, nowNs() + 20000000)))
+                return {};
+        if (measuring && next + step > end)
+            r.writer.stop(); // the last marker is written: stop before the grace
+        takeInterval(r, nowNs());
+        r.ctx.setProgress(std::min(1.0, double(nowNs() - r.t0) / double(end - r.t0)));
+        if (supplierLost(r))
+            return QStringLiteral("the supplier acknowledged no marker for %1 s: %2")
+                .arg(r.spec.failAfterS)
+                .arg(r.writer.lastError());
+        if (!measuring && (caughtUp(r) || nowNs() >= graceEnd))
+            return {};
+    }
+}
+
+void summarise(Run& r)
+{
+    const std::vector<qint64> acks = r.writer.acks();
+    const qint64 now = nowNs();
+    QJsonObject consumers;
+    QJsonArray sentences;
+    for (size_t i = 0; i < r.watchers.size(); ++i) {
+        const ReplicationWatch::Watcher& w = *r.watchers[i];
+        const QJsonObject last = ReplicationWatch::interval(acks, w.seen(), now, r.accounts[i]);
+        const QJsonValue lag = ReplicationWatch::lagJson(r.accounts[i].lagsMs);
+        consumers.insert(w.uri(),
+            QJsonObject { { QStringLiteral("lag_ms"), lag },
+                { QStringLiteral("markers_seen"), qint64(r.accounts[i].lagsMs.size()) },
+                { QStringLiteral("unseen"), last.value(QStringLiteral("behind")) },
+                { QStringLiteral("behind_for_at_least_s"), last.value(QStringLiteral("oldest_unseen_s")) },
+                { QStringLiteral("seen_before_ack"), r.accounts[i].seenBeforeAck },
+                { QStringLiteral("method"), QStringLiteral("poll") },
+                { QStringLiteral("reachable"), w.everReached() } });
+        if (r.spec.maxLagMs <= 0 || !lag.isObject())
+            continue;
+        const double p99 = lag.toObject().value(QStringLiteral("p99")).toDouble();
+        Verdict v { QStringLiteral("replication p99 lag <= %1 ms (%2)").arg(r.spec.maxLagMs).arg(w.uri()),
+            QStringLiteral("--max-lag-ms"), p99 <= r.spec.maxLagMs, p99, r.spec.maxLagMs, QStringLiteral("ms"), {} };
+        r.rec.verdicts << v;
+        sentences.append(QStringLiteral("consumer %1: p99 lag %2 ms at %3 writes/s, %4 %5 ms")
+                             .arg(w.uri(), Units::formatNumber(p99, 1), Units::formatNumber(r.spec.markerRate, 1),
+                                 v.passed ? QStringLiteral("within") : QStringLiteral("above"),
+                                 Units::formatNumber(r.spec.maxLagMs, 0)));
+    }
+    const double span = double(std::max<qint64>(r.lastEnd - r.t0, 1)) / 1e9;
+    r.rec.summary = { { QStringLiteral("markers_written"), qint64(ackedCount(acks)) },
+        { QStringLiteral("write_errors"), r.writer.errors() },
+        { QStringLiteral("write_ok_per_s"), double(ackedCount(acks)) / std::min(span, r.spec.durationS) },
+        { QStringLiteral("method"), QStringLiteral("poll") }, { QStringLiteral("poll_ms"), r.spec.pollMs },
+        { QStringLiteral("consumers"), consumers }, { QStringLiteral("verdict_sentences"), sentences } };
+}
+
+void fail(RunRecord& rec, const QString& why)
+{
+    rec.status = QStringLiteral("failed");
+    rec.failure = why;
+}
+
+} // namespace
+
+ProbeError ReplicationSpec::validate() const
+{
+    if (!LdapSession::isDn(markerDn) || markerDn.isEmpty())
+        return ProbeError::invalid(QStringLiteral("marker-dn"), QStringLiteral("must be a DN, not '%1'").arg(markerDn));
+    if (!(markerRate >= 0.1 && markerRate <= 1000))
+        return ProbeError::invalid(QStringLiteral("marker-rate"), QStringLiteral("must be between 0.1 and 1000 per s"));
+    if (!(durationS >= 1 && durationS <= 86400))
+        return ProbeError::invalid(QStringLiteral("duration"), QStringLiteral("must be between 1 and 86400 s"));
+    if (pollMs < 1 || pollMs > 60000)
+        return ProbeError::invalid(QStringLiteral("poll-ms"), QStringLiteral("must be between 1 and 60000"));
+    if (maxLagMs < 0)
+        return ProbeError::invalid(QStringLiteral("max-lag-ms"), QStringLiteral("must be positive"));
+    if (consumers.isEmpty())
+        return ProbeError::invalid(QStringLiteral("consumer"), QStringLiteral("at least one consumer is needed"));
+    for (const LdapTarget& c : consumers)
+        if (c.uri == supplier.uri)
+            return ProbeError::invalid(QStringLiteral("consumer"), c.uri + QStringLiteral(" is the supplier"));
+    return {};
+}
+
+QJsonObject ReplicationSpec::toJson() const
+{
+    QJsonArray c;
+    for (const LdapTarget& t : consumers)
+        c.append(t.toJson());
+    return { { QStringLiteral("supplier"), supplier.toJson() }, { QStringLiteral("consumers"), c },
+        { QStringLiteral("marker_dn"), markerDn }, { QStringLiteral("marker_rate"), markerRate },
+        { QStringLiteral("duration_s"), durationS }, { QStringLiteral("poll_ms"), pollMs },
+        { QStringLiteral("interval_s"), intervalS }, { QStringLiteral("max_lag_ms"), maxLagMs },
+        { QStringLiteral("method"), QStringLiteral("poll") } };
+}
+
+RunRecord Experiments::runReplication(const ReplicationSpec& spec, RunContext& ctx)
+{
+    Run r(spec, ctx);
+    r.rec.kind = QStringLiteral("replication");
+    r.rec.started = QDateTime::currentDateTimeUtc();
+    r.rec.spec = spec.toJson();
+    r.rec.environment = Environment::collect();
+    if (const ProbeError e = spec.validate(); e.isError()) {
+        fail(r.rec, e.message());
+        return r.rec;
+    }
+    ctx.setPhase(QStringLiteral("preparing the marker entry"));
+    ReplicationMarker marker(spec.supplier, spec.markerDn);
+    if (const ProbeError e = marker.prepare(); e.isError()) {
+        fail(r.rec, QStringLiteral("the marker entry: ") + e.message());
+        return r.rec;
+    }
+    for (const LdapTarget& c : spec.consumers) {
+        r.watchers.push_back(std::make_unique<ReplicationWatch::Watcher>(c, spec.markerDn, spec.pollMs));
+        r.accounts.emplace_back();
+        r.watchers.back()->start();
+    }
+    ctx.setPhase(QStringLiteral("measuring"));
+    r.t0 = r.lastEnd = nowNs();
+    r.writer.start(r.t0);
+    const QString failure = measure(r);
+    r.writer.stop();
+    for (auto& w : r.watchers)
+        w->stop();
+    summarise(r);
+    bool anyReached = false;
+    for (const auto& w : r.watchers)
+        anyReached = anyReached || w->everReached();
+    if (!failure.isEmpty())
+        fail(r.rec, failure);
+    else if (!anyReached)
+        fail(r.rec, QStringLiteral("no consumer could be read"));
+    else if (ctx.stopRequested())
+        r.rec.status = QStringLiteral("cancelled");
+    if (const QString why = marker.restore(); !why.isEmpty())
+        r.rec.addWarning(QStringLiteral("marker-not-restored"), why);
+    return r.rec;
+}
+
+std::function<RunRecord(RunContext&)> Experiments::makeReplicationJob(const ReplicationSpec& spec)
+{
+    return [spec](RunContext& ctx) { return Experiments::runReplication(spec, ctx); };
+}

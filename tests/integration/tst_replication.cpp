@@ -1,0 +1,284 @@
+// The replication marker probe (core/experiments/replication.h) against a real OpenLDAP provider and syncrepl
+// consumer (a replicated sandbox): lag measured and small on an idle pair; the consumer frozen with SIGSTOP for
+// 3 s shows lag rising to about 3 s and recovering with no marker dropped; the marker entry is gone after each
+// run (an existing one gets its description back), also after SIGINT; the CLI's record and its bad arguments.
+#include "core/experiments/replication.h"
+#include "core/ldap/ldapsession.h"
+#include "core/run/runcontext.h"
+#include "core/sandbox/sandboxguard.h"
+#include "core/sandbox/slapdconfig.h"
+#include "core/sandbox/slapdsandbox.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <csignal>
+#include <thread>
+
+class TstReplication : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void idlePairHasSmallLag();
+    void frozenConsumerFallsBehindAndRecovers();
+    void cliRecordAndRestore();
+    void cliBadArguments();
+    void cliInterruptRemovesMarker();
+    void killedConsumerIsAWarning();
+
+private:
+    LdapTarget admin(const QString& uri) const;
+    ReplicationSpec spec(double rate, double duration) const;
+    bool markerGone();
+    QPair<int, QByteArray> cli(const QStringList& args);
+    QStringList connection() const;
+
+    QTemporaryDir m_parent;
+    SandboxGuard m_pair;
+    const QString m_marker = QStringLiteral("cn=dirbench-marker,dc=example,dc=com");
+};
+
+void TstReplication::initTestCase()
+{
+    if (SlapdSandbox::slapdProgram().isEmpty())
+        QSKIP("slapd is not installed (apt-get install slapd): replication cannot be measured");
+    if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("syncprov")))
+        QSKIP("the syncprov overlay (syncprov.so) is not installed: no replicated sandbox");
+    SandboxOptions o;
+    o.entries = 100;
+    o.parentDir = m_parent.path();
+    o.makeCurrent = false;
+    o.topology = SandboxTopology::withReplicas(1);
+    ProbeError e;
+    m_pair.reset(SlapdSandbox::start(o, &e));
+    QVERIFY2(m_pair.isValid(), qPrintable(e.message()));
+}
+
+LdapTarget TstReplication::admin(const QString& uri) const
+{
+    LdapTarget t;
+    t.uri = uri;
+    t.auth = LdapTarget::Auth::Simple;
+    t.bindDn = m_pair->bindDn;
+    QFile f(m_pair->passwordFile);
+    if (f.open(QIODevice::ReadOnly))
+        t.password = f.readAll().trimmed();
+    return t;
+}
+
+ReplicationSpec TstReplication::spec(double rate, double duration) const
+{
+    ReplicationSpec s;
+    s.supplier = admin(m_pair->uri);
+    s.consumers = { admin(m_pair->replicas.constFirst().uri) };
+    s.markerDn = m_marker;
+    s.markerRate = rate;
+    s.durationS = duration;
+    return s;
+}
+
+bool TstReplication::markerGone()
+{
+    LdapSession s;
+    if (s.open(admin(m_pair->uri)).isError())
+        return false;
+    QList<LdapSession::Entry> found;
+    const ProbeError e = s.search(m_marker, LdapSession::Base, QStringLiteral("(objectClass=*)"), {}, &found);
+    return e.isError() && e.nativeCode == 32;
+}
+
+void TstReplication::idlePairHasSmallLag()
+{
+    RunContext ctx;
+    const RunRecord rec = Experiments::runReplication(spec(20, 3), ctx);
+    QCOMPARE(rec.status, QStringLiteral("ok"));
+    QCOMPARE(rec.kind, QStringLiteral("replication"));
+    QVERIFY(rec.intervals.size() >= 3);
+    const QJsonObject c = rec.summary.value("consumers").toObject().value(m_pair->replicas.constFirst().uri).toObject();
+    const qint64 written = qint64(rec.summary.value("markers_written").toDouble());
+    QVERIFY2(written >= 50, qPrintable(QString::number(written)));
+    QCOMPARE(qint64(c.value("markers_seen").toDouble()), written);
+    QCOMPARE(c.value("unseen").toInt(), 0);
+    QCOMPARE(c.value("method").toString(), QStringLiteral("poll"));
+    const double p99 = c.value("lag_ms").toObject().value("p99").toDouble(-1);
+    qInfo("idle pair: lag p50 %.2f ms, p99 %.2f ms, seen before ack %d",
+        c.value("lag_ms").toObject().value("p50").toDouble(), p99, c.value("seen_before_ack").toInt());
+    // Small: a loopback push and a 5 ms poll; the margin is for a loaded 2-core machine (p99 of ~60 markers).
+    QVERIFY2(c.value("lag_ms").toObject().value("p50").toDouble(-1) < 200, "p50");
+    QVERIFY2(p99 >= 0 && p99 < 2000, qPrintable(QString::number(p99)));
+    QVERIFY(markerGone());
+}
+
+void TstReplication::frozenConsumerFallsBehindAndRecovers()
+{
+    const qint64 pid = m_pair->replicas.constFirst().pid;
+    RunContext ctx;
+    RunRecord rec;
+    std::thread run([&] { rec = Experiments::runReplication(spec(20, 8), ctx); });
+    // Freeze the consumer once the run has measured two intervals, for 3 s (the injected fault, timed on purpose).
+    const QDeadlineTimer started(30000);
+    while (ctx.samplesAdded() < 2 && !started.hasExpired())
+        QThread::msleep(10);
+    ::kill(pid_t(pid), SIGSTOP);
+    QThread::msleep(3000);
+    ::kill(pid_t(pid), SIGCONT);
+    run.join();
+    QCOMPARE(rec.status, QStringLiteral("ok"));
+    const QString uri = m_pair->replicas.constFirst().uri;
+    double oldest = 0, previous = 0;
+    int rising = 0; // intervals in which the oldest unseen marker got older
+    for (const QJsonValue v : rec.intervals) {
+        const double o
+            = v.toObject().value("consumers").toObject().value(uri).toObject().value("oldest_unseen_s").toDouble();
+        rising += o > previous && o > 0 ? 1 : 0;
+        previous = o;
+        oldest = std::max(oldest, o);
+    }
+    const QJsonObject c = rec.summary.value("consumers").toObject().value(uri).toObject();
+    const double max = c.value("lag_ms").toObject().value("max").toDouble();
+    qInfo(
+        "frozen 3 s: behind for at least %.2f s at worst (%d intervals rising), lag max %.0f ms", oldest, rising, max);
+    // Intervals are cut every second and the writer may be slow to resume on a loaded machine: a margin.
+    QVERIFY2(oldest >= 1.5, qPrintable(QString::number(oldest)));
+    QVERIFY2(rising >= 2, qPrintable(QString::number(rising))); // second by second
+    QVERIFY2(max >= 2000 && max < 6000, qPrintable(QString::number(max)));
+    QCOMPARE(qint64(c.value("markers_seen").toDouble()), qint64(rec.summary.value("markers_written").toDouble()));
+    QCOMPARE(c.value("unseen").toInt(), 0); // no marker dropped
+    const QJsonObject lastInterval
+        = rec.intervals.last().toObject().value("consumers").toObject().value(uri).toObject();
+    QCOMPARE(lastInterval.value("behind").toInt(), 0); // recovered
+    QVERIFY(markerGone());
+}
+
+QStringList TstReplication::connection() const
+{
+    return { "--bind-dn", m_pair->bindDn, "--password-file", m_pair->passwordFile };
+}
+
+QPair<int, QByteArray> TstReplication::cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), QStringList { "replication" } + args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return { -1, {} };
+    }
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput() };
+}
+
+void TstReplication::cliRecordAndRestore()
+{
+    // An existing entry as the marker: its description comes back after the run.
+    const QString dn = "uid=user3," + m_pair->peopleBase;
+    LdapSession s;
+    QVERIFY(!s.open(admin(m_pair->uri)).isError());
+    QVERIFY(!s.modifyReplace(dn, "description", { "original", "second" }).isError());
+    const auto [code, out]
+        = cli(QStringList { "--supplier", m_pair->uri, "--consumer", m_pair->replicas.constFirst().uri, "--marker-dn",
+                  dn, "--marker-rate", "10", "--duration", "2", "--max-lag-ms", "1000", "--no-history", "--json", "-" }
+            + connection());
+    QCOMPARE(code, 0);
+    const QJsonObject rec = QJsonDocument::fromJson(out).object();
+    QCOMPARE(rec.value("kind").toString(), QStringLiteral("replication"));
+    QVERIFY(rec.value("intervals").toArray().first().toObject().contains("write_ok_per_s"));
+    QCOMPARE(rec.value("verdicts").toArray().size(), 1);
+    QList<LdapSession::Entry> found;
+    QVERIFY(!s.search(dn, LdapSession::Base, "(objectClass=*)", { "description" }, &found).isError());
+    QCOMPARE(found.size(), 1);
+    QList<QByteArray> values = found.constFirst().attributes.value("description");
+    std::sort(values.begin(), values.end());
+    QCOMPARE(values, (QList<QByteArray> { "original", "second" }));
+}
+
+void TstReplication::cliBadArguments()
+{
+    const QStringList base { "--supplier", m_pair->uri, "--consumer", m_pair->replicas.constFirst().uri, "--marker-dn",
+        m_marker, "--marker-rate", "10", "--duration", "2" };
+    const QList<QPair<QStringList, QByteArray>> bad {
+        { { "--supplier", m_pair->uri, "--marker-dn", m_marker, "--marker-rate", "1", "--duration", "1" },
+            "--consumer" },
+        { base + QStringList { "--uri", m_pair->uri }, "uri" },
+        { base + QStringList { "--poll-ms", "0" }, "--poll-ms" },
+        { base + QStringList { "--max-lag-ms", "-1" }, "--max-lag-ms" },
+        { base + QStringList { "--marker-rate", "5000" }, "--marker-rate" },
+        { base + QStringList { "--consumer", m_pair->uri }, "--consumer" },
+        { base + QStringList { "--ca-file", "/etc/hosts" }, "--ca-file" },
+    };
+    for (const auto& [args, field] : bad) {
+        QProcess p;
+        p.start(QStringLiteral(DIRBENCH_CLI_PATH), QStringList { "replication" } + args + connection());
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY2(p.exitCode() == 2, qPrintable(args.join(u' ')));
+        QVERIFY2(p.readAllStandardError().contains(field), field.constData());
+    }
+    QVERIFY(markerGone()); // nothing was written
+}
+
+void TstReplication::cliInterruptRemovesMarker()
+{
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        QStringList { "replication", "--supplier", m_pair->uri, "--consumer", m_pair->replicas.constFirst().uri,
+            "--marker-dn", m_marker, "--marker-rate", "10", "--duration", "60", "--no-history" }
+            + connection());
+    QVERIFY(p.waitForStarted());
+    QByteArray out;
+    const QDeadlineTimer deadline(30000);
+    while (!out.contains("writes") && !deadline.hasExpired() && p.waitForReadyRead(int(deadline.remainingTime())))
+        out += p.readAllStandardOutput();
+    QVERIFY2(out.contains("writes"), out.constData()); // the first interval line: the marker entry exists
+    QVERIFY(!markerGone());
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(20000));
+    QCOMPARE(p.exitCode(), 1); // cancelled
+    QVERIFY(markerGone());
+}
+
+// A pair of its own (two consumers): one is killed mid-run; the run goes on, measures the other, and warns.
+void TstReplication::killedConsumerIsAWarning()
+{
+    SandboxOptions o;
+    o.entries = 50;
+    o.parentDir = m_parent.path();
+    o.makeCurrent = false;
+    o.topology = SandboxTopology::withReplicas(2);
+    ProbeError e;
+    SandboxGuard trio(SlapdSandbox::start(o, &e));
+    QVERIFY2(trio.isValid(), qPrintable(e.message()));
+    ReplicationSpec s = spec(20, 4);
+    s.supplier.uri = trio->uri;
+    QFile pw(trio->passwordFile);
+    QVERIFY(pw.open(QIODevice::ReadOnly));
+    s.supplier.password = pw.readAll().trimmed(); // the trio's own
+
+    s.consumers = { s.supplier, s.supplier };
+    s.consumers[0].uri = trio->replicas[0].uri;
+    s.consumers[1].uri = trio->replicas[1].uri;
+    RunContext ctx;
+    RunRecord rec;
+    std::thread run([&] { rec = Experiments::runReplication(s, ctx); });
+    const QDeadlineTimer started(30000);
+    while (ctx.samplesAdded() < 1 && !started.hasExpired() && !ctx.stopRequested())
+        QThread::msleep(10);
+    ::kill(pid_t(trio->replicas[1].pid), SIGKILL);
+    run.join();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QVERIFY(rec.hasWarning(QStringLiteral("consumer-unreachable")));
+    const QJsonObject consumers = rec.summary.value("consumers").toObject();
+    const QJsonObject alive = consumers.value(trio->replicas[0].uri).toObject();
+    const QJsonObject dead = consumers.value(trio->replicas[1].uri).toObject();
+    QCOMPARE(qint64(alive.value("markers_seen").toDouble()), qint64(rec.summary.value("markers_written").toDouble()));
+    QVERIFY(dead.value("unseen").toInt() > 0); // kept, not dropped
+    QVERIFY(dead.value("behind_for_at_least_s").toDouble() > 1);
+}
+
+QTEST_GUILESS_MAIN(TstReplication)
+#include "tst_replication.moc"
