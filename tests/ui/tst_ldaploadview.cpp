@@ -14,7 +14,12 @@
 
 #include <QJsonArray>
 #include <QLabel>
+#include <QPointer>
 #include <QTest>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+
+#include <algorithm>
 
 namespace {
 
@@ -91,6 +96,7 @@ private slots:
     void partlyExposedServer();
     void resultCodesAddUp();
     void finishRedrawsFromTheRecord();
+    void finishKeepsWhatTheRunDrew();
     void mixedRecordHasARowAndASeriesPerKind();
     void oldRecordIsMarkedDerived();
     void coalescedReadsAreMarked();
@@ -215,6 +221,44 @@ void TestLdapLoadView::finishRedrawsFromTheRecord()
     view.finish(warned);
     QVERIFY(warnings && !warnings->isHidden());
     QVERIFY(warnings->text().contains(QStringLiteral("errors")));
+}
+
+namespace {
+
+// The charts' series as QtCharts holds them: the same objects when nothing was redrawn.
+QList<QAbstractSeries*> seriesOf(LiveChartView* chart)
+{
+    auto* view = chart->findChild<QChartView*>(QStringLiteral("chartView"));
+    return view ? view->chart()->series() : QList<QAbstractSeries*> {};
+}
+
+} // namespace
+
+void TestLdapLoadView::finishKeepsWhatTheRunDrew()
+{
+    LdapLoadView view;
+    const QList<LoadInterval> run { interval(0.5), interval(1.0), interval(1.5) };
+    view.addSamples({ sample(run.at(0)), sample(run.at(1)) });
+    const QList<QAbstractSeries*> ops = seriesOf(view.opsChart());
+    const QList<QAbstractSeries*> latency = seriesOf(view.latencyChart());
+    QVERIFY(!ops.isEmpty() && !latency.isEmpty());
+    QList<QPointer<QAbstractSeries>> kept; // null once deleted (a new series may reuse an address)
+    for (QAbstractSeries* s : ops + latency)
+        kept << s;
+    const LoadSummary summary = summaryOf(figures(1500, 6, 1.5, 1.5), 1.5);
+    view.finish(record(QStringLiteral("ldap-search"), run, summary));
+    // Not rebuilt: the same series, with the interval the live run had not drawn yet.
+    QVERIFY(std::all_of(kept.cbegin(), kept.cend(), [](const auto& s) { return !s.isNull(); }));
+    QCOMPARE(seriesOf(view.opsChart()), ops);
+    QCOMPARE(seriesOf(view.latencyChart()), latency);
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::okSeries()), 3);
+    QCOMPARE(view.latencyChart()->pointCount(QStringLiteral("p99")), 3);
+    QCOMPARE(view.opsChart()->xRange().second, 1.5);
+    QCOMPARE(view.resultModel()->count(0), 1494);
+    // A record that does not start with what was drawn is drawn anew.
+    view.finish(record(QStringLiteral("ldap-search"), { interval(0.25), interval(0.75) }, summary));
+    QCOMPARE(view.opsChart()->pointCount(LdapLoadView::okSeries()), 2);
+    QCOMPARE(view.opsChart()->xRange().second, 0.75);
 }
 
 void TestLdapLoadView::mixedRecordHasARowAndASeriesPerKind()

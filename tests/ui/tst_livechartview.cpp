@@ -2,7 +2,11 @@
 
 #include <QImage>
 #include <QPixmap>
+#include <QSignalSpy>
 #include <QTest>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
 
 class TestLiveChartView : public QObject
 {
@@ -13,6 +17,8 @@ private slots:
     void boundedWindow();
     void clearEmptiesTheChart();
     void grabIsNotEmpty();
+    void batchRescalesOnceAtTheEnd();
+    void unchangedAxisIsNotSetAgain();
 };
 
 void TestLiveChartView::appendsPointsPerSeries()
@@ -84,6 +90,49 @@ void TestLiveChartView::grabIsNotEmpty()
         for (int x = 0; x < img.width() && !varied; x += 7)
             varied = img.pixel(x, y) != first;
     QVERIFY(varied);
+}
+
+void TestLiveChartView::batchRescalesOnceAtTheEnd()
+{
+    LiveChartView view;
+    const auto before = view.xRange();
+    {
+        const LiveChartView::Batch batch(&view);
+        view.appendPoints(QStringLiteral("a"), { { 0, 1 }, { 40, 2 } });
+        view.appendPoints(QStringLiteral("b"), { { 0, 300 } });
+        view.setMinimumXRange(0, 50);
+        QCOMPARE(view.xRange(), before); // held until the batch ends
+    }
+    QCOMPARE(view.xRange(), std::make_pair(0.0, 50.0));
+    QVERIFY(view.yRange().second >= 300);
+}
+
+// Every setter of a QValueAxis relays it out: a batch whose points stay in the range sets nothing.
+void TestLiveChartView::unchangedAxisIsNotSetAgain()
+{
+    LiveChartView view;
+    view.appendPoints(QStringLiteral("a"), { { 0, 10 }, { 20, 100 } });
+    auto* chartView = view.findChild<QChartView*>(QStringLiteral("chartView"));
+    QVERIFY(chartView);
+    const QList<QAbstractAxis*> axes = chartView->chart()->axes();
+    QCOMPARE(axes.size(), 3);
+    QList<QSignalSpy*> spies;
+    for (QAbstractAxis* a : axes) {
+        auto* axis = qobject_cast<QValueAxis*>(a);
+        QVERIFY(axis);
+        spies << new QSignalSpy(axis, &QValueAxis::rangeChanged)
+              << new QSignalSpy(axis, &QValueAxis::labelFormatChanged)
+              << new QSignalSpy(axis, &QValueAxis::tickIntervalChanged)
+              << new QSignalSpy(axis, &QValueAxis::tickAnchorChanged);
+    }
+    view.appendPoints(QStringLiteral("a"), { { 10, 50 } });
+    view.setMinimumXRange(0, 20);
+    for (QSignalSpy* spy : std::as_const(spies))
+        QCOMPARE(spy->count(), 0);
+    view.appendPoints(QStringLiteral("a"), { { 30, 50 } }); // the x range grows: only it changes
+    QCOMPARE(view.xRange(), std::make_pair(0.0, 30.0));
+    QCOMPARE(spies.at(0)->count(), 1);
+    qDeleteAll(spies);
 }
 
 QTEST_MAIN(TestLiveChartView)

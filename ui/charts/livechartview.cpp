@@ -45,18 +45,26 @@ QString labelFormat(double step)
 // Range exactly as given; ticks on multiples of a round step (anchored at 0), so the plot wastes no space.
 // The step changes on the side that keeps the tick count small: a range 0..15,000 with the old step of 2 would
 // make QtCharts create 7,500 ticks (seconds of a frozen window) before the new step arrives.
+// Each property is set only when it changes: every setter relays the axis out (its labels are text items), and
+// setLabelFormat does so even when given the format it has.
 void setAxis(QValueAxis* axis, double min, double max, int maxTicks)
 {
     const double step = niceStep(max - min, maxTicks);
-    axis->setTickAnchor(0);
+    if (axis->tickAnchor() != 0)
+        axis->setTickAnchor(0);
+    const bool newRange = axis->min() != min || axis->max() != max;
     if (step >= axis->tickInterval()) {
-        axis->setTickInterval(step);
-        axis->setRange(min, max);
+        if (axis->tickInterval() != step)
+            axis->setTickInterval(step);
+        if (newRange)
+            axis->setRange(min, max);
     } else {
-        axis->setRange(min, max);
+        if (newRange)
+            axis->setRange(min, max);
         axis->setTickInterval(step);
     }
-    axis->setLabelFormat(labelFormat(step));
+    if (const QString format = labelFormat(step); axis->labelFormat() != format)
+        axis->setLabelFormat(format);
 }
 
 } // namespace
@@ -153,8 +161,27 @@ void LiveChartView::appendPoints(const QString& series, const QList<QPointF>& po
     const int excess = s->count() - m_maxPoints;
     if (excess > 0)
         s->removePoints(0, excess);
-    rescale();
+    requestRescale();
     updatePlaceholder();
+}
+
+void LiveChartView::beginBatch()
+{
+    ++m_batchDepth;
+}
+
+void LiveChartView::endBatch()
+{
+    if (m_batchDepth > 0 && --m_batchDepth == 0 && m_rescalePending)
+        rescale();
+}
+
+void LiveChartView::requestRescale()
+{
+    if (m_batchDepth > 0)
+        m_rescalePending = true;
+    else
+        rescale();
 }
 
 void LiveChartView::clear()
@@ -264,7 +291,7 @@ void LiveChartView::setMinimumXRange(double min, double max)
 {
     m_minX = min;
     m_maxX = max;
-    rescale();
+    requestRescale();
 }
 
 int LiveChartView::pointCount() const
@@ -304,11 +331,12 @@ void LiveChartView::setMaxPointsPerSeries(int n)
         if (excess > 0)
             s->removePoints(0, excess);
     }
-    rescale();
+    requestRescale();
 }
 
 void LiveChartView::rescale()
 {
+    m_rescalePending = false;
     struct Range
     {
         double min = 0; // value charts start at zero

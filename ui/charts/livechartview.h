@@ -40,6 +40,25 @@ public:
         Right
     };
 
+    // Between beginBatch() and the matching endBatch() (they nest), appends and range hints only collect: the axes
+    // are rescaled once, at the end (each rescale relays the axes out). Batch below shows it as a scope.
+    void beginBatch();
+    void endBatch();
+    class Batch
+    {
+    public:
+        explicit Batch(LiveChartView* view)
+            : m_view(view)
+        {
+            m_view->beginBatch();
+        }
+        ~Batch() { m_view->endBatch(); }
+        Q_DISABLE_COPY_MOVE(Batch)
+
+    private:
+        LiveChartView* m_view;
+    };
+
     // A series stays on the axis it was first appended to.
     void appendPoints(const QString& series, const QList<QPointF>& points, Axis axis = Axis::Left);
     void clear();
@@ -62,7 +81,7 @@ public:
     int pointCount() const;
     int pointCount(const QString& series) const;
     QStringList seriesNames() const { return m_order; }
-    // The axes' current ranges (min, max); they always cover every point shown.
+    // The axes' current ranges (min, max); they always cover every point shown (once a batch has ended).
     std::pair<double, double> xRange() const;
     std::pair<double, double> yRange() const;
     std::pair<double, double> rightRange() const;
@@ -77,6 +96,7 @@ protected:
 private:
     QLineSeries* seriesFor(const QString& name, Axis axis);
     void rescale();
+    void requestRescale(); // now, or at the end of the batch
     void updatePlaceholder();
     void fitTitle();
 
@@ -94,6 +114,8 @@ private:
     QHash<QString, QString> m_colorLike;
     QStringList m_order;
     int m_maxPoints = 20000;
+    int m_batchDepth = 0;
+    bool m_rescalePending = false;
     bool m_rightAttached = false; // shown, with a series on it
     double m_minX = 0;
     double m_maxX = 0;

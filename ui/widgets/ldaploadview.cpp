@@ -177,6 +177,7 @@ void LdapLoadView::resetCharts()
     for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
         c->clear();
     m_kinds.clear();
+    m_drawn.clear();
     m_completedSoFar.clear();
     m_errorsSoFar.clear();
     m_lastT = 0;
@@ -272,10 +273,13 @@ void LdapLoadView::addSamples(const SampleBatch& samples)
 {
     if (samples.isEmpty())
         return;
+    // One axis layout per chart for the whole batch, not one per series and range hint.
+    const LiveChartView::Batch opsBatch(m_opsChart), latencyBatch(m_latencyChart), serverBatch(m_serverChart);
     Points ops, latency, gauges;
     LoadInterval last;
     bool failed = false;
     for (const Sample& s : samples) {
+        m_drawn << s.toJson();
         last = LoadInterval::fromJson(s.values);
         addSample(s, last, ops, latency, gauges);
         m_codes->addCounts(last.all.resultCodes);
@@ -370,11 +374,8 @@ QString LdapLoadView::finish(const RunRecord& record)
     if (record.kind.startsWith(u"ldap-"))
         m_operationName = operationOfKind(record.kind);
     setCoalescedReads(LoadFigures::coalescedReads(record.spec));
-    if (!record.intervals.isEmpty()) {
-        resetCharts();
-        m_codes->clear();
-        addSamples(samplesFromIntervals(record.intervals));
-    }
+    if (!record.intervals.isEmpty())
+        drawRecord(samplesFromIntervals(record.intervals));
     if (!s.all.resultCodes.empty())
         m_codes->setCounts(s.all.resultCodes);
     m_warnings->setWarnings(record.warnings);
@@ -385,6 +386,22 @@ QString LdapLoadView::finish(const RunRecord& record)
         fitOperationTable();
     }
     return m_status->showOutcome(record, measured ? tr("Done: %1").arg(summaryLine(record)) : tr("Done."));
+}
+
+// The charts show exactly the record's intervals. What the live run drew of them stays: only the intervals it
+// has not drawn are added (a redraw of every series costs the window a stall at the end of a long run). Charts
+// that differ from the record's start (another run, a sample the record does not keep) are redrawn.
+void LdapLoadView::drawRecord(const SampleBatch& samples)
+{
+    const qsizetype drawn = m_drawn.size();
+    bool prefix = drawn > 0 && drawn <= samples.size();
+    for (qsizetype i = 0; prefix && i < drawn; ++i)
+        prefix = samples.at(i).toJson() == m_drawn.at(i);
+    if (!prefix) {
+        resetCharts();
+        m_codes->clear();
+    }
+    addSamples(prefix ? samples.mid(drawn) : samples);
 }
 
 QString LdapLoadView::operationsCaption() const

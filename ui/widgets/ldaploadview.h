@@ -3,6 +3,7 @@
 #include "core/common/sample.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QJsonValue>
 #include <QList>
 #include <QPointF>
@@ -60,6 +61,7 @@ public:
 private:
     using Points = QHash<QString, QList<QPointF>>;
     void resetCharts();
+    void drawRecord(const SampleBatch& samples);
     void setCoalescedReads(bool on);
     void addSample(const Sample& s, const LoadInterval& i, Points& ops, Points& latency, Points& gauges);
     void appendRates(const QList<QPointF>& completed, const QList<QPointF>& errors, bool failed);
@@ -80,6 +82,7 @@ private:
     OperationModel* m_operations = nullptr;
     QTableView* m_operationTable = nullptr;
     QString m_operationName; // the row of a single-operation run
+    QList<QJsonObject> m_drawn; // the intervals the charts show, in order
     QStringList m_kinds; // a mix's kinds of operation, in the order their series appeared
     QList<QPointF> m_completedSoFar, m_errorsSoFar; // drawn from the first failed operation on
     double m_lastT = 0;
