@@ -153,7 +153,8 @@ void summarise(Run& r)
             continue;
         const double p99 = lag.toObject().value(QStringLiteral("p99")).toDouble();
         Verdict v { QStringLiteral("replication p99 lag <= %1 ms (%2)").arg(r.spec.maxLagMs).arg(w.uri()),
-            QStringLiteral("--max-lag-ms"), p99 <= r.spec.maxLagMs, p99, r.spec.maxLagMs, QStringLiteral("ms"), {} };
+            QStringLiteral("--max-lag-ms"), p99 <= r.spec.maxLagMs, p99, r.spec.maxLagMs, QStringLiteral("ms"), {},
+            QStringLiteral("replication-p99-lag") };
         r.rec.verdicts << v;
         sentences.append(QStringLiteral("consumer %1: p99 lag %2 ms at %3 writes/s, %4 %5 ms")
                              .arg(w.uri(), Units::formatNumber(p99, 1), Units::formatNumber(r.spec.markerRate, 1),
