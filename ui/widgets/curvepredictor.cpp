@@ -124,7 +124,9 @@ void CurvePredictor::update()
         QString why;
         const auto need = m_fit->cacheBytesFor(*t, *bytes, &why);
         if (!need) {
-            m_ramForTarget->setText(tr("out of reach: %1").arg(why));
+            // `why` is a whole sentence that already starts "out of reach": one from the fit, not a prefix.
+            m_ramForTarget->setText(tr("out of reach: the fully cached rate (1/t_hit) is %1 ops/s")
+                                        .arg(Units::formatNumber(1.0 / m_fit->tHit, 1)));
         } else {
             const double coverage = m_fit->entries > 0 ? *need / (double(m_fit->entries) * *bytes) : 0;
             m_ramForTarget->setText(
