@@ -13,6 +13,7 @@
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/scrolled.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QFile>
@@ -23,6 +24,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -108,7 +110,6 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     left->addStretch(1);
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
-    leftWidget->setFixedWidth(370);
 
     auto* right = new QVBoxLayout;
     right->addWidget(m_statusLabel);
@@ -117,7 +118,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     right->addWidget(m_fitLabel);
     right->addWidget(m_liveChart, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(leftWidget);
+    layout->addWidget(Scrolled::column(leftWidget, 370, this));
     layout->addLayout(right, 1);
 
     connect(m_startButton, &QPushButton::clicked, this, &CurvePage::start);
