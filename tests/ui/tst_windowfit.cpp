@@ -6,6 +6,7 @@
 #include "core/run/proberunner.h"
 #include "ui/mainwindow.h"
 #include "ui/textsize.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QAbstractScrollArea>
@@ -117,6 +118,9 @@ void TestWindowFit::warningsReadInBothPalettes()
         qInfo("window %s: text %.2f:1, code %.2f:1", qPrintable(p.color(QPalette::Window).name()), text, code);
         QVERIFY2(text >= 4.5, qPrintable(QString::number(text)));
         QVERIFY2(code >= 4.5, qPrintable(QString::number(code)));
+        // the grey of side notes (hints, sources) on the window
+        const double note = WarningsLabel::contrastRatio(NoteStyle::colour(p), p.color(QPalette::Window));
+        QVERIFY2(note >= 4.5, qPrintable(QString::number(note)));
     }
     // dark: the box is dark too (not a bright yellow patch on a dark window), and it follows a palette change
     QVERIFY(WarningsLabel::colours(dark).background.lightnessF() < 0.5);

@@ -7,6 +7,7 @@
 #include "ui/charts/livechartview.h"
 #include "ui/pages/experimentform.h"
 #include "ui/report/loadfigures.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
@@ -111,7 +112,7 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     m_table->setMaximumHeight(170);
     m_reference->setObjectName(QStringLiteral("referenceLabel"));
     m_reference->setWordWrap(true);
-    m_reference->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_reference);
 
     // The form above (it scrolls when the window is low), the results below, a splitter between.
     auto* results = new QWidget(this);

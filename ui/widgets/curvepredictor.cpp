@@ -1,6 +1,7 @@
 #include "ui/widgets/curvepredictor.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -38,7 +39,7 @@ CurvePredictor::CurvePredictor(QWidget* parent)
     m_ramEdit->setObjectName(QStringLiteral("ramEdit"));
     m_ramEdit->setPlaceholderText(tr("entry cache in MB"));
     m_bytesOrigin->setObjectName(QStringLiteral("bytesOriginLabel"));
-    m_bytesOrigin->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_bytesOrigin);
     m_bytesOrigin->setWordWrap(true);
     for (QLabel* l : { m_ramForTarget, m_opsForRam }) {
         l->setWordWrap(true);
