@@ -40,6 +40,11 @@ QColor NoteStyle::colour(const QPalette& palette)
     return QColor(mix(text.red(), window.red()), mix(text.green(), window.green()), mix(text.blue(), window.blue()));
 }
 
+bool NoteStyle::isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Window).lightness() < palette.color(QPalette::WindowText).lightness();
+}
+
 void NoteStyle::apply(QLabel* label)
 {
     restyle(label);

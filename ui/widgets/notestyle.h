@@ -10,6 +10,7 @@ class QPalette;
 namespace NoteStyle {
 
 QColor colour(const QPalette& palette);
+bool isDark(const QPalette& palette); // a window darker than its text
 void apply(QLabel* label);
 
 } // namespace NoteStyle
