@@ -121,7 +121,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     chartHeader->addStretch(1);
     chartHeader->addWidget(new QLabel(tr("Show"), this));
     chartHeader->addWidget(m_metricCombo);
-    // The throughput chart above, the details (devices, LDAP under load, latency, table) below: a splitter
+    // The throughput chart above, the details (latency, the table, devices, LDAP under load) below: a splitter
     // between, and the details scroll when the window is low.
     auto* chartPane = new QWidget(this);
     auto* chartLayout = new QVBoxLayout(chartPane);
@@ -131,11 +131,11 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     auto* details = new QWidget(this);
     auto* detailsLayout = new QVBoxLayout(details);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
-    detailsLayout->addWidget(m_devices, 2);
-    detailsLayout->addWidget(m_ldapView, 2);
-    detailsLayout->addWidget(m_latencyLabel);
+    detailsLayout->addWidget(m_latencyLabel); // the figures first: they are what a low window shows unscrolled
     detailsLayout->addWidget(m_steadyLabel);
     detailsLayout->addWidget(m_table, 2);
+    detailsLayout->addWidget(m_devices, 2);
+    detailsLayout->addWidget(m_ldapView, 2);
     m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 4 + 8); // a header and three rows
     auto* split = new QSplitter(Qt::Vertical, this);
     split->setObjectName(QStringLiteral("diskResultSplitter"));
