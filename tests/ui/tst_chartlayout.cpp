@@ -13,6 +13,7 @@
 #include <QFontMetricsF>
 #include <QGraphicsTextItem>
 #include <QImage>
+#include <QScrollArea>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -175,8 +176,21 @@ QStringList checkLegend(ChartLegend* legend)
             if (fm.horizontalAdvance(word) + fm.horizontalAdvance(QStringLiteral("\u25A0 ")) > room)
                 problems << QStringLiteral("%1: \"%2\" wider than %3 px").arg(at, word).arg(room);
     }
-    const QRect inWindow(legend->mapTo(legend->window(), QPoint(0, 0)), legend->size());
-    if (!legend->window()->rect().contains(inWindow))
+    // In a scroll area (a page's details, when the window is low) it must lie in the area's content, which may be
+    // scrolled to but never cut sideways (no horizontal scroll bar); else in the window.
+    const QWidget* frame = legend->window();
+    for (const QWidget* p = legend->parentWidget(); p; p = p->parentWidget())
+        if (const auto* area = qobject_cast<const QScrollArea*>(p)) {
+            frame = area->widget();
+            if (frame->width() > area->viewport()->width())
+                problems << QStringLiteral("%1: its scroll area is %2 px wide, the content %3 px")
+                                .arg(at)
+                                .arg(area->viewport()->width())
+                                .arg(frame->width());
+            break;
+        }
+    const QRect inFrame(legend->mapTo(frame, QPoint(0, 0)), legend->size());
+    if (!frame->rect().contains(inFrame))
         problems << QStringLiteral("%1: outside the window").arg(at);
     return problems;
 }

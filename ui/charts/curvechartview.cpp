@@ -110,7 +110,10 @@ CurveChartView::CurveChartView(QWidget* parent)
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
-    m_placeholder->setStyleSheet(QStringLiteral("QLabel { color: #666666; background: transparent; }"));
+    // #666 was 2.9:1 on the dark chart; these read at ≥ 5:1 on either.
+    m_placeholder->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; background: transparent; }")
+            .arg(ChartTheme::paletteIsDark() ? QStringLiteral("#a8a8a8") : QStringLiteral("#595959")));
     clear();
 }
 

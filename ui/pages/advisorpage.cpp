@@ -7,6 +7,7 @@
 #include "ui/pages/advisorevalform.h"
 #include "ui/pages/advisorneedform.h"
 #include "ui/widgets/comparisonview.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -46,7 +47,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     m_vms->setObjectName(QStringLiteral("needVmChart"));
     m_seedCombo->setObjectName(QStringLiteral("seedCombo"));
     m_catalogLabel->setWordWrap(true);
-    m_catalogLabel->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_catalogLabel);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(kDebounceMs);
     m_sizes->setLogScale(true);
@@ -111,7 +112,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     bar->addWidget(m_seedCombo, 1);
     bar->addWidget(saveButton);
     auto* hint = new QLabel(tr("A record is compared with the disk, size and VM picked on the left."), compareBox);
-    hint->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(hint);
     hint->setWordWrap(true);
     auto* compareLayout = new QVBoxLayout(compareBox);
     compareLayout->addLayout(bar);

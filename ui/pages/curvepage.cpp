@@ -10,11 +10,14 @@
 #include "ui/pages/curveform.h"
 #include "ui/report/loadfigures.h"
 #include "ui/widgets/curvepredictor.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/scrolled.h"
 #include "ui/widgets/warningslabel.h"
 
+#include <QApplication>
 #include <QFile>
 #include <QFileDialog>
 #include <QGroupBox>
@@ -23,12 +26,19 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
 namespace {
+
+// The side note's grey (sources, references) for the palette in use.
+QString noteColour()
+{
+    return NoteStyle::colour(QApplication::palette()).name();
+}
 constexpr int kCurveSteps = 50;
 constexpr qint64 kMaxRecordBytes = 64 << 20;
 
@@ -108,7 +118,6 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     left->addStretch(1);
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
-    leftWidget->setFixedWidth(370);
 
     auto* right = new QVBoxLayout;
     right->addWidget(m_statusLabel);
@@ -117,7 +126,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     right->addWidget(m_fitLabel);
     right->addWidget(m_liveChart, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(leftWidget);
+    layout->addWidget(Scrolled::column(leftWidget, 370, this));
     layout->addLayout(right, 1);
 
     connect(m_startButton, &QPushButton::clicked, this, &CurvePage::start);
@@ -149,8 +158,8 @@ void CurvePage::showGuideCurve()
     m_fitLabel->setText(tr("Shown until a sweep has run or a record is opened: the guide's Figure 3, drawn as the "
                            "model X(c) = 1 / (t_miss − (t_miss − t_hit) · h(c)) through its Table 5 end points for "
                            "500,000 entries. A sweep fits the same model to this server's points.<br>"
-                           "<span style='color:#555'>Source: %1</span>")
-                            .arg(ReferenceCurve::source().toHtmlEscaped()));
+                           "<span style='color:%2'>Source: %1</span>")
+                            .arg(ReferenceCurve::source().toHtmlEscaped(), noteColour()));
     m_guideShown = true;
 }
 
@@ -343,14 +352,15 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
     m_curveChart->setReference(reference, tr("guide Fig. 3 shape (normalised)"));
     m_fitLabel->setText(
         tr("<b>Fit</b>: t_hit = %1 µs (%2 %10 cached), t_miss = %3 µs (%4 %10 uncached); h(c): %5, %6; "
-           "RMS residual %7 %; %8 entries.%11<br><span style='color:#555'>Reference: %9</span>")
+           "RMS residual %7 %; %8 entries.%11<br><span style='color:%12'>Reference: %9</span>")
             .arg(Units::formatNumber(m_fit->tHit * 1e6, 1), Units::formatNumber(1.0 / m_fit->tHit, 0),
                 Units::formatNumber(m_fit->tMiss * 1e6, 1), Units::formatNumber(1.0 / m_fit->tMiss, 0),
                 m_fit->access.toString(), m_fit->method, Units::formatNumber(m_fit->rmsRelativeResidual() * 100, 1),
                 Units::formatNumber(double(m_fit->entries), 0), ReferenceCurve::source().toHtmlEscaped(), unit,
                 completed ? tr(" The record's points predate ok/s: fitted to completed ops/s, failed searches "
                                "included.")
-                          : QString()));
+                          : QString(),
+                noteColour()));
     return true;
 }
 

@@ -1,6 +1,7 @@
 #include "ui/pages/diskform.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -58,7 +59,7 @@ DiskForm::DiskForm(QWidget* parent)
     }
     m_profileDescription->setObjectName(QStringLiteral("profileDescription"));
     m_profileDescription->setWordWrap(true);
-    m_profileDescription->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_profileDescription);
 
     m_sizeEdit->setObjectName(QStringLiteral("sizeEdit"));
     m_sizeEdit->setToolTip(tr("Size of the test file: 64M, 1G, … (powers of 1024)"));

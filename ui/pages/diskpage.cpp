@@ -15,6 +15,7 @@
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/scrolled.h"
 #include "ui/widgets/verdictlist.h"
 #include "ui/widgets/warningslabel.h"
 #include "ui/widgets/writeconfirmation.h"
@@ -30,6 +31,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -119,24 +121,39 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     chartHeader->addStretch(1);
     chartHeader->addWidget(new QLabel(tr("Show"), this));
     chartHeader->addWidget(m_metricCombo);
+    // The throughput chart above, the details (latency, the table, devices, LDAP under load) below: a splitter
+    // between, and the details scroll when the window is low.
+    auto* chartPane = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chartPane);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addLayout(chartHeader);
+    chartLayout->addWidget(m_chart, 1);
+    auto* details = new QWidget(this);
+    auto* detailsLayout = new QVBoxLayout(details);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    detailsLayout->addWidget(m_latencyLabel); // the figures first: they are what a low window shows unscrolled
+    detailsLayout->addWidget(m_steadyLabel);
+    detailsLayout->addWidget(m_table, 2);
+    detailsLayout->addWidget(m_devices, 2);
+    detailsLayout->addWidget(m_ldapView, 2);
+    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 4 + 8); // a header and three rows
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("diskResultSplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(chartPane);
+    split->addWidget(Scrolled::vertically(details, split));
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 4);
     auto* right = new QVBoxLayout;
     right->addWidget(m_statusLabel);
     right->addWidget(m_warningsLabel);
-    right->addLayout(chartHeader);
-    right->addWidget(m_chart, 3);
-    right->addWidget(m_devices, 2);
-    right->addWidget(m_ldapView, 2);
-    right->addWidget(m_latencyLabel);
-    right->addWidget(m_steadyLabel);
-    right->addWidget(m_table, 2);
-    m_table->setMinimumHeight(m_table->verticalHeader()->defaultSectionSize() * 4 + 8); // a header and three rows
+    right->addWidget(split, 1);
 
     auto* layout = new QHBoxLayout(this);
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
     left->setContentsMargins(0, 0, 0, 0);
-    leftWidget->setFixedWidth(370);
-    layout->addWidget(leftWidget);
+    layout->addWidget(Scrolled::column(leftWidget, 370, this));
     layout->addLayout(right, 1);
 
     connect(m_startButton, &QPushButton::clicked, this, &DiskPage::start);

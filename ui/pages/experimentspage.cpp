@@ -7,9 +7,11 @@
 #include "ui/charts/livechartview.h"
 #include "ui/pages/experimentform.h"
 #include "ui/report/loadfigures.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/scrolled.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QGroupBox>
@@ -19,6 +21,8 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -108,18 +112,29 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     m_table->setMaximumHeight(170);
     m_reference->setObjectName(QStringLiteral("referenceLabel"));
     m_reference->setWordWrap(true);
-    m_reference->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_reference);
 
+    // The form above (it scrolls when the window is low), the results below, a splitter between.
+    auto* results = new QWidget(this);
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_liveChart, 1);
     charts->addWidget(m_pointsChart, 1);
+    auto* resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->addWidget(m_statusLabel);
+    resultsLayout->addWidget(m_warnings);
+    resultsLayout->addLayout(charts, 1);
+    resultsLayout->addWidget(m_table);
+    resultsLayout->addWidget(m_reference);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("experimentsSplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(Scrolled::vertically(box, split));
+    split->addWidget(results);
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(box);
-    layout->addWidget(m_statusLabel);
-    layout->addWidget(m_warnings);
-    layout->addLayout(charts, 1);
-    layout->addWidget(m_table);
-    layout->addWidget(m_reference);
+    layout->addWidget(split);
 
     connect(m_runner, &ProbeRunner::progressChanged, this, &ExperimentsPage::onProgress);
     RunQueue::follow(

@@ -13,6 +13,7 @@
 #include "ui/widgets/probeview.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
+#include "ui/widgets/scrolled.h"
 #include "ui/widgets/writeconfirmation.h"
 
 #include <QHBoxLayout>
@@ -24,20 +25,6 @@
 
 #include <algorithm>
 #include <tuple>
-
-namespace {
-
-QScrollArea* scrolled(QWidget* content, QWidget* parent)
-{
-    auto* area = new QScrollArea(parent);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    area->setWidget(content);
-    return area;
-}
-
-} // namespace
 
 LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     : Page(parent)
@@ -81,8 +68,8 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     auto* loadLayout = new QVBoxLayout(loadPage);
     loadLayout->addWidget(m_loadForm);
     loadLayout->addStretch(1);
-    m_formTabs->addTab(scrolled(connectionPage, this), tr("Connection"));
-    m_formTabs->addTab(scrolled(loadPage, this), tr("Load"));
+    m_formTabs->addTab(Scrolled::vertically(connectionPage, this), tr("Connection"));
+    m_formTabs->addTab(Scrolled::vertically(loadPage, this), tr("Load"));
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_probeButton);

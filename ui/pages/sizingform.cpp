@@ -1,6 +1,7 @@
 #include "ui/pages/sizingform.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -82,7 +83,7 @@ SizingForm::SizingForm(QWidget* parent)
     m_ldifButton->setToolTip(tr("Reads the file in the background: entry count, entry sizes, attribute frequency"));
     m_ldifLabel->setObjectName(QStringLiteral("ldifLabel"));
     m_ldifLabel->setWordWrap(true);
-    m_ldifLabel->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_ldifLabel);
     m_ldifLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setWordWrap(true);

@@ -5,6 +5,7 @@
 #include "core/sizing/serversizing.h"
 #include "core/store/runrecorder.h"
 #include "ui/pages/sizingform.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/sizingresultview.h"
 
 #include <QFileDialog>
@@ -60,7 +61,7 @@ SizingPage::SizingPage(ProbeRunner* runner, QWidget* parent)
                                "derived by the calculator or takes its default; the inputs of each number say which."),
         this);
     note->setWordWrap(true);
-    note->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(note);
     formLayout->addWidget(note);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);

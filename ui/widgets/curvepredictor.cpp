@@ -1,6 +1,7 @@
 #include "ui/widgets/curvepredictor.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -38,7 +39,7 @@ CurvePredictor::CurvePredictor(QWidget* parent)
     m_ramEdit->setObjectName(QStringLiteral("ramEdit"));
     m_ramEdit->setPlaceholderText(tr("entry cache in MB"));
     m_bytesOrigin->setObjectName(QStringLiteral("bytesOriginLabel"));
-    m_bytesOrigin->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_bytesOrigin);
     m_bytesOrigin->setWordWrap(true);
     for (QLabel* l : { m_ramForTarget, m_opsForRam }) {
         l->setWordWrap(true);
@@ -124,7 +125,9 @@ void CurvePredictor::update()
         QString why;
         const auto need = m_fit->cacheBytesFor(*t, *bytes, &why);
         if (!need) {
-            m_ramForTarget->setText(tr("out of reach: %1").arg(why));
+            // `why` is a whole sentence that already starts "out of reach": one from the fit, not a prefix.
+            m_ramForTarget->setText(tr("out of reach: the fully cached rate (1/t_hit) is %1 ops/s")
+                                        .arg(Units::formatNumber(1.0 / m_fit->tHit, 1)));
         } else {
             const double coverage = m_fit->entries > 0 ? *need / (double(m_fit->entries) * *bytes) : 0;
             m_ramForTarget->setText(

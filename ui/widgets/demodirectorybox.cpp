@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "ui/demodirectory.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -34,7 +35,7 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     m_statusLabel->setObjectName(QStringLiteral("demoStatusLabel"));
     m_statusLabel->setWordWrap(true);
     m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_statusLabel->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_statusLabel);
 
     auto* grid = new QGridLayout(this);
     grid->addWidget(m_entriesSpin, 0, 0);

@@ -2,6 +2,7 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/timingbars.h"
 
 #include <QFormLayout>
@@ -61,7 +62,7 @@ ProbeView::ProbeView(QWidget* parent)
     m_evidenceLabel->setObjectName(QStringLiteral("probeEvidenceLabel"));
     m_evidenceLabel->setTextFormat(Qt::RichText);
     m_evidenceLabel->setWordWrap(true);
-    m_evidenceLabel->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_evidenceLabel);
     m_evidenceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_failureLabel->setObjectName(QStringLiteral("probeFailureLabel"));
     m_failureLabel->setWordWrap(true);
@@ -69,7 +70,7 @@ ProbeView::ProbeView(QWidget* parent)
     m_timings->setObjectName(QStringLiteral("probeTimings"));
     m_tlsNone->setObjectName(QStringLiteral("probeTlsNone"));
     m_tlsNone->setWordWrap(true);
-    m_tlsNone->setStyleSheet(QStringLiteral("color: #555555;"));
+    NoteStyle::apply(m_tlsNone);
     m_rootDse->setObjectName(QStringLiteral("rootDseTree"));
     m_rootDse->setHeaderLabels({ tr("Root DSE") });
     m_rootDse->header()->setStretchLastSection(true);

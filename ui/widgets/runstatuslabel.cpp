@@ -1,12 +1,27 @@
 #include "ui/widgets/runstatuslabel.h"
 
 #include "core/common/runrecord.h"
+#include "ui/widgets/notestyle.h"
+
+#include <QApplication>
+#include <QColor>
 
 namespace {
 
-QString colourStyle(const char* colour)
+QString colourStyle(const QColor& colour)
 {
-    return QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(QLatin1String(colour));
+    return QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(colour.name());
+}
+
+// Red and green that read on the window: the light pair, or lighter ones on a dark window (≥ 4.5:1 on both).
+QColor failedColour()
+{
+    return NoteStyle::isDark(QApplication::palette()) ? QColor(0xef, 0x6b, 0x6b) : QColor(0xc6, 0x28, 0x28);
+}
+
+QColor doneColour()
+{
+    return NoteStyle::isDark(QApplication::palette()) ? QColor(0x6c, 0xc0, 0x70) : QColor(0x2e, 0x7d, 0x32);
 }
 
 } // namespace
@@ -24,13 +39,13 @@ QString RunStatusLabel::showOutcome(const RunRecord& record, const QString& done
     QString message;
     if (record.status == u"failed") {
         message = tr("Failed: %1").arg(record.failure.isEmpty() ? tr("no reason given") : record.failure);
-        setStyleSheet(colourStyle("#c62828"));
+        setStyleSheet(colourStyle(failedColour()));
     } else if (record.status == u"cancelled") {
         message = tr("Cancelled. The results cover what was measured until then.");
-        setStyleSheet(colourStyle("#555555"));
+        setStyleSheet(colourStyle(NoteStyle::colour(QApplication::palette())));
     } else {
         message = doneText.isEmpty() ? tr("Done.") : doneText;
-        setStyleSheet(colourStyle("#2e7d32"));
+        setStyleSheet(colourStyle(doneColour()));
     }
     setText(message);
     show();
@@ -39,7 +54,7 @@ QString RunStatusLabel::showOutcome(const RunRecord& record, const QString& done
 
 void RunStatusLabel::showInfo(const QString& text)
 {
-    setStyleSheet(QStringLiteral("QLabel { color: #333333; }"));
+    setStyleSheet(QString()); // the palette's text colour
     setText(text);
     show();
 }

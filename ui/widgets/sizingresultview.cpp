@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/sizing/ldifstats.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QApplication>
@@ -20,6 +21,11 @@
 #include <cmath>
 
 namespace {
+
+QString noteColour()
+{
+    return NoteStyle::colour(QApplication::palette()).name();
+}
 
 QString esc(const QString& s)
 {
@@ -138,14 +144,17 @@ QString SizingResultView::recommendationHtml(const Recommendation& r)
     if (!r.inputs.isEmpty()) {
         QStringList ins;
         for (const SizingInputUsed& i : r.inputs)
-            ins << QStringLiteral("%1 = %2 <span style='color:#666'>(%3)</span>")
-                       .arg(esc(i.name), esc(valueText(i.value, i.unit)), esc(i.origin));
+            ins << QStringLiteral("%1 = %2 <span style='color:%4'>(%3)</span>")
+                       .arg(esc(i.name), esc(valueText(i.value, i.unit)), esc(i.origin), noteColour());
         h += QStringLiteral("<div>%1 %2</div>").arg(tr("Inputs:"), ins.join(QStringLiteral(", ")));
     }
     if (!r.note.isEmpty())
-        h += QStringLiteral("<div style='color:#8a5a00'>%1</div>").arg(esc(r.note));
+        h += QStringLiteral("<div style='color:%2'>%1</div>")
+                 .arg(esc(r.note),
+                     NoteStyle::isDark(QApplication::palette()) ? QStringLiteral("#e3b35c")
+                                                                : QStringLiteral("#8a5a00"));
     if (!r.source.isEmpty())
-        h += QStringLiteral("<div style='color:#555'>%1 %2</div>").arg(tr("Source:"), esc(r.source));
+        h += QStringLiteral("<div style='color:%3'>%1 %2</div>").arg(tr("Source:"), esc(r.source), noteColour());
     return h;
 }
 

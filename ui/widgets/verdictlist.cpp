@@ -2,7 +2,9 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
@@ -33,7 +35,8 @@ QString describe(const Verdict& v)
     if (!v.note.isEmpty())
         small << QStringLiteral("<i>%1</i>").arg(v.note.toHtmlEscaped());
     if (!small.isEmpty())
-        html += QStringLiteral("<br><span style=\"color:#555555\">%1</span>").arg(small.join(QStringLiteral(" · ")));
+        html += QStringLiteral("<br><span style=\"color:%2\">%1</span>")
+                    .arg(small.join(QStringLiteral(" · ")), NoteStyle::colour(QApplication::palette()).name());
     return html;
 }
 
@@ -46,7 +49,7 @@ VerdictList::VerdictList(QWidget* parent)
 {
     m_placeholder->setObjectName(QStringLiteral("verdictPlaceholder"));
     m_placeholder->setWordWrap(true);
-    m_placeholder->setStyleSheet(QStringLiteral("color: #666666;"));
+    NoteStyle::apply(m_placeholder);
     m_placeholder->setText(tr("Verdicts appear after a run."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

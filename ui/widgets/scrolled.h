@@ -1,0 +1,14 @@
+#pragma once
+
+class QScrollArea;
+class QWidget;
+
+// A part of a page that scrolls up and down when the window is too low for it (a 768-px screen, large text), so the
+// page's minimum height is not the sum of its parts: frameless, resizing its content, never scrolling sideways.
+namespace Scrolled {
+
+QScrollArea* vertically(QWidget* content, QWidget* parent);
+// A page's form column: `width` px for the content, and room for the scroll bar beside it.
+QScrollArea* column(QWidget* content, int width, QWidget* parent);
+
+} // namespace Scrolled
