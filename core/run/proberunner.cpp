@@ -160,7 +160,8 @@ void ProbeRunner::drain()
                 emit samplesArrived(id, batch);
             const double p = run->ctx.progress();
             const QString phase = run->ctx.phase();
-            if (p != run->lastProgress || phase != run->lastPhase) {
+            // A run still waiting for a thread has made no progress: its page keeps saying that it waits.
+            if (run->begun.load() && (p != run->lastProgress || phase != run->lastPhase)) {
                 run->lastProgress = p;
                 run->lastPhase = phase;
                 emit progressChanged(id, p, phase);
