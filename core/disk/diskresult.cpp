@@ -1,42 +1,19 @@
 #include "core/disk/diskresult.h"
 
+#include "core/disk/diskjson_p.h"
+
 #include <QJsonArray>
 #include <QSet>
 
 #include <cmath>
+
+using namespace DiskJson;
 
 namespace {
 
 double round1(double v)
 {
     return std::round(v * 10.0) / 10.0;
-}
-
-QJsonValue orNull(const std::optional<double>& v)
-{
-    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-}
-
-std::optional<double> number(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
-
-void putIf(QJsonObject& o, const QString& key, const std::optional<double>& v)
-{
-    if (v)
-        o.insert(key, *v);
-}
-
-// The keys of `o` not in `known`, as they were.
-QJsonObject unknownKeys(const QJsonObject& o, const QSet<QString>& known)
-{
-    QJsonObject out;
-    for (auto it = o.begin(); it != o.end(); ++it)
-        if (!known.contains(it.key()))
-            out.insert(it.key(), it.value());
-    return out;
 }
 
 } // namespace

@@ -1,36 +1,13 @@
 // DiskSteadyState, DiskSpread and DiskSummary of core/disk/diskresult.h: their JSON, in one place.
+#include "core/disk/diskjson_p.h"
 #include "core/disk/diskresult.h"
 
 #include <QJsonArray>
 #include <QSet>
 
+using namespace DiskJson;
+
 namespace {
-
-QJsonValue orNull(const std::optional<double>& v)
-{
-    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-}
-
-std::optional<double> number(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
-
-void putIf(QJsonObject& o, const QString& key, const std::optional<double>& v)
-{
-    if (v)
-        o.insert(key, *v);
-}
-
-QJsonObject unknownKeys(const QJsonObject& o, const QSet<QString>& known)
-{
-    QJsonObject out;
-    for (auto it = o.begin(); it != o.end(); ++it)
-        if (!known.contains(it.key()))
-            out.insert(it.key(), it.value());
-    return out;
-}
 
 const QSet<QString>& summaryKeys()
 {

@@ -1,0 +1,42 @@
+#pragma once
+
+// The JSON helpers of core/disk/diskresult.cpp and disksummary.cpp (private to them: the one place disk figures
+// meet JSON).
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QSet>
+#include <QString>
+
+#include <optional>
+
+namespace DiskJson {
+
+inline QJsonValue orNull(const std::optional<double>& v)
+{
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+inline std::optional<double> number(const QJsonObject& o, const QString& key)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+inline void putIf(QJsonObject& o, const QString& key, const std::optional<double>& v)
+{
+    if (v)
+        o.insert(key, *v);
+}
+
+// The keys of `o` not in `known`, as they were.
+inline QJsonObject unknownKeys(const QJsonObject& o, const QSet<QString>& known)
+{
+    QJsonObject out;
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!known.contains(it.key()))
+            out.insert(it.key(), it.value());
+    return out;
+}
+
+} // namespace DiskJson
