@@ -25,8 +25,6 @@ DIRBENCH_TEST_PKGS+=(ccache)
 # Only building the .deb (scripts/package.sh) needs these: CPack finds ELF files with file(1) and computes the
 # library dependencies with dpkg-shlibdeps (dpkg-dev).
 DIRBENCH_PACKAGE_PKGS=(dpkg-dev file ccache)
-# Only scripts/lint.sh (run by CI after the tests) needs these: the format check and the static analysers.
-DIRBENCH_LINT_PKGS=(clang-format-14 clang-tidy-14 clazy)
 # Only the fuzz targets (tests/fuzz, scripts/fuzz.sh) need these: clang 14 with libFuzzer and its sanitizers.
 DIRBENCH_FUZZ_PKGS=(clang-14 libclang-rt-14-dev ccache)
 

@@ -9,11 +9,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
-dirbench_install "${DIRBENCH_LINT_PKGS[@]}"
 
 BUILD_DIR=${BUILD_DIR:-build-asan}
 JOBS=${LINT_JOBS:-$(nproc)}
 LINT=${LINT:-format,tidy,clazy}
+# Only what the parts asked for (CI's format check needs clang-format alone).
+need=(clang-format-14)
+[[ $LINT == *tidy* ]] && need+=(clang-tidy-14)
+[[ $LINT == *clazy* ]] && need+=(clazy)
+dirbench_install "${need[@]}"
 # clazy's level0 (no false positives) and the level1 checks that hold for this code; left out: level1's
 # non-pod-global-static (every QStringLiteral table) and qstring-ref (a Qt 5 API).
 CLAZY_CHECKS=level0,connect-3arg-lambda,const-signal-or-slot,detaching-temporary,foreach,incorrect-emit,install-event-filter,overridden-signal,qhash-namespace,qproperty-without-notify,range-loop-detach,range-loop-reference,returning-data-from-temporary,rule-of-two-soft,skipped-base-method,virtual-signal
