@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+using LdapSessionDetail::awaitWriteResult;
 using LdapSessionDetail::ldapError;
 
 namespace {
@@ -80,6 +81,21 @@ SocketIo* io(Sockbuf_IO_Desc* sbiod)
     return static_cast<SocketIo*>(sbiod->sbiod_pvt);
 }
 } // namespace
+
+ProbeError LdapSessionDetail::awaitWriteResult(LDAP* ld, int msgid, int timeoutMs, const QString& what)
+{
+    timeval tv { timeoutMs / 1000, (timeoutMs % 1000) * 1000 };
+    LDAPMessage* res = nullptr;
+    if (ldap_result(ld, msgid, LDAP_MSG_ALL, &tv, &res) <= 0) {
+        ldap_abandon_ext(ld, msgid, nullptr, nullptr);
+        return ldapError(LDAP_TIMEOUT, what, ld);
+    }
+    int rc = LDAP_SUCCESS;
+    ldap_parse_result(ld, res, &rc, nullptr, nullptr, nullptr, nullptr, 1);
+    if (rc != LDAP_SUCCESS)
+        return ldapError(rc, what, ld);
+    return {};
+}
 
 Sockbuf_IO LdapSessionDetail::kBatchIo = {
     [](Sockbuf_IO_Desc* sbiod, void* arg) { return sbiod->sbiod_pvt = arg, 0; }, // setup
@@ -269,17 +285,7 @@ ProbeError LdapSession::modifyReplace(
     int rc = ldap_modify_ext(d->ld, dnBytes.constData(), mods, nullptr, nullptr, &msgid);
     if (rc != LDAP_SUCCESS)
         return ldapError(rc, what, d->ld);
-    const int ms = timeoutMs > 0 ? timeoutMs : d->opTimeoutMs;
-    timeval tv { ms / 1000, (ms % 1000) * 1000 };
-    LDAPMessage* res = nullptr;
-    if (ldap_result(d->ld, msgid, LDAP_MSG_ALL, &tv, &res) <= 0) {
-        ldap_abandon_ext(d->ld, msgid, nullptr, nullptr);
-        return ldapError(LDAP_TIMEOUT, what, d->ld);
-    }
-    ldap_parse_result(d->ld, res, &rc, nullptr, nullptr, nullptr, nullptr, 1);
-    if (rc != LDAP_SUCCESS)
-        return ldapError(rc, what, d->ld);
-    return {};
+    return awaitWriteResult(d->ld, msgid, timeoutMs > 0 ? timeoutMs : d->opTimeoutMs, what);
 }
 
 ProbeError LdapSession::search(const QString& base, Scope scope, const QString& filter, const QStringList& attrs,

@@ -12,6 +12,9 @@ namespace LdapSessionDetail {
 
 // A ProbeError from an LDAP result code, with the server's diagnostic message when ld has one.
 ProbeError ldapError(int code, const QString& what, LDAP* ld = nullptr);
+// Waits up to timeoutMs for the result of the write msgid (abandoning it on timeout) and turns its code into an
+// error named by `what`; nothing when it succeeded.
+ProbeError awaitWriteResult(LDAP* ld, int msgid, int timeoutMs, const QString& what);
 // LdapSession's Sockbuf_IO layer, between TLS (if any) and TCP: liblber's calls, passed on to SocketIo.
 extern Sockbuf_IO kBatchIo;
 

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+using LdapSessionDetail::awaitWriteResult;
 using LdapSessionDetail::ldapError;
 
 ProbeError LdapSession::add(const QString& dn, const QList<Attribute>& attrs, int timeoutMs)
@@ -35,15 +36,5 @@ ProbeError LdapSession::add(const QString& dn, const QList<Attribute>& attrs, in
     int rc = ldap_add_ext(d->ld, dnBytes.constData(), modPtrs.data(), nullptr, nullptr, &msgid);
     if (rc != LDAP_SUCCESS)
         return ldapError(rc, what, d->ld);
-    const int ms = timeoutMs > 0 ? timeoutMs : d->opTimeoutMs;
-    timeval tv { ms / 1000, (ms % 1000) * 1000 };
-    LDAPMessage* res = nullptr;
-    if (ldap_result(d->ld, msgid, LDAP_MSG_ALL, &tv, &res) <= 0) {
-        ldap_abandon_ext(d->ld, msgid, nullptr, nullptr);
-        return ldapError(LDAP_TIMEOUT, what, d->ld);
-    }
-    ldap_parse_result(d->ld, res, &rc, nullptr, nullptr, nullptr, nullptr, 1);
-    if (rc != LDAP_SUCCESS)
-        return ldapError(rc, what, d->ld);
-    return {};
+    return awaitWriteResult(d->ld, msgid, timeoutMs > 0 ? timeoutMs : d->opTimeoutMs, what);
 }
