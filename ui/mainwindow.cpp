@@ -56,6 +56,9 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("DirBench"));
+    // A run's threads (a live load's workers among them) below the window's thread: the window never waits for
+    // a core while the machine is busy with the load (bench/gui_responsiveness.sh).
+    runner->setJobNice(5);
     m_tabs->setObjectName(QStringLiteral("pageTabs"));
     m_tabs->setDocumentMode(true);
     auto* central = new QWidget(this);

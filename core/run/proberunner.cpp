@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <exception>
+#include <sys/resource.h>
+#include <unistd.h>
 
 struct ProbeRunner::Run
 {
@@ -25,6 +28,25 @@ struct ProbeRunner::Run
     QMutex resultMutex;
     RunRecord result;
 };
+
+namespace {
+
+int threadNice()
+{
+    errno = 0;
+    const int n = ::getpriority(PRIO_PROCESS, id_t(::gettid()));
+    return errno == 0 ? n : 0;
+}
+
+// A pool thread keeps its nice value from one job to the next (it can be raised, never lowered again without
+// privilege): set it once, to at least `nice`.
+void lowerThisThread(int nice)
+{
+    if (threadNice() < nice)
+        ::setpriority(PRIO_PROCESS, id_t(::gettid()), nice);
+}
+
+} // namespace
 
 ProbeRunner::ProbeRunner(QObject* parent)
     : QObject(parent)
@@ -55,7 +77,8 @@ int ProbeRunner::start(Job job)
     for (const auto& r : std::as_const(m_runs))
         busy += r != run && !r->done.load() ? 1 : 0;
     run->waiting = busy >= MaxThreads;
-    m_pool.start([this, run, job = std::move(job)]() {
+    m_pool.start([this, run, job = std::move(job), nice = m_jobNice, base = threadNice()]() {
+        lowerThisThread(base + nice);
         run->begun.store(true);
         RunRecord rec;
         try {

@@ -30,6 +30,10 @@ public:
     Q_DISABLE_COPY_MOVE(ProbeRunner)
 
     int start(Job job);
+    // Runs the jobs (and every thread a job starts, which inherits it) this much below the priority of the thread
+    // the runner lives on (Linux nice; 0 = the same, the default). The GUI sets it: a live load's threads then
+    // never keep the window's thread waiting for a core; the CLI, whose only work is the job, does not.
+    void setJobNice(int n) { m_jobNice = n; }
     void cancel(int runId);
     void cancelAll();
     bool isRunning(int runId) const;
@@ -58,6 +62,7 @@ private:
 
     QThreadPool m_pool;
     QTimer m_timer;
+    int m_jobNice = 0;
     int m_nextId = 1;
     QHash<int, std::shared_ptr<Run>> m_runs;
 };

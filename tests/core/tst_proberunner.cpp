@@ -10,7 +10,12 @@
 #include <QThread>
 
 #include <atomic>
+#include <cerrno>
 #include <stdexcept>
+#include <sys/resource.h>
+#include <thread>
+#include <tuple>
+#include <unistd.h>
 
 class TstProbeRunner : public QObject
 {
@@ -22,6 +27,7 @@ private slots:
     void staleRunDeliversNothingAfterCancel();
     void throwingJobFailsCleanly();
     void jobsBeyondThePoolSayTheyWait();
+    void jobNiceReachesTheJobAndItsThreads();
 };
 
 namespace {
@@ -207,6 +213,43 @@ void TstProbeRunner::jobsBeyondThePoolSayTheyWait()
     release = 100;
     QTRY_COMPARE(finished.count(), ids.size());
     QCOMPARE(waiting.count(), 3);
+}
+
+namespace {
+int threadNice()
+{
+    errno = 0;
+    const int n = ::getpriority(PRIO_PROCESS, id_t(::gettid()));
+    return errno == 0 ? n : -100;
+}
+} // namespace
+
+// setJobNice(3): the job's thread and a thread the job starts (as a load starts its workers) run 3 below the
+// runner's thread, which keeps its own priority; a runner without it runs jobs at the runner's priority.
+void TstProbeRunner::jobNiceReachesTheJobAndItsThreads()
+{
+    const int base = threadNice();
+    QVERIFY(base != -100);
+    if (base > 19 - 3)
+        QSKIP("this process already runs at nice > 16: no room to lower a thread by 3");
+    auto niceOf = [](ProbeRunner& runner) {
+        QSignalSpy done(&runner, &ProbeRunner::finished);
+        std::atomic<int> inJob { -100 }, inThread { -100 };
+        runner.start([&](RunContext&) {
+            inJob = threadNice();
+            std::thread t([&] { inThread = threadNice(); });
+            t.join();
+            return RunRecord();
+        });
+        const bool finished = done.wait(10000);
+        return std::make_tuple(finished, inJob.load(), inThread.load());
+    };
+    ProbeRunner plain;
+    QCOMPARE(niceOf(plain), std::make_tuple(true, base, base));
+    ProbeRunner lowered;
+    lowered.setJobNice(3);
+    QCOMPARE(niceOf(lowered), std::make_tuple(true, base + 3, base + 3));
+    QCOMPARE(threadNice(), base);
 }
 
 QTEST_GUILESS_MAIN(TstProbeRunner)

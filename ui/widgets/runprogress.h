@@ -6,8 +6,17 @@
 #include <algorithm>
 
 // A page's progress bar (range 0..1000) showing a run's fraction and its phase ("phase – 42%").
+// QProgressBar::setValue repaints at once (a synchronous paint of the bar and what lies behind it, several ms
+// per progress report during a live load): with updates off around it, the new value is drawn in the next
+// paint event instead, together with the charts' update.
 inline void showRunProgress(QProgressBar* bar, double fraction, const QString& phase)
 {
-    bar->setValue(int(std::clamp(fraction, 0.0, 1.0) * 1000));
-    bar->setFormat(phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%"));
+    const int value = int(std::clamp(fraction, 0.0, 1.0) * 1000);
+    const QString format = phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%");
+    if (value == bar->value() && format == bar->format())
+        return;
+    bar->setUpdatesEnabled(false);
+    bar->setValue(value);
+    bar->setFormat(format);
+    bar->setUpdatesEnabled(true); // schedules an update()
 }
