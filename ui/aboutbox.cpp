@@ -41,7 +41,7 @@ QString AboutBox::documentationPath()
     // This build's install prefix, the Debian package's, then (a build tree) the source's README.
     for (const char* candidate :
         { DIRBENCH_DOC_DIR "/README.md", "/usr/share/doc/dirbench/README.md", DIRBENCH_SOURCE_README }) {
-        const QString path = QString::fromUtf8(candidate);
+        QString path = QString::fromUtf8(candidate);
         if (QFileInfo::exists(path)) // local files under /usr/share or the build's source tree
             return path;
     }

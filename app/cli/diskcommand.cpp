@@ -15,6 +15,7 @@
 #include <QCommandLineParser>
 #include <QJsonArray>
 
+#include <cmath>
 #include <cstdio>
 
 namespace Cli {
@@ -248,7 +249,7 @@ int runDiskCommand(const QStringList& args)
         if (!v)
             return badArgument(QStringLiteral("--interval"),
                 QStringLiteral("'") + parser.value(o.interval) + QStringLiteral("' is not a number of seconds"));
-        spec.intervalMs = int(*v * 1000.0 + 0.5);
+        spec.intervalMs = int(std::lround(*v * 1000.0));
     }
     if (parser.isSet(o.data)) {
         const QString d = parser.value(o.data);

@@ -89,7 +89,7 @@ int numberOption(const QCommandLineParser& p, const char* name, double lo, doubl
     return ExitOk;
 }
 
-int ldapTargetFromParser(const QCommandLineParser& p, TargetUse use, LdapTarget* target)
+int ldapTargetFromParser(const QCommandLineParser& p, const TargetUse& use, LdapTarget* target)
 {
     LdapTarget& t = *target;
     t.uri = p.value(use.uriOption);

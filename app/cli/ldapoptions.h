@@ -26,7 +26,7 @@ struct TargetUse
     bool tlsElsewhere = false; // the TLS options serve another target of the run (experiment tls)
     QString uriOption = QStringLiteral("uri"); // the option that names the server (replication: "supplier")
 };
-int ldapTargetFromParser(const QCommandLineParser& p, TargetUse use, LdapTarget* target);
+int ldapTargetFromParser(const QCommandLineParser& p, const TargetUse& use, LdapTarget* target);
 
 struct WorkloadUse
 {

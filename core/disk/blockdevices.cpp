@@ -62,8 +62,8 @@ QStringList btrfsDevices(const QString& source)
 {
     const QDir root(QStringLiteral("/sys/fs/btrfs"));
     for (const QString& fsid : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QStringList devs = QDir(root.filePath(fsid + QStringLiteral("/devices")))
-                                     .entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
+        QStringList devs = QDir(root.filePath(fsid + QStringLiteral("/devices")))
+                               .entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
         if (devs.contains(source))
             return devs;
     }

@@ -139,7 +139,7 @@ std::optional<DiskDevices> fromJson(const QJsonValue& v)
     if (!v.isArray())
         return std::nullopt;
     DiskDevices out;
-    for (const QJsonValue& x : v.toArray())
+    for (const auto& x : v.toArray())
         out.append(DiskDeviceFigures::fromJson(x.toObject()));
     return out;
 }
@@ -200,7 +200,7 @@ QList<DiskInterval> DiskInterval::listFromJson(const QJsonArray& a)
 {
     QList<DiskInterval> out;
     QHash<QString, double> lastT;
-    for (const QJsonValue& v : a) {
+    for (const auto& v : a) {
         DiskInterval i = fromJson(v.toObject());
         i.seconds = i.t - lastT.value(i.series, 0.0);
         lastT[i.series] = i.t;

@@ -322,7 +322,7 @@ ProbeError DiskSpec::validate() const
         return ProbeError::invalid(QStringLiteral("repeat"), QStringLiteral("must be between 1 and 100"));
     if (intervalMs < 50 || intervalMs > 60000)
         return ProbeError::invalid(QStringLiteral("interval"), QStringLiteral("must be between 0.05 and 60 seconds"));
-    if (const ProbeError e = Steady::validate(*this); e.isError())
+    if (ProbeError e = Steady::validate(*this); e.isError())
         return e;
 
     const auto fs = Environment::fileSystemOf(dir);

@@ -191,7 +191,7 @@ DiskSummary DiskSummary::fromJson(const QJsonObject& o)
     if (o.value(QStringLiteral("steady_state")).isObject())
         s.steadyState = DiskSteadyState::fromJson(o.value(QStringLiteral("steady_state")).toObject());
     s.complete = o.value(QStringLiteral("complete")).toBool(true);
-    for (const QJsonValue& r : o.value(QStringLiteral("repeats")).toArray())
+    for (const auto& r : o.value(QStringLiteral("repeats")).toArray())
         s.repeats.push_back(fromJson(r.toObject()));
     readSpread(o.value(QStringLiteral("spread")).toObject(), s);
     s.suite = o.value(QStringLiteral("tests")).isObject();

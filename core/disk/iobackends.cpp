@@ -304,6 +304,7 @@ IoOutcome runThreads(const IoPlan& plan, IoMeter& meter, RunContext& ctx, const 
     for (int i = 0; i < plan.queueDepth; ++i)
         buffers.push_back(writeBuffer(plan, uint64_t(i)));
     std::vector<IoMeter::Recorder*> recorders; // one per thread: no lock shared between them
+    recorders.reserve(size_t(plan.queueDepth));
     for (int i = 0; i < plan.queueDepth; ++i)
         recorders.push_back(&meter.newRecorder());
 

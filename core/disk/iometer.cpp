@@ -4,6 +4,7 @@
 #include "core/run/runcontext.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 
 namespace {
@@ -165,7 +166,7 @@ DiskInterval IoMeter::makeInterval(const Bucket& b, uint64_t from, uint64_t to) 
     const double secs = double(to - from) / 1e9;
     DiskInterval i;
     i.series = m_series;
-    i.t = double(qint64(double(to - m_t0) / 1e6 + 0.5)) / 1000.0; // milliseconds
+    i.t = double(std::llround(double(to - m_t0) / 1e6)) / 1000.0; // milliseconds
     i.seconds = secs;
     i.mbPerS = secs > 0 ? round1(double(b.bytes) / 1e6 / secs) : 0.0;
     i.iops = secs > 0 ? round1(double(b.latency.count()) / secs) : 0.0;

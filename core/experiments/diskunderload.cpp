@@ -53,7 +53,7 @@ QJsonObject changeOf(const QJsonObject& idleSummary, const QJsonObject& loadedSu
 
 ProbeError DiskUnderLoadSpec::validate() const
 {
-    if (const ProbeError e = disk.validate(); e.isError())
+    if (ProbeError e = disk.validate(); e.isError())
         return e;
     if (disk.profile == DiskProfile::Directory)
         return ProbeError::invalid(QStringLiteral("profile"),

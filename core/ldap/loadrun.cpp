@@ -363,7 +363,7 @@ QJsonValue LoadRun::serverInterval()
             m_setup.close(); // reopen on the next interval
         return QJsonValue::Null;
     }
-    const QJsonObject out = MonitorReader::intervalJson(m_monBefore, after, double(now - m_monBeforeNs) / 1e9);
+    QJsonObject out = MonitorReader::intervalJson(m_monBefore, after, double(now - m_monBeforeNs) / 1e9);
     m_monBefore = after;
     m_monBeforeNs = now;
     return out;

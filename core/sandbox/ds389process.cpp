@@ -26,7 +26,7 @@ QList<QByteArray> cmdline(qint64 pid)
     QFile f(QStringLiteral("/proc/%1/cmdline").arg(pid));
     if (pid <= 0 || !f.open(QIODevice::ReadOnly))
         return {};
-    const QList<QByteArray> argv = f.readAll().split('\0');
+    QList<QByteArray> argv = f.readAll().split('\0');
     if (argv.isEmpty() || QFileInfo(QString::fromLocal8Bit(argv.first())).fileName() != u"ns-slapd")
         return {};
     return argv;

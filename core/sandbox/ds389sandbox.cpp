@@ -290,7 +290,7 @@ ProbeError configureReplication(Start& s)
     if (s.opt.replicas == 0)
         return {};
     QByteArray password = readPassword(s.info.passwordFile);
-    const ProbeError e
+    ProbeError e
         = Ds389Replication::appendTo(dse, Ds389Replication::supplierEntries(s.info.base, s.consumerPort, password));
     password.fill('\0');
     return e;

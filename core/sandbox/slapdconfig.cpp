@@ -137,7 +137,7 @@ QString SlapdConfig::ldapiUri(const QString& socketPath)
 QString SlapdConfig::locateSchemaDir()
 {
     for (const char* d : { "/etc/ldap/schema", "/etc/openldap/schema", "/usr/local/etc/openldap/schema" }) {
-        const QString dir = QLatin1String(d);
+        QString dir = QLatin1String(d);
         if (QFileInfo::exists(dir + QStringLiteral("/core.schema")))
             return dir;
     }
@@ -154,7 +154,7 @@ QString SlapdConfig::locateModuleDir()
 {
     for (const char* d : { "/usr/lib/ldap", "/usr/lib/x86_64-linux-gnu/ldap", "/usr/lib/aarch64-linux-gnu/ldap",
              "/usr/lib64/openldap", "/usr/lib/openldap", "/usr/libexec/openldap", "/usr/local/libexec/openldap" }) {
-        const QString dir = QLatin1String(d);
+        QString dir = QLatin1String(d);
         if (hasModule(dir, QStringLiteral("back_mdb")))
             return dir;
     }

@@ -124,7 +124,7 @@ void HistoryService::open(const QString& path)
     });
 }
 
-void HistoryService::list(const RunStore::Filter& filter, QObject* context, Done<Listing> done)
+void HistoryService::list(const RunStore::Filter& filter, QObject* context, const Done<Listing>& done)
 {
     post([this, filter, ctx = QPointer<QObject>(context), done] {
         Listing l;
@@ -139,7 +139,8 @@ void HistoryService::list(const RunStore::Filter& filter, QObject* context, Done
     });
 }
 
-void HistoryService::load(const QList<qint64>& ids, QObject* context, Progress progress, Done<Loaded> done)
+void HistoryService::load(
+    const QList<qint64>& ids, QObject* context, const Progress& progress, const Done<Loaded>& done)
 {
     post([this, ids, ctx = QPointer<QObject>(context), progress, done] {
         Loaded out;
@@ -165,7 +166,8 @@ void HistoryService::load(const QList<qint64>& ids, QObject* context, Progress p
     });
 }
 
-void HistoryService::importFiles(const QStringList& paths, QObject* context, Progress progress, Done<Imported> done)
+void HistoryService::importFiles(
+    const QStringList& paths, QObject* context, const Progress& progress, const Done<Imported>& done)
 {
     post([this, paths, ctx = QPointer<QObject>(context), progress, done] {
         Imported out;
@@ -193,7 +195,7 @@ void HistoryService::importFiles(const QStringList& paths, QObject* context, Pro
     });
 }
 
-void HistoryService::exportRun(qint64 id, const QString& path, QObject* context, Done<QString> done)
+void HistoryService::exportRun(qint64 id, const QString& path, QObject* context, const Done<QString>& done)
 {
     post([this, id, path, ctx = QPointer<QObject>(context), done] {
         QString why;
@@ -209,7 +211,7 @@ void HistoryService::exportRun(qint64 id, const QString& path, QObject* context,
     });
 }
 
-void HistoryService::rename(qint64 id, const QString& name, QObject* context, Done<bool> done)
+void HistoryService::rename(qint64 id, const QString& name, QObject* context, const Done<bool>& done)
 {
     post([this, id, name, ctx = QPointer<QObject>(context), done] {
         QString why;
@@ -222,7 +224,7 @@ void HistoryService::rename(qint64 id, const QString& name, QObject* context, Do
     });
 }
 
-void HistoryService::setTags(qint64 id, const QStringList& tags, QObject* context, Done<bool> done)
+void HistoryService::setTags(qint64 id, const QStringList& tags, QObject* context, const Done<bool>& done)
 {
     post([this, id, tags, ctx = QPointer<QObject>(context), done] {
         QString why;
@@ -235,7 +237,7 @@ void HistoryService::setTags(qint64 id, const QStringList& tags, QObject* contex
     });
 }
 
-void HistoryService::remove(const QList<qint64>& ids, QObject* context, Done<int> done)
+void HistoryService::remove(const QList<qint64>& ids, QObject* context, const Done<int>& done)
 {
     post([this, ids, ctx = QPointer<QObject>(context), done] {
         int n = 0;
@@ -249,7 +251,7 @@ void HistoryService::remove(const QList<qint64>& ids, QObject* context, Done<int
     });
 }
 
-void HistoryService::save(const RunRecord& record, const QString& name, QObject* context, Done<qint64> done)
+void HistoryService::save(const RunRecord& record, const QString& name, QObject* context, const Done<qint64>& done)
 {
     post([this, record, name, ctx = QPointer<QObject>(context), done] {
         QString why;

@@ -59,16 +59,16 @@ public:
     QString path() const { return m_path; }
     QThread* workerThread() const { return m_thread; }
 
-    void list(const RunStore::Filter& filter, QObject* context, Done<Listing> done);
-    void load(const QList<qint64>& ids, QObject* context, Progress progress, Done<Loaded> done);
-    void importFiles(const QStringList& paths, QObject* context, Progress progress, Done<Imported> done);
+    void list(const RunStore::Filter& filter, QObject* context, const Done<Listing>& done);
+    void load(const QList<qint64>& ids, QObject* context, const Progress& progress, const Done<Loaded>& done);
+    void importFiles(const QStringList& paths, QObject* context, const Progress& progress, const Done<Imported>& done);
     // done: "" when written, else why not.
-    void exportRun(qint64 id, const QString& path, QObject* context, Done<QString> done);
-    void rename(qint64 id, const QString& name, QObject* context, Done<bool> done);
-    void setTags(qint64 id, const QStringList& tags, QObject* context, Done<bool> done);
-    void remove(const QList<qint64>& ids, QObject* context, Done<int> done);
+    void exportRun(qint64 id, const QString& path, QObject* context, const Done<QString>& done);
+    void rename(qint64 id, const QString& name, QObject* context, const Done<bool>& done);
+    void setTags(qint64 id, const QStringList& tags, QObject* context, const Done<bool>& done);
+    void remove(const QList<qint64>& ids, QObject* context, const Done<int>& done);
     // A whole record (a sizing, a cloud comparison). done: the history id, or 0 (writeFailed says why).
-    void save(const RunRecord& record, const QString& name, QObject* context, Done<qint64> done);
+    void save(const RunRecord& record, const QString& name, QObject* context, const Done<qint64>& done);
 
     // A run as it goes. beginRun returns a ticket at once (the row is written on the worker); the others take it.
     qint64 beginRun(const QString& kind, const QJsonObject& spec, const QString& name = {});

@@ -126,7 +126,7 @@ RunStore::~RunStore()
 
 QString RunStore::defaultPath()
 {
-    const QString env = qEnvironmentVariable("DIRBENCH_HISTORY");
+    QString env = qEnvironmentVariable("DIRBENCH_HISTORY");
     if (!env.isEmpty())
         return env;
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);

@@ -30,7 +30,7 @@ QList<const DiskSummary*> partOrder(const std::vector<DiskSummary>& tests, const
         if (!order.contains(t))
             order << t;
     };
-    for (const QJsonValue& v : intervals) {
+    for (const auto& v : intervals) {
         const QString series = v.toObject().value(QStringLiteral("series")).toString();
         for (const DiskSummary& t : tests)
             if (t.test == series)

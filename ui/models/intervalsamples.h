@@ -11,7 +11,7 @@ inline SampleBatch samplesFromIntervals(const QJsonArray& intervals)
 {
     SampleBatch out;
     out.reserve(intervals.size());
-    for (const QJsonValue& v : intervals) {
+    for (const auto& v : intervals) {
         Sample s;
         s.values = v.toObject();
         s.series = s.values.value(QStringLiteral("series")).toString();

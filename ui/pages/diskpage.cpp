@@ -413,7 +413,7 @@ void DiskPage::onFinished(int runId, const RunRecord& record)
         return;
     m_runId = 0;
     m_lastRecord = record;
-    const QString message = showResult(record);
+    QString message = showResult(record);
     setRunning(false);
     emit statusMessage(m_profileName + QStringLiteral(": ") + message);
     emit runFinished(record);

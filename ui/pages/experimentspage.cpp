@@ -298,7 +298,7 @@ void ExperimentsPage::showPoints(const RunRecord& record)
     const Axis axis = axisOf(record);
     const QJsonArray points = record.summary.value(QStringLiteral("points")).toArray();
     bool completed = false; // a record older than ok/s: its points hold completed ops/s
-    for (const QJsonValue& v : points)
+    for (const auto& v : points)
         completed = completed || LoadFigures::pointRate(v.toObject()).completed;
     const QString unit = completed ? tr("ops/s (completed)") : tr("ok/s");
     const QString latency = LoadFigures::coalescedReads(record.spec) ? tr(" ms (coalesced reads)") : tr(" ms");

@@ -49,10 +49,9 @@ public:
         title();
         for (qsizetype i = 0; i < m_doc.sections.size(); ++i) {
             const ReportSection& s = m_doc.sections.at(i);
-            if (s.newPage && m_y > m_top + 1)
-                newPage(); // the details start after the summary page
-            else if (!s.status.isEmpty() && m_y > m_top + (m_bottom - m_top) * 0.45)
-                newPage(); // a run starts in the upper half of a page
+            // The details start after the summary page; a run starts in the upper half of a page.
+            if ((s.newPage && m_y > m_top + 1) || (!s.status.isEmpty() && m_y > m_top + (m_bottom - m_top) * 0.45))
+                newPage();
             section(s);
         }
         if (m_p && m_progress)

@@ -14,7 +14,7 @@ void curve(const RunRecord& r, ReportSection& section, QStringList& sources)
     const QJsonObject& s = r.summary;
     const QJsonArray points = s.value(QStringLiteral("points")).toArray();
     bool completed = false; // a record older than ok/s: its points hold completed ops/s
-    for (const QJsonValue& v : points)
+    for (const auto& v : points)
         completed = completed || LoadFigures::pointRate(v.toObject()).completed;
     const QString unit = completed ? QStringLiteral("ops/s") : QStringLiteral("ok/s");
     ReportChart c;
@@ -28,7 +28,7 @@ void curve(const RunRecord& r, ReportSection& section, QStringList& sources)
     ReportTable t;
     t.header = { QStringLiteral("series"), QStringLiteral("target"), QStringLiteral("coverage"),
         QStringLiteral("hit ratio"), unit };
-    for (const QJsonValue& v : points) {
+    for (const auto& v : points) {
         const QJsonObject p = v.toObject();
         const LoadFigures::PointRate rate = LoadFigures::pointRate(p);
         measured.points.append({ p.value(QStringLiteral("coverage")).toDouble() * 100, rate.perS });
@@ -44,7 +44,7 @@ void curve(const RunRecord& r, ReportSection& section, QStringList& sources)
     if (!fit.isEmpty()) {
         ReportSeries f;
         f.name = QStringLiteral("fitted model");
-        for (const QJsonValue& v : fit.value(QStringLiteral("curve")).toArray()) {
+        for (const auto& v : fit.value(QStringLiteral("curve")).toArray()) {
             const QJsonObject p = v.toObject();
             f.points.append(
                 { p.value(QStringLiteral("coverage")).toDouble() * 100, p.value(QStringLiteral("ops")).toDouble() });

@@ -93,7 +93,7 @@ QString bytesOf(const QString& key, double value)
 
 QString bytesExact(double value, bool memory)
 {
-    const QString readable = memory ? bytesBinary(value) : bytes(value);
+    QString readable = memory ? bytesBinary(value) : bytes(value);
     if (std::fabs(value) < 1000 || !std::isfinite(value))
         return readable;
     return QString(readable + u" (" + number(value) + u" bytes)");
@@ -125,7 +125,7 @@ QString value(const QJsonValue& v)
         return v.toString();
     case QJsonValue::Array: {
         QStringList parts;
-        for (const QJsonValue& e : v.toArray())
+        for (const auto& e : v.toArray())
             parts << value(e);
         return parts.join(QStringLiteral(", "));
     }

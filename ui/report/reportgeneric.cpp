@@ -23,7 +23,7 @@ void intervalCharts(const QJsonArray& intervals, const QStringList& keys, Report
     // Split by the group column ("test" in a suite) so each part is its own series.
     QMap<QString, QJsonArray> groups;
     QStringList order;
-    for (const QJsonValue& v : intervals) {
+    for (const auto& v : intervals) {
         const QString g = groupBy.isEmpty() ? QString() : v.toObject().value(groupBy).toString();
         if (!order.contains(g))
             order << g;
@@ -83,7 +83,7 @@ static void pointsChart(const QJsonObject& summary, ReportSection& section)
     if (xKey.isEmpty())
         return;
     bool completed = false;
-    for (const QJsonValue& v : points)
+    for (const auto& v : points)
         completed = completed || LoadFigures::pointRate(v.toObject()).completed;
     const QString unit
         = completed ? QStringLiteral("ops/s (completed: the record predates ok/s)") : QStringLiteral("ok/s");
@@ -94,7 +94,7 @@ static void pointsChart(const QJsonObject& summary, ReportSection& section)
     ReportSeries sr;
     sr.name = QString(u"measured " + c.yLabel);
     sr.markers = true;
-    for (const QJsonValue& v : points) {
+    for (const auto& v : points) {
         const QJsonObject o = v.toObject();
         const LoadFigures::PointRate rate = LoadFigures::pointRate(o);
         if (o.value(xKey).isDouble() && rate.present)
@@ -108,7 +108,7 @@ static void pointsChart(const QJsonObject& summary, ReportSection& section)
 static std::pair<QJsonArray, QJsonArray> splitLoadIntervals(const QJsonArray& intervals)
 {
     QJsonArray load, other;
-    for (const QJsonValue& v : intervals)
+    for (const auto& v : intervals)
         (v.toObject().contains(QStringLiteral("ops_per_s")) ? load : other).append(v);
     return { load, other };
 }

@@ -13,7 +13,7 @@ bool isObjectArray(const QJsonValue& v)
 {
     if (!v.isArray() || v.toArray().isEmpty())
         return false;
-    for (const QJsonValue& e : v.toArray())
+    for (const auto& e : v.toArray())
         if (!e.isObject())
             return false;
     return true;
@@ -70,7 +70,7 @@ ReportTable tableOf(const QJsonArray& objects)
     ReportTable t;
     QStringList keys;
     QList<QList<std::pair<QString, QJsonValue>>> all;
-    for (const QJsonValue& e : objects) {
+    for (const auto& e : objects) {
         all.append(leaves(e.toObject(), {}, 2));
         for (const auto& kv : all.last())
             if (!keys.contains(kv.first))
@@ -119,7 +119,7 @@ QJsonValue at(const QJsonObject& o, const QString& dottedKey)
 QStringList numericIntervalKeys(const QJsonArray& intervals)
 {
     QStringList keys;
-    for (const QJsonValue& e : intervals)
+    for (const auto& e : intervals)
         for (const auto& [k, v] : leaves(e.toObject()))
             if (v.isDouble() && k != u"t" && !keys.contains(k))
                 keys << k;
@@ -146,7 +146,7 @@ QStringList sourcesIn(const QJsonValue& v)
         = { QStringLiteral("source"), QStringLiteral("sources"), QStringLiteral("reference"), QStringLiteral("url") };
     QStringList out;
     if (v.isArray()) {
-        for (const QJsonValue& e : v.toArray())
+        for (const auto& e : v.toArray())
             out += sourcesIn(e);
     } else if (v.isObject()) {
         const QJsonObject o = v.toObject();
@@ -155,7 +155,7 @@ QStringList sourcesIn(const QJsonValue& v)
                 if (it.value().isString() && !it.value().toString().isEmpty()) {
                     out << it.value().toString();
                 } else if (it.value().isArray()) {
-                    for (const QJsonValue& s : it.value().toArray()) {
+                    for (const auto& s : it.value().toArray()) {
                         if (s.isString())
                             out << s.toString();
                         else

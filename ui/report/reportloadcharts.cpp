@@ -161,7 +161,7 @@ void loadCharts(const QJsonArray& intervals, ReportSection& section, bool coales
         return;
     QList<LoadInterval> typed;
     typed.reserve(intervals.size());
-    for (const QJsonValue& v : intervals)
+    for (const auto& v : intervals)
         typed << LoadInterval::fromJson(v.toObject());
     const QString note = coalescedReads ? QString(u", " + QString::fromUtf16(LoadFigures::kCoalesced)) : QString();
     throughput(typed, section);

@@ -58,7 +58,7 @@ QString sizingStep(const RunRecord& r, const QString& name)
         return {};
     QString total;
     QStringList others;
-    for (const QJsonValue& v : recs) {
+    for (const auto& v : recs) {
         const QJsonObject o = v.toObject();
         const QString what = o.value(QStringLiteral("name")).toString();
         if (what.compare(u"total RAM", Qt::CaseInsensitive) == 0)
@@ -78,9 +78,9 @@ QString sizingStep(const RunRecord& r, const QString& name)
 QStringList cloudSteps(const RunRecord& r, const QString& name)
 {
     QStringList out;
-    for (const QJsonValue& cv : r.summary.value(QStringLiteral("cases")).toArray()) {
+    for (const auto& cv : r.summary.value(QStringLiteral("cases")).toArray()) {
         const QJsonObject c = cv.toObject();
-        for (const QJsonValue& f : c.value(QStringLiteral("flags")).toArray()) {
+        for (const auto& f : c.value(QStringLiteral("flags")).toArray()) {
             QString msg = f.toObject().value(QStringLiteral("message")).toString();
             if (msg.isEmpty())
                 msg = f.toObject().value(QStringLiteral("code")).toString();

@@ -15,14 +15,14 @@ void sizing(const RunRecord& r, ReportSection& section, QStringList& sources)
     const QJsonArray recs = s.value(QStringLiteral("recommendations")).toArray();
     ReportTable overview;
     overview.header = { QStringLiteral("setting"), QStringLiteral("value"), QStringLiteral("unit") };
-    for (const QJsonValue& v : recs) {
+    for (const auto& v : recs) {
         const QJsonObject o = v.toObject();
         overview.rows.append({ o.value(QStringLiteral("name")).toString(),
             ReportFormat::value(o.value(QStringLiteral("value"))), o.value(QStringLiteral("unit")).toString() });
     }
     section.blocks << ReportBlock::subheading(QStringLiteral("Recommendations"));
     section.blocks << ReportBlock::ofTable(overview);
-    for (const QJsonValue& v : recs) {
+    for (const auto& v : recs) {
         const QJsonObject o = v.toObject();
         const QString name = o.value(QStringLiteral("name")).toString();
         section.blocks << ReportBlock::subheading(
@@ -32,7 +32,7 @@ void sizing(const RunRecord& r, ReportSection& section, QStringList& sources)
         rows.append({ QStringLiteral("formula"), o.value(QStringLiteral("formula")).toString() });
         rows.append({ QStringLiteral("computed"), o.value(QStringLiteral("computation")).toString() });
         QStringList inputs;
-        for (const QJsonValue& iv : o.value(QStringLiteral("inputs")).toArray()) {
+        for (const auto& iv : o.value(QStringLiteral("inputs")).toArray()) {
             const QJsonObject i = iv.toObject();
             const QString unit = i.value(QStringLiteral("unit")).toString();
             inputs << QString(i.value(QStringLiteral("name")).toString() + u" = "

@@ -130,7 +130,7 @@ void ProbeView::setRecord(const RunRecord& record)
                     m_kind.toHtmlEscaped()));
         QStringList evidence;
         const QJsonArray evidenceArray = server.value(QStringLiteral("evidence")).toArray();
-        for (const QJsonValue& e : evidenceArray)
+        for (const auto& e : evidenceArray)
             evidence << QStringLiteral("• ") + e.toString().toHtmlEscaped();
         m_evidenceLabel->setText(tr("Evidence:") + QStringLiteral("<br>") + evidence.join(QStringLiteral("<br>")));
         m_evidenceLabel->setVisible(!evidence.isEmpty());
@@ -186,7 +186,7 @@ void ProbeView::setTls(const QJsonObject& tls)
     m_tlsForm->addRow(tr("Expires"), expiry);
     QStringList sans;
     const QJsonArray sansArray = tls.value(QStringLiteral("sans")).toArray();
-    for (const QJsonValue& v : sansArray)
+    for (const auto& v : sansArray)
         sans << v.toString();
     m_tlsForm->addRow(tr("Names"), factLabel(sans.isEmpty() ? tr("none") : sans.join(QStringLiteral(", ")), this));
     const bool verified = tls.value(QStringLiteral("verified")).toBool();
@@ -210,7 +210,7 @@ void ProbeView::setRootDse(const QJsonObject& dse)
         QFont bold = top->font(0);
         bold.setBold(true);
         top->setFont(0, bold);
-        for (const QJsonValue& v : values)
+        for (const auto& v : values)
             new QTreeWidgetItem(top, { v.toString() });
         top->setExpanded(QLatin1String(key) != QLatin1String("supportedControl"));
     }

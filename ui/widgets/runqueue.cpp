@@ -13,8 +13,8 @@ QString waitingText(int ahead)
                       : QCoreApplication::translate("RunQueue", "waiting for a free runner (%n ahead)", nullptr, ahead);
 }
 
-void follow(ProbeRunner* runner, QProgressBar* bar, QObject* page, std::function<int()> currentRunId,
-    std::function<void(const QString&)> status)
+void follow(ProbeRunner* runner, QProgressBar* bar, QObject* page, const std::function<int()>& currentRunId,
+    const std::function<void(const QString&)>& status)
 {
     QObject::connect(runner, &ProbeRunner::waiting, page, [bar, currentRunId, status](int runId, int ahead) {
         if (runId == 0 || runId != currentRunId())
