@@ -48,7 +48,7 @@ contextCSN per server ID on the supplier and each consumer (1 us) and the consum
 message (nsds5replicaLastUpdateStatusJSON), nsds5replicaChangesSentSinceStartup, and the consumer's conflict
 entries (nsds5ReplConflict). The vendor's lag (supplier CSN time - consumer CSN time, the figure dsconf and
 contextCSN checks show) is printed beside the measured one; when the two differ by more than the CSN's
-resolution plus one marker period, the record flags vendor_disagrees and warns (vendor-lag-disagrees).
+resolution plus two marker periods, the record flags vendor_disagrees and warns (vendor-lag-disagrees).
 
 In eDirectory's terms, -625 and -626 during synchronization (ndstrace, ndsrepair) mean replication failing
 because NCP timed out, for example on a slow cloud disk: this measures the delay before it comes to that, and

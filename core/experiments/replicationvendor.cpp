@@ -271,7 +271,9 @@ QJsonObject Monitor::compose(
     const qint64 tCon = con.state.csnReadNs;
     const std::optional<double> measured
         = lag && sup.ok ? markerStateLagMs(acks, seen, sup.state.csnReadNs, tCon) : std::nullopt;
-    const double tolerance = resolution + 1000.0 / m_settings.markerRate + m_settings.pollMs + kSkewMs;
+    // The markers' figure may be off by one marker at each end: one the supplier had committed but not yet
+    // acknowledged at its reading, one the consumer held that the watcher had not read yet.
+    const double tolerance = resolution + 2 * 1000.0 / m_settings.markerRate + m_settings.pollMs + kSkewMs;
     v.insert(QStringLiteral("lag_ms"), msOrNull(lag));
     v.insert(QStringLiteral("lag_source"),
         lag ? QJsonValue(con.fresh ? QStringLiteral("csn") : QStringLiteral("last-reading")) : QJsonValue());
@@ -286,7 +288,7 @@ QJsonObject Monitor::compose(
 QJsonValue Monitor::interval(size_t i, const std::vector<qint64>& acks, const std::vector<qint64>& seen, RunRecord& rec)
 {
     qint64 readings[2] = { 0, 0 };
-    const QJsonObject v = compose(i, acks, seen, readings);
+    QJsonObject v = compose(i, acks, seen, readings); // not const: returned by move
     if (v.isEmpty())
         return QJsonValue();
     History& h = m_history[i];

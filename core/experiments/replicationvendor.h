@@ -22,7 +22,7 @@ struct RunRecord;
 //   against the supplier's now, which is what a monitor polling it shows and an upper bound), measured_lag_ms
 //   (the same state difference from the markers, at the same two readings: ack time of the newest marker the
 //   supplier acknowledged by its reading - ack time of the newest the consumer showed by its reading),
-//   tolerance_ms (resolution + one marker period + the poll period + 50 ms), vendor_disagrees (|measured -
+//   tolerance_ms (resolution + two marker periods + the poll period + 50 ms), vendor_disagrees (|measured -
 //   vendor| > tolerance);
 //   OpenLDAP: monitor ({"cn=Consumer NNN": {provider_uris, connection, phase, next_connect, last_connect,
 //   last_contact, last_cookie_received, last_cookie_sent}} or null, monitor_error);

@@ -181,7 +181,7 @@ void TstDs389Replication::frozenConsumerMarkerAndRuvLag()
     QCOMPARE(v.value("conflicts").toInt(-1), 0);
 
     // Both lags grow during the stop, and each reading of the server agrees with the markers' within its tolerance
-    // (the CSN's 1 s, one marker period, the poll and 50 ms).
+    // (the CSN's 1 s, two marker periods, the poll and 50 ms).
     double oldest = 0, vendorPeak = 0, measuredAtPeak = 0;
     int pairs = 0;
     for (const QJsonValue iv : rec.intervals) {
@@ -194,7 +194,7 @@ void TstDs389Replication::frozenConsumerMarkerAndRuvLag()
         const double lag = w.value("lag_ms").toDouble(), measured = w.value("measured_lag_ms").toDouble();
         qInfo("t %.1f s: RUV lag %.0f ms (%s), markers %.0f ms", iv.toObject().value("t").toDouble(), lag,
             qPrintable(w.value("lag_source").toString()), measured);
-        QVERIFY(w.value("tolerance_ms").toDouble() <= 1200);
+        QVERIFY(w.value("tolerance_ms").toDouble() <= 1300);
         QVERIFY2(std::abs(lag - measured) <= w.value("tolerance_ms").toDouble(), "the RUV and the markers disagree");
         QVERIFY(!w.value("vendor_disagrees").toBool());
         if (lag > vendorPeak) {
