@@ -206,6 +206,16 @@ std::optional<double> markerStateLagMs(
     return std::nullopt;
 }
 
+double toleranceMs(double resolutionMs, double markerRate, int pollMs)
+{
+    return resolutionMs + 2 * 1000.0 / markerRate + pollMs + kSkewMs;
+}
+
+bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, double toleranceMs)
+{
+    return vendorMs && measuredMs && std::abs(*vendorMs - *measuredMs) > toleranceMs;
+}
+
 Monitor::Monitor(const LdapTarget& supplier, const QList<LdapTarget>& consumers, const Settings& settings)
     : m_settings(settings)
 {
@@ -271,15 +281,13 @@ QJsonObject Monitor::compose(
     const qint64 tCon = con.state.csnReadNs;
     const std::optional<double> measured
         = lag && sup.ok ? markerStateLagMs(acks, seen, sup.state.csnReadNs, tCon) : std::nullopt;
-    // The markers' figure may be off by one marker at each end: one the supplier had committed but not yet
-    // acknowledged at its reading, one the consumer held that the watcher had not read yet.
-    const double tolerance = resolution + 2 * 1000.0 / m_settings.markerRate + m_settings.pollMs + kSkewMs;
+    const double tolerance = toleranceMs(resolution, m_settings.markerRate, m_settings.pollMs);
     v.insert(QStringLiteral("lag_ms"), msOrNull(lag));
     v.insert(QStringLiteral("lag_source"),
         lag ? QJsonValue(con.fresh ? QStringLiteral("csn") : QStringLiteral("last-reading")) : QJsonValue());
     v.insert(QStringLiteral("measured_lag_ms"), msOrNull(measured));
     v.insert(QStringLiteral("tolerance_ms"), std::round(tolerance * 1000) / 1000);
-    v.insert(QStringLiteral("vendor_disagrees"), lag && measured && std::abs(*measured - *lag) > tolerance);
+    v.insert(QStringLiteral("vendor_disagrees"), disagrees(lag, measured, tolerance));
     readings[0] = sup.state.csnReadNs;
     readings[1] = tCon;
     return v;

@@ -85,4 +85,11 @@ private:
 std::optional<double> markerStateLagMs(
     const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 tSupplierNs, qint64 tConsumerNs);
 
+// How far apart the vendor's lag and the markers' may be and still agree (tolerance_ms): the CSN's resolution, a
+// marker period at each end (one the supplier had committed but not yet acknowledged at its reading, one the
+// consumer held that the watcher had not read yet), the poll period and 50 ms.
+double toleranceMs(double resolutionMs, double markerRate, int pollMs);
+// vendor_disagrees: both figures known and more than the tolerance apart.
+bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, double toleranceMs);
+
 } // namespace ReplicationVendor

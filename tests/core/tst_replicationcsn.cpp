@@ -17,6 +17,7 @@ private slots:
     void ruvAndAgreementValues();
     void agreementUris();
     void markerStateLag();
+    void disagreement();
 };
 
 void TstReplicationCsn::openLdapCsn()
@@ -102,6 +103,20 @@ void TstReplicationCsn::markerStateLag()
     QCOMPARE(*markerStateLagMs(acks, seenFour, 1000 * ms, 1000 * ms), 700.0); // 4 failed: 3's ack stands in
     acks[3] = 400 * ms;
     QCOMPARE(*markerStateLagMs(acks, seenFour, 1000 * ms, 1000 * ms), 600.0);
+}
+
+void TstReplicationCsn::disagreement()
+{
+    using namespace ReplicationVendor;
+    QCOMPARE(toleranceMs(1000, 10, 5), 1255.0); // 389-ds: 1 s + 2 x 100 ms + 5 ms + 50 ms
+    QCOMPARE(toleranceMs(0.001, 20, 5), 155.001); // OpenLDAP: 1 us + 2 x 50 ms + 5 ms + 50 ms
+    const double t = toleranceMs(1000, 10, 5);
+    QVERIFY(!disagrees(3000, 2100, t)); // a frozen 389 consumer, RUV against markers
+    QVERIFY(!disagrees(1000, 0, t)); // the same CSN second or not
+    QVERIFY(disagrees(3000, 1000, t)); // a stale RUV: 2 s apart
+    QVERIFY(disagrees(0, 1300, t));
+    QVERIFY(!disagrees(std::nullopt, 5000, t)); // a figure unknown is no disagreement
+    QVERIFY(!disagrees(5000, std::nullopt, t));
 }
 
 QTEST_GUILESS_MAIN(TstReplicationCsn)
