@@ -3,8 +3,10 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
+#include "app/cli/passwordsource.h"
 #include "core/common/units.h"
 #include "core/experiments/replication.h"
+#include "core/experiments/replicationvendorread.h"
 #include "core/run/proberunner.h"
 
 #include <QJsonArray>
@@ -17,8 +19,9 @@ namespace {
 
 const char* const kDescription = R"(How long until a write is everywhere: replication lag measured as users feel it.
 
-  replication --supplier URI --consumer URI [--consumer URI ...] --marker-dn DN --marker-rate N
-              --duration S [--poll-ms MS] [--max-lag-ms P99] [connection options]
+  replication --supplier URI [--consumer URI ...] --marker-dn DN --marker-rate N --duration S
+              [--poll-ms MS] [--max-lag-ms P99] [connection options]
+              [--consumer-bind-dn DN --consumer-password-file FILE]
 
 A marker, a sequence number in the description of --marker-dn, is written on the supplier N times a second
 (the entry is made an organizationalRole when it does not exist and removed at the end, also after a failure
@@ -32,9 +35,20 @@ and is never dropped: after --duration the probe waits up to 15 s for the consum
 
 Each interval line shows the writes acknowledged per second and, per consumer, the lag p50/p99/max of the markers
 seen in it, how many are behind and for how long. --max-lag-ms gives a verdict per consumer on its p99 lag.
-The connection options (--bind-dn, --password-file, --starttls, ...) apply to every server. A consumer that
-cannot be read is a warning (consumer-unreachable) and the run goes on; no readable consumer, or a supplier that
+The connection options (--bind-dn, --password-file, --starttls, ...) apply to every server;
+--consumer-bind-dn with --consumer-password-file (both or neither) binds to the consumers as another DN. On
+389-ds, consumers the supplier's replication agreements point at and --consumer does not name are discovered
+(cn=mapping tree,cn=config; the record lists them); elsewhere --consumer is required. A consumer that cannot be
+read is a warning (consumer-unreachable) and the run goes on; no readable consumer, or a supplier that
 acknowledges nothing for 10 s, fails the run (exit 1).
+
+What the servers say, read once per interval beside the markers (read only, 1 s timeouts): OpenLDAP's
+contextCSN per server ID on the supplier and each consumer (1 us) and the consumer's cn=Monitor syncrepl entries
+(olmSR*, 2.5+); 389-ds's RUV (nsds50ruv, 1 s), the agreement's nsds5AgmtMaxCSN, state (green/amber/red) and
+message (nsds5replicaLastUpdateStatusJSON), nsds5replicaChangesSentSinceStartup, and the consumer's conflict
+entries (nsds5ReplConflict). The vendor's lag (supplier CSN time - consumer CSN time, the figure dsconf and
+contextCSN checks show) is printed beside the measured one; when the two differ by more than the CSN's
+resolution plus two marker periods, the record flags vendor_disagrees and warns (vendor-lag-disagrees).
 
 In eDirectory's terms, -625 and -626 during synchronization (ndstrace, ndsrepair) mean replication failing
 because NCP timed out, for example on a slow cloud disk: this measures the delay before it comes to that, and
@@ -51,6 +65,11 @@ QList<QCommandLineOption> commandOptions()
       << QCommandLineOption(QStringLiteral("consumer"),
              QStringLiteral("A server that replicates from it (repeat, or a comma-separated list)."),
              QStringLiteral("URI"))
+      << QCommandLineOption(QStringLiteral("consumer-bind-dn"),
+             QStringLiteral("Bind to the consumers as this DN (with --consumer-password-file)."), QStringLiteral("DN"))
+      << QCommandLineOption(QStringLiteral("consumer-password-file"),
+             QStringLiteral("The consumers' password: the first line of FILE (with --consumer-bind-dn)."),
+             QStringLiteral("FILE"))
       << QCommandLineOption(
              QStringLiteral("marker-dn"), QStringLiteral("The marker entry on the supplier."), QStringLiteral("DN"))
       << QCommandLineOption(
@@ -77,16 +96,66 @@ int refuseRepeatedButConsumer(const QCommandLineParser& p)
     return ExitOk;
 }
 
+// Issue 13: --consumer-bind-dn and --consumer-password-file, both or neither, bind to the consumers as another DN;
+// without them the consumers connect as the supplier does.
+int consumerTemplateFromParser(const QCommandLineParser& p, const LdapTarget& supplier, LdapTarget* out)
+{
+    *out = supplier;
+    const bool dn = p.isSet(QStringLiteral("consumer-bind-dn"));
+    if (dn != p.isSet(QStringLiteral("consumer-password-file")))
+        return dn ? badArgument(QStringLiteral("--consumer-password-file"),
+                   QStringLiteral("required with --consumer-bind-dn (both or neither)"))
+                  : badArgument(QStringLiteral("--consumer-bind-dn"),
+                      QStringLiteral("required with --consumer-password-file (both or neither)"));
+    if (!dn)
+        return ExitOk;
+    out->auth = LdapTarget::Auth::Simple;
+    out->bindDn = p.value(QStringLiteral("consumer-bind-dn"));
+    if (out->bindDn.trimmed().isEmpty())
+        return badArgument(QStringLiteral("--consumer-bind-dn"), QStringLiteral("empty"));
+    if (const ProbeError e = out->validate(); e.isError())
+        return badArgument(e.field == u"bind-dn" ? QStringLiteral("--consumer-bind-dn") : u"--" + e.field, e.detail);
+    const QString file = p.value(QStringLiteral("consumer-password-file"));
+    if (file.isEmpty())
+        return badArgument(QStringLiteral("--consumer-password-file"), QStringLiteral("empty"));
+    QString error, source;
+    if (!readPassword(file, true, &out->password, &error, &source))
+        return badArgument(QStringLiteral("--consumer-password-file"), error);
+    return ExitOk;
+}
+
+// Without --consumer the supplier's agreements must name one (389-ds). Asked before the run, so that a supplier
+// with none is a refusal naming --consumer.
+int requireConsumers(const ReplicationSpec& s)
+{
+    if (!s.consumers.isEmpty())
+        return ExitOk;
+    QList<LdapTarget> found;
+    if (const ProbeError e = ReplicationVendor::discover(s.supplier, s.markerDn, {}, s.consumerTemplate, &found);
+        e.isError()) {
+        std::fprintf(stderr, "dirbench-cli replication: the supplier cannot be read to find its consumers: %s\n",
+            qPrintable(e.message()));
+        return ExitFailed;
+    }
+    if (found.isEmpty())
+        return badArgument(QStringLiteral("--consumer"),
+            QStringLiteral("required: the supplier's replication agreements (389-ds, cn=mapping tree,cn=config) "
+                           "name no consumer"));
+    return ExitOk;
+}
+
 int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
 {
-    for (const char* required : { "supplier", "consumer", "marker-dn", "marker-rate", "duration" })
+    for (const char* required : { "supplier", "marker-dn", "marker-rate", "duration" })
         if (!p.isSet(QLatin1String(required)))
             return badArgument(QStringLiteral("--") + QLatin1String(required), QStringLiteral("required"));
     if (int rc = ldapTargetFromParser(p, { false, false, QStringLiteral("supplier") }, &s->supplier))
         return rc;
+    if (int rc = consumerTemplateFromParser(p, s->supplier, &s->consumerTemplate))
+        return rc;
     for (const QString& list : p.values(QStringLiteral("consumer")))
         for (const QString& uri : list.split(u',')) {
-            LdapTarget c = s->supplier;
+            LdapTarget c = s->consumerTemplate;
             c.uri = uri.trimmed();
             if (const ProbeError e = c.validate(); e.isError())
                 return badArgument(QStringLiteral("--consumer"), e.detail);
@@ -117,6 +186,43 @@ QString lagText(const QJsonValue& v)
     return n("p50") + u'/' + n("p99") + u'/' + n("max");
 }
 
+// Issue 13: the server's own lag beside the measured one (" vendor 1,000.0 ms", "!" when they disagree).
+QString vendorText(const QJsonValue& v)
+{
+    const QJsonObject o = v.toObject();
+    if (!o.value(QStringLiteral("lag_ms")).isDouble())
+        return {};
+    return QStringLiteral(" vendor %1 ms%2%3")
+        .arg(Units::formatNumber(o.value(QStringLiteral("lag_ms")).toDouble(), 1),
+            o.value(QStringLiteral("lag_source")).toString() == u"last-reading" ? QStringLiteral(" (last reading)")
+                                                                                : QString(),
+            o.value(QStringLiteral("vendor_disagrees")).toBool() ? QStringLiteral(" (disagrees)") : QString());
+}
+
+QString vendorSummaryText(const QJsonObject& v)
+{
+    if (v.isEmpty())
+        return {};
+    auto ms = [&v](const char* k) {
+        return v.value(QLatin1String(k)).isDouble() ? Units::formatNumber(v.value(QLatin1String(k)).toDouble(), 1)
+                                                    : QStringLiteral("-");
+    };
+    const bool ds389 = v.value(QStringLiteral("kind")).toString() == u"389ds";
+    QString t
+        = QStringLiteral("  the server says (%1): lag ms p99/max %2/%3, %4 of %5 readings disagree")
+              .arg(ds389 ? QStringLiteral("RUV") : QStringLiteral("contextCSN"), ms("lag_p99_ms"), ms("lag_max_ms"))
+              .arg(qint64(v.value(QStringLiteral("disagreeing_readings")).toDouble()))
+              .arg(qint64(v.value(QStringLiteral("readings")).toDouble()));
+    const QJsonObject a = v.value(QStringLiteral("agreement")).toObject();
+    if (!a.isEmpty())
+        t += QStringLiteral("; agreement %1: %2")
+                 .arg(a.value(QStringLiteral("state")).toString(QStringLiteral("-")),
+                     a.value(QStringLiteral("message")).toString());
+    if (v.value(QStringLiteral("conflicts")).isDouble())
+        t += QStringLiteral("; conflict entries %1").arg(qint64(v.value(QStringLiteral("conflicts")).toDouble()));
+    return t + u'\n';
+}
+
 void printInterval(std::FILE* out, const Sample& s)
 {
     std::fprintf(out, "%7.1f s  writes %6s/s", s.t,
@@ -128,6 +234,7 @@ void printInterval(std::FILE* out, const Sample& s)
             qPrintable(lagText(c.value(QStringLiteral("lag_ms")))),
             qint64(c.value(QStringLiteral("behind")).toDouble()),
             c.value(QStringLiteral("oldest_unseen_s")).toDouble());
+        std::fputs(qPrintable(vendorText(c.value(QStringLiteral("vendor")))), out);
     }
     std::fputc('\n', out);
     std::fflush(out); // a line per interval as it happens, also into a pipe
@@ -152,7 +259,13 @@ void printSummary(std::FILE* out, const RunRecord& rec)
             qint64(c.value(QStringLiteral("unseen")).toDouble()),
             c.value(QStringLiteral("behind_for_at_least_s")).toDouble(),
             qint64(c.value(QStringLiteral("seen_before_ack")).toDouble()));
+        std::fputs(qPrintable(vendorSummaryText(c.value(QStringLiteral("vendor")).toObject())), out);
     }
+    QStringList discovered;
+    for (const QJsonValue v : s.value(QStringLiteral("discovered_consumers")).toArray())
+        discovered << v.toString();
+    if (!discovered.isEmpty())
+        std::fprintf(out, "discovered from the supplier's agreements: %s\n", qPrintable(discovered.join(u' ')));
     for (const QJsonValue v : s.value(QStringLiteral("verdict_sentences")).toArray())
         std::fprintf(out, "%s\n", qPrintable(v.toString()));
     for (const RunWarning& w : rec.warnings)
@@ -189,6 +302,8 @@ int runReplicationCommand(const QStringList& args)
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
     if (int rc = history.configure(p))
+        return rc;
+    if (int rc = requireConsumers(spec))
         return rc;
     if (int rc = history.begin(QStringLiteral("replication"), spec.toJson()))
         return rc;

@@ -4,6 +4,7 @@
 #include "core/common/sample.h"
 #include "core/common/units.h"
 #include "core/experiments/replicationmarker.h"
+#include "core/experiments/replicationvendor.h"
 #include "core/experiments/replicationwatch.h"
 #include "core/ldap/ldapsession.h"
 #include "core/run/runcontext.h"
@@ -28,6 +29,7 @@ struct Run
     ReplicationWatch::Writer writer;
     std::vector<std::unique_ptr<ReplicationWatch::Watcher>> watchers;
     std::vector<ReplicationWatch::Account> accounts;
+    std::unique_ptr<ReplicationVendor::Monitor> vendor; // issue 13: what the servers say
     QSet<QString> warned;
     qint64 t0 = 0;
     qint64 lastEnd = 0;
@@ -65,6 +67,7 @@ void takeInterval(Run& r, qint64 end)
     for (size_t i = 0; i < r.watchers.size(); ++i) {
         QJsonObject c = ReplicationWatch::interval(acks, r.watchers[i]->seen(), end, r.accounts[i]);
         c.insert(QStringLiteral("reachable"), r.watchers[i]->reachable());
+        c.insert(QStringLiteral("vendor"), r.vendor->interval(i, acks, r.watchers[i]->seen(), r.rec));
         consumers.insert(r.watchers[i]->uri(), c);
         warnUnreachable(r, *r.watchers[i]);
     }
@@ -169,6 +172,38 @@ void summarise(Run& r)
         { QStringLiteral("consumers"), consumers }, { QStringLiteral("verdict_sentences"), sentences } };
 }
 
+// Issue 13, the hooks of the servers' own figures: consumers found in the supplier's agreements (389-ds) are added
+// to the spec; the summary gets each consumer's vendor object and which were discovered.
+QStringList addDiscovered(ReplicationSpec& spec, RunRecord& rec)
+{
+    if (!spec.discoverConsumers)
+        return {};
+    QList<LdapTarget> found;
+    const LdapTarget like = spec.consumerTemplate.uri.isEmpty() ? spec.supplier : spec.consumerTemplate;
+    if (const ProbeError e = ReplicationVendor::discover(spec.supplier, spec.markerDn, spec.consumers, like, &found);
+        e.isError())
+        rec.addWarning(QStringLiteral("consumer-discovery"),
+            QStringLiteral("the supplier's replication agreements cannot be read: ") + e.message());
+    QStringList uris;
+    for (const LdapTarget& t : found)
+        uris << t.uri;
+    spec.consumers << found;
+    return uris;
+}
+
+void addVendorSummary(Run& r, const QStringList& discovered)
+{
+    QJsonObject consumers = r.rec.summary.value(QStringLiteral("consumers")).toObject();
+    for (size_t i = 0; i < r.watchers.size(); ++i) {
+        QJsonObject c = consumers.value(r.watchers[i]->uri()).toObject();
+        c.insert(QStringLiteral("vendor"), r.vendor->summary(i));
+        c.insert(QStringLiteral("discovered"), discovered.contains(r.watchers[i]->uri()));
+        consumers.insert(r.watchers[i]->uri(), c);
+    }
+    r.rec.summary.insert(QStringLiteral("consumers"), consumers);
+    r.rec.summary.insert(QStringLiteral("discovered_consumers"), QJsonArray::fromStringList(discovered));
+}
+
 void fail(RunRecord& rec, const QString& why)
 {
     rec.status = QStringLiteral("failed");
@@ -189,7 +224,7 @@ ProbeError ReplicationSpec::validate() const
         return ProbeError::invalid(QStringLiteral("poll-ms"), QStringLiteral("must be between 1 and 60000"));
     if (maxLagMs < 0)
         return ProbeError::invalid(QStringLiteral("max-lag-ms"), QStringLiteral("must be positive"));
-    if (consumers.isEmpty())
+    if (consumers.isEmpty() && !discoverConsumers)
         return ProbeError::invalid(QStringLiteral("consumer"), QStringLiteral("at least one consumer is needed"));
     for (const LdapTarget& c : consumers)
         if (c.uri == supplier.uri)
@@ -206,11 +241,15 @@ QJsonObject ReplicationSpec::toJson() const
         { QStringLiteral("marker_dn"), markerDn }, { QStringLiteral("marker_rate"), markerRate },
         { QStringLiteral("duration_s"), durationS }, { QStringLiteral("poll_ms"), pollMs },
         { QStringLiteral("interval_s"), intervalS }, { QStringLiteral("max_lag_ms"), maxLagMs },
-        { QStringLiteral("method"), QStringLiteral("poll") } };
+        { QStringLiteral("method"), QStringLiteral("poll") },
+        { QStringLiteral("discover_consumers"), discoverConsumers },
+        { QStringLiteral("consumer_bind_dn"),
+            consumerTemplate.uri.isEmpty() ? QJsonValue() : QJsonValue(consumerTemplate.bindDn) } };
 }
 
-RunRecord Experiments::runReplication(const ReplicationSpec& spec, RunContext& ctx)
+RunRecord Experiments::runReplication(const ReplicationSpec& given, RunContext& ctx)
 {
+    ReplicationSpec spec = given; // discovered consumers are added
     Run r(spec, ctx);
     r.rec.kind = QStringLiteral("replication");
     r.rec.started = QDateTime::currentDateTimeUtc();
@@ -226,19 +265,29 @@ RunRecord Experiments::runReplication(const ReplicationSpec& spec, RunContext& c
         fail(r.rec, QStringLiteral("the marker entry: ") + e.message());
         return r.rec;
     }
+    const QStringList discovered = addDiscovered(spec, r.rec);
+    if (spec.consumers.isEmpty()) {
+        fail(r.rec, QStringLiteral("no consumer: none named, and the supplier's replication agreements name none"));
+        return r.rec;
+    }
     for (const LdapTarget& c : spec.consumers) {
         r.watchers.push_back(std::make_unique<ReplicationWatch::Watcher>(c, spec.markerDn, spec.pollMs));
         r.accounts.emplace_back();
         r.watchers.back()->start();
     }
+    r.vendor = std::make_unique<ReplicationVendor::Monitor>(spec.supplier, spec.consumers,
+        ReplicationVendor::Monitor::Settings { spec.markerDn, spec.intervalS, spec.markerRate, spec.pollMs });
     ctx.setPhase(QStringLiteral("measuring"));
     r.t0 = r.lastEnd = nowNs();
     r.writer.start(r.t0);
+    r.vendor->start(r.t0);
     const QString failure = measure(r);
     r.writer.stop();
     for (auto& w : r.watchers)
         w->stop();
+    r.vendor->stop();
     summarise(r);
+    addVendorSummary(r, discovered);
     bool anyReached = false;
     for (const auto& w : r.watchers)
         anyReached = anyReached || w->everReached();

@@ -30,6 +30,11 @@ struct ReplicationSpec
     double maxLagMs = 0; // > 0: a verdict per consumer on its p99 lag
     double graceS = 15; // after the duration, the wait for the consumers to see the last marker
     double failAfterS = 10; // the supplier's failure window: no write acknowledged for this long fails the run
+    // Consumers the supplier's replication agreements point at (389-ds) that `consumers` does not name are added
+    // (summary.discovered_consumers); with discovery on, `consumers` may be empty. They connect as
+    // consumerTemplate does (its uri replaced; an empty uri: as the supplier).
+    bool discoverConsumers = true;
+    LdapTarget consumerTemplate;
 
     // Fields named as the CLI names them: marker-dn, marker-rate, duration, poll-ms, max-lag-ms, consumer.
     ProbeError validate() const;
@@ -41,7 +46,9 @@ namespace Experiments {
 // kind "replication". intervals: {t, write_ok_per_s, consumers: {URI: {lag_ms: {p50, p99, max} | null, seen,
 // behind, oldest_unseen_s, seen_before_ack, reachable}}}; summary: markers_written, write_errors,
 // write_ok_per_s, method ("poll"), consumers: {URI: {lag_ms, markers_seen, unseen, behind_for_at_least_s,
-// seen_before_ack, method, reachable}}, verdict_sentences. Warnings: consumer-unreachable, marker-not-restored.
+// seen_before_ack, method, reachable, discovered, vendor}}, discovered_consumers, verdict_sentences. Each interval's
+// and the summary's consumer has `vendor`: what the server says (core/experiments/replicationvendor.h). Warnings:
+// consumer-unreachable, marker-not-restored, vendor-lag-disagrees, consumer-discovery.
 // Fails (status failed) when the marker entry cannot be made, no consumer can be read, or the supplier
 // acknowledges no write for failAfterS.
 RunRecord runReplication(const ReplicationSpec& spec, RunContext& ctx);

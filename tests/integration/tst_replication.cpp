@@ -2,6 +2,10 @@
 // consumer (a replicated sandbox): lag measured and small on an idle pair; the consumer frozen with SIGSTOP for
 // 3 s shows lag rising to about 3 s and recovering with no marker dropped; the marker entry is gone after each
 // run (an existing one gets its description back), also after SIGINT; the CLI's record and its bad arguments.
+// What the server says (ReplicationVendor): contextCSN per server ID and the consumer's cn=Monitor syncrepl entry in
+// every interval, its lag beside the markers' and within the tolerance; a frozen consumer's state is its last
+// reading, marked so, and its lag grows with the markers'; --consumer-bind-dn/--consumer-password-file are what the
+// consumers are read with.
 #include "core/experiments/replication.h"
 #include "core/ldap/ldapsession.h"
 #include "core/run/runcontext.h"
@@ -17,6 +21,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QUrl>
 
 #include <csignal>
 #include <thread>
@@ -32,8 +37,10 @@ private slots:
     void cliBadArguments();
     void cliInterruptRemovesMarker();
     void killedConsumerIsAWarning();
+    void cliConsumerCredentials();
 
 private:
+    static int vendorAgreements(const RunRecord& rec, const QString& uri);
     LdapTarget admin(const QString& uri) const;
     ReplicationSpec spec(double rate, double duration) const;
     bool markerGone();
@@ -71,6 +78,29 @@ LdapTarget TstReplication::admin(const QString& uri) const
     if (f.open(QIODevice::ReadOnly))
         t.password = f.readAll().trimmed();
     return t;
+}
+
+// Intervals in which both the server's lag and the markers' are known; each pair must agree within the tolerance
+// the record states (-1 when one does not).
+int TstReplication::vendorAgreements(const RunRecord& rec, const QString& uri)
+{
+    int both = 0;
+    for (const QJsonValue iv : rec.intervals) {
+        const QJsonObject v
+            = iv.toObject().value("consumers").toObject().value(uri).toObject().value("vendor").toObject();
+        if (v.value("kind").toString() != u"openldap")
+            return -1;
+        if (!v.value("lag_ms").isDouble() || !v.value("measured_lag_ms").isDouble())
+            continue;
+        const double d = std::abs(v.value("lag_ms").toDouble() - v.value("measured_lag_ms").toDouble());
+        if (d > v.value("tolerance_ms").toDouble() || v.value("vendor_disagrees").toBool()) {
+            qWarning("interval at %.1f s: contextCSN lag %.1f ms, markers %.1f ms", iv.toObject().value("t").toDouble(),
+                v.value("lag_ms").toDouble(), v.value("measured_lag_ms").toDouble());
+            return -1;
+        }
+        ++both;
+    }
+    return both;
 }
 
 ReplicationSpec TstReplication::spec(double rate, double duration) const
@@ -114,6 +144,29 @@ void TstReplication::idlePairHasSmallLag()
     QVERIFY2(c.value("lag_ms").toObject().value("p50").toDouble(-1) < 200, "p50");
     QVERIFY2(p99 >= 0 && p99 < 2000, qPrintable(QString::number(p99)));
     QVERIFY(markerGone());
+
+    // What the server says, beside it.
+    const QString uri = m_pair->replicas.constFirst().uri;
+    const QJsonObject v = c.value("vendor").toObject();
+    QCOMPARE(v.value("kind").toString(), QStringLiteral("openldap"));
+    QCOMPARE(v.value("resolution_ms").toDouble(), 0.001);
+    QVERIFY(v.value("supplier_csn").toObject().contains("000")); // the provider's SID (no serverID: 000)
+    QVERIFY(v.value("consumer_csn").toObject().value("000").toString().contains("Z#"));
+    QVERIFY2(v.value("lag_max_ms").isDouble() && v.value("lag_max_ms").toDouble() < 2000,
+        qPrintable(QJsonDocument(v).toJson()));
+    QVERIFY(v.value("readings").toInt() >= 3);
+    const QJsonObject monitor = v.value("monitor").toObject();
+    QCOMPARE(monitor.size(), 1); // one syncrepl stanza: cn=Consumer 001
+    const QJsonObject sr = monitor.begin().value().toObject();
+    QVERIFY2(sr.value("provider_uris").toString().contains(QUrl(m_pair->uri).authority()),
+        qPrintable(QJsonDocument(sr).toJson()));
+    QCOMPARE(sr.value("phase").toString(), QStringLiteral("Persist")); // idle, refreshAndPersist
+    QVERIFY(sr.value("last_cookie_received").toString().contains("csn="));
+    QVERIFY(!rec.hasWarning("vendor-lag-disagrees"));
+    const int both = vendorAgreements(rec, uri);
+    qInfo("idle pair: contextCSN lag p99 %.3f ms, max %.3f ms; %d intervals with both figures",
+        v.value("lag_p99_ms").toDouble(), v.value("lag_max_ms").toDouble(), both);
+    QVERIFY2(both >= 3, qPrintable(QString::number(both)));
 }
 
 void TstReplication::frozenConsumerFallsBehindAndRecovers()
@@ -155,6 +208,29 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
         = rec.intervals.last().toObject().value("consumers").toObject().value(uri).toObject();
     QCOMPARE(lastInterval.value("behind").toInt(), 0); // recovered
     QVERIFY(markerGone());
+
+    // The server's state: unread while it is frozen (never made up), beside the markers' before and after.
+    int unread = 0;
+    double grown = 0; // the largest contextCSN lag while the consumer could not be read
+    for (const QJsonValue iv : rec.intervals) {
+        const QJsonObject v
+            = iv.toObject().value("consumers").toObject().value(uri).toObject().value("vendor").toObject();
+        if (v.value("reachable").toBool(true))
+            continue;
+        ++unread;
+        QVERIFY(!v.value("error").toString().isEmpty());
+        QCOMPARE(v.value("lag_source").toString(), QStringLiteral("last-reading"));
+        grown = std::max(grown, v.value("lag_ms").toDouble());
+    }
+    const int both = vendorAgreements(rec, uri);
+    const QJsonObject v = c.value("vendor").toObject();
+    qInfo("frozen 3 s: %d intervals unread (contextCSN lag up to %.0f ms), %d with both figures, lag max %.1f ms",
+        unread, grown, both, v.value("lag_max_ms").toDouble());
+    QVERIFY2(unread >= 1, qPrintable(QString::number(unread)));
+    QVERIFY2(grown >= 1000, qPrintable(QString::number(grown))); // it grows with the markers' while frozen
+    QVERIFY2(both >= 4, qPrintable(QString::number(both)));
+    QVERIFY(!rec.hasWarning("vendor-lag-disagrees"));
+    QVERIFY(v.value("reachable").toBool()); // the last reading, after it resumed
 }
 
 QStringList TstReplication::connection() const
@@ -211,6 +287,12 @@ void TstReplication::cliBadArguments()
         { base + QStringList { "--marker-rate", "5000" }, "--marker-rate" },
         { base + QStringList { "--consumer", m_pair->uri }, "--consumer" },
         { base + QStringList { "--ca-file", "/etc/hosts" }, "--ca-file" },
+        { base + QStringList { "--consumer-bind-dn", m_pair->bindDn }, "--consumer-password-file" },
+        { base + QStringList { "--consumer-password-file", m_pair->passwordFile }, "--consumer-bind-dn" },
+        { base + QStringList { "--consumer-bind-dn", "not a dn", "--consumer-password-file", m_pair->passwordFile },
+            "--consumer-bind-dn" },
+        { base + QStringList { "--consumer-bind-dn", m_pair->bindDn, "--consumer-password-file", "/nonexistent/pw" },
+            "--consumer-password-file" },
     };
     for (const auto& [args, field] : bad) {
         QProcess p;
@@ -278,6 +360,34 @@ void TstReplication::killedConsumerIsAWarning()
     QCOMPARE(qint64(alive.value("markers_seen").toDouble()), qint64(rec.summary.value("markers_written").toDouble()));
     QVERIFY(dead.value("unseen").toInt() > 0); // kept, not dropped
     QVERIFY(dead.value("behind_for_at_least_s").toDouble() > 1);
+}
+
+// The consumers are read as --consumer-bind-dn with --consumer-password-file: a wrong password there makes the only
+// consumer unreadable (the run fails, exit 1), while the supplier, bound with --password-file, takes the markers.
+void TstReplication::cliConsumerCredentials()
+{
+    const QString wrong = m_parent.path() + "/wrong-password";
+    QFile f(wrong);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not-the-password\n");
+    f.close();
+    const QStringList base { "--supplier", m_pair->uri, "--consumer", m_pair->replicas.constFirst().uri, "--marker-dn",
+        m_marker, "--marker-rate", "10", "--duration", "1", "--no-history", "--json", "-" };
+    const auto [bad, badOut] = cli(
+        base + connection() + QStringList { "--consumer-bind-dn", m_pair->bindDn, "--consumer-password-file", wrong });
+    QCOMPARE(bad, 1);
+    const QJsonObject badRec = QJsonDocument::fromJson(badOut).object();
+    QVERIFY(badRec.value("failure").toString().contains("no consumer"));
+    QVERIFY(QJsonDocument(badRec.value("warnings").toArray()).toJson().contains("consumer-unreachable"));
+    QVERIFY(markerGone());
+    const auto [good, goodOut] = cli(base + connection()
+        + QStringList { "--consumer-bind-dn", m_pair->bindDn, "--consumer-password-file", m_pair->passwordFile });
+    QCOMPARE(good, 0);
+    const QJsonObject rec = QJsonDocument::fromJson(goodOut).object();
+    QCOMPARE(rec.value("spec").toObject().value("consumer_bind_dn").toString(), m_pair->bindDn);
+    const QByteArray password = admin(m_pair->uri).password;
+    QVERIFY(!password.isEmpty() && !goodOut.contains(password)); // never in the record
+    QVERIFY(markerGone());
 }
 
 QTEST_GUILESS_MAIN(TstReplication)

@@ -1,0 +1,95 @@
+#pragma once
+
+#include "core/experiments/replicationvendorread.h"
+
+#include <QJsonValue>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+struct RunRecord;
+
+// What the servers say, on the marker probe's time axis (issue 13). Each server (the supplier and every consumer) is
+// read once per interval by a thread of its own over a session of its own with short timeouts
+// (ReplicationVendor::kReadTimeoutMs), read only, off the probe's hot path: a frozen consumer delays only its own
+// reading. Each interval then gets, per consumer, a `vendor` object (null for a server whose state is not read):
+//   kind ("openldap" | "389ds"), resolution_ms (0.001 for contextCSN, 1000 for a 389-ds CSN), read_at_s and
+//   supplier_read_at_s (the readings used, seconds since the run began), reachable, error,
+//   supplier_csn / consumer_csn ({server id: CSN}), lag_by_server ({id: supplier - consumer CSN time in ms, null
+//   when the consumer has none from that server}), lag_ms (the vendor's figure: the largest, never below 0; null
+//   when unknown) and lag_source ("csn"; "last-reading" while the consumer cannot be read: its state as last read,
+//   against the supplier's now, which is what a monitor polling it shows and an upper bound), measured_lag_ms
+//   (the same state difference from the markers, at the same two readings: ack time of the newest marker the
+//   supplier acknowledged by its reading - ack time of the newest the consumer showed by its reading),
+//   tolerance_ms (resolution + two marker periods + the poll period + 50 ms), vendor_disagrees (|measured -
+//   vendor| > tolerance);
+//   OpenLDAP: monitor ({"cn=Consumer NNN": {provider_uris, connection, phase, next_connect, last_connect,
+//   last_contact, last_cookie_received, last_cookie_sent}} or null, monitor_error);
+//   389-ds: supplier_ruv / consumer_ruv ([{rid, url, min_csn, max_csn}]), agreement ({dn, uri, state, message,
+//   status_json, last_update_status, changes_sent_since_startup, changes_sent, max_csn, update_in_progress} or
+//   null), agreement_lag_ms (lib389's get_lag_time: |nsds5AgmtMaxCSN - the consumer's RUV max CSN for the
+//   supplier's replica id|, what dsconf and Cockpit show), conflicts (entries with nsds5ReplConflict).
+// The first disagreement per consumer adds the warning vendor-lag-disagrees.
+namespace ReplicationVendor {
+
+class Poller;
+
+class Monitor
+{
+public:
+    struct Settings
+    {
+        QString markerDn;
+        double intervalS = 1;
+        double markerRate = 10;
+        int pollMs = 5;
+    };
+    Monitor(const LdapTarget& supplier, const QList<LdapTarget>& consumers, const Settings& settings);
+    ~Monitor();
+    Monitor(const Monitor&) = delete;
+    Monitor& operator=(const Monitor&) = delete;
+
+    void start(qint64 t0Ns);
+    void stop();
+    // Consumer i's vendor object for the interval, from the newest readings (acks: the writer's, seen: consumer
+    // i's watcher's). Adds the warning to rec on the consumer's first disagreement.
+    QJsonValue interval(size_t i, const std::vector<qint64>& acks, const std::vector<qint64>& seen, RunRecord& rec);
+    // The summary's: the last interval's object with, over the run, lag_p99_ms and lag_max_ms (null without a
+    // figure), readings, disagreeing_readings and vendor_disagrees (any of them).
+    QJsonValue summary(size_t i) const;
+
+private:
+    struct History
+    {
+        QJsonValue last;
+        std::vector<double> lagsMs;
+        qint64 lastPair[2] = { 0, 0 };
+        qint64 readings = 0, disagreeing = 0;
+        bool warned = false;
+    };
+    // The object, and in readings the supplier's and the consumer's reading times it used.
+    QJsonObject compose(
+        size_t i, const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 (&readings)[2]) const;
+
+    Settings m_settings;
+    qint64 m_t0 = 0;
+    std::unique_ptr<Poller> m_supplier;
+    std::vector<std::unique_ptr<Poller>> m_consumers;
+    std::vector<QString> m_uris;
+    std::vector<History> m_history;
+};
+
+// The markers' state difference (see measured_lag_ms above), nullopt when the supplier has acknowledged nothing
+// by tSupplierNs or the consumer has shown nothing by tConsumerNs.
+std::optional<double> markerStateLagMs(
+    const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 tSupplierNs, qint64 tConsumerNs);
+
+// How far apart the vendor's lag and the markers' may be and still agree (tolerance_ms): the CSN's resolution, a
+// marker period at each end (one the supplier had committed but not yet acknowledged at its reading, one the
+// consumer held that the watcher had not read yet), the poll period and 50 ms.
+double toleranceMs(double resolutionMs, double markerRate, int pollMs);
+// vendor_disagrees: both figures known and more than the tolerance apart.
+bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, double toleranceMs);
+
+} // namespace ReplicationVendor
