@@ -1,7 +1,9 @@
 // The replication marker probe (core/experiments/replication.h) against a real OpenLDAP provider and syncrepl
-// consumer (a replicated sandbox): lag measured and small on an idle pair; the consumer frozen with SIGSTOP for
-// 3 s shows lag rising to about 3 s and recovering with no marker dropped; the marker entry is gone after each
-// run (an existing one gets its description back), also after SIGINT; the CLI's record and its bad arguments.
+// consumer (a replicated sandbox, syncprov on the consumer too): the consumer watched by push (RFC 4533 sync,
+// chosen from its root DSE) with lag measured and small on an idle pair; the consumer frozen with SIGSTOP for 3 s
+// shows lag rising to about 3 s and recovering with no marker dropped; --watch poll still polls; --watch push
+// refuses a consumer without syncprov and auto polls it ("mixed"); the marker entry is gone after each run (an
+// existing one gets its description back), also after SIGINT; the CLI's record and its bad arguments.
 #include "core/experiments/replication.h"
 #include "core/ldap/ldapsession.h"
 #include "core/run/runcontext.h"
@@ -28,6 +30,7 @@ private slots:
     void initTestCase();
     void idlePairHasSmallLag();
     void frozenConsumerFallsBehindAndRecovers();
+    void pushRefusedWhereNotOffered();
     void cliRecordAndRestore();
     void cliBadArguments();
     void cliInterruptRemovesMarker();
@@ -106,11 +109,12 @@ void TstReplication::idlePairHasSmallLag()
     QVERIFY2(written >= 50, qPrintable(QString::number(written)));
     QCOMPARE(qint64(c.value("markers_seen").toDouble()), written);
     QCOMPARE(c.value("unseen").toInt(), 0);
-    QCOMPARE(c.value("method").toString(), QStringLiteral("poll"));
+    QCOMPARE(c.value("method").toString(), QStringLiteral("sync")); // auto: the consumer offers RFC 4533 sync
+    QCOMPARE(rec.summary.value("method").toString(), QStringLiteral("sync"));
     const double p99 = c.value("lag_ms").toObject().value("p99").toDouble(-1);
     qInfo("idle pair: lag p50 %.2f ms, p99 %.2f ms, seen before ack %d",
         c.value("lag_ms").toObject().value("p50").toDouble(), p99, c.value("seen_before_ack").toInt());
-    // Small: a loopback push and a 5 ms poll; the margin is for a loaded 2-core machine (p99 of ~60 markers).
+    // Small: a loopback push; the margin is for a loaded 2-core machine (p99 of ~60 markers).
     QVERIFY2(c.value("lag_ms").toObject().value("p50").toDouble(-1) < 200, "p50");
     QVERIFY2(p99 >= 0 && p99 < 2000, qPrintable(QString::number(p99)));
     QVERIFY(markerGone());
@@ -142,6 +146,7 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
         oldest = std::max(oldest, o);
     }
     const QJsonObject c = rec.summary.value("consumers").toObject().value(uri).toObject();
+    QCOMPARE(c.value("method").toString(), QStringLiteral("sync")); // pushed, across the freeze
     const double max = c.value("lag_ms").toObject().value("max").toDouble();
     qInfo(
         "frozen 3 s: behind for at least %.2f s at worst (%d intervals rising), lag max %.0f ms", oldest, rising, max);
@@ -154,6 +159,47 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
     const QJsonObject lastInterval
         = rec.intervals.last().toObject().value("consumers").toObject().value(uri).toObject();
     QCOMPARE(lastInterval.value("behind").toInt(), 0); // recovered
+    QVERIFY(markerGone());
+}
+
+// A consumer without syncprov (a plain sandbox of its own, not replicating): --watch push refuses it before the first
+// marker, naming --watch and its URI; nothing is left on the supplier.
+void TstReplication::pushRefusedWhereNotOffered()
+{
+    SandboxOptions o;
+    o.entries = 10;
+    o.parentDir = m_parent.path();
+    o.makeCurrent = false;
+    ProbeError e;
+    SandboxGuard plain(SlapdSandbox::start(o, &e));
+    QVERIFY2(plain.isValid(), qPrintable(e.message()));
+    ReplicationSpec s = spec(10, 2);
+    s.watch = QStringLiteral("push");
+    s.consumers = { s.consumers.constFirst(), admin(plain->uri) };
+    QFile pw(plain->passwordFile);
+    QVERIFY(pw.open(QIODevice::ReadOnly));
+    s.consumers[1].password = pw.readAll().trimmed();
+    RunContext ctx;
+    const RunRecord rec = Experiments::runReplication(s, ctx);
+    QCOMPARE(rec.status, QStringLiteral("failed"));
+    QVERIFY2(rec.failure.contains(QStringLiteral("--watch push")) && rec.failure.contains(plain->uri),
+        qPrintable(rec.failure));
+    QVERIFY(rec.intervals.isEmpty()); // refused before the first marker
+    QVERIFY(markerGone());
+
+    // auto on the same pair of consumers: the replica pushed, the plain one polled (it never sees a marker: it does
+    // not replicate; no grace to wait for it).
+    s.watch = QStringLiteral("auto");
+    s.durationS = 1;
+    s.graceS = 0;
+    RunContext again;
+    const RunRecord mixed = Experiments::runReplication(s, again);
+    QCOMPARE(mixed.status, QStringLiteral("ok"));
+    const QJsonObject consumers = mixed.summary.value("consumers").toObject();
+    QCOMPARE(consumers.value(s.consumers[0].uri).toObject().value("method").toString(), QStringLiteral("sync"));
+    QCOMPARE(consumers.value(plain->uri).toObject().value("method").toString(), QStringLiteral("poll"));
+    QCOMPARE(mixed.summary.value("method").toString(), QStringLiteral("mixed"));
+    QVERIFY(consumers.value(plain->uri).toObject().value("unseen").toInt() > 0);
     QVERIFY(markerGone());
 }
 
@@ -183,11 +229,20 @@ void TstReplication::cliRecordAndRestore()
     QVERIFY(!s.modifyReplace(dn, "description", { "original", "second" }).isError());
     const auto [code, out]
         = cli(QStringList { "--supplier", m_pair->uri, "--consumer", m_pair->replicas.constFirst().uri, "--marker-dn",
-                  dn, "--marker-rate", "10", "--duration", "2", "--max-lag-ms", "1000", "--no-history", "--json", "-" }
+                  dn, "--marker-rate", "10", "--duration", "2", "--max-lag-ms", "1000", "--watch", "poll",
+                  "--no-history", "--json", "-" }
             + connection());
     QCOMPARE(code, 0);
     const QJsonObject rec = QJsonDocument::fromJson(out).object();
     QCOMPARE(rec.value("kind").toString(), QStringLiteral("replication"));
+    // --watch poll: read every 5 ms although the consumer offers sync, and every marker seen so.
+    const QJsonObject summary = rec.value("summary").toObject();
+    QCOMPARE(summary.value("method").toString(), QStringLiteral("poll"));
+    const QJsonObject c = summary.value("consumers").toObject().value(m_pair->replicas.constFirst().uri).toObject();
+    QCOMPARE(c.value("method").toString(), QStringLiteral("poll"));
+    QVERIFY(summary.value("markers_written").toInt() >= 15);
+    QCOMPARE(c.value("markers_seen").toInt(), summary.value("markers_written").toInt());
+    QCOMPARE(rec.value("spec").toObject().value("watch").toString(), QStringLiteral("poll"));
     QVERIFY(rec.value("intervals").toArray().first().toObject().contains("write_ok_per_s"));
     QCOMPARE(rec.value("verdicts").toArray().size(), 1);
     QList<LdapSession::Entry> found;
@@ -207,6 +262,7 @@ void TstReplication::cliBadArguments()
             "--consumer" },
         { base + QStringList { "--uri", m_pair->uri }, "uri" },
         { base + QStringList { "--poll-ms", "0" }, "--poll-ms" },
+        { base + QStringList { "--watch", "sometimes" }, "--watch" },
         { base + QStringList { "--max-lag-ms", "-1" }, "--max-lag-ms" },
         { base + QStringList { "--marker-rate", "5000" }, "--marker-rate" },
         { base + QStringList { "--consumer", m_pair->uri }, "--consumer" },
