@@ -26,9 +26,9 @@ or Ctrl-C; an existing entry gets its description values back). Each consumer is
 the consumer offers it (a base-scope RFC 4533 sync search in refreshAndPersist mode, OpenLDAP with syncprov; else
 a persistent search, 389-ds), else read every --poll-ms (default 5) by a base-scope search; marker k counts as
 seen when a value >= k is first seen (a consumer may skip values). --watch auto (the default) chooses per
-consumer from its root DSE's supportedControl, push refuses to run where a consumer offers neither, poll always
-reads. Lag = time seen on the consumer - time the supplier acknowledged the write; one process reads
-every server, so one clock measures it. A marker seen before its acknowledgement arrived counts as lag 0
+consumer from its root DSE's supportedControl, push fails the run (exit 1) where a consumer offers neither,
+poll always reads. Lag = time seen on the consumer - time the supplier acknowledged the write; one process
+reads every server, so one clock measures it. A marker seen before its acknowledgement arrived counts as lag 0
 (seen_before_ack). A marker not yet seen makes the consumer "behind for at least" the age of the oldest one,
 and is never dropped: after --duration the probe waits up to 15 s for the consumers to catch up. The record
 (kind replication) says the method per consumer (sync, psearch or poll) and for the run (or mixed).

@@ -121,7 +121,7 @@ QString measure(Run& r)
         if (measuring && next + step > end)
             r.writer.stop(); // the last marker is written: stop before the grace
         takeInterval(r, nowNs());
-        if (const QString why = ReplicationWatch::refusal(r.watchers); !why.isEmpty())
+        if (QString why = ReplicationWatch::refusal(r.watchers); !why.isEmpty())
             return why; // --watch push, a consumer first read late
         r.ctx.setProgress(std::min(1.0, double(nowNs() - r.t0) / double(end - r.t0)));
         if (supplierLost(r))

@@ -53,9 +53,10 @@ private:
 // choice's: "poll" reads it (base scope) every pollMs; "push" keeps a persistent search open on it (RFC 4533 sync
 // where the consumer's root DSE offers it, else the persistent search control: LdapWatch) and time-stamps each
 // entry the consumer sends; "auto" pushes where the consumer offers either and polls where it offers neither.
-// The method is chosen at the first connection; on "push", a consumer that offers neither is refused (refused(),
-// lastError() says why) and nothing is watched. A lost connection is reopened every 500 ms, then the watch
-// resumes.
+// The method is chosen at the first connection; on "push", a consumer that offers neither, or refuses the search
+// (unavailableCriticalExtension, unwillingToPerform), is refused (refused(), lastError() says why) and nothing
+// more is watched; on "auto", such a refusal falls back to polling. A lost connection is reopened every 500 ms, then
+// the watch resumes.
 class Watcher
 {
 public:
@@ -86,6 +87,7 @@ private:
     ProbeError choose(LdapSession& s);
     ProbeError pollOnce(LdapSession& s);
     ProbeError push(LdapSession& s);
+    bool refusedPush(const ProbeError& e);
     void lost(LdapSession& s, const ProbeError& e);
     bool pause(int ms) const; // false when asked to stop
     void record(qint64 highest, qint64 t);

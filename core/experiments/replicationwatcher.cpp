@@ -10,6 +10,8 @@
 namespace {
 
 constexpr int kNoSuchObject = 32;
+constexpr int kUnavailableCriticalExtension = 12; // the control is known but not served for this entry's database
+constexpr int kUnwillingToPerform = 53;
 constexpr int kReconnectMs = 500;
 constexpr int kPushWaitMs = 50; // one wait for pushed entries: stop() is honoured within about this
 constexpr int kSliceMs = 20;
@@ -108,7 +110,7 @@ ProbeError ReplicationWatch::Watcher::choose(LdapSession& s)
 ProbeError ReplicationWatch::Watcher::pollOnce(LdapSession& s)
 {
     QList<LdapSession::Entry> found;
-    const ProbeError e = s.search(
+    ProbeError e = s.search(
         m_dn, LdapSession::Base, QStringLiteral("(objectClass=*)"), { QStringLiteral("description") }, &found);
     const qint64 t = nowNs();
     if (e.isError() && e.nativeCode != kNoSuchObject)
@@ -146,6 +148,7 @@ ProbeError ReplicationWatch::Watcher::push(LdapSession& s)
             pause(m_pollMs);
             break;
         case LdapWatch::Event::Ended:
+            return refusedPush(e) ? ProbeError {} : e;
         case LdapWatch::Event::Lost:
             return e;
         case LdapWatch::Event::Nothing:
@@ -153,6 +156,23 @@ ProbeError ReplicationWatch::Watcher::push(LdapSession& s)
         }
     }
     return {};
+}
+
+// The consumer refused the push search itself (its root DSE offers the control, the marker's database does not
+// serve it): auto polls from now on, push is refused. False for any other end of the search.
+bool ReplicationWatch::Watcher::refusedPush(const ProbeError& e)
+{
+    if (e.nativeCode != kUnavailableCriticalExtension && e.nativeCode != kUnwillingToPerform)
+        return false;
+    if (m_choice == u"push") {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_lastError = QStringLiteral("--watch push: consumer %1 refused the %2 search of %3: %4")
+                          .arg(m_target.uri, method(), m_dn, e.message());
+        m_refused = m_stop = true;
+        return true;
+    }
+    m_method = Poll;
+    return true;
 }
 
 void ReplicationWatch::Watcher::lost(LdapSession& s, const ProbeError& e)

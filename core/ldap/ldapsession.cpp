@@ -44,7 +44,7 @@ QString stringOption(LDAP* ld, int option)
     char* v = nullptr;
     if (!ld || ldap_get_option(ld, option, &v) != LDAP_OPT_SUCCESS || !v)
         return {};
-    const QString s = QString::fromUtf8(v);
+    QString s = QString::fromUtf8(v);
     ldap_memfree(v);
     return s;
 }

@@ -132,6 +132,8 @@ LdapWatch::Event LdapWatch::next(int timeoutMs, QList<LdapSession::Entry>* out, 
         m_msgid = -1;
         return Event::Lost;
     }
+    if (!res)
+        return Event::Nothing; // the wait ran out
     bool entries = false;
     for (LDAPMessage* m = ldap_first_message(ld, res); m; m = ldap_next_message(ld, m)) {
         const int t = ldap_msgtype(m);
@@ -146,8 +148,7 @@ LdapWatch::Event LdapWatch::next(int timeoutMs, QList<LdapSession::Entry>* out, 
         }
         // Intermediate messages (sync info: refresh done, new cookies) and references carry nothing to watch.
     }
-    if (res)
-        ldap_msgfree(res);
+    ldap_msgfree(res);
     if (entries)
         return Event::Entries;
     return m_endCode >= 0 ? ended(error) : Event::Nothing;

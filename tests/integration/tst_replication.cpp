@@ -6,6 +6,7 @@
 // existing one gets its description back), also after SIGINT; the CLI's record and its bad arguments.
 #include "core/experiments/replication.h"
 #include "core/ldap/ldapsession.h"
+#include "core/ldap/ldapwatch.h"
 #include "core/run/runcontext.h"
 #include "core/sandbox/sandboxguard.h"
 #include "core/sandbox/slapdconfig.h"
@@ -186,6 +187,22 @@ void TstReplication::pushRefusedWhereNotOffered()
         qPrintable(rec.failure));
     QVERIFY(rec.intervals.isEmpty()); // refused before the first marker
     QVERIFY(markerGone());
+
+    // Asked anyway, the plain server refuses the sync search (the control is sent critical) instead of answering
+    // it once as a plain search.
+    LdapSession direct;
+    QVERIFY(!direct.open(s.consumers[1]).isError());
+    LdapWatch w(direct);
+    QVERIFY(!w.start(LdapWatch::Mode::Sync, plain->base, { QStringLiteral("description") }).isError());
+    LdapWatch::Event ev = LdapWatch::Event::Nothing;
+    QList<LdapSession::Entry> got;
+    ProbeError refusedSync;
+    const QDeadlineTimer deadline(10000);
+    while (ev == LdapWatch::Event::Nothing && !deadline.hasExpired())
+        ev = w.next(100, &got, &refusedSync);
+    QCOMPARE(int(ev), int(LdapWatch::Event::Ended));
+    QVERIFY(got.isEmpty());
+    QVERIFY2(refusedSync.nativeCode == 12 || refusedSync.nativeCode == 53, qPrintable(refusedSync.message()));
 
     // auto on the same pair of consumers: the replica pushed, the plain one polled (it never sees a marker: it does
     // not replicate; no grace to wait for it).
