@@ -30,6 +30,7 @@ class TstReplication : public QObject
 private slots:
     void initTestCase();
     void idlePairHasSmallLag();
+    void frozenConsumerFallsBehindAndRecovers_data();
     void frozenConsumerFallsBehindAndRecovers();
     void pushRefusedWhereNotOffered();
     void cliRecordAndRestore();
@@ -121,12 +122,26 @@ void TstReplication::idlePairHasSmallLag()
     QVERIFY(markerGone());
 }
 
+void TstReplication::frozenConsumerFallsBehindAndRecovers_data()
+{
+    QTest::addColumn<QString>("watch");
+    QTest::addColumn<QString>("method");
+    QTest::newRow("pushed") << "auto"
+                            << "sync";
+    QTest::newRow("polled") << "poll"
+                            << "poll";
+}
+
 void TstReplication::frozenConsumerFallsBehindAndRecovers()
 {
+    QFETCH(QString, watch);
+    QFETCH(QString, method);
     const qint64 pid = m_pair->replicas.constFirst().pid;
     RunContext ctx;
     RunRecord rec;
-    std::thread run([&] { rec = Experiments::runReplication(spec(20, 8), ctx); });
+    ReplicationSpec s = spec(20, 8);
+    s.watch = watch;
+    std::thread run([&] { rec = Experiments::runReplication(s, ctx); });
     // Freeze the consumer once the run has measured two intervals, for 3 s (the injected fault, timed on purpose).
     const QDeadlineTimer started(30000);
     while (ctx.samplesAdded() < 2 && !started.hasExpired())
@@ -147,10 +162,10 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
         oldest = std::max(oldest, o);
     }
     const QJsonObject c = rec.summary.value("consumers").toObject().value(uri).toObject();
-    QCOMPARE(c.value("method").toString(), QStringLiteral("sync")); // pushed, across the freeze
+    QCOMPARE(c.value("method").toString(), method); // across the freeze
     const double max = c.value("lag_ms").toObject().value("max").toDouble();
-    qInfo(
-        "frozen 3 s: behind for at least %.2f s at worst (%d intervals rising), lag max %.0f ms", oldest, rising, max);
+    qInfo("frozen 3 s, %s: behind for at least %.2f s at worst (%d intervals rising), lag max %.0f ms",
+        qPrintable(method), oldest, rising, max);
     // Intervals are cut every second and the writer may be slow to resume on a loaded machine: a margin.
     QVERIFY2(oldest >= 1.5, qPrintable(QString::number(oldest)));
     QVERIFY2(rising >= 2, qPrintable(QString::number(rising))); // second by second
