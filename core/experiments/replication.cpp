@@ -240,6 +240,7 @@ RunRecord Experiments::runReplication(const ReplicationSpec& spec, RunContext& c
     // Every consumer's method chosen (or its first read failed) before the first marker: --watch push refused.
     ReplicationWatch::awaitSettled(r.watchers, [&ctx] { return ctx.stopRequested(); });
     if (const QString why = ReplicationWatch::refusal(r.watchers); !why.isEmpty()) {
+        summarise(r); // nothing written; each consumer's method (the refused one's "unknown")
         fail(r.rec, why);
         return r.rec; // the watchers stop and the marker is restored as they go out of scope
     }

@@ -43,7 +43,7 @@ namespace Experiments {
 // kind "replication". intervals: {t, write_ok_per_s, consumers: {URI: {lag_ms: {p50, p99, max} | null, seen,
 // behind, oldest_unseen_s, seen_before_ack, reachable}}}; summary: markers_written, write_errors,
 // write_ok_per_s, method (the consumers' one, or "mixed"), consumers: {URI: {lag_ms, markers_seen, unseen,
-// behind_for_at_least_s, seen_before_ack, method ("sync" | "psearch" | "poll" | "unknown" when never read),
+// behind_for_at_least_s, seen_before_ack, method ("sync" | "psearch" | "poll" | "unknown": never read, refused),
 // reachable}}, verdict_sentences. Warnings: consumer-unreachable, marker-not-restored. Fails (status failed) when
 // the marker entry cannot be made, no consumer can be read, watch "push" meets a consumer that offers neither
 // control, or the supplier acknowledges no write for failAfterS.

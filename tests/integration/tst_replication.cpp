@@ -201,6 +201,10 @@ void TstReplication::pushRefusedWhereNotOffered()
     QVERIFY2(rec.failure.contains(QStringLiteral("--watch push")) && rec.failure.contains(plain->uri),
         qPrintable(rec.failure));
     QVERIFY(rec.intervals.isEmpty()); // refused before the first marker
+    QCOMPARE(rec.summary.value("markers_written").toInt(-1), 0);
+    const QJsonObject refusedConsumers = rec.summary.value("consumers").toObject();
+    QCOMPARE(refusedConsumers.value(plain->uri).toObject().value("method").toString(), QStringLiteral("unknown"));
+    QCOMPARE(refusedConsumers.value(s.consumers[0].uri).toObject().value("method").toString(), QStringLiteral("sync"));
     QVERIFY(markerGone());
 
     // Asked anyway, the plain server refuses the sync search (the control is sent critical) instead of answering
