@@ -20,18 +20,21 @@ namespace {
 const char* const kDescription = R"(How long until a write is everywhere: replication lag measured as users feel it.
 
   replication --supplier URI [--consumer URI ...] --marker-dn DN --marker-rate N --duration S
-              [--poll-ms MS] [--max-lag-ms P99] [connection options]
+              [--watch auto|push|poll] [--poll-ms MS] [--max-lag-ms P99] [connection options]
               [--consumer-bind-dn DN --consumer-password-file FILE]
 
 A marker, a sequence number in the description of --marker-dn, is written on the supplier N times a second
 (the entry is made an organizationalRole when it does not exist and removed at the end, also after a failure
-or Ctrl-C; an existing entry gets its description values back). Each consumer is read every --poll-ms
-(default 5) by a base-scope search, and marker k counts as seen when a value >= k is first read (a consumer may
-skip values). Lag = time seen on the consumer - time the supplier acknowledged the write; one process reads
-every server, so one clock measures it. A marker seen before its acknowledgement arrived counts as lag 0
+or Ctrl-C; an existing entry gets its description values back). Each consumer is watched for it: pushed where
+the consumer offers it (a base-scope RFC 4533 sync search in refreshAndPersist mode, OpenLDAP with syncprov; else
+a persistent search, 389-ds), else read every --poll-ms (default 5) by a base-scope search; marker k counts as
+seen when a value >= k is first seen (a consumer may skip values). --watch auto (the default) chooses per
+consumer from its root DSE's supportedControl, push fails the run (exit 1) where a consumer offers neither,
+poll always reads. Lag = time seen on the consumer - time the supplier acknowledged the write; one process
+reads every server, so one clock measures it. A marker seen before its acknowledgement arrived counts as lag 0
 (seen_before_ack). A marker not yet seen makes the consumer "behind for at least" the age of the oldest one,
 and is never dropped: after --duration the probe waits up to 15 s for the consumers to catch up. The record
-(kind replication) says the method: poll (push through RFC 4533 sync / persistent search is not built yet).
+(kind replication) says the method per consumer (sync, psearch or poll) and for the run (or mixed).
 
 Each interval line shows the writes acknowledged per second and, per consumer, the lag p50/p99/max of the markers
 seen in it, how many are behind and for how long. --max-lag-ms gives a verdict per consumer on its p99 lag.
@@ -75,7 +78,10 @@ QList<QCommandLineOption> commandOptions()
       << QCommandLineOption(
              QStringLiteral("marker-rate"), QStringLiteral("Markers per second, 0.1 to 1000."), QStringLiteral("N"))
       << QCommandLineOption(QStringLiteral("duration"), QStringLiteral("Seconds of markers."), QStringLiteral("S"))
-      << QCommandLineOption(QStringLiteral("poll-ms"), QStringLiteral("Read each consumer every MS (default 5)."),
+      << QCommandLineOption(QStringLiteral("watch"),
+             QStringLiteral("auto (push where a consumer offers it, else poll; default), push or poll."),
+             QStringLiteral("HOW"))
+      << QCommandLineOption(QStringLiteral("poll-ms"), QStringLiteral("Read a polled consumer every MS (default 5)."),
              QStringLiteral("MS"))
       << QCommandLineOption(
              QStringLiteral("max-lag-ms"), QStringLiteral("Verdict: p99 lag at most P99 ms."), QStringLiteral("P99"))
@@ -172,6 +178,8 @@ int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
     if (int rc = numberOption(p, "max-lag-ms", 0.001, 1e9, &s->maxLagMs))
         return rc;
     s->pollMs = int(poll);
+    if (p.isSet(QStringLiteral("watch")))
+        s->watch = p.value(QStringLiteral("watch"));
     if (const ProbeError e = s->validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.detail);
     return ExitOk;

@@ -27,7 +27,7 @@ struct Run
     RunContext& ctx;
     RunRecord rec;
     ReplicationWatch::Writer writer;
-    std::vector<std::unique_ptr<ReplicationWatch::Watcher>> watchers;
+    ReplicationWatch::Watchers watchers;
     std::vector<ReplicationWatch::Account> accounts;
     std::unique_ptr<ReplicationVendor::Monitor> vendor; // issue 13: what the servers say
     QSet<QString> warned;
@@ -124,6 +124,8 @@ QString measure(Run& r)
         if (measuring && next + step > end)
             r.writer.stop(); // the last marker is written: stop before the grace
         takeInterval(r, nowNs());
+        if (QString why = ReplicationWatch::refusal(r.watchers); !why.isEmpty())
+            return why; // --watch push, a consumer first read late
         r.ctx.setProgress(std::min(1.0, double(nowNs() - r.t0) / double(end - r.t0)));
         if (supplierLost(r))
             return QStringLiteral("the supplier acknowledged no marker for %1 s: %2")
@@ -150,7 +152,7 @@ void summarise(Run& r)
                 { QStringLiteral("unseen"), last.value(QStringLiteral("behind")) },
                 { QStringLiteral("behind_for_at_least_s"), last.value(QStringLiteral("oldest_unseen_s")) },
                 { QStringLiteral("seen_before_ack"), r.accounts[i].seenBeforeAck },
-                { QStringLiteral("method"), QStringLiteral("poll") },
+                { QStringLiteral("method"), ReplicationWatch::methodName(w) },
                 { QStringLiteral("reachable"), w.everReached() } });
         if (r.spec.maxLagMs <= 0 || !lag.isObject())
             continue;
@@ -168,8 +170,9 @@ void summarise(Run& r)
     r.rec.summary = { { QStringLiteral("markers_written"), qint64(ackedCount(acks)) },
         { QStringLiteral("write_errors"), r.writer.errors() },
         { QStringLiteral("write_ok_per_s"), double(ackedCount(acks)) / std::min(span, r.spec.durationS) },
-        { QStringLiteral("method"), QStringLiteral("poll") }, { QStringLiteral("poll_ms"), r.spec.pollMs },
-        { QStringLiteral("consumers"), consumers }, { QStringLiteral("verdict_sentences"), sentences } };
+        { QStringLiteral("method"), ReplicationWatch::methodSet(r.watchers) },
+        { QStringLiteral("poll_ms"), r.spec.pollMs }, { QStringLiteral("consumers"), consumers },
+        { QStringLiteral("verdict_sentences"), sentences } };
 }
 
 // Issue 13, the hooks of the servers' own figures: consumers found in the supplier's agreements (389-ds) are added
@@ -222,6 +225,9 @@ ProbeError ReplicationSpec::validate() const
         return ProbeError::invalid(QStringLiteral("duration"), QStringLiteral("must be between 1 and 86400 s"));
     if (pollMs < 1 || pollMs > 60000)
         return ProbeError::invalid(QStringLiteral("poll-ms"), QStringLiteral("must be between 1 and 60000"));
+    if (watch != u"auto" && watch != u"push" && watch != u"poll")
+        return ProbeError::invalid(
+            QStringLiteral("watch"), QStringLiteral("must be auto, push or poll, not '%1'").arg(watch));
     if (maxLagMs < 0)
         return ProbeError::invalid(QStringLiteral("max-lag-ms"), QStringLiteral("must be positive"));
     if (consumers.isEmpty() && !discoverConsumers)
@@ -241,7 +247,7 @@ QJsonObject ReplicationSpec::toJson() const
         { QStringLiteral("marker_dn"), markerDn }, { QStringLiteral("marker_rate"), markerRate },
         { QStringLiteral("duration_s"), durationS }, { QStringLiteral("poll_ms"), pollMs },
         { QStringLiteral("interval_s"), intervalS }, { QStringLiteral("max_lag_ms"), maxLagMs },
-        { QStringLiteral("method"), QStringLiteral("poll") },
+        { QStringLiteral("watch"), watch },
         { QStringLiteral("discover_consumers"), discoverConsumers },
         { QStringLiteral("consumer_bind_dn"),
             consumerTemplate.uri.isEmpty() ? QJsonValue() : QJsonValue(consumerTemplate.bindDn) } };
@@ -271,12 +277,19 @@ RunRecord Experiments::runReplication(const ReplicationSpec& given, RunContext& 
         return r.rec;
     }
     for (const LdapTarget& c : spec.consumers) {
-        r.watchers.push_back(std::make_unique<ReplicationWatch::Watcher>(c, spec.markerDn, spec.pollMs));
+        r.watchers.push_back(std::make_unique<ReplicationWatch::Watcher>(c, spec.markerDn, spec.pollMs, spec.watch));
         r.accounts.emplace_back();
         r.watchers.back()->start();
     }
     r.vendor = std::make_unique<ReplicationVendor::Monitor>(spec.supplier, spec.consumers,
         ReplicationVendor::Monitor::Settings { spec.markerDn, spec.intervalS, spec.markerRate, spec.pollMs });
+    // Every consumer's method chosen (or its first read failed) before the first marker: --watch push refused.
+    ReplicationWatch::awaitSettled(r.watchers, [&ctx] { return ctx.stopRequested(); });
+    if (const QString why = ReplicationWatch::refusal(r.watchers); !why.isEmpty()) {
+        summarise(r); // nothing written; each consumer's method (the refused one's "unknown")
+        fail(r.rec, why);
+        return r.rec; // the watchers stop and the marker is restored as they go out of scope
+    }
     ctx.setPhase(QStringLiteral("measuring"));
     r.t0 = r.lastEnd = nowNs();
     r.writer.start(r.t0);

@@ -1,6 +1,5 @@
 #include "core/experiments/replicationwatch.h"
 
-#include "core/experiments/replicationmarker.h"
 #include "core/ldap/ldapsession.h"
 
 #include <QJsonArray>
@@ -10,9 +9,6 @@
 #include <cmath>
 
 namespace {
-
-constexpr int kNoSuchObject = 32;
-constexpr int kReconnectMs = 500;
 
 double percentile(const std::vector<double>& sorted, double q)
 {
@@ -90,78 +86,6 @@ void ReplicationWatch::Writer::run(qint64 t0Ns)
         } else {
             m_lastAck = t;
         }
-    }
-}
-
-ReplicationWatch::Watcher::Watcher(const LdapTarget& consumer, const QString& dn, int pollMs)
-    : m_target(consumer)
-    , m_dn(dn)
-    , m_pollMs(pollMs)
-{ }
-
-ReplicationWatch::Watcher::~Watcher()
-{
-    stop();
-    m_target.password.fill('\0');
-}
-
-void ReplicationWatch::Watcher::start()
-{
-    m_thread = std::thread([this] { run(); });
-}
-
-void ReplicationWatch::Watcher::stop()
-{
-    m_stop = true;
-    if (m_thread.joinable())
-        m_thread.join();
-}
-
-std::vector<qint64> ReplicationWatch::Watcher::seen() const
-{
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    return m_seen;
-}
-
-QString ReplicationWatch::Watcher::lastError() const
-{
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    return m_lastError;
-}
-
-void ReplicationWatch::Watcher::record(qint64 highest, qint64 t)
-{
-    const std::lock_guard<std::mutex> lock(m_mutex);
-    while (qint64(m_seen.size()) < highest)
-        m_seen.push_back(t);
-}
-
-void ReplicationWatch::Watcher::run()
-{
-    LdapSession s;
-    while (!m_stop) {
-        ProbeError e = s.isOpen() ? ProbeError {} : s.open(m_target);
-        QList<LdapSession::Entry> found;
-        if (!e.isError())
-            e = s.search(
-                m_dn, LdapSession::Base, QStringLiteral("(objectClass=*)"), { QStringLiteral("description") }, &found);
-        const qint64 t = nowNs();
-        if (!e.isError() || e.nativeCode == kNoSuchObject) { // not replicated yet: nothing seen
-            m_reachable = m_everReached = true;
-            if (!found.isEmpty())
-                record(
-                    ReplicationMarker::highest(found.constFirst().attributes.value(QStringLiteral("description"))), t);
-            std::this_thread::sleep_for(std::chrono::milliseconds(m_pollMs));
-            continue;
-        }
-        m_reachable = false;
-        {
-            const std::lock_guard<std::mutex> lock(m_mutex);
-            m_lastError = e.message();
-        }
-        s.close();
-        for (int waited = 0; waited < kReconnectMs && !m_stop; waited += 20)
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
 }
 

@@ -1,14 +1,19 @@
 #pragma once
 
+#include "core/common/proberror.h"
 #include "core/ldap/ldaptarget.h"
 
 #include <QJsonObject>
 #include <QString>
 
 #include <atomic>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+class LdapSession;
 
 // The marker probe's moving parts (core/experiments/replication.h): the writer on the supplier, a watcher per
 // consumer, and the arithmetic that turns their time stamps into interval figures. Every time stamp is
@@ -44,32 +49,70 @@ private:
     std::thread m_thread;
 };
 
-// Reads the marker entry on one consumer every pollMs; seen[k-1] = when a value >= k was first read.
+// Watches the marker entry on one consumer; seen[k-1] = when a value >= k was first seen there. How, is the
+// choice's: "poll" reads it (base scope) every pollMs; "push" keeps a persistent search open on it (RFC 4533 sync
+// where the consumer's root DSE offers it, else the persistent search control: LdapWatch) and time-stamps each
+// entry the consumer sends; "auto" pushes where the consumer offers either and polls where it offers neither.
+// The method is chosen at the first connection; on "push", a consumer that offers neither, or refuses the search
+// (unavailableCriticalExtension, unwillingToPerform), is refused (refused(), lastError() says why) and nothing
+// more is watched; on "auto", such a refusal falls back to polling. A lost connection is reopened every 500 ms, then
+// the watch resumes.
 class Watcher
 {
 public:
-    Watcher(const LdapTarget& consumer, const QString& dn, int pollMs);
+    Watcher(const LdapTarget& consumer, const QString& dn, int pollMs, const QString& choice);
     ~Watcher();
     void start();
     void stop();
     std::vector<qint64> seen() const;
     bool reachable() const { return m_reachable.load(); }
     bool everReached() const { return m_everReached.load(); }
+    // The first connection attempt is over: the method is chosen, the consumer refused, or it could not be read.
+    bool settled() const { return m_settled.load(); }
+    bool refused() const { return m_refused.load(); }
+    // "sync", "psearch", "poll", or "" while not chosen yet.
+    QString method() const;
     QString lastError() const;
     const QString& uri() const { return m_target.uri; }
 
 private:
+    enum Method
+    {
+        Unknown,
+        Poll,
+        Sync,
+        PersistentSearch
+    };
     void run();
+    ProbeError choose(LdapSession& s);
+    ProbeError pollOnce(LdapSession& s);
+    ProbeError push(LdapSession& s);
+    bool refusedPush(const ProbeError& e);
+    void lost(LdapSession& s, const ProbeError& e);
+    bool pause(int ms) const; // false when asked to stop
     void record(qint64 highest, qint64 t);
     LdapTarget m_target;
     QString m_dn;
     int m_pollMs;
+    QString m_choice;
+    std::atomic<int> m_method { Unknown };
     std::atomic<bool> m_stop { false }, m_reachable { false }, m_everReached { false };
+    std::atomic<bool> m_settled { false }, m_refused { false };
     mutable std::mutex m_mutex;
     std::vector<qint64> m_seen;
     QString m_lastError;
     std::thread m_thread;
 };
+
+using Watchers = std::vector<std::unique_ptr<Watcher>>;
+// Waits until every watcher has settled (its first connection is over), or stopRequested() says so.
+void awaitSettled(const Watchers& watchers, const std::function<bool()>& stopRequested);
+// Why the run cannot go on ("--watch push: consumer URI offers neither ..."), or empty.
+QString refusal(const Watchers& watchers);
+// A watcher's method for the record: "sync", "psearch", "poll", or "unknown" when it never connected.
+QString methodName(const Watcher& w);
+// The summary's method: the one every consumer used, "mixed" when they differ, "unknown" when none connected.
+QString methodSet(const Watchers& watchers);
 
 // One consumer's running account: the markers whose lag is counted so far, and every lag (ms).
 struct Account

@@ -82,6 +82,26 @@ SocketIo* io(Sockbuf_IO_Desc* sbiod)
 }
 } // namespace
 
+LdapSession::Entry LdapSessionDetail::entryFrom(LDAP* ld, LDAPMessage* e)
+{
+    LdapSession::Entry entry;
+    char* dn = ldap_get_dn(ld, e);
+    entry.dn = QString::fromUtf8(dn ? dn : "");
+    ldap_memfree(dn);
+    BerElement* ber = nullptr;
+    for (char* a = ldap_first_attribute(ld, e, &ber); a; a = ldap_next_attribute(ld, e, ber)) {
+        berval** vals = ldap_get_values_len(ld, e, a);
+        QList<QByteArray>& list = entry.attributes[QString::fromUtf8(a).toLower()];
+        for (int i = 0; vals && vals[i]; ++i)
+            list.append(QByteArray(vals[i]->bv_val, qsizetype(vals[i]->bv_len)));
+        ldap_value_free_len(vals);
+        ldap_memfree(a);
+    }
+    if (ber)
+        ber_free(ber, 0);
+    return entry;
+}
+
 ProbeError LdapSessionDetail::awaitWriteResult(LDAP* ld, int msgid, int timeoutMs, const QString& what)
 {
     timeval tv { timeoutMs / 1000, (timeoutMs % 1000) * 1000 };
@@ -313,26 +333,9 @@ ProbeError LdapSession::search(const QString& base, Scope scope, const QString& 
                 + QStringLiteral(" failed"),
             d->ld);
     }
-    if (out) {
-        for (LDAPMessage* e = ldap_first_entry(d->ld, res); e; e = ldap_next_entry(d->ld, e)) {
-            Entry entry;
-            char* dn = ldap_get_dn(d->ld, e);
-            entry.dn = QString::fromUtf8(dn ? dn : "");
-            ldap_memfree(dn);
-            BerElement* ber = nullptr;
-            for (char* a = ldap_first_attribute(d->ld, e, &ber); a; a = ldap_next_attribute(d->ld, e, ber)) {
-                berval** vals = ldap_get_values_len(d->ld, e, a);
-                QList<QByteArray>& list = entry.attributes[QString::fromUtf8(a).toLower()];
-                for (int i = 0; vals && vals[i]; ++i)
-                    list.append(QByteArray(vals[i]->bv_val, qsizetype(vals[i]->bv_len)));
-                ldap_value_free_len(vals);
-                ldap_memfree(a);
-            }
-            if (ber)
-                ber_free(ber, 0);
-            out->append(std::move(entry));
-        }
-    }
+    if (out)
+        for (LDAPMessage* e = ldap_first_entry(d->ld, res); e; e = ldap_next_entry(d->ld, e))
+            out->append(LdapSessionDetail::entryFrom(d->ld, e));
     ldap_msgfree(res);
     return {};
 }

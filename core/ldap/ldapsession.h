@@ -121,6 +121,7 @@ public:
     static bool isDn(const QString& dn);
 
 private:
+    friend class LdapWatch; // core/ldap/ldapwatch.cpp: a persistent search on this session's connection
     struct Impl;
     std::unique_ptr<Impl> d;
 };

@@ -1,7 +1,8 @@
 #pragma once
 
-// LdapSession's insides, shared by its two source files (ldapsession.cpp: connect, bind, synchronous calls, TLS;
-// ldapsessionasync.cpp: the hot path). Like them, only LdapSession's files may include this (it includes libldap).
+// LdapSession's insides, shared by its source files (ldapsession.cpp: connect, bind, synchronous calls, TLS;
+// ldapsessionasync.cpp: the hot path; ldapsessionwrite.cpp: add; ldapwatch.cpp: persistent searches). Like them,
+// only LdapSession's files and LdapWatch's may include this (it includes libldap).
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/socketio.h"
 
@@ -15,6 +16,8 @@ ProbeError ldapError(int code, const QString& what, LDAP* ld = nullptr);
 // Waits up to timeoutMs for the result of the write msgid (abandoning it on timeout) and turns its code into an
 // error named by `what`; nothing when it succeeded.
 ProbeError awaitWriteResult(LDAP* ld, int msgid, int timeoutMs, const QString& what);
+// The entry of a search result message, attribute names lower-cased.
+LdapSession::Entry entryFrom(LDAP* ld, LDAPMessage* e);
 // LdapSession's Sockbuf_IO layer, between TLS (if any) and TCP: liblber's calls, passed on to SocketIo.
 extern Sockbuf_IO kBatchIo;
 

@@ -1,13 +1,16 @@
 // The replication marker probe (core/experiments/replication.h) against a real OpenLDAP provider and syncrepl
-// consumer (a replicated sandbox): lag measured and small on an idle pair; the consumer frozen with SIGSTOP for
-// 3 s shows lag rising to about 3 s and recovering with no marker dropped; the marker entry is gone after each
-// run (an existing one gets its description back), also after SIGINT; the CLI's record and its bad arguments.
+// consumer (a replicated sandbox, syncprov on the consumer too): the consumer watched by push (RFC 4533 sync,
+// chosen from its root DSE) with lag measured and small on an idle pair; the consumer frozen with SIGSTOP for 3 s
+// shows lag rising to about 3 s and recovering with no marker dropped; --watch poll still polls; --watch push
+// refuses a consumer without syncprov and auto polls it ("mixed"); the marker entry is gone after each run (an
+// existing one gets its description back), also after SIGINT; the CLI's record and its bad arguments.
 // What the server says (ReplicationVendor): contextCSN per server ID and the consumer's cn=Monitor syncrepl entry in
 // every interval, its lag beside the markers' and within the tolerance; a frozen consumer's state is its last
 // reading, marked so, and its lag grows with the markers'; --consumer-bind-dn/--consumer-password-file are what the
 // consumers are read with.
 #include "core/experiments/replication.h"
 #include "core/ldap/ldapsession.h"
+#include "core/ldap/ldapwatch.h"
 #include "core/run/runcontext.h"
 #include "core/sandbox/sandboxguard.h"
 #include "core/sandbox/slapdconfig.h"
@@ -32,7 +35,9 @@ class TstReplication : public QObject
 private slots:
     void initTestCase();
     void idlePairHasSmallLag();
+    void frozenConsumerFallsBehindAndRecovers_data();
     void frozenConsumerFallsBehindAndRecovers();
+    void pushRefusedWhereNotOffered();
     void cliRecordAndRestore();
     void cliBadArguments();
     void cliInterruptRemovesMarker();
@@ -136,11 +141,12 @@ void TstReplication::idlePairHasSmallLag()
     QVERIFY2(written >= 50, qPrintable(QString::number(written)));
     QCOMPARE(qint64(c.value("markers_seen").toDouble()), written);
     QCOMPARE(c.value("unseen").toInt(), 0);
-    QCOMPARE(c.value("method").toString(), QStringLiteral("poll"));
+    QCOMPARE(c.value("method").toString(), QStringLiteral("sync")); // auto: the consumer offers RFC 4533 sync
+    QCOMPARE(rec.summary.value("method").toString(), QStringLiteral("sync"));
     const double p99 = c.value("lag_ms").toObject().value("p99").toDouble(-1);
     qInfo("idle pair: lag p50 %.2f ms, p99 %.2f ms, seen before ack %d",
         c.value("lag_ms").toObject().value("p50").toDouble(), p99, c.value("seen_before_ack").toInt());
-    // Small: a loopback push and a 5 ms poll; the margin is for a loaded 2-core machine (p99 of ~60 markers).
+    // Small: a loopback push; the margin is for a loaded 2-core machine (p99 of ~60 markers).
     QVERIFY2(c.value("lag_ms").toObject().value("p50").toDouble(-1) < 200, "p50");
     QVERIFY2(p99 >= 0 && p99 < 2000, qPrintable(QString::number(p99)));
     QVERIFY(markerGone());
@@ -169,12 +175,26 @@ void TstReplication::idlePairHasSmallLag()
     QVERIFY2(both >= 3, qPrintable(QString::number(both)));
 }
 
+void TstReplication::frozenConsumerFallsBehindAndRecovers_data()
+{
+    QTest::addColumn<QString>("watch");
+    QTest::addColumn<QString>("method");
+    QTest::newRow("pushed") << "auto"
+                            << "sync";
+    QTest::newRow("polled") << "poll"
+                            << "poll";
+}
+
 void TstReplication::frozenConsumerFallsBehindAndRecovers()
 {
+    QFETCH(QString, watch);
+    QFETCH(QString, method);
     const qint64 pid = m_pair->replicas.constFirst().pid;
     RunContext ctx;
     RunRecord rec;
-    std::thread run([&] { rec = Experiments::runReplication(spec(20, 8), ctx); });
+    ReplicationSpec s = spec(20, 8);
+    s.watch = watch;
+    std::thread run([&] { rec = Experiments::runReplication(s, ctx); });
     // Freeze the consumer once the run has measured two intervals, for 3 s (the injected fault, timed on purpose).
     const QDeadlineTimer started(30000);
     while (ctx.samplesAdded() < 2 && !started.hasExpired())
@@ -195,9 +215,10 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
         oldest = std::max(oldest, o);
     }
     const QJsonObject c = rec.summary.value("consumers").toObject().value(uri).toObject();
+    QCOMPARE(c.value("method").toString(), method); // across the freeze
     const double max = c.value("lag_ms").toObject().value("max").toDouble();
-    qInfo(
-        "frozen 3 s: behind for at least %.2f s at worst (%d intervals rising), lag max %.0f ms", oldest, rising, max);
+    qInfo("frozen 3 s, %s: behind for at least %.2f s at worst (%d intervals rising), lag max %.0f ms",
+        qPrintable(method), oldest, rising, max);
     // Intervals are cut every second and the writer may be slow to resume on a loaded machine: a margin.
     QVERIFY2(oldest >= 1.5, qPrintable(QString::number(oldest)));
     QVERIFY2(rising >= 2, qPrintable(QString::number(rising))); // second by second
@@ -233,6 +254,67 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
     QVERIFY(v.value("reachable").toBool()); // the last reading, after it resumed
 }
 
+// A consumer without syncprov (a plain sandbox of its own, not replicating): --watch push refuses it before the first
+// marker, naming --watch and its URI; nothing is left on the supplier.
+void TstReplication::pushRefusedWhereNotOffered()
+{
+    SandboxOptions o;
+    o.entries = 10;
+    o.parentDir = m_parent.path();
+    o.makeCurrent = false;
+    ProbeError e;
+    SandboxGuard plain(SlapdSandbox::start(o, &e));
+    QVERIFY2(plain.isValid(), qPrintable(e.message()));
+    ReplicationSpec s = spec(10, 2);
+    s.watch = QStringLiteral("push");
+    s.consumers = { s.consumers.constFirst(), admin(plain->uri) };
+    QFile pw(plain->passwordFile);
+    QVERIFY(pw.open(QIODevice::ReadOnly));
+    s.consumers[1].password = pw.readAll().trimmed();
+    RunContext ctx;
+    const RunRecord rec = Experiments::runReplication(s, ctx);
+    QCOMPARE(rec.status, QStringLiteral("failed"));
+    QVERIFY2(rec.failure.contains(QStringLiteral("--watch push")) && rec.failure.contains(plain->uri),
+        qPrintable(rec.failure));
+    QVERIFY(rec.intervals.isEmpty()); // refused before the first marker
+    QCOMPARE(rec.summary.value("markers_written").toInt(-1), 0);
+    const QJsonObject refusedConsumers = rec.summary.value("consumers").toObject();
+    QCOMPARE(refusedConsumers.value(plain->uri).toObject().value("method").toString(), QStringLiteral("unknown"));
+    QCOMPARE(refusedConsumers.value(s.consumers[0].uri).toObject().value("method").toString(), QStringLiteral("sync"));
+    QVERIFY(markerGone());
+
+    // Asked anyway, the plain server refuses the sync search (the control is sent critical) instead of answering
+    // it once as a plain search.
+    LdapSession direct;
+    QVERIFY(!direct.open(s.consumers[1]).isError());
+    LdapWatch w(direct);
+    QVERIFY(!w.start(LdapWatch::Mode::Sync, plain->base, { QStringLiteral("description") }).isError());
+    LdapWatch::Event ev = LdapWatch::Event::Nothing;
+    QList<LdapSession::Entry> got;
+    ProbeError refusedSync;
+    const QDeadlineTimer deadline(10000);
+    while (ev == LdapWatch::Event::Nothing && !deadline.hasExpired())
+        ev = w.next(100, &got, &refusedSync);
+    QCOMPARE(int(ev), int(LdapWatch::Event::Ended));
+    QVERIFY(got.isEmpty());
+    QVERIFY2(refusedSync.nativeCode == 12 || refusedSync.nativeCode == 53, qPrintable(refusedSync.message()));
+
+    // auto on the same pair of consumers: the replica pushed, the plain one polled (it never sees a marker: it does
+    // not replicate; no grace to wait for it).
+    s.watch = QStringLiteral("auto");
+    s.durationS = 1;
+    s.graceS = 0;
+    RunContext again;
+    const RunRecord mixed = Experiments::runReplication(s, again);
+    QCOMPARE(mixed.status, QStringLiteral("ok"));
+    const QJsonObject consumers = mixed.summary.value("consumers").toObject();
+    QCOMPARE(consumers.value(s.consumers[0].uri).toObject().value("method").toString(), QStringLiteral("sync"));
+    QCOMPARE(consumers.value(plain->uri).toObject().value("method").toString(), QStringLiteral("poll"));
+    QCOMPARE(mixed.summary.value("method").toString(), QStringLiteral("mixed"));
+    QVERIFY(consumers.value(plain->uri).toObject().value("unseen").toInt() > 0);
+    QVERIFY(markerGone());
+}
+
 QStringList TstReplication::connection() const
 {
     return { "--bind-dn", m_pair->bindDn, "--password-file", m_pair->passwordFile };
@@ -259,11 +341,20 @@ void TstReplication::cliRecordAndRestore()
     QVERIFY(!s.modifyReplace(dn, "description", { "original", "second" }).isError());
     const auto [code, out]
         = cli(QStringList { "--supplier", m_pair->uri, "--consumer", m_pair->replicas.constFirst().uri, "--marker-dn",
-                  dn, "--marker-rate", "10", "--duration", "2", "--max-lag-ms", "1000", "--no-history", "--json", "-" }
+                  dn, "--marker-rate", "10", "--duration", "2", "--max-lag-ms", "1000", "--watch", "poll",
+                  "--no-history", "--json", "-" }
             + connection());
     QCOMPARE(code, 0);
     const QJsonObject rec = QJsonDocument::fromJson(out).object();
     QCOMPARE(rec.value("kind").toString(), QStringLiteral("replication"));
+    // --watch poll: read every 5 ms although the consumer offers sync, and every marker seen so.
+    const QJsonObject summary = rec.value("summary").toObject();
+    QCOMPARE(summary.value("method").toString(), QStringLiteral("poll"));
+    const QJsonObject c = summary.value("consumers").toObject().value(m_pair->replicas.constFirst().uri).toObject();
+    QCOMPARE(c.value("method").toString(), QStringLiteral("poll"));
+    QVERIFY(summary.value("markers_written").toInt() >= 15);
+    QCOMPARE(c.value("markers_seen").toInt(), summary.value("markers_written").toInt());
+    QCOMPARE(rec.value("spec").toObject().value("watch").toString(), QStringLiteral("poll"));
     QVERIFY(rec.value("intervals").toArray().first().toObject().contains("write_ok_per_s"));
     QCOMPARE(rec.value("verdicts").toArray().size(), 1);
     QList<LdapSession::Entry> found;
@@ -283,6 +374,7 @@ void TstReplication::cliBadArguments()
             "--consumer" },
         { base + QStringList { "--uri", m_pair->uri }, "uri" },
         { base + QStringList { "--poll-ms", "0" }, "--poll-ms" },
+        { base + QStringList { "--watch", "sometimes" }, "--watch" },
         { base + QStringList { "--max-lag-ms", "-1" }, "--max-lag-ms" },
         { base + QStringList { "--marker-rate", "5000" }, "--marker-rate" },
         { base + QStringList { "--consumer", m_pair->uri }, "--consumer" },
