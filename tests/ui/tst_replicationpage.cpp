@@ -136,7 +136,11 @@ void TestReplicationPage::opensTheSavedRecord()
     QCOMPARE(window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->currentWidget(), page);
     LiveChartView* chart = page->lagCharts()->chartOf(consumer());
     QVERIFY(chart);
-    QCOMPARE(chart->pointCount(ReplicationLagCharts::writesName()), int(m_record.intervals.size()));
+    // Every interval's writes/s but a tail shorter than half a second (the run's end, once the consumer caught up).
+    const int writes = chart->pointCount(ReplicationLagCharts::writesName());
+    QVERIFY2(writes == m_record.intervals.size() || writes == m_record.intervals.size() - 1,
+        qPrintable(QString::number(writes)));
+    QVERIFY(writes >= 3);
     QVERIFY(chart->pointCount(ReplicationLagCharts::p99Name()) >= 2);
     QCOMPARE(page->topology()->stateOf(consumer()), QStringLiteral("in step"));
     QVERIFY(page->verdictText().contains(consumer()));

@@ -99,6 +99,7 @@ QWidget* ReplicationPage::buildResults()
 {
     m_verdicts->setObjectName(QStringLiteral("replicationVerdicts"));
     m_verdicts->setWordWrap(true);
+    m_verdicts->setTextFormat(Qt::RichText);
     m_verdicts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_articleNote->setObjectName(QStringLiteral("edirectoryNote"));
     m_articleNote->setWordWrap(true);
@@ -227,11 +228,30 @@ void ReplicationPage::showResult(const RunRecord& record)
     m_topology->showRecord(record);
     m_charts->markKnee(ReplicationFigures::kneeRate(record.summary));
     m_warnings->setWarnings(record.warnings);
-    QStringList lines = ReplicationFigures::verdictSentences(record);
+    m_verdicts->setText(verdictHtml(record));
+}
+
+// The verdict sentences, each with a green ✓ or a red ✗ (the nth sentence is the nth lag verdict's), the knee first.
+QString ReplicationPage::verdictHtml(const RunRecord& record)
+{
+    QList<bool> passed;
+    for (const Verdict& v : record.verdicts)
+        if (v.requirementId == u"replication-p99-lag")
+            passed << v.passed;
+    QStringList lines;
     if (const auto knee = ReplicationFigures::kneeRate(record.summary))
-        lines.prepend(tr("The knee of the write ramp: %1.").arg(ReplicationLagCharts::kneeName(*knee)));
-    m_verdicts->setText(
-        lines.isEmpty() ? tr("No verdict: give a max p99 lag for one per consumer.") : lines.join(u'\n'));
+        lines << tr("The knee of the write ramp: %1.").arg(ReplicationLagCharts::kneeName(*knee)).toHtmlEscaped();
+    const QStringList sentences = ReplicationFigures::verdictSentences(record);
+    for (qsizetype i = 0; i < sentences.size(); ++i) {
+        const bool ok = passed.value(i, true);
+        const QString badge = i >= passed.size() ? QString()
+            : ok                                 ? QStringLiteral("<span style=\"color:#2e7d32\">✓</span> ")
+                                                 : QStringLiteral("<span style=\"color:#c62828\">✗</span> ");
+        lines << badge + sentences.at(i).toHtmlEscaped();
+    }
+    if (lines.isEmpty())
+        return tr("No verdict: give a max p99 lag for one per consumer.");
+    return lines.join(QStringLiteral("<br>"));
 }
 
 bool ReplicationPage::showRecord(const RunRecord& record, QString* error)
@@ -257,8 +277,7 @@ void ReplicationPage::onDemoStarted(const SandboxInfo& info)
         return;
     m_form->fillFrom(info, DemoDirectory::readPassword(info));
     m_demoNote->setText(
-        tr("Filled in from the demo directory: supplier %1, %n consumer(s).", nullptr, int(info.replicas.size()))
-            .arg(info.uri));
+        tr("Filled in from the demo directory (a supplier and %n consumer(s)).", nullptr, int(info.replicas.size())));
 }
 
 void ReplicationPage::setRunning(bool running)

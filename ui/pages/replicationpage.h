@@ -35,7 +35,7 @@ public:
     ReplicationForm* form() const { return m_form; }
     ReplicationTopologyView* topology() const { return m_topology; }
     ReplicationLagCharts* lagCharts() const { return m_charts; }
-    QString verdictText() const;
+    QString verdictText() const; // the verdict sentences as shown (rich text: a coloured ✓ or ✗ each)
     RunRecord lastRecord() const { return m_lastRecord; }
 
     bool showsKind(const QString& kind) const override { return kind == u"replication"; }
@@ -57,6 +57,7 @@ private:
     void onFinished(int runId, const RunRecord& record);
     void onDemoStarted(const SandboxInfo& info);
     void showResult(const RunRecord& record);
+    static QString verdictHtml(const RunRecord& record);
     void setRunning(bool running);
 
     ProbeRunner* m_runner;

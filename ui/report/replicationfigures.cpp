@@ -142,10 +142,13 @@ ConsumerSeries seriesOf(const QJsonArray& intervals, const QString& uri)
 QList<QPointF> writeRate(const QJsonArray& intervals)
 {
     QList<QPointF> out;
+    double previous = 0;
     for (const QJsonValue& v : intervals) {
         const QJsonObject i = v.toObject();
-        if (const auto w = number(i, QStringLiteral("write_ok_per_s")))
-            out.append({ i.value(QStringLiteral("t")).toDouble(), *w });
+        const double t = i.value(QStringLiteral("t")).toDouble();
+        if (const auto w = number(i, QStringLiteral("write_ok_per_s")); w && rateSpanOk(previous, t))
+            out.append({ t, *w });
+        previous = t;
     }
     return out;
 }

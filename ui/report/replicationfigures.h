@@ -44,6 +44,13 @@ struct ConsumerSeries
 };
 void addInterval(const QJsonObject& interval, const QString& uri, ConsumerSeries* out);
 ConsumerSeries seriesOf(const QJsonArray& intervals, const QString& uri);
+// The supplier's writes/s per interval, leaving out a tail shorter than kMinRateSpanS (the last interval, cut when
+// the consumers caught up: a rate over a few milliseconds says nothing).
+constexpr double kMinRateSpanS = 0.5;
+inline bool rateSpanOk(double previousT, double t)
+{
+    return t - previousT >= kMinRateSpanS;
+}
 QList<QPointF> writeRate(const QJsonArray& intervals);
 
 // The eDirectory article's -625/-626, in its own terms, and where DirBench shows why.

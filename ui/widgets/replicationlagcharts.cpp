@@ -59,35 +59,40 @@ void ReplicationLagCharts::setConsumers(const QStringList& uris)
         addChart(QString()); // the placeholder before a run
 }
 
+LiveChartView* ReplicationLagCharts::chartFor(const QString& uri)
+{
+    if (LiveChartView* chart = m_charts.value(uri))
+        return chart;
+    if (m_order == QStringList { QString() }) { // the placeholder chart goes
+        delete m_charts.take(QString());
+        m_order.clear();
+    }
+    return addChart(uri);
+}
+
 void ReplicationLagCharts::addInterval(const QJsonObject& interval)
 {
     const double t = interval.value(QStringLiteral("t")).toDouble();
     const double writes = interval.value(QStringLiteral("write_ok_per_s")).toDouble();
     const QJsonObject consumers = interval.value(QStringLiteral("consumers")).toObject();
     for (auto it = consumers.begin(); it != consumers.end(); ++it) {
-        LiveChartView* chart = m_charts.value(it.key());
-        if (!chart) {
-            if (m_order == QStringList { QString() }) { // the placeholder chart goes
-                delete m_charts.take(QString());
-                m_order.clear();
-            }
-            chart = addChart(it.key());
-        }
+        const QString& uri = it.key();
+        LiveChartView* chart = chartFor(uri);
         ReplicationFigures::ConsumerSeries s;
-        ReplicationFigures::addInterval(interval, it.key(), &s);
+        ReplicationFigures::addInterval(interval, uri, &s);
         const LiveChartView::Batch batch(chart);
+        // writes/s first, so that each series has the same colour in every run (the behind line comes when it does)
+        if (ReplicationFigures::rateSpanOk(m_lastT.value(uri, 0), t))
+            chart->appendPoints(writesName(), { QPointF(t, writes) }, LiveChartView::Axis::Right);
         chart->appendPoints(p50Name(), s.p50);
         chart->appendPoints(p99Name(), s.p99);
-        const bool behind = s.everBehind || m_behind.value(it.key());
-        if (behind && !m_behind.value(it.key())) {
-            m_behind.insert(it.key(), true);
-            if (m_lastT.contains(it.key()))
-                chart->appendPoints(behindName(), { QPointF(m_lastT.value(it.key()), 0) });
-        }
-        if (behind)
+        if (s.everBehind && !m_behind.value(uri) && m_lastT.contains(uri))
+            chart->appendPoints(behindName(), { QPointF(m_lastT.value(uri), 0) }); // from 0 at the interval before
+        if (s.everBehind || m_behind.value(uri)) {
+            m_behind.insert(uri, true);
             chart->appendPoints(behindName(), s.behindMs);
-        chart->appendPoints(writesName(), { QPointF(t, writes) }, LiveChartView::Axis::Right);
-        m_lastT.insert(it.key(), t);
+        }
+        m_lastT.insert(uri, t);
     }
 }
 

@@ -36,6 +36,7 @@ public:
 
 private:
     LiveChartView* addChart(const QString& uri);
+    LiveChartView* chartFor(const QString& uri); // its chart, made when a consumer first appears
 
     QGridLayout* m_grid = nullptr;
     QStringList m_order;

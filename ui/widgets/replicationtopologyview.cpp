@@ -6,6 +6,8 @@
 
 #include <QHeaderView>
 
+#include <algorithm>
+
 namespace {
 
 enum Column
@@ -44,7 +46,7 @@ ReplicationTopologyView::ReplicationTopologyView(QWidget* parent)
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setWordWrap(false);
-    setMaximumHeight(150);
+    fitHeight();
     setToolTip(tr("Behind: markers written on the supplier and not yet seen on the consumer, and the age of the "
                   "oldest one (it grows second by second while the consumer does not follow)"));
 }
@@ -54,6 +56,15 @@ void ReplicationTopologyView::setCell(int row, int column, const QString& text, 
     auto* item = new QTableWidgetItem(text);
     item->setToolTip(tip.isEmpty() ? text : tip);
     setItem(row, column, item);
+}
+
+// As high as its rows (up to a few; more scroll), so that the charts below get the rest.
+void ReplicationTopologyView::fitHeight()
+{
+    int h = horizontalHeader()->sizeHint().height() + 2 * frameWidth() + 2;
+    for (int r = 0; r < std::min(rowCount(), 5); ++r)
+        h += rowHeight(r);
+    setFixedHeight(h);
 }
 
 void ReplicationTopologyView::setServers(const QString& supplier, const QStringList& consumers, const QString& method)
@@ -73,6 +84,7 @@ void ReplicationTopologyView::setServers(const QString& supplier, const QStringL
         for (int c = ColBehind; c < Columns; ++c)
             setCell(i + 1, c, QString());
     }
+    fitHeight();
 }
 
 int ReplicationTopologyView::rowOf(const QString& uri) const
@@ -97,6 +109,7 @@ void ReplicationTopologyView::showConsumer(const QString& uri, const QJsonObject
         setRowCount(r + 1);
         setCell(r, ColRole, tr("consumer"));
         setCell(r, ColServer, uri);
+        fitHeight();
     }
     const bool reachable = c.value(QStringLiteral("reachable")).toBool(true);
     const double behind = c.value(final ? QStringLiteral("unseen") : QStringLiteral("behind")).toDouble();
@@ -118,8 +131,9 @@ void ReplicationTopologyView::showInterval(const QJsonObject& interval)
     for (auto it = consumers.begin(); it != consumers.end(); ++it)
         showConsumer(it.key(), it.value().toObject(), false);
     if (rowCount() > 0)
-        setCell(0, ColBehind,
-            tr("%1 writes/s").arg(Units::formatNumber(interval.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
+        setCell(0, ColState,
+            tr("written to: %1 writes/s")
+                .arg(Units::formatNumber(interval.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
 }
 
 void ReplicationTopologyView::showRecord(const RunRecord& record)
@@ -135,8 +149,8 @@ void ReplicationTopologyView::showRecord(const RunRecord& record)
             c.insert(QStringLiteral("method"), ReplicationFigures::methodOf(record, uri));
         showConsumer(uri, c, true);
     }
-    setCell(0, ColBehind,
-        tr("%1 markers, %2 writes/s")
+    setCell(0, ColState,
+        tr("written to: %1 markers, %2 writes/s")
             .arg(Units::formatNumber(record.summary.value(QStringLiteral("markers_written")).toDouble(), 0),
                 Units::formatNumber(record.summary.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
 }

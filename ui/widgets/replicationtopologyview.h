@@ -23,6 +23,7 @@ public:
     int rowOf(const QString& uri) const;
 
 private:
+    void fitHeight();
     void setCell(int row, int column, const QString& text, const QString& tip = {});
     void showConsumer(const QString& uri, const QJsonObject& c, bool final);
 
