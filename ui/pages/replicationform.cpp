@@ -138,7 +138,7 @@ void ReplicationForm::readSpec(ReplicationSpec* spec) const
 
 ProbeError ReplicationForm::check(const ReplicationSpec& spec)
 {
-    if (const ProbeError e = spec.supplier.validate(); e.isError())
+    if (ProbeError e = spec.supplier.validate(); e.isError())
         return e;
     for (const LdapTarget& c : spec.consumers)
         if (const ProbeError e = c.validate(); e.isError())

@@ -50,7 +50,7 @@ QString csvOf(const QList<RunRecord>& records, const ReportOptions& options)
 {
     QStringList keys;
     for (const RunRecord& r : records)
-        for (const QJsonValue& v : r.intervals)
+        for (const QJsonValue v : r.intervals)
             for (const auto& kv : ReportJson::leaves(v.toObject(), {}, leafDepth(r)))
                 if (!keys.contains(kv.first))
                     keys << kv.first;

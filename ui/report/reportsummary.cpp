@@ -29,7 +29,7 @@ QString serverName(const RunRecord& r)
     QString version = s.value(QStringLiteral("version")).toString();
     if (const qsizetype paren = version.indexOf(u" ("); paren > 0)
         version.truncate(paren);
-    const QString name = vendor.isEmpty() ? s.value(QStringLiteral("kind")).toString() : vendor;
+    QString name = vendor.isEmpty() ? s.value(QStringLiteral("kind")).toString() : vendor;
     if (version.isEmpty() || version == name)
         return name;
     return version.startsWith(name) ? version : QString(name + u' ' + version);
@@ -65,7 +65,7 @@ QString cloudHeadline(const RunRecord& r)
 {
     const QJsonArray cases = r.summary.value(QStringLiteral("cases")).toArray();
     int flagged = 0;
-    for (const QJsonValue& c : cases)
+    for (const QJsonValue c : cases)
         flagged += c.toObject().value(QStringLiteral("flags")).toArray().isEmpty() ? 0 : 1;
     return QStringLiteral("%1 compared, %2 flagged")
         .arg(cases.size() == 1 ? QStringLiteral("1 case") : QString::number(cases.size()) + u" cases",
@@ -140,7 +140,7 @@ QString replicationTested(const RunRecord& r)
 {
     const QString supplier = str(r.spec, "supplier.uri");
     QStringList consumers;
-    for (const QJsonValue& c : r.spec.value(QStringLiteral("consumers")).toArray())
+    for (const QJsonValue c : r.spec.value(QStringLiteral("consumers")).toArray())
         consumers << c.toObject().value(QStringLiteral("uri")).toString();
     QString t = QString(u"Replication lag: a marker written " + str(r.spec, "marker_rate") + u" times a second on "
         + (supplier.isEmpty() ? QStringLiteral("the supplier") : supplier) + u" for " + str(r.spec, "duration_s")
@@ -231,19 +231,19 @@ QString headline(const RunRecord& r)
     if (r.kind.startsWith(u"ldap-") && r.kind != u"ldap-probe" && !r.summary.isEmpty())
         return ReportSections::ldapHeadline(r); // successes per second, the figure to bet on
     if (r.kind == u"disk")
-        if (const QString d = diskHeadline(r); !d.isEmpty())
+        if (QString d = diskHeadline(r); !d.isEmpty())
             return d;
     if (r.kind == u"cloud-compare")
         return cloudHeadline(r);
     if (r.kind == u"replication")
-        if (const QString h = ReportSections::replicationHeadline(r); !h.isEmpty())
+        if (QString h = ReportSections::replicationHeadline(r); !h.isEmpty())
             return h;
-    const QString h = RunStore::headlineOf(r);
+    QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
         return h;
     const QJsonObject& s = r.summary;
     if (r.kind == u"sizing")
-        for (const QJsonValue& v : s.value(QStringLiteral("recommendations")).toArray())
+        for (const QJsonValue v : s.value(QStringLiteral("recommendations")).toArray())
             if (v.toObject().value(QStringLiteral("name")).toString().compare(u"total RAM", Qt::CaseInsensitive) == 0)
                 return QString(u"total RAM " + ReportFormat::value(v.toObject().value(QStringLiteral("value"))) + u' '
                     + v.toObject().value(QStringLiteral("unit")).toString());
