@@ -3,7 +3,8 @@
 // the summary shows (topology, verdict sentence); bad input names its field and starts nothing; a saved record
 // opens read-only through the main window (the History page's "open"); the demo directory started "with a replica"
 // fills the form. The report of the record the page made (a real run, not a fixture) is written as PDF and read
-// back with pdftotext (section title, consumer URI, verdict sentence on the summary page), as HTML and as CSV.
+// back with pdftotext (section title, consumer URI, verdict sentence on the summary page), as HTML and as CSV; the
+// same record with what other parts add (knee, vendor figures, a per-consumer method) shows them on page and report.
 #include "core/run/proberunner.h"
 #include "core/sandbox/slapdconfig.h"
 #include "ui/charts/livechartview.h"
@@ -38,6 +39,7 @@ private slots:
     void badInputNamesTheField();
     void opensTheSavedRecord();
     void reportOfTheRecord();
+    void readsTheFieldsOthersAdd();
     void demoWithAReplicaFillsTheForm();
 
 private:
@@ -201,6 +203,50 @@ void TestReplicationPage::reportOfTheRecord()
         numbers += number && p99 >= 0 ? 1 : 0;
     }
     QVERIFY2(numbers >= 2, qPrintable(csv));
+}
+
+// The page's own record with what other parts add to it (never required): the knee of a write ramp, the vendor's
+// figures and a per-consumer method. The page and the report show each.
+void TestReplicationPage::readsTheFieldsOthersAdd()
+{
+    if (m_record.kind.isEmpty())
+        QSKIP("no record: runsTheProbeAgainstARealPair failed first");
+    RunRecord r = m_record;
+    QJsonObject consumers = r.summary.value("consumers").toObject();
+    QJsonObject c = consumers.value(consumer()).toObject();
+    c.insert("method", "sync");
+    c.insert("vendor", QJsonObject { { "lag_s", 1 }, { "context_csn", "20261201120000.000000Z#000000#001#000000" } });
+    consumers.insert(consumer(), c);
+    r.summary.insert("consumers", consumers);
+    r.summary.insert("knee_write_rate", 15);
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    ReplicationPage page(&runner, &demo);
+    QString error;
+    QVERIFY2(page.showRecord(r, &error), qPrintable(error));
+    LiveChartView* chart = page.lagCharts()->chartOf(consumer());
+    QCOMPARE(chart->pointCount(ReplicationLagCharts::kneeName(15)), 2);
+    QVERIFY(page.verdictText().contains(QStringLiteral("knee 15 writes/s")));
+    const int row = page.topology()->rowOf(consumer());
+    QCOMPARE(page.topology()->item(row, 3)->text(), QStringLiteral("sync"));
+    QVERIFY2(page.topology()->item(row, 6)->text().startsWith(QStringLiteral("lag_s 1")),
+        qPrintable(page.topology()->item(row, 6)->text()));
+    // The report's consumers table (what the PDF and the HTML print), then the PDF itself.
+    const ReportDocument doc = Report::build({ r });
+    QStringList cells;
+    for (const ReportSection& section : doc.sections)
+        for (const ReportBlock& b : section.blocks)
+            if (b.kind == ReportBlock::Kind::Table && b.table.header.value(0) == u"consumer")
+                cells = b.table.rows.value(0);
+    QCOMPARE(cells.value(0), consumer());
+    QCOMPARE(cells.value(1), QStringLiteral("sync"));
+    QVERIFY2(cells.constLast().startsWith(QStringLiteral("lag_s 1")), qPrintable(cells.join(" | ")));
+    QTemporaryDir dir;
+    const QString pdf = dir.filePath(QStringLiteral("others.pdf"));
+    QVERIFY2(Report::writePdf(doc, pdf, &error), qPrintable(error));
+    const QString text = pdfText(pdf);
+    QVERIFY(text.contains(QStringLiteral("knee 15 writes/s")));
+    QVERIFY(text.contains(QStringLiteral("lag_s 1")));
 }
 
 void TestReplicationPage::demoWithAReplicaFillsTheForm()
