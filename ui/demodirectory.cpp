@@ -58,7 +58,8 @@ void DemoDirectory::start(SandboxOptions options)
     std::shared_ptr<Shared> shared = m_shared;
     m_startRunId = m_runner->start([shared, options](RunContext& ctx) {
         RunRecord r = sandboxRecord(QStringLiteral("sandbox"));
-        r.spec = { { QStringLiteral("entries"), options.entries }, { QStringLiteral("tls"), options.tls } };
+        r.spec = { { QStringLiteral("entries"), options.entries }, { QStringLiteral("tls"), options.tls },
+            { QStringLiteral("replicas"), options.topology.replicas } };
         // Demo directories of GUIs that were killed (nobody could stop them): stop them first.
         for (const QString& dir : SlapdSandbox::stopOrphans(options.parentDir))
             r.warnings.append({ QStringLiteral("orphan-stopped"),

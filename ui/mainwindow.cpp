@@ -19,6 +19,8 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
+#include "ui/pages/replicationform.h"
+#include "ui/pages/replicationpage.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/reportexport.h"
@@ -97,6 +99,7 @@ void MainWindow::addPages()
     addPage(m_sizingPage = new SizingPage(m_runner, m_tabs));
     addPage(m_curvePage = new CurvePage(m_runner, m_tabs));
     addPage(m_experimentsPage = new ExperimentsPage(m_runner, m_tabs));
+    addPage(m_replicationPage = new ReplicationPage(m_runner, m_demo, m_tabs));
     addPage(m_advisorPage = new AdvisorPage(m_tabs));
     addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
 }
@@ -111,6 +114,8 @@ void MainWindow::connectPages()
     m_experimentsPage->setLdapLoadProvider(ldapLoad);
     connect(
         m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
+    connect(m_replicationPage, &ReplicationPage::diskTestsRequested, this,
+        [this] { m_tabs->setCurrentWidget(m_diskPage); });
     connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::showOpened);
     connect(m_advisorPage, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
         RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {
@@ -126,6 +131,7 @@ QList<std::pair<QString, QWidget*>> MainWindow::forms() const
         { QStringLiteral("ldap-connection"), m_ldapPage->connectionForm() },
         { QStringLiteral("ldap-load"), m_ldapPage->loadForm() }, { QStringLiteral("sizing"), m_sizingPage->form() },
         { QStringLiteral("curve"), m_curvePage->form() }, { QStringLiteral("experiments"), m_experimentsPage->form() },
+        { QStringLiteral("replication"), m_replicationPage->form() },
         { QStringLiteral("advisor-eval"), m_advisorPage->evalForm() },
         { QStringLiteral("advisor-need"), m_advisorPage->needForm() } };
 }
@@ -249,6 +255,7 @@ QList<RunRecord> MainWindow::pageRecords(QStringList* names) const
         { tr("LDAP probe"), m_ldapPage->lastProbe() }, { m_ldapPage->title(), m_ldapPage->lastRecord() },
         { m_sizingPage->title(), m_sizingPage->lastRecord() }, { m_curvePage->title(), m_curvePage->lastRecord() },
         { m_experimentsPage->title(), m_experimentsPage->lastRecord() },
+        { m_replicationPage->title(), m_replicationPage->lastRecord() },
         { advisor ? advisor->title() : QString(), advisor ? advisor->comparisonRecord() : RunRecord() } };
     QList<RunRecord> out;
     for (const auto& [name, record] : all) {

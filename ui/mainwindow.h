@@ -17,6 +17,7 @@ class HistoryPage;
 class LdapPage;
 class MainMenus;
 class Page;
+class ReplicationPage;
 class SavedRunBanner;
 class ProbeRunner;
 class QAction;
@@ -42,6 +43,7 @@ public:
     ExperimentsPage* experimentsPage() const { return m_experimentsPage; }
     HistoryPage* historyPage() const { return m_historyPage; }
     AdvisorPage* advisorPage() const { return m_advisorPage; }
+    ReplicationPage* replicationPage() const { return m_replicationPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
@@ -100,6 +102,7 @@ private:
     ExperimentsPage* m_experimentsPage = nullptr;
     HistoryPage* m_historyPage = nullptr;
     AdvisorPage* m_advisorPage = nullptr;
+    ReplicationPage* m_replicationPage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;

@@ -218,6 +218,17 @@ bool otherShots(Shooter& s, const SandboxInfo& sbx)
     return true;
 }
 
+// The Replication page at the end of a 10 s marker probe on the demo directory with a replica.
+bool replicationShot(Shooter& s)
+{
+    if (!s.wanted(QStringLiteral("replication-page")))
+        return true;
+    QString why;
+    if (!UiScenes::replication(s.window, 10, 50, &why))
+        return fail(QStringLiteral("replication-page"), why);
+    return s.shoot(QStringLiteral("replication-page"), s.window->replicationPage());
+}
+
 QList<QSize> parseSizes(const QString& text)
 {
     QList<QSize> out;
@@ -284,7 +295,7 @@ int main(int argc, char** argv)
     s.window = &window;
     window.resize(s.sizes.first());
     window.show();
-    const bool ok = otherShots(s, sbx.info()) && ldapShots(s, sbx.info()) && historyShot(s)
+    const bool ok = replicationShot(s) && otherShots(s, sbx.info()) && ldapShots(s, sbx.info()) && historyShot(s)
         && diskShots(s, sbx.info(), disk.path());
     window.close();
     runner.waitForDone(20000);

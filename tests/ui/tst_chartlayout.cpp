@@ -1,7 +1,7 @@
-// Every chart of every page, filled by real runs against a sandbox slapd and a temporary directory, laid out at
-// 1366×768 and 1920×1080 (ctest runs it again with QT_SCALE_FACTOR=2), in a light and a dark palette: no axis
-// title, tick or category label or legend entry is elided, wrapped, cut at the chart's edge or drawn over another
-// text, and each axis title is drawn once.
+// Every chart of every page, filled by real runs against a sandbox slapd (and the demo directory with a replica for
+// the Replication page's lag chart) and a temporary directory, laid out at 1366×768 and 1920×1080 (ctest runs it
+// again with QT_SCALE_FACTOR=2), in a light and a dark palette: no axis title, tick or category label or legend
+// entry is elided, wrapped, cut at the chart's edge or drawn over another text, and each axis title is drawn once.
 #include "core/run/proberunner.h"
 #include "ui/charts/chartexport.h"
 #include "ui/charts/chartlegend.h"
@@ -302,6 +302,7 @@ void TstChartLayout::everyChartReads()
     QVERIFY2(UiScenes::diskUnderLoad(&window, s, disk.path(), &why), qPrintable(why));
     QVERIFY2(UiScenes::threadSweep(&window, s, &why), qPrintable(why));
     QVERIFY2(UiScenes::curveSweep(&window, s, &why), qPrintable(why));
+    QVERIFY2(UiScenes::replication(&window, 3, 20, &why), qPrintable(why));
     UiScenes::advisorSeedCase(&window);
     QVERIFY2(UiScenes::compareLast(&window, window.ldapPage()->lastRecord().kind, &why), qPrintable(why));
     checkAtEverySize(&window, QStringLiteral("after the runs"));

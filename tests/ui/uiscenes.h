@@ -4,6 +4,7 @@
 // (tests/ui/screenshots.cpp) use the same ones. Each runs against a sandbox slapd (uisandbox.h) or a temporary
 // directory and waits for the page's finished signal; false with *why set when the run did not end "ok".
 #include "core/common/runrecord.h"
+#include "ui/demodirectory.h"
 #include "ui/mainwindow.h"
 #include "ui/models/historymodel.h"
 #include "ui/pages/advisorneedform.h"
@@ -14,6 +15,9 @@
 #include "ui/pages/experimentform.h"
 #include "ui/pages/experimentspage.h"
 #include "ui/pages/historypage.h"
+#include "ui/pages/replicationform.h"
+#include "ui/pages/replicationpage.h"
+#include "ui/widgets/demodirectorybox.h"
 #include "uisandbox.h"
 
 #include <QApplication>
@@ -110,6 +114,39 @@ inline bool curveSweep(MainWindow* w, const SandboxInfo& s, QString* why)
         return false;
     }
     return ended(done, 120000, why);
+}
+
+// The demo directory started with a replica, as a user starts it on the LDAP page (it fills the Replication page),
+// then the Replication page's marker probe for `seconds` at `rate` markers/s; the demo directory is stopped after.
+inline bool replication(MainWindow* w, double seconds, double rate, QString* why)
+{
+    DemoDirectoryBox* box = w->ldapPage()->demoBox();
+    DemoDirectory* demo = w->ldapPage()->demo();
+    box->setEntries(1000);
+    box->setReplica(true);
+    QSignalSpy started(demo, &DemoDirectory::started);
+    box->startDemo();
+    if (!started.wait(120000)) {
+        *why = QStringLiteral("the demo directory with a replica: ") + demo->lastError();
+        return false;
+    }
+    ReplicationPage* page = w->replicationPage();
+    page->form()->setRate(rate);
+    page->form()->setDuration(seconds);
+    page->form()->setMaxLagMs(100);
+    QSignalSpy done(page, &ReplicationPage::runFinished);
+    page->start();
+    bool ok = page->isRunning();
+    if (!ok)
+        *why = page->form()->errorText();
+    ok = ok && ended(done, 90000, why);
+    QString stopWhy;
+    if (!demo->stopNow(&stopWhy) && ok) {
+        *why = QStringLiteral("stopping the demo directory: ") + stopWhy;
+        return false;
+    }
+    box->setReplica(false);
+    return ok;
 }
 
 inline AdvisorPage* advisor(MainWindow* w)

@@ -4,6 +4,8 @@
 #include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 
+#include <QHash>
+
 namespace Report {
 
 namespace {
@@ -26,6 +28,22 @@ QString raw(const QJsonValue& v)
     return ReportFormat::value(v);
 }
 
+// An interval's columns. Looked up by the leaves' own keys, not by a dotted path: a replication interval's keys
+// are consumer URIs (ldap://127.0.0.1:389/), dots and all, and its lag lies one level deeper
+// (consumers.URI.lag_ms.p99).
+int leafDepth(const RunRecord& r)
+{
+    return r.kind == u"replication" ? 4 : 3;
+}
+
+QHash<QString, QJsonValue> columnsOf(const RunRecord& r, const QJsonValue& interval)
+{
+    QHash<QString, QJsonValue> out;
+    for (const auto& [key, value] : ReportJson::leaves(interval.toObject(), {}, leafDepth(r)))
+        out.insert(key, value);
+    return out;
+}
+
 } // namespace
 
 QString csvOf(const QList<RunRecord>& records, const ReportOptions& options)
@@ -33,7 +51,7 @@ QString csvOf(const QList<RunRecord>& records, const ReportOptions& options)
     QStringList keys;
     for (const RunRecord& r : records)
         for (const auto& v : r.intervals)
-            for (const auto& kv : ReportJson::leaves(v.toObject()))
+            for (const auto& kv : ReportJson::leaves(v.toObject(), {}, leafDepth(r)))
                 if (!keys.contains(kv.first))
                     keys << kv.first;
     // "t" first: it is the time axis of every row.
@@ -49,10 +67,10 @@ QString csvOf(const QList<RunRecord>& records, const ReportOptions& options)
         const RunRecord& r = records.at(i);
         const QString name = cell(runName(records, options, i));
         for (qsizetype j = 0; j < r.intervals.size(); ++j) {
-            const QJsonObject o = r.intervals.at(j).toObject();
+            const QHash<QString, QJsonValue> columns = columnsOf(r, r.intervals.at(j));
             QStringList row = { name, cell(r.kind), QString::number(j + 1) };
             for (const QString& k : std::as_const(keys))
-                row << cell(raw(ReportJson::at(o, k)));
+                row << cell(raw(columns.value(k)));
             out += row.join(u',') + u"\r\n";
         }
     }

@@ -171,6 +171,8 @@ ReportSection runSection(const RunRecord& r, const QString& name, int number, QS
         ReportSections::sizing(r, s, sources);
     else if (r.kind == u"cloud-compare")
         ReportSections::cloudCompare(r, s, sources);
+    else if (r.kind == u"replication")
+        ReportSections::replication(r, s, sources);
     else {
         if (r.server.isObject()) {
             s.blocks << ReportBlock::subheading(QStringLiteral("Server"));

@@ -16,6 +16,9 @@ QString ldapHeadline(const RunRecord& r);
 void loadCharts(const QJsonArray& intervals, ReportSection& section, bool coalescedReads = false);
 void curve(const RunRecord& r, ReportSection& section, QStringList& sources);
 void sizing(const RunRecord& r, ReportSection& section, QStringList& sources);
+// The marker probe's lag per consumer beside the write rate, a table per consumer, the verdict sentences.
+void replication(const RunRecord& r, ReportSection& section, QStringList& sources);
+QString replicationHeadline(const RunRecord& r);
 void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sources);
 void generic(const RunRecord& r, ReportSection& section, QStringList& sources);
 

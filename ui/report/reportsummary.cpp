@@ -2,6 +2,7 @@
 #include "ui/report/reportsummary.h"
 
 #include "core/store/runstore.h"
+#include "ui/report/replicationfigures.h"
 #include "ui/report/report.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
@@ -135,6 +136,67 @@ QString kindTested(const RunRecord& r)
     return t;
 }
 
+QString replicationTested(const RunRecord& r)
+{
+    const QString supplier = str(r.spec, "supplier.uri");
+    QStringList consumers;
+    for (const QJsonValue c : r.spec.value(QStringLiteral("consumers")).toArray())
+        consumers << c.toObject().value(QStringLiteral("uri")).toString();
+    QString t = QString(u"Replication lag: a marker written " + str(r.spec, "marker_rate") + u" times a second on "
+        + (supplier.isEmpty() ? QStringLiteral("the supplier") : supplier) + u" for " + str(r.spec, "duration_s")
+        + u" s and watched on " + (consumers.isEmpty() ? QStringLiteral("its consumers") : consumers.join(u", ")));
+    if (const QString server = serverName(r); !server.isEmpty())
+        t += QString(u" (" + server + u')');
+    return t;
+}
+
+// A replication run's lag verdicts are its own sentences ("consumer …: p99 lag 4,100 ms at 1,200 writes/s, above
+// 1,000 ms"); its other verdicts, and every other run's, are the generic ones.
+bool saysItsOwn(const RunRecord& r, const Verdict& v)
+{
+    return r.kind == u"replication" && v.requirementId == u"replication-p99-lag"
+        && r.summary.value(QStringLiteral("verdict_sentences")).isArray();
+}
+
+// "✓ run: consumer …: p99 lag 3.1 ms at 10 writes/s, within 1,000 ms." (the nth sentence is the nth lag verdict's).
+QStringList replicationSentences(const RunRecord& r, const QString& run)
+{
+    QList<bool> passed;
+    for (const Verdict& v : r.verdicts)
+        if (saysItsOwn(r, v))
+            passed << v.passed;
+    const QStringList sentences = ReplicationFigures::verdictSentences(r);
+    QStringList out;
+    for (qsizetype i = 0; i < sentences.size(); ++i) {
+        const QString badge
+            = i < passed.size() ? (passed.at(i) ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) : QString();
+        out << QString(badge + run + u": " + sentences.at(i) + u'.');
+    }
+    return out;
+}
+
+void verdictBlocks(const QList<RunRecord>& records, const ReportOptions& options, ReportSection& s)
+{
+    QList<Verdict> verdicts;
+    QStringList runs, own;
+    for (qsizetype i = 0; i < records.size(); ++i) {
+        const QString run = Report::runName(records, options, i);
+        for (const Verdict& v : records.at(i).verdicts)
+            if (!saysItsOwn(records.at(i), v)) {
+                verdicts << v;
+                runs << run;
+            }
+        if (records.at(i).kind == u"replication")
+            own << replicationSentences(records.at(i), run);
+    }
+    if (verdicts.isEmpty() && own.isEmpty())
+        s.blocks << ReportBlock::paragraph(QStringLiteral("No run of this report was judged against a requirement."));
+    if (!verdicts.isEmpty())
+        s.blocks << ReportBlock::ofVerdictSentences(verdicts, runs);
+    for (const QString& sentence : std::as_const(own))
+        s.blocks << ReportBlock::paragraph(sentence);
+}
+
 // The run's first chart, lower, titled with the run.
 std::optional<ReportChart> keyChart(const ReportSection& run, const QString& name)
 {
@@ -173,6 +235,9 @@ QString headline(const RunRecord& r)
             return d;
     if (r.kind == u"cloud-compare")
         return cloudHeadline(r);
+    if (r.kind == u"replication")
+        if (QString h = ReportSections::replicationHeadline(r); !h.isEmpty())
+            return h;
     QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
         return h;
@@ -194,7 +259,10 @@ QString headline(const RunRecord& r)
 
 QString whatWasTested(const RunRecord& r)
 {
-    QString t = r.kind == u"disk" ? diskTested(r) : r.kind.startsWith(u"ldap-") ? ldapTested(r) : kindTested(r);
+    QString t = r.kind == u"disk"     ? diskTested(r)
+        : r.kind.startsWith(u"ldap-") ? ldapTested(r)
+        : r.kind == u"replication"    ? replicationTested(r)
+                                      : kindTested(r);
     t += r.started.isValid() ? QString(u", on " + dayOf(r.started) + u'.') : QStringLiteral(".");
     if (r.status != u"ok")
         t += QString(u" The run " + r.status + (r.failure.isEmpty() ? QString() : u": " + r.failure) + u'.');
@@ -214,17 +282,7 @@ ReportSection section(
             + u": " + whatWasTested(records.at(i))));
 
     s.blocks << ReportBlock::subheading(QStringLiteral("Verdicts"));
-    QList<Verdict> verdicts;
-    QStringList runs;
-    for (qsizetype i = 0; i < records.size(); ++i)
-        for (const Verdict& v : records.at(i).verdicts) {
-            verdicts << v;
-            runs << Report::runName(records, options, i);
-        }
-    if (verdicts.isEmpty())
-        s.blocks << ReportBlock::paragraph(QStringLiteral("No run of this report was judged against a requirement."));
-    else
-        s.blocks << ReportBlock::ofVerdictSentences(verdicts, runs);
+    verdictBlocks(records, options, s);
 
     s.blocks << ReportBlock::subheading(QStringLiteral("What to do next"));
     const QStringList steps = nextSteps(records, options);

@@ -15,6 +15,7 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     , m_demo(demo)
     , m_entriesSpin(new QSpinBox(this))
     , m_tlsCheck(new QCheckBox(tr("TLS (ldaps://)"), this))
+    , m_replicaCheck(new QCheckBox(tr("with a replica"), this))
     , m_startButton(new QPushButton(tr("Start demo directory"), this))
     , m_stopButton(new QPushButton(tr("Stop demo directory"), this))
     , m_statusLabel(new QLabel(this))
@@ -29,6 +30,9 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     m_entriesSpin->setToolTip(tr("uid=user0 … ; loading takes about 1 s per 10,000 entries"));
     m_tlsCheck->setObjectName(QStringLiteral("demoTlsCheck"));
     m_tlsCheck->setToolTip(tr("Also listen on ldaps:// with a self-signed certificate (the form trusts it)"));
+    m_replicaCheck->setObjectName(QStringLiteral("demoReplicaCheck"));
+    m_replicaCheck->setToolTip(tr("Also start a consumer that replicates from it (syncrepl refreshAndPersist, its "
+                                  "own slapd on another port), for the Replication page; not with TLS"));
     m_startButton->setObjectName(QStringLiteral("startDemoButton"));
     m_startButton->setToolTip(tr("Start a private OpenLDAP server (slapd) on this machine and fill in the forms"));
     m_stopButton->setObjectName(QStringLiteral("stopDemoButton"));
@@ -40,12 +44,15 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     auto* grid = new QGridLayout(this);
     grid->addWidget(m_entriesSpin, 0, 0);
     grid->addWidget(m_tlsCheck, 0, 1);
-    grid->addWidget(m_startButton, 1, 0);
-    grid->addWidget(m_stopButton, 1, 1);
-    grid->addWidget(m_statusLabel, 2, 0, 1, 2);
+    grid->addWidget(m_replicaCheck, 1, 1);
+    grid->addWidget(m_startButton, 2, 0);
+    grid->addWidget(m_stopButton, 2, 1);
+    grid->addWidget(m_statusLabel, 3, 0, 1, 2);
 
     connect(m_startButton, &QPushButton::clicked, this, &DemoDirectoryBox::startDemo);
     connect(m_stopButton, &QPushButton::clicked, this, &DemoDirectoryBox::stopDemo);
+    connect(m_tlsCheck, &QCheckBox::toggled, this, &DemoDirectoryBox::updateState);
+    connect(m_replicaCheck, &QCheckBox::toggled, this, &DemoDirectoryBox::updateState);
     connect(m_demo, &DemoDirectory::stateChanged, this, &DemoDirectoryBox::updateState);
     connect(m_demo, &DemoDirectory::failed, this, &DemoDirectoryBox::updateState);
     updateState();
@@ -61,6 +68,11 @@ void DemoDirectoryBox::setTls(bool tls)
     m_tlsCheck->setChecked(tls);
 }
 
+void DemoDirectoryBox::setReplica(bool replica)
+{
+    m_replicaCheck->setChecked(replica);
+}
+
 QString DemoDirectoryBox::statusText() const
 {
     return m_statusLabel->text();
@@ -70,7 +82,9 @@ void DemoDirectoryBox::startDemo()
 {
     SandboxOptions o;
     o.entries = m_entriesSpin->value();
-    o.tls = m_tlsCheck->isChecked();
+    o.tls = m_tlsCheck->isChecked() && !m_replicaCheck->isChecked(); // a replicated sandbox has no TLS
+    if (m_replicaCheck->isChecked())
+        o.topology = SandboxTopology::withReplicas(1);
     m_demo->start(o);
 }
 
@@ -84,7 +98,8 @@ void DemoDirectoryBox::updateState()
     const DemoDirectory::State s = m_demo->state();
     m_startButton->setEnabled(s == DemoDirectory::State::Stopped);
     m_entriesSpin->setEnabled(s == DemoDirectory::State::Stopped);
-    m_tlsCheck->setEnabled(s == DemoDirectory::State::Stopped);
+    m_tlsCheck->setEnabled(s == DemoDirectory::State::Stopped && !m_replicaCheck->isChecked());
+    m_replicaCheck->setEnabled(s == DemoDirectory::State::Stopped && !m_tlsCheck->isChecked());
     m_stopButton->setEnabled(s == DemoDirectory::State::Running || s == DemoDirectory::State::Starting);
     m_stopButton->setText(s == DemoDirectory::State::Starting ? tr("Cancel") : tr("Stop demo directory"));
     switch (s) {
@@ -99,10 +114,13 @@ void DemoDirectoryBox::updateState()
         break;
     case DemoDirectory::State::Running: {
         const auto info = m_demo->info();
-        m_statusLabel->setText(info
-                ? tr("Running at %1 with %2 entries.")
-                      .arg(info->ldapsUri.isEmpty() ? info->uri : info->ldapsUri, Units::formatNumber(info->entries, 0))
-                : tr("Running."));
+        QString text = info
+            ? tr("Running at %1 with %2 entries.")
+                  .arg(info->ldapsUri.isEmpty() ? info->uri : info->ldapsUri, Units::formatNumber(info->entries, 0))
+            : tr("Running.");
+        if (info && !info->replicas.isEmpty())
+            text += tr(" Replica at %1.").arg(info->replicas.constFirst().uri);
+        m_statusLabel->setText(text);
         break;
     }
     case DemoDirectory::State::Stopping:

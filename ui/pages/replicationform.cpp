@@ -1,0 +1,220 @@
+#include "ui/pages/replicationform.h"
+
+#include "core/sandbox/sandboxinfo.h"
+#include "ui/pages/ldapconnectionform.h"
+
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace {
+
+const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
+
+QDoubleSpinBox* spin(QWidget* parent, const QString& name, double lo, double hi, double value, const QString& suffix)
+{
+    auto* s = new QDoubleSpinBox(parent);
+    s->setObjectName(name);
+    s->setRange(lo, hi);
+    s->setDecimals(lo < 1 ? 1 : 0);
+    s->setValue(value);
+    s->setSuffix(suffix);
+    s->setGroupSeparatorShown(true);
+    return s;
+}
+
+} // namespace
+
+ReplicationForm::ReplicationForm(QWidget* parent)
+    : QWidget(parent)
+    , m_connection(new LdapConnectionForm(this))
+    , m_consumersEdit(new QLineEdit(this))
+    , m_markerEdit(new QLineEdit(this))
+    , m_rateSpin(spin(this, QStringLiteral("markerRateSpin"), 0.1, 1000, 10, tr(" /s")))
+    , m_durationSpin(spin(this, QStringLiteral("durationSpin"), 1, 86400, 30, tr(" s")))
+    , m_pollSpin(new QSpinBox(this))
+    , m_maxLagSpin(spin(this, QStringLiteral("maxLagSpin"), 0, 1e9, 1000, tr(" ms")))
+    , m_errorLabel(new QLabel(this))
+{
+    m_connection->setObjectName(QStringLiteral("replicationConnection"));
+    m_consumersEdit->setObjectName(QStringLiteral("consumersEdit"));
+    m_consumersEdit->setPlaceholderText(QStringLiteral("ldap://host2:389, ldap://host3:389"));
+    m_consumersEdit->setToolTip(tr("The servers that replicate from the supplier, separated by commas or spaces; "
+                                   "each is read with the supplier's connection options"));
+    m_markerEdit->setObjectName(QStringLiteral("markerDnEdit"));
+    m_markerEdit->setPlaceholderText(QStringLiteral("cn=dirbench-marker,dc=example,dc=com"));
+    m_markerEdit->setToolTip(tr("Made an organizationalRole when it does not exist and removed at the end; an "
+                                "existing entry gets its description values back"));
+    m_rateSpin->setToolTip(tr("Markers written per second on the supplier (the probe's own load)"));
+    m_pollSpin->setObjectName(QStringLiteral("pollMsSpin"));
+    m_pollSpin->setRange(1, 60000);
+    m_pollSpin->setValue(5);
+    m_pollSpin->setSuffix(tr(" ms"));
+    m_pollSpin->setToolTip(tr("Each consumer is read (base scope) this often when it does not push the marker"));
+    m_maxLagSpin->setSpecialValueText(tr("no verdict"));
+    m_maxLagSpin->setToolTip(tr("A verdict per consumer: its p99 lag at most this (0: no verdict)"));
+    m_errorLabel->setObjectName(QStringLiteral("replicationErrorLabel"));
+    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->hide();
+
+    auto* supplier = new QGroupBox(tr("Supplier (written to); its options read every consumer"), this);
+    auto* supplierLayout = new QVBoxLayout(supplier);
+    supplierLayout->addWidget(m_connection);
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Consumers"), m_consumersEdit);
+    form->addRow(tr("Marker DN"), m_markerEdit);
+    form->addRow(tr("Marker rate"), m_rateSpin);
+    form->addRow(tr("Duration"), m_durationSpin);
+    form->addRow(tr("Poll every"), m_pollSpin);
+    form->addRow(tr("Max p99 lag"), m_maxLagSpin);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(supplier);
+    layout->addLayout(form);
+    layout->addWidget(m_errorLabel);
+    for (QLineEdit* e : { m_consumersEdit, m_markerEdit })
+        connect(e, &QLineEdit::textEdited, this, &ReplicationForm::clearError);
+    connect(m_connection, &LdapConnectionForm::edited, this, &ReplicationForm::clearError);
+}
+
+void ReplicationForm::setConsumers(const QStringList& uris)
+{
+    m_consumersEdit->setText(uris.join(QStringLiteral(", ")));
+}
+
+QStringList ReplicationForm::consumers() const
+{
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    return m_consumersEdit->text().split(separators, Qt::SkipEmptyParts);
+}
+
+void ReplicationForm::setMarkerDn(const QString& dn)
+{
+    m_markerEdit->setText(dn);
+}
+
+void ReplicationForm::setRate(double perS)
+{
+    m_rateSpin->setValue(perS);
+}
+
+void ReplicationForm::setDuration(double seconds)
+{
+    m_durationSpin->setValue(seconds);
+}
+
+void ReplicationForm::setPollMs(int ms)
+{
+    m_pollSpin->setValue(ms);
+}
+
+void ReplicationForm::setMaxLagMs(double ms)
+{
+    m_maxLagSpin->setValue(ms);
+}
+
+void ReplicationForm::readSpec(ReplicationSpec* spec) const
+{
+    m_connection->readTarget(&spec->supplier);
+    spec->consumers.clear();
+    for (const QString& uri : consumers()) {
+        LdapTarget c = spec->supplier;
+        c.uri = uri;
+        spec->consumers << c;
+    }
+    spec->markerDn = m_markerEdit->text().trimmed();
+    spec->markerRate = m_rateSpin->value();
+    spec->durationS = m_durationSpin->value();
+    spec->pollMs = m_pollSpin->value();
+    spec->maxLagMs = m_maxLagSpin->value();
+}
+
+ProbeError ReplicationForm::check(const ReplicationSpec& spec)
+{
+    if (ProbeError e = spec.supplier.validate(); e.isError())
+        return e;
+    for (const LdapTarget& c : spec.consumers)
+        if (const ProbeError e = c.validate(); e.isError())
+            return ProbeError::invalid(QStringLiteral("consumer"), c.uri + u": " + e.detail);
+    return spec.validate();
+}
+
+void ReplicationForm::fillFrom(const SandboxInfo& info, const QByteArray& password)
+{
+    LdapTarget t;
+    t.uri = info.uri;
+    t.auth = LdapTarget::Auth::Simple;
+    t.bindDn = info.bindDn;
+    t.password = password; // memory only
+    m_connection->setTarget(t);
+    QStringList uris;
+    for (const SandboxServer& s : info.replicas)
+        uris << s.uri;
+    setConsumers(uris);
+    setMarkerDn(QStringLiteral("cn=dirbench-marker,") + info.base);
+}
+
+QWidget* ReplicationForm::fieldWidget(const QString& field) const
+{
+    if (field == u"consumer")
+        return m_consumersEdit;
+    if (field == u"marker-dn")
+        return m_markerEdit;
+    if (field == u"marker-rate")
+        return m_rateSpin;
+    if (field == u"duration")
+        return m_durationSpin;
+    if (field == u"poll-ms")
+        return m_pollSpin;
+    if (field == u"max-lag-ms")
+        return m_maxLagSpin;
+    return nullptr;
+}
+
+void ReplicationForm::showError(const ProbeError& error)
+{
+    clearError();
+    if (LdapConnectionForm::ownsField(error.field)) {
+        m_connection->showError(error);
+        m_errorField = error.field;
+        return;
+    }
+    m_errorField = error.field;
+    m_errorLabel->setText(error.message());
+    m_errorLabel->show();
+    if (QWidget* w = fieldWidget(error.field)) {
+        w->setStyleSheet(kErrorStyle);
+        w->setFocus();
+    }
+}
+
+void ReplicationForm::clearError()
+{
+    if (QWidget* w = fieldWidget(m_errorField))
+        w->setStyleSheet(QString());
+    if (LdapConnectionForm::ownsField(m_errorField))
+        m_connection->clearError();
+    m_errorField.clear();
+    m_errorLabel->clear();
+    m_errorLabel->hide();
+}
+
+QString ReplicationForm::errorText() const
+{
+    return LdapConnectionForm::ownsField(m_errorField) ? m_connection->errorText() : m_errorLabel->text();
+}
+
+void ReplicationForm::setInputsEnabled(bool enabled)
+{
+    m_connection->setInputsEnabled(enabled);
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_consumersEdit, m_markerEdit, m_rateSpin, m_durationSpin, m_pollSpin, m_maxLagSpin })
+        w->setEnabled(enabled);
+}

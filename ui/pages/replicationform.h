@@ -1,0 +1,60 @@
+#pragma once
+
+#include "core/common/proberror.h"
+#include "core/experiments/replication.h"
+
+#include <QWidget>
+
+class LdapConnectionForm;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+struct SandboxInfo;
+
+// What the Replication page measures (issue 13's marker probe): the supplier's connection (the LDAP page's
+// connection form: URI, TLS, bind; the same options read every consumer), the consumers' URIs, the marker entry,
+// markers per second, seconds, the poll interval and the p99 lag a consumer may have. readSpec() names the field
+// it cannot read as the CLI names it: uri, consumer, marker-dn, marker-rate, duration, poll-ms, max-lag-ms.
+class ReplicationForm final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ReplicationForm(QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(ReplicationForm)
+
+    // Fills *spec from the form; check() validates it (it reads the connection's CA and key files: off the GUI
+    // thread, as the LDAP page does).
+    void readSpec(ReplicationSpec* spec) const;
+    static ProbeError check(const ReplicationSpec& spec);
+    // The demo directory's servers: the first is the supplier, its consumers the consumers; the marker under its base.
+    void fillFrom(const SandboxInfo& info, const QByteArray& password);
+
+    LdapConnectionForm* connection() const { return m_connection; }
+    void setConsumers(const QStringList& uris);
+    QStringList consumers() const;
+    void setMarkerDn(const QString& dn);
+    void setRate(double perS);
+    void setDuration(double seconds);
+    void setPollMs(int ms);
+    void setMaxLagMs(double ms);
+
+    void showError(const ProbeError& error);
+    void clearError();
+    QString errorField() const { return m_errorField; }
+    QString errorText() const;
+    void setInputsEnabled(bool enabled);
+
+private:
+    QWidget* fieldWidget(const QString& field) const;
+
+    LdapConnectionForm* m_connection = nullptr;
+    QLineEdit* m_consumersEdit = nullptr;
+    QLineEdit* m_markerEdit = nullptr;
+    QDoubleSpinBox* m_rateSpin = nullptr;
+    QDoubleSpinBox* m_durationSpin = nullptr;
+    QSpinBox* m_pollSpin = nullptr;
+    QDoubleSpinBox* m_maxLagSpin = nullptr;
+    QLabel* m_errorLabel = nullptr;
+    QString m_errorField;
+};

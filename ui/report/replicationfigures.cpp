@@ -1,0 +1,165 @@
+#include "ui/report/replicationfigures.h"
+
+#include "ui/report/reportformat.h"
+
+#include <QJsonArray>
+
+namespace ReplicationFigures {
+
+namespace {
+
+std::optional<double> number(const QJsonObject& o, const QString& key)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+QJsonObject consumerOf(const QJsonObject& holder, const QString& uri)
+{
+    return holder.value(QStringLiteral("consumers")).toObject().value(uri).toObject();
+}
+
+QString scalarText(const QJsonValue& v)
+{
+    if (v.isDouble())
+        return ReportFormat::number(v.toDouble());
+    if (v.isString())
+        return v.toString();
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
+    return {};
+}
+
+} // namespace
+
+Lag lagOf(const QJsonValue& lagMs)
+{
+    const QJsonObject o = lagMs.toObject();
+    return { number(o, QStringLiteral("p50")), number(o, QStringLiteral("p99")), number(o, QStringLiteral("max")) };
+}
+
+QStringList consumerUris(const RunRecord& r)
+{
+    QStringList uris = r.summary.value(QStringLiteral("consumers")).toObject().keys();
+    if (!uris.isEmpty())
+        return uris;
+    for (const QJsonValue c : r.spec.value(QStringLiteral("consumers")).toArray())
+        if (const QString uri = c.toObject().value(QStringLiteral("uri")).toString(); !uri.isEmpty())
+            uris << uri;
+    if (!uris.isEmpty())
+        return uris;
+    for (const QJsonValue i : r.intervals)
+        for (const QString& uri : i.toObject().value(QStringLiteral("consumers")).toObject().keys())
+            if (!uris.contains(uri))
+                uris << uri;
+    return uris;
+}
+
+QString methodOf(const RunRecord& r, const QString& uri)
+{
+    for (const QString& m : { consumerOf(r.summary, uri).value(QStringLiteral("method")).toString(),
+             r.summary.value(QStringLiteral("method")).toString(), r.spec.value(QStringLiteral("method")).toString() })
+        if (!m.isEmpty())
+            return m;
+    return QStringLiteral("poll");
+}
+
+std::optional<double> kneeRate(const QJsonObject& summary)
+{
+    return number(summary, QStringLiteral("knee_write_rate"));
+}
+
+QString vendorText(const QJsonValue& vendor)
+{
+    const QJsonObject o = vendor.toObject();
+    QStringList lag, other;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString text = scalarText(it.value());
+        if (text.isEmpty())
+            continue;
+        (it.key().contains(u"lag") ? lag : other) << QString(it.key() + u' ' + text);
+    }
+    return (lag + other.mid(0, 3)).join(QStringLiteral(", "));
+}
+
+QStringList verdictSentences(const RunRecord& r)
+{
+    QStringList out;
+    for (const QJsonValue v : r.summary.value(QStringLiteral("verdict_sentences")).toArray())
+        if (v.isString())
+            out << v.toString();
+    return out;
+}
+
+QString headline(const RunRecord& r)
+{
+    const QStringList uris = consumerUris(r);
+    std::optional<double> worst;
+    qint64 unseen = 0;
+    for (const QString& uri : uris) {
+        const QJsonObject c = consumerOf(r.summary, uri);
+        if (const auto p99 = lagOf(c.value(QStringLiteral("lag_ms"))).p99; p99 && (!worst || *p99 > *worst))
+            worst = p99;
+        unseen += qint64(c.value(QStringLiteral("unseen")).toDouble());
+    }
+    if (uris.isEmpty() || r.summary.isEmpty())
+        return {};
+    const QString consumers
+        = uris.size() == 1 ? QStringLiteral("1 consumer") : QString(QString::number(uris.size()) + u" consumers");
+    const QString lag = worst
+        ? QString(u"p99 lag " + ReportFormat::number(*worst) + u" ms (worst of " + consumers + u')')
+        : QString(u"no marker seen on " + consumers);
+    return QString(lag + u", " + QString::number(unseen) + u" unseen, "
+        + ReportFormat::number(r.summary.value(QStringLiteral("write_ok_per_s")).toDouble()) + u" writes/s");
+}
+
+void addInterval(const QJsonObject& interval, const QString& uri, ConsumerSeries* out)
+{
+    const double t = interval.value(QStringLiteral("t")).toDouble();
+    const QJsonObject c = consumerOf(interval, uri);
+    if (c.isEmpty())
+        return;
+    const Lag lag = lagOf(c.value(QStringLiteral("lag_ms")));
+    if (lag.p50)
+        out->p50.append({ t, *lag.p50 });
+    if (lag.p99)
+        out->p99.append({ t, *lag.p99 });
+    const double behind = c.value(QStringLiteral("behind")).toDouble() > 0
+        ? c.value(QStringLiteral("oldest_unseen_s")).toDouble() * 1000
+        : 0.0;
+    out->everBehind = out->everBehind || behind > 0;
+    out->behindMs.append({ t, behind });
+}
+
+ConsumerSeries seriesOf(const QJsonArray& intervals, const QString& uri)
+{
+    ConsumerSeries s;
+    for (const QJsonValue v : intervals)
+        addInterval(v.toObject(), uri, &s);
+    return s;
+}
+
+QList<QPointF> writeRate(const QJsonArray& intervals)
+{
+    QList<QPointF> out;
+    double previous = 0;
+    for (const QJsonValue v : intervals) {
+        const QJsonObject i = v.toObject();
+        const double t = i.value(QStringLiteral("t")).toDouble();
+        if (const auto w = number(i, QStringLiteral("write_ok_per_s")); w && rateSpanOk(previous, t))
+            out.append({ t, *w });
+        previous = t;
+    }
+    return out;
+}
+
+QString edirectoryNote()
+{
+    return QStringLiteral(
+        "The eDirectory article begins with replication failing: \"Errors -625 and -626 are seen in ndstrace and "
+        "ndsrepair during synchronization due to NCP timing out\" - a slow cloud disk made the servers time out. "
+        "Lag measured here is the delay before it comes to that; the disk tests (the commit profile: small "
+        "synchronous writes, as a directory's transaction log makes them) show whether the disk is why.");
+}
+
+} // namespace ReplicationFigures
