@@ -247,8 +247,7 @@ QJsonObject ReplicationSpec::toJson() const
         { QStringLiteral("marker_dn"), markerDn }, { QStringLiteral("marker_rate"), markerRate },
         { QStringLiteral("duration_s"), durationS }, { QStringLiteral("poll_ms"), pollMs },
         { QStringLiteral("interval_s"), intervalS }, { QStringLiteral("max_lag_ms"), maxLagMs },
-        { QStringLiteral("watch"), watch },
-        { QStringLiteral("discover_consumers"), discoverConsumers },
+        { QStringLiteral("watch"), watch }, { QStringLiteral("discover_consumers"), discoverConsumers },
         { QStringLiteral("consumer_bind_dn"),
             consumerTemplate.uri.isEmpty() ? QJsonValue() : QJsonValue(consumerTemplate.bindDn) } };
 }
