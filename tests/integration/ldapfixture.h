@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/sandbox/sandboxguard.h"
+#include "core/sandbox/slapdconfig.h"
 #include "core/sandbox/slapdsandbox.h"
 
 #include <QFile>
@@ -10,6 +11,7 @@
 #include <QUrl>
 
 #include <csignal>
+#include <optional>
 
 // A sandbox slapd for a test, and the means to kill and restart it for real.
 namespace LdapFixture {
@@ -33,14 +35,36 @@ inline QByteArray password(const SandboxInfo& s)
     return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed() : QByteArray();
 }
 
-inline LdapTarget admin(const SandboxInfo& s)
+// The sandbox's admin bind, on its first server or on `uri` (one of its replicas).
+inline LdapTarget admin(const SandboxInfo& s, const QString& uri = QString())
 {
     LdapTarget t;
-    t.uri = s.uri;
+    t.uri = uri.isEmpty() ? s.uri : uri;
     t.auth = LdapTarget::Auth::Simple;
     t.bindDn = s.bindDn;
     t.password = password(s);
     return t;
+}
+
+// Why an OpenLDAP provider with syncrepl consumers cannot be made here (no slapd, no syncprov), or empty.
+inline QString replicasUnavailable()
+{
+    if (SlapdSandbox::slapdProgram().isEmpty())
+        return QStringLiteral("slapd is not installed (apt-get install slapd): no replicated sandbox");
+    if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("syncprov")))
+        return QStringLiteral("the syncprov overlay (syncprov.so) is not installed: no replicated sandbox");
+    return {};
+}
+
+// A provider (100 entries) and `replicas` syncrepl consumers in parentDir.
+inline std::optional<SandboxInfo> startReplicated(const QString& parentDir, int replicas, ProbeError* e)
+{
+    SandboxOptions o;
+    o.entries = 100;
+    o.parentDir = parentDir;
+    o.makeCurrent = false;
+    o.topology = SandboxTopology::withReplicas(replicas);
+    return SlapdSandbox::start(o, e);
 }
 
 inline QStringList cmdline(qint64 pid)

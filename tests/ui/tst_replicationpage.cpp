@@ -53,17 +53,10 @@ private:
 
 void TestReplicationPage::initTestCase()
 {
-    if (SlapdSandbox::slapdProgram().isEmpty())
-        QSKIP("slapd is not installed (apt-get install slapd): no replicated sandbox");
-    if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("syncprov")))
-        QSKIP("the syncprov overlay (syncprov.so) is not installed: no replicated sandbox");
-    SandboxOptions o;
-    o.entries = 100;
-    o.parentDir = m_parent.path();
-    o.makeCurrent = false;
-    o.topology = SandboxTopology::withReplicas(1);
+    if (const QString why = LdapFixture::replicasUnavailable(); !why.isEmpty())
+        QSKIP(qPrintable(why));
     ProbeError e;
-    m_pair.reset(SlapdSandbox::start(o, &e));
+    m_pair.reset(LdapFixture::startReplicated(m_parent.path(), 1, &e));
     QVERIFY2(m_pair.isValid(), qPrintable(e.message()));
 }
 
