@@ -3,11 +3,13 @@
 #include "core/common/proberror.h"
 #include "core/common/runrecord.h"
 #include "core/ldap/ldaptarget.h"
+#include "core/ldap/loadspec.h"
 
 #include <QList>
 #include <QString>
 
 #include <functional>
+#include <optional>
 
 class RunContext;
 
@@ -30,6 +32,8 @@ struct ReplicationSpec
     double maxLagMs = 0; // > 0: a verdict per consumer on its p99 lag
     double graceS = 15; // after the duration, the wait for the consumers to see the last marker
     double failAfterS = 10; // the supplier's failure window: no write acknowledged for this long fails the run
+    // Beside a write load on the supplier (core/experiments/replicationload.h); set it with ReplicationLoad::attach.
+    std::optional<LdapLoadSpec> load;
 
     // Fields named as the CLI names them: marker-dn, marker-rate, duration, poll-ms, max-lag-ms, consumer.
     ProbeError validate() const;
