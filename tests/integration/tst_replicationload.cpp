@@ -21,6 +21,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <csignal>
 #include <functional>
 #include <time.h>
 
@@ -34,6 +35,7 @@ private slots:
     void specChecks();
     void cliRampRecord();
     void cliBadArguments();
+    void cliInterruptCleansUp();
 
 private:
     LdapTarget admin(const QString& uri) const;
@@ -318,6 +320,31 @@ void TstReplicationLoad::cliBadArguments()
         QVERIFY2(err.contains(field), qPrintable(args.join(u' ') + u'\n' + QString::fromUtf8(err)));
     }
     QVERIFY(markerGone()); // nothing was written
+}
+
+// Ctrl-C in the middle of an adddel load beside the probe: cancelled (exit 1), the load's entries and the marker
+// entry removed all the same.
+void TstReplicationLoad::cliInterruptCleansUp()
+{
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        cliBase()
+            + QStringList { "--mix", "adddel=1", "--parent", m_pair->peopleBase, "--rate", "50", "--threads", "1",
+                "--duration", "60" });
+    QVERIFY(p.waitForStarted());
+    QByteArray out;
+    const QDeadlineTimer deadline(30000);
+    while (!out.contains("writes") && !deadline.hasExpired() && p.waitForReadyRead(int(deadline.remainingTime())))
+        out += p.readAllStandardOutput();
+    QVERIFY2(out.contains("writes"), out.constData()); // measuring: entries are being added
+    QVERIFY(!markerGone());
+    ::kill(pid_t(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(30000));
+    out += p.readAllStandardOutput();
+    QCOMPARE(p.exitCode(), 1); // cancelled
+    QVERIFY2(out.contains("added entries removed"), out.constData());
+    QCOMPARE(addedEntries(m_pair->uri), 0);
+    QVERIFY(markerGone());
 }
 
 QTEST_GUILESS_MAIN(TstReplicationLoad)
