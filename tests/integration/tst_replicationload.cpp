@@ -23,6 +23,7 @@
 
 #include <csignal>
 #include <functional>
+#include <thread>
 #include <time.h>
 
 class TstReplicationLoad : public QObject
@@ -36,6 +37,7 @@ private slots:
     void cliRampRecord();
     void cliBadArguments();
     void cliInterruptCleansUp();
+    void longGraceIsNoSupplierFailure();
 
 private:
     LdapTarget admin(const QString& uri) const;
@@ -344,6 +346,31 @@ void TstReplicationLoad::cliInterruptCleansUp()
     QCOMPARE(p.exitCode(), 1); // cancelled
     QVERIFY2(out.contains("added entries removed"), out.constData());
     QCOMPARE(addedEntries(m_pair->uri), 0);
+    QVERIFY(markerGone());
+}
+
+// A consumer far behind at the end (as after a ramp past the knee): the grace outlasts the failure window, and the
+// supplier, whose writer has stopped, is not taken for lost (it was, before: "acknowledged no marker for ... s").
+void TstReplicationLoad::longGraceIsNoSupplierFailure()
+{
+    ReplicationSpec s = spec(20);
+    s.durationS = 2;
+    s.failAfterS = 0.5;
+    const qint64 pid = m_pair->replicas.constFirst().pid;
+    RunContext ctx;
+    RunRecord rec;
+    std::thread run([&] { rec = Experiments::runReplication(s, ctx); });
+    const QDeadlineTimer started(30000);
+    while (ctx.samplesAdded() < 1 && !started.hasExpired())
+        QThread::msleep(10);
+    ::kill(pid_t(pid), SIGSTOP); // the injected fault, timed on purpose: 2.5 s, past the end of the markers
+    QThread::msleep(2500);
+    ::kill(pid_t(pid), SIGCONT);
+    run.join();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    const QJsonObject c = rec.summary.value("consumers").toObject().value(m_consumer).toObject();
+    QCOMPARE(c.value("unseen").toInt(), 0); // caught up in the grace
+    QVERIFY(c.value("lag_ms").toObject().value("max").toDouble() > 1000);
     QVERIFY(markerGone());
 }
 
