@@ -65,6 +65,10 @@ def ramp(path):
               f"(target {fmt(s.get('knee_target_rate'), 0)}/s), {s.get('knee_consumer')}")
     else:
         print("knee: none (no step's p99 lag exceeded 10 x the first step's while growing)")
+        first = (s.get("steps") or [{}])[0].get("consumers", {})
+        if any((c.get("slope_ms_per_s") or 0) > 0 and (c.get("p99_ms") or 0) > 1000 for c in first.values()):
+            print("  the first step already fell behind (p99 above 1 s and growing): the consumer's limit is below it; "
+                  "start lower (STEPS=20,40,80,...)")
 
 
 def first_after_stop(rec, uri, stop_rel, cont_rel):
