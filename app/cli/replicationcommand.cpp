@@ -4,6 +4,7 @@
 #include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/passwordsource.h"
+#include "app/cli/replicationload.h"
 #include "core/common/units.h"
 #include "core/experiments/replication.h"
 #include "core/experiments/replicationvendorread.h"
@@ -152,10 +153,13 @@ int requireConsumers(const ReplicationSpec& s)
 
 int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
 {
-    for (const char* required : { "supplier", "marker-dn", "marker-rate", "duration" })
+    for (const char* required : { "supplier", "marker-dn", "marker-rate" })
         if (!p.isSet(QLatin1String(required)))
             return badArgument(QStringLiteral("--") + QLatin1String(required), QStringLiteral("required"));
-    if (int rc = ldapTargetFromParser(p, { false, false, QStringLiteral("supplier") }, &s->supplier))
+    if (!p.isSet(QStringLiteral("duration")) && !p.isSet(QStringLiteral("ramp")))
+        return badArgument(QStringLiteral("--duration"), QStringLiteral("required (or a --ramp with --mix)"));
+    if (int rc
+        = ldapTargetFromParser(p, { replicationLoadNeedsPassword(p), false, QStringLiteral("supplier") }, &s->supplier))
         return rc;
     if (int rc = consumerTemplateFromParser(p, s->supplier, &s->consumerTemplate))
         return rc;
@@ -180,6 +184,8 @@ int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
     s->pollMs = int(poll);
     if (p.isSet(QStringLiteral("watch")))
         s->watch = p.value(QStringLiteral("watch"));
+    if (int rc = replicationLoadFromParser(p, s))
+        return rc;
     if (const ProbeError e = s->validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.detail);
     return ExitOk;
@@ -251,10 +257,13 @@ void printInterval(std::FILE* out, const Sample& s)
 void printSummary(std::FILE* out, const RunRecord& rec)
 {
     const QJsonObject& s = rec.summary;
+    const QJsonValue markerRate = s.value(s.contains(QStringLiteral("marker_write_ok_per_s"))
+            ? QStringLiteral("marker_write_ok_per_s")
+            : QStringLiteral("write_ok_per_s")); // beside a load, write_ok_per_s is the load's and the markers'
     std::fprintf(out,
         "\nmarkers written %lld (%s/s on the supplier, the probe's own load), write errors %lld, method %s\n",
         qint64(s.value(QStringLiteral("markers_written")).toDouble()),
-        qPrintable(Units::formatNumber(s.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)),
+        qPrintable(Units::formatNumber(markerRate.toDouble(), 1)),
         qint64(s.value(QStringLiteral("write_errors")).toDouble()),
         qPrintable(s.value(QStringLiteral("method")).toString()));
     const QJsonObject consumers = s.value(QStringLiteral("consumers")).toObject();
@@ -274,6 +283,7 @@ void printSummary(std::FILE* out, const RunRecord& rec)
         discovered << v.toString();
     if (!discovered.isEmpty())
         std::fprintf(out, "discovered from the supplier's agreements: %s\n", qPrintable(discovered.join(u' ')));
+    printReplicationLoadSummary(out, rec);
     for (const QJsonValue v : s.value(QStringLiteral("verdict_sentences")).toArray())
         std::fprintf(out, "%s\n", qPrintable(v.toString()));
     for (const RunWarning& w : rec.warnings)
@@ -288,9 +298,10 @@ void printSummary(std::FILE* out, const RunRecord& rec)
 int runReplicationCommand(const QStringList& args)
 {
     QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
+    const QString description = QString::fromUtf8(kDescription) + replicationLoadHelp();
+    p.setApplicationDescription(description);
     p.addHelpOption();
-    const QList<QCommandLineOption> options = commandOptions();
+    const QList<QCommandLineOption> options = commandOptions() + replicationLoadOptions();
     for (const auto& o : options)
         p.addOption(o);
     if (!p.parse(args)) {
@@ -298,7 +309,7 @@ int runReplicationCommand(const QStringList& args)
         return ExitBadArgs;
     }
     if (helpRequested(p))
-        return printUsage(QStringLiteral("replication"), QString::fromUtf8(kDescription), options);
+        return printUsage(QStringLiteral("replication"), description, options);
     if (int rc = refuseRepeatedButConsumer(p))
         return rc;
     if (!p.positionalArguments().isEmpty())

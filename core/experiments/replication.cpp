@@ -3,6 +3,7 @@
 #include "core/common/environment.h"
 #include "core/common/sample.h"
 #include "core/common/units.h"
+#include "core/experiments/replicationload.h"
 #include "core/experiments/replicationmarker.h"
 #include "core/experiments/replicationvendor.h"
 #include "core/experiments/replicationwatch.h"
@@ -30,6 +31,7 @@ struct Run
     ReplicationWatch::Watchers watchers;
     std::vector<ReplicationWatch::Account> accounts;
     std::unique_ptr<ReplicationVendor::Monitor> vendor; // issue 13: what the servers say
+    std::unique_ptr<ReplicationLoad::Runner> load; // the write load beside the probe, if any
     QSet<QString> warned;
     qint64 t0 = 0;
     qint64 lastEnd = 0;
@@ -39,6 +41,7 @@ struct Run
         : spec(s)
         , ctx(c)
         , writer(s.supplier, s.markerDn, s.markerRate)
+        , load(s.load ? std::make_unique<ReplicationLoad::Runner>(*s.load, c) : nullptr)
     { }
 };
 
@@ -76,6 +79,8 @@ void takeInterval(Run& r, qint64 end)
     s.t = double(end - r.t0) / 1e9;
     s.values = { { QStringLiteral("write_ok_per_s"), seconds > 0 ? double(acked - r.lastAcked) / seconds : 0.0 },
         { QStringLiteral("consumers"), consumers } };
+    if (r.load)
+        r.load->addTo(s);
     r.lastEnd = end;
     r.lastAcked = acked;
     r.rec.intervals.append(s.toJson());
@@ -127,10 +132,12 @@ QString measure(Run& r)
         if (QString why = ReplicationWatch::refusal(r.watchers); !why.isEmpty())
             return why; // --watch push, a consumer first read late
         r.ctx.setProgress(std::min(1.0, double(nowNs() - r.t0) / double(end - r.t0)));
-        if (supplierLost(r))
+        if (measuring && supplierLost(r)) // in the grace the writer has stopped: no acknowledgement is due
             return QStringLiteral("the supplier acknowledged no marker for %1 s: %2")
                 .arg(r.spec.failAfterS)
                 .arg(r.writer.lastError());
+        if (r.load && !r.load->failure().isEmpty())
+            return r.load->failure();
         if (!measuring && (caughtUp(r) || nowNs() >= graceEnd))
             return {};
     }
@@ -162,7 +169,8 @@ void summarise(Run& r)
             QStringLiteral("replication-p99-lag") };
         r.rec.verdicts << v;
         sentences.append(QStringLiteral("consumer %1: p99 lag %2 ms at %3 writes/s, %4 %5 ms")
-                             .arg(w.uri(), Units::formatNumber(p99, 1), Units::formatNumber(r.spec.markerRate, 1),
+                             .arg(w.uri(), Units::formatNumber(p99, 1),
+                                 Units::formatNumber(r.spec.markerRate + (r.load ? r.load->writeOkPerS() : 0), 1),
                                  v.passed ? QStringLiteral("within") : QStringLiteral("above"),
                                  Units::formatNumber(r.spec.maxLagMs, 0)));
     }
@@ -235,7 +243,7 @@ ProbeError ReplicationSpec::validate() const
     for (const LdapTarget& c : consumers)
         if (c.uri == supplier.uri)
             return ProbeError::invalid(QStringLiteral("consumer"), c.uri + QStringLiteral(" is the supplier"));
-    return {};
+    return load ? ReplicationLoad::validate(*this) : ProbeError {};
 }
 
 QJsonObject ReplicationSpec::toJson() const
@@ -243,13 +251,16 @@ QJsonObject ReplicationSpec::toJson() const
     QJsonArray c;
     for (const LdapTarget& t : consumers)
         c.append(t.toJson());
-    return { { QStringLiteral("supplier"), supplier.toJson() }, { QStringLiteral("consumers"), c },
+    QJsonObject o { { QStringLiteral("supplier"), supplier.toJson() }, { QStringLiteral("consumers"), c },
         { QStringLiteral("marker_dn"), markerDn }, { QStringLiteral("marker_rate"), markerRate },
         { QStringLiteral("duration_s"), durationS }, { QStringLiteral("poll_ms"), pollMs },
         { QStringLiteral("interval_s"), intervalS }, { QStringLiteral("max_lag_ms"), maxLagMs },
         { QStringLiteral("watch"), watch }, { QStringLiteral("discover_consumers"), discoverConsumers },
         { QStringLiteral("consumer_bind_dn"),
             consumerTemplate.uri.isEmpty() ? QJsonValue() : QJsonValue(consumerTemplate.bindDn) } };
+    if (load)
+        o.insert(QStringLiteral("load"), load->toJson());
+    return o;
 }
 
 RunRecord Experiments::runReplication(const ReplicationSpec& given, RunContext& ctx)
@@ -290,16 +301,19 @@ RunRecord Experiments::runReplication(const ReplicationSpec& given, RunContext& 
         return r.rec; // the watchers stop and the marker is restored as they go out of scope
     }
     ctx.setPhase(QStringLiteral("measuring"));
-    r.t0 = r.lastEnd = nowNs();
+    r.t0 = r.lastEnd = r.load ? r.load->start() : nowNs();
     r.writer.start(r.t0);
     r.vendor->start(r.t0);
-    const QString failure = measure(r);
+    QString failure = measure(r);
     r.writer.stop();
     for (auto& w : r.watchers)
         w->stop();
     r.vendor->stop();
+    if (r.load)
+        failure = r.load->finish(failure);
     summarise(r);
     addVendorSummary(r, discovered);
+    ReplicationLoad::addToSummary(r.rec, r.load.get(), r.t0, r.writer.acks(), r.watchers, spec.pollMs);
     bool anyReached = false;
     for (const auto& w : r.watchers)
         anyReached = anyReached || w->everReached();

@@ -3,11 +3,13 @@
 #include "core/common/proberror.h"
 #include "core/common/runrecord.h"
 #include "core/ldap/ldaptarget.h"
+#include "core/ldap/loadspec.h"
 
 #include <QList>
 #include <QString>
 
 #include <functional>
+#include <optional>
 
 class RunContext;
 
@@ -37,6 +39,8 @@ struct ReplicationSpec
     // consumerTemplate does (its uri replaced; an empty uri: as the supplier).
     bool discoverConsumers = true;
     LdapTarget consumerTemplate;
+    // Beside a write load on the supplier (core/experiments/replicationload.h); set it with ReplicationLoad::attach.
+    std::optional<LdapLoadSpec> load;
 
     // Fields named as the CLI names them: marker-dn, marker-rate, duration, poll-ms, watch, max-lag-ms, consumer.
     ProbeError validate() const;
