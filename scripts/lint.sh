@@ -19,8 +19,8 @@ need=(clang-format-14)
 [[ $LINT == *clazy* ]] && need+=(clazy)
 dirbench_install "${need[@]}"
 # clazy's level0 (no false positives) and the level1 checks that hold for this code; left out: level1's
-# non-pod-global-static (every QStringLiteral table) and qstring-ref (a Qt 5 API).
-CLAZY_CHECKS=level0,connect-3arg-lambda,const-signal-or-slot,detaching-temporary,foreach,incorrect-emit,install-event-filter,overridden-signal,qhash-namespace,qproperty-without-notify,range-loop-detach,range-loop-reference,returning-data-from-temporary,rule-of-two-soft,skipped-base-method,virtual-signal
+# non-pod-global-static (every QStringLiteral table), and level0's qstring-ref (it asks for midRef(), a Qt 5 API).
+CLAZY_CHECKS=level0,no-qstring-ref,connect-3arg-lambda,const-signal-or-slot,detaching-temporary,foreach,incorrect-emit,install-event-filter,overridden-signal,qhash-namespace,qproperty-without-notify,range-loop-detach,range-loop-reference,returning-data-from-temporary,rule-of-two-soft,skipped-base-method,virtual-signal
 start=$(date +%s)
 failed=0
 stage() { echo "lint: $1 at $(($(date +%s) - start)) s"; }

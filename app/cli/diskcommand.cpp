@@ -185,7 +185,7 @@ int runDiskCommand(const QStringList& args)
     if (int rc = refuseRepeated(parser))
         return rc;
     if (!parser.positionalArguments().isEmpty())
-        return badArgument(parser.positionalArguments().first(), QStringLiteral("unexpected argument"));
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
 
     DiskSpec spec;
     const QString profileName = parser.isSet(o.profile) ? parser.value(o.profile) : QStringLiteral("seq-write");
@@ -206,7 +206,7 @@ int runDiskCommand(const QStringList& args)
             return ExitOk;
         const auto v = Units::parseSize(parser.value(opt));
         if (!v || *v <= 0)
-            return badArgument(QStringLiteral("--") + opt.names().first(),
+            return badArgument(QStringLiteral("--") + opt.names().constFirst(),
                 QStringLiteral("'") + parser.value(opt) + QStringLiteral("' is not a size (e.g. 4K, 1M, 2G)"));
         *out = *v;
         return ExitOk;
@@ -217,7 +217,7 @@ int runDiskCommand(const QStringList& args)
         bool ok = false;
         const int v = parser.value(opt).toInt(&ok);
         if (!ok || v <= 0)
-            return badArgument(QStringLiteral("--") + opt.names().first(),
+            return badArgument(QStringLiteral("--") + opt.names().constFirst(),
                 QStringLiteral("'") + parser.value(opt) + QStringLiteral("' is not a positive whole number"));
         *out = v;
         return ExitOk;
@@ -293,7 +293,7 @@ int runDiskCommand(const QStringList& args)
         for (const auto& opt : ldapOptions + QList<QCommandLineOption> { lead })
             if (parser.isSet(opt))
                 return badArgument(
-                    QStringLiteral("--") + opt.names().first(), QStringLiteral("only with --under-load"));
+                    QStringLiteral("--") + opt.names().constFirst(), QStringLiteral("only with --under-load"));
     }
 
     HistorySink history;

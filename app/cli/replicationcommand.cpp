@@ -279,12 +279,14 @@ void printSummary(std::FILE* out, const RunRecord& rec)
         std::fputs(qPrintable(vendorSummaryText(c.value(QStringLiteral("vendor")).toObject())), out);
     }
     QStringList discovered;
-    for (const QJsonValue v : s.value(QStringLiteral("discovered_consumers")).toArray())
+    const QJsonArray discoveredConsumers = s.value(QStringLiteral("discovered_consumers")).toArray();
+    for (const auto& v : discoveredConsumers)
         discovered << v.toString();
     if (!discovered.isEmpty())
         std::fprintf(out, "discovered from the supplier's agreements: %s\n", qPrintable(discovered.join(u' ')));
     printReplicationLoadSummary(out, rec);
-    for (const QJsonValue v : s.value(QStringLiteral("verdict_sentences")).toArray())
+    const QJsonArray verdictSentences = s.value(QStringLiteral("verdict_sentences")).toArray();
+    for (const auto& v : verdictSentences)
         std::fprintf(out, "%s\n", qPrintable(v.toString()));
     for (const RunWarning& w : rec.warnings)
         std::fprintf(out, "warning (%s): %s\n", qPrintable(w.code), qPrintable(w.message));

@@ -67,7 +67,7 @@ QString number(const QJsonValue& v, int decimals = 1)
 void printSteps(std::FILE* out, const QJsonArray& steps)
 {
     std::fprintf(out, "step  target/s  writes/s  consumer: lag p50/p99 ms, slope ms/s\n");
-    for (const QJsonValue v : steps) {
+    for (const auto& v : steps) {
         const QJsonObject st = v.toObject();
         const QJsonObject consumers = st.value(QStringLiteral("consumers")).toObject();
         for (auto it = consumers.begin(); it != consumers.end(); ++it) {

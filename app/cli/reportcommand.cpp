@@ -133,7 +133,7 @@ int runReportCommand(int argc, char** argv)
             return badArgument(u"--" + QString::fromLatin1(once), QStringLiteral("given more than once"));
     if (!p.positionalArguments().isEmpty())
         return badArgument(QStringLiteral("report"),
-            QString(u"unexpected argument '" + p.positionalArguments().first() + u"' (records go with --in)"));
+            QString(u"unexpected argument '" + p.positionalArguments().constFirst() + u"' (records go with --in)"));
     const QStringList files = p.values(QStringLiteral("in"));
     const QStringList refs = p.values(QStringLiteral("history"));
     if (files.isEmpty() && refs.isEmpty())

@@ -139,7 +139,8 @@ std::optional<DiskDevices> fromJson(const QJsonValue& v)
     if (!v.isArray())
         return std::nullopt;
     DiskDevices out;
-    for (const auto& x : v.toArray())
+    const QJsonArray items = v.toArray();
+    for (const auto& x : items)
         out.append(DiskDeviceFigures::fromJson(x.toObject()));
     return out;
 }

@@ -191,7 +191,8 @@ DiskSummary DiskSummary::fromJson(const QJsonObject& o)
     if (o.value(QStringLiteral("steady_state")).isObject())
         s.steadyState = DiskSteadyState::fromJson(o.value(QStringLiteral("steady_state")).toObject());
     s.complete = o.value(QStringLiteral("complete")).toBool(true);
-    for (const auto& r : o.value(QStringLiteral("repeats")).toArray())
+    const QJsonArray repeatsList = o.value(QStringLiteral("repeats")).toArray();
+    for (const auto& r : repeatsList)
         s.repeats.push_back(fromJson(r.toObject()));
     readSpread(o.value(QStringLiteral("spread")).toObject(), s);
     s.suite = o.value(QStringLiteral("tests")).isObject();

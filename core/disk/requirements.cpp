@@ -31,13 +31,15 @@ QList<RequirementProfile> load(QString* error, const QString& path)
     }
     const auto doc = QJsonDocument::fromJson(f.readAll());
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    for (const auto& pv : doc.object().value(QStringLiteral("profiles")).toArray()) {
+    const QJsonArray profilesList = doc.object().value(QStringLiteral("profiles")).toArray();
+    for (const auto& pv : profilesList) {
         const QJsonObject p = pv.toObject();
         RequirementProfile rp;
         rp.id = p.value(QStringLiteral("id")).toString();
         rp.name = p.value(QStringLiteral("name")).toString();
         rp.source = p.value(QStringLiteral("source")).toString();
-        for (const auto& rv : p.value(QStringLiteral("requirements")).toArray()) {
+        const QJsonArray requirementsList = p.value(QStringLiteral("requirements")).toArray();
+        for (const auto& rv : requirementsList) {
             const QJsonObject r = rv.toObject();
             DiskRequirement req;
             req.id = r.value(QStringLiteral("id")).toString();

@@ -37,7 +37,7 @@ ProbeError ReplicationMarker::prepare()
     if (ProbeError e = s.open(m_target); e.isError())
         return e;
     QList<LdapSession::Entry> found;
-    const ProbeError e = s.search(
+    ProbeError e = s.search(
         m_dn, LdapSession::Base, QStringLiteral("(objectClass=*)"), { QStringLiteral("description") }, &found);
     if (!e.isError() && found.size() == 1) {
         m_saved = found.constFirst().attributes.value(QStringLiteral("description"));
@@ -51,7 +51,7 @@ ProbeError ReplicationMarker::prepare()
         return ProbeError::invalid(QStringLiteral("marker-dn"),
             QStringLiteral("'%1' does not exist and is not cn=NAME,... (it would be made an organizationalRole)")
                 .arg(m_dn));
-    const ProbeError a = s.add(m_dn,
+    ProbeError a = s.add(m_dn,
         { { QStringLiteral("objectClass"), { "top", "organizationalRole" } },
             { QStringLiteral("cn"), { rdn.mid(3).toUtf8() } } });
     if (a.isError())

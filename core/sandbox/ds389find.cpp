@@ -55,7 +55,7 @@ std::optional<SandboxInfo> Ds389Sandbox::findByUri(const QString& uri)
     if (want.scheme().compare(u"ldap", Qt::CaseInsensitive) != 0)
         return std::nullopt;
     for (const QString& conf : Ds389Process::runningConfigDirs()) {
-        const auto info = load(QFileInfo(conf).path());
+        auto info = load(QFileInfo(conf).path());
         if (!info || !isRunning(*info))
             continue;
         const QUrl have(info->uri);

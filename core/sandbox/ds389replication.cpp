@@ -36,7 +36,7 @@ ProbeError openAdmin(const SandboxInfo& info, const QByteArray& password, LdapSe
     t.auth = LdapTarget::Auth::Simple;
     t.bindDn = info.bindDn;
     t.password = password;
-    const ProbeError e = s->open(t);
+    ProbeError e = s->open(t);
     t.password.fill('\0');
     return e;
 }
@@ -136,7 +136,7 @@ ProbeError Ds389Replication::initialise(
     init.start();
     if (ProbeError e = s.modifyReplace(agreement, QStringLiteral("nsds5BeginReplicaRefresh"), { "start" }); e.isError())
         return e;
-    const ProbeError w = waitInit(s, agreement, ctx);
+    ProbeError w = waitInit(s, agreement, ctx);
     *initSeconds = double(init.nsecsElapsed()) / 1e9;
     return w;
 }

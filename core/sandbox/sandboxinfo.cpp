@@ -142,7 +142,8 @@ std::optional<SandboxInfo> SandboxInfo::fromJson(const QJsonObject& o)
     i.loadSeconds = o.value(QStringLiteral("load_seconds")).toDouble();
     i.startSeconds = o.value(QStringLiteral("start_seconds")).toDouble();
     i.topology = o.value(QStringLiteral("topology")).toString(QStringLiteral("single"));
-    for (const QJsonValue v : o.value(QStringLiteral("replicas")).toArray())
+    const QJsonArray replicasList = o.value(QStringLiteral("replicas")).toArray();
+    for (const auto& v : replicasList)
         i.replicas << serverFromJson(v.toObject());
     i.initSeconds = o.value(QStringLiteral("init_seconds")).toDouble();
     if (i.uri.isEmpty() || i.ldapiUri.isEmpty() || i.dir.isEmpty() || i.pid <= 0)

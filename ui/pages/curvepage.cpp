@@ -46,7 +46,8 @@ constexpr qint64 kMaxRecordBytes = 64 << 20;
 QList<CurvePoint> pointsOf(const QJsonObject& summary, bool* completed)
 {
     QList<CurvePoint> points;
-    for (const auto& v : summary.value(QStringLiteral("points")).toArray()) {
+    const QJsonArray pointsList = summary.value(QStringLiteral("points")).toArray();
+    for (const auto& v : pointsList) {
         const QJsonObject o = v.toObject();
         CurvePoint p;
         p.coverage = o.value(QStringLiteral("coverage")).toDouble();

@@ -455,7 +455,7 @@ QString DiskPage::showResult(const RunRecord& record)
                    .arg(Units::formatNumber(*sum.mbPerS), Units::formatNumber(sum.iops.value_or(0), 0));
     else if (record.kind == u"disk-under-load")
         done = DiskLdapView::doneText(record);
-    const QString message = m_statusLabel->showOutcome(record, done);
+    QString message = m_statusLabel->showOutcome(record, done);
     if (record.status == u"ok")
         m_progress->setValue(m_progress->maximum());
     m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);

@@ -43,12 +43,13 @@ QStringList consumerUris(const RunRecord& r)
     QStringList uris = r.summary.value(QStringLiteral("consumers")).toObject().keys();
     if (!uris.isEmpty())
         return uris;
-    for (const QJsonValue c : r.spec.value(QStringLiteral("consumers")).toArray())
+    const QJsonArray consumersList = r.spec.value(QStringLiteral("consumers")).toArray();
+    for (const auto& c : consumersList)
         if (const QString uri = c.toObject().value(QStringLiteral("uri")).toString(); !uri.isEmpty())
             uris << uri;
     if (!uris.isEmpty())
         return uris;
-    for (const QJsonValue i : r.intervals)
+    for (const auto& i : r.intervals)
         for (const QString& uri : i.toObject().value(QStringLiteral("consumers")).toObject().keys())
             if (!uris.contains(uri))
                 uris << uri;
@@ -85,7 +86,8 @@ QString vendorText(const QJsonValue& vendor)
 QStringList verdictSentences(const RunRecord& r)
 {
     QStringList out;
-    for (const QJsonValue v : r.summary.value(QStringLiteral("verdict_sentences")).toArray())
+    const QJsonArray verdictSentencesList = r.summary.value(QStringLiteral("verdict_sentences")).toArray();
+    for (const auto& v : verdictSentencesList)
         if (v.isString())
             out << v.toString();
     return out;
@@ -134,7 +136,7 @@ void addInterval(const QJsonObject& interval, const QString& uri, ConsumerSeries
 ConsumerSeries seriesOf(const QJsonArray& intervals, const QString& uri)
 {
     ConsumerSeries s;
-    for (const QJsonValue v : intervals)
+    for (const auto& v : intervals)
         addInterval(v.toObject(), uri, &s);
     return s;
 }
@@ -143,7 +145,7 @@ QList<QPointF> writeRate(const QJsonArray& intervals)
 {
     QList<QPointF> out;
     double previous = 0;
-    for (const QJsonValue v : intervals) {
+    for (const auto& v : intervals) {
         const QJsonObject i = v.toObject();
         const double t = i.value(QStringLiteral("t")).toDouble();
         if (const auto w = number(i, QStringLiteral("write_ok_per_s")); w && rateSpanOk(previous, t))

@@ -32,7 +32,8 @@ void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sourc
     for (int i = 0; i < cases.size(); ++i) {
         const QJsonObject c = cases.at(i).toObject();
         QStringList flags;
-        for (const auto& f : c.value(QStringLiteral("flags")).toArray())
+        const QJsonArray flagsList = c.value(QStringLiteral("flags")).toArray();
+        for (const auto& f : flagsList)
             flags << f.toObject().value(QStringLiteral("code")).toString();
         const QString upper
             = c.value(QStringLiteral("measured_is_upper_bound")).toBool() ? QStringLiteral("< ") : QString();
@@ -59,15 +60,18 @@ void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sourc
             rows.append({ QStringLiteral("VM"), e.value(QStringLiteral("vm")).toString() });
         rows.append({ QStringLiteral("test"), c.value(QStringLiteral("test")).toString() });
         rows.append({ QStringLiteral("binding limit"), e.value(QStringLiteral("binding_text")).toString() });
-        for (const auto& f : c.value(QStringLiteral("flags")).toArray())
+        const QJsonArray flagsList = c.value(QStringLiteral("flags")).toArray();
+        for (const auto& f : flagsList)
             rows.append({ f.toObject().value(QStringLiteral("code")).toString(),
                 f.toObject().value(QStringLiteral("message")).toString() });
-        for (const auto& n : e.value(QStringLiteral("notes")).toArray())
+        const QJsonArray notesList = e.value(QStringLiteral("notes")).toArray();
+        for (const auto& n : notesList)
             rows.append({ QStringLiteral("note"), n.toString() });
         section.blocks << ReportBlock::subheading(
             QString(QString::number(i + 1) + QStringLiteral(". ") + c.value(QStringLiteral("label")).toString()));
         section.blocks << ReportBlock::keyValues(rows);
-        for (const auto& s : e.value(QStringLiteral("sources")).toArray()) {
+        const QJsonArray sourcesList = e.value(QStringLiteral("sources")).toArray();
+        for (const auto& s : sourcesList) {
             const QJsonObject o = s.toObject();
             cite(sources,
                 o.value(QStringLiteral("url")).toString()

@@ -44,7 +44,8 @@ void curve(const RunRecord& r, ReportSection& section, QStringList& sources)
     if (!fit.isEmpty()) {
         ReportSeries f;
         f.name = QStringLiteral("fitted model");
-        for (const auto& v : fit.value(QStringLiteral("curve")).toArray()) {
+        const QJsonArray curveList = fit.value(QStringLiteral("curve")).toArray();
+        for (const auto& v : curveList) {
             const QJsonObject p = v.toObject();
             f.points.append(
                 { p.value(QStringLiteral("coverage")).toDouble() * 100, p.value(QStringLiteral("ops")).toDouble() });

@@ -125,7 +125,8 @@ QString value(const QJsonValue& v)
         return v.toString();
     case QJsonValue::Array: {
         QStringList parts;
-        for (const auto& e : v.toArray())
+        const QJsonArray items = v.toArray();
+        for (const auto& e : items)
             parts << value(e);
         return parts.join(QStringLiteral(", "));
     }

@@ -13,7 +13,8 @@ bool isObjectArray(const QJsonValue& v)
 {
     if (!v.isArray() || v.toArray().isEmpty())
         return false;
-    for (const auto& e : v.toArray())
+    const QJsonArray items = v.toArray();
+    for (const auto& e : items)
         if (!e.isObject())
             return false;
     return true;
@@ -146,7 +147,8 @@ QStringList sourcesIn(const QJsonValue& v)
         = { QStringLiteral("source"), QStringLiteral("sources"), QStringLiteral("reference"), QStringLiteral("url") };
     QStringList out;
     if (v.isArray()) {
-        for (const auto& e : v.toArray())
+        const QJsonArray items = v.toArray();
+        for (const auto& e : items)
             out += sourcesIn(e);
     } else if (v.isObject()) {
         const QJsonObject o = v.toObject();
@@ -155,7 +157,8 @@ QStringList sourcesIn(const QJsonValue& v)
                 if (it.value().isString() && !it.value().toString().isEmpty()) {
                     out << it.value().toString();
                 } else if (it.value().isArray()) {
-                    for (const auto& s : it.value().toArray()) {
+                    const QJsonArray items = it.value().toArray();
+                    for (const auto& s : items) {
                         if (s.isString())
                             out << s.toString();
                         else

@@ -78,9 +78,11 @@ QString sizingStep(const RunRecord& r, const QString& name)
 QStringList cloudSteps(const RunRecord& r, const QString& name)
 {
     QStringList out;
-    for (const auto& cv : r.summary.value(QStringLiteral("cases")).toArray()) {
+    const QJsonArray casesList = r.summary.value(QStringLiteral("cases")).toArray();
+    for (const auto& cv : casesList) {
         const QJsonObject c = cv.toObject();
-        for (const auto& f : c.value(QStringLiteral("flags")).toArray()) {
+        const QJsonArray flagsList = c.value(QStringLiteral("flags")).toArray();
+        for (const auto& f : flagsList) {
             QString msg = f.toObject().value(QStringLiteral("message")).toString();
             if (msg.isEmpty())
                 msg = f.toObject().value(QStringLiteral("code")).toString();

@@ -32,7 +32,8 @@ void sizing(const RunRecord& r, ReportSection& section, QStringList& sources)
         rows.append({ QStringLiteral("formula"), o.value(QStringLiteral("formula")).toString() });
         rows.append({ QStringLiteral("computed"), o.value(QStringLiteral("computation")).toString() });
         QStringList inputs;
-        for (const auto& iv : o.value(QStringLiteral("inputs")).toArray()) {
+        const QJsonArray inputsList = o.value(QStringLiteral("inputs")).toArray();
+        for (const auto& iv : inputsList) {
             const QJsonObject i = iv.toObject();
             const QString unit = i.value(QStringLiteral("unit")).toString();
             inputs << QString(i.value(QStringLiteral("name")).toString() + u" = "

@@ -140,7 +140,8 @@ QString replicationTested(const RunRecord& r)
 {
     const QString supplier = str(r.spec, "supplier.uri");
     QStringList consumers;
-    for (const QJsonValue c : r.spec.value(QStringLiteral("consumers")).toArray())
+    const QJsonArray consumersList = r.spec.value(QStringLiteral("consumers")).toArray();
+    for (const auto& c : consumersList)
         consumers << c.toObject().value(QStringLiteral("uri")).toString();
     QString t = QString(u"Replication lag: a marker written " + str(r.spec, "marker_rate") + u" times a second on "
         + (supplier.isEmpty() ? QStringLiteral("the supplier") : supplier) + u" for " + str(r.spec, "duration_s")
@@ -242,8 +243,9 @@ QString headline(const RunRecord& r)
     if (!h.isEmpty() && h != r.status)
         return h;
     const QJsonObject& s = r.summary;
+    const QJsonArray recommendations = s.value(QStringLiteral("recommendations")).toArray();
     if (r.kind == u"sizing")
-        for (const auto& v : s.value(QStringLiteral("recommendations")).toArray())
+        for (const auto& v : recommendations)
             if (v.toObject().value(QStringLiteral("name")).toString().compare(u"total RAM", Qt::CaseInsensitive) == 0)
                 return QString(u"total RAM " + ReportFormat::value(v.toObject().value(QStringLiteral("value"))) + u' '
                     + v.toObject().value(QStringLiteral("unit")).toString());

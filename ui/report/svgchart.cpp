@@ -65,7 +65,8 @@ QString svg(const ReportChart& c, int width, int plotHeight)
                     s += QStringLiteral("<circle cx=\"%1\" cy=\"%2\" r=\"3\" fill=\"%3\"/>\n")
                              .arg(n(g.map(p).x()), n(g.map(p).y()), color);
         const double lx = left + (i % 3) * ((width - left) / 3.0);
-        const double ly = plot.bottom() + 52 + double(i / 3) * 18; // three entries per row
+        const int row = i / 3; // three entries per row
+        const double ly = plot.bottom() + 52 + row * 18.0;
         s += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\" stroke=\"%4\" stroke-width=\"3\"%5/>"
                             "<text x=\"%6\" y=\"%7\">%8</text>\n")
                  .arg(n(lx), n(ly - 4), n(lx + 16), color,

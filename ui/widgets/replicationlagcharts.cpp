@@ -98,7 +98,7 @@ void ReplicationLagCharts::addInterval(const QJsonObject& interval)
 
 void ReplicationLagCharts::addIntervals(const QJsonArray& intervals)
 {
-    for (const QJsonValue v : intervals)
+    for (const auto& v : intervals)
         addInterval(v.toObject());
 }
 
