@@ -5,7 +5,8 @@
 #
 # Usage:  bash scripts/lint.sh            after scripts/test.sh (it reads that build's compile_commands.json and
 #                                          the moc files the build generated)
-# Env:    BUILD_DIR (default build-asan), LINT_JOBS (default nproc), LINT=format,tidy,clazy (the parts to run)
+# Env:    BUILD_DIR (default build-asan), LINT_JOBS (default nproc), LINT=format,tidy,clazy (the parts to run),
+#         LINT_FILES (a file listing the sources to analyse; default every product source)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -27,6 +28,8 @@ stage() { echo "lint: $1 at $(($(date +%s) - start)) s"; }
 # Compiler flags clang does not know (g++'s warnings) or that turn the analysers' warnings into errors.
 extra=(--extra-arg=-Wno-unknown-warning-option --extra-arg=-Wno-error)
 mapfile -t product < <(git ls-files 'core/*.cpp' 'ui/*.cpp' 'app/*.cpp')
+# LINT_FILES=FILE: only the sources listed in FILE (one path a line), e.g. those a change touched.
+[ -n "${LINT_FILES:-}" ] && mapfile -t product <"$LINT_FILES"
 
 if [[ $LINT == *format* ]]; then
   mapfile -t all < <(git ls-files '*.cpp' '*.h')
