@@ -22,7 +22,7 @@
 #         THREADS=2 CONNECTIONS=2 OUTSTANDING=16            the write load's concurrency
 #         STOP_S=3 STOP_LEAD=2 STOP_DURATION=10 STOP_MARKER_RATE=50
 #         WATCH_ARGS=       see 3. (default: one run with the probe's defaults)
-#         SYNC_WAIT=180     seconds to wait for the consumer to catch up before each stop run
+#         SYNC_WAIT=180     seconds to wait for the consumer to catch up before the ramp and each stop run
 #         DIRBENCH_CLI=path   (default: build-perf/bin, build-core/bin, build/bin; it is copied first)
 #         KEEP=1            keep the scratch directory (records, logs) and print its path
 # Exit:   0 after the measurement; 2 bad usage; 1 cannot run (no CLI, no slapd or syncprov, a run failed).
@@ -108,17 +108,8 @@ LIMIT=$(python3 "$PY" okrate "$LB_WORK/limit.json")
 echo "closed-loop modify: $LIMIT ok/s"
 [[ -n $STEPS ]] || STEPS=$(python3 "$PY" steps "$LIMIT")
 
-echo
-echo "== 2. lag against a write ramp: rate:$STEPS@$STEP_S (modify), markers $MARKER_RATE/s"
-"$LB_CLI" replication --supplier "$SBX_URI" --consumer "$REPLICA_URI" "${AUTH[@]}" --marker-dn "$MARKER" \
-    --marker-rate "$MARKER_RATE" --mix modify=1 "${MODIFY[@]}" "${CONC[@]}" --ramp "rate:$STEPS@$STEP_S" \
-    --warmup 2 --no-history --json "$LB_WORK/ramp.json" >"$LB_WORK/ramp.log" 2>&1
-rc=$?
-[[ -s $LB_WORK/ramp.json ]] || lb_die "the ramp wrote no record (exit $rc): $(tail -5 "$LB_WORK/ramp.log")"
-python3 "$PY" ramp "$LB_WORK/ramp.json" # a failed run says so, with what it measured
-
-# The consumer may still be working off the ramp's backlog: the stop is timed on a pair in step (the same
-# contextCSN on both servers), waited for up to SYNC_WAIT s.
+# The consumer may still be working off a backlog (the calibration's, the ramp's): the ramp and each stop start on
+# a pair in step (the same contextCSN on both servers), waited for up to SYNC_WAIT s.
 context_csn() {
     ldapsearch -x -LLL -o ldif-wrap=no -H "$1" -D "$SBX_BIND_DN" -y "$SBX_PASSWORD_FILE" -b dc=example,dc=com -s base \
         contextCSN 2>/dev/null | awk 'tolower($1) == "contextcsn:" { print $2 }' | sort | tr '\n' ' '
@@ -135,6 +126,17 @@ wait_in_sync() {
     done
     echo "the consumer is in step with the supplier (waited ${waited} s)"
 }
+
+
+echo
+echo "== 2. lag against a write ramp: rate:$STEPS@$STEP_S (modify), markers $MARKER_RATE/s"
+wait_in_sync # the calibration's backlog would make the first step's lag, the knee's yardstick, too high
+"$LB_CLI" replication --supplier "$SBX_URI" --consumer "$REPLICA_URI" "${AUTH[@]}" --marker-dn "$MARKER" \
+    --marker-rate "$MARKER_RATE" --mix modify=1 "${MODIFY[@]}" "${CONC[@]}" --ramp "rate:$STEPS@$STEP_S" \
+    --warmup 2 --no-history --json "$LB_WORK/ramp.json" >"$LB_WORK/ramp.log" 2>&1
+rc=$?
+[[ -s $LB_WORK/ramp.json ]] || lb_die "the ramp wrote no record (exit $rc): $(tail -5 "$LB_WORK/ramp.log")"
+python3 "$PY" ramp "$LB_WORK/ramp.json" # a failed run says so, with what it measured
 
 echo
 echo "== 3. detection delay: the consumer stopped for $STOP_S s, markers $STOP_MARKER_RATE/s"
