@@ -56,11 +56,12 @@ inline QString replicasUnavailable()
     return {};
 }
 
-// A provider (100 entries) and `replicas` syncrepl consumers in parentDir.
-inline std::optional<SandboxInfo> startReplicated(const QString& parentDir, int replicas, ProbeError* e)
+// A provider with `entries` entries and `replicas` syncrepl consumers in parentDir.
+inline std::optional<SandboxInfo> startReplicated(
+    const QString& parentDir, int replicas, ProbeError* e, int entries = 100)
 {
     SandboxOptions o;
-    o.entries = 100;
+    o.entries = entries;
     o.parentDir = parentDir;
     o.makeCurrent = false;
     o.topology = SandboxTopology::withReplicas(replicas);

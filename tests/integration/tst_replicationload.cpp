@@ -11,6 +11,7 @@
 #include "core/sandbox/sandboxguard.h"
 #include "core/sandbox/slapdconfig.h"
 #include "core/sandbox/slapdsandbox.h"
+#include "tests/integration/ldapfixture.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -56,31 +57,17 @@ private:
 
 void TstReplicationLoad::initTestCase()
 {
-    if (SlapdSandbox::slapdProgram().isEmpty())
-        QSKIP("slapd is not installed (apt-get install slapd): replication cannot be measured");
-    if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("syncprov")))
-        QSKIP("the syncprov overlay (syncprov.so) is not installed: no replicated sandbox");
-    SandboxOptions o;
-    o.entries = 200;
-    o.parentDir = m_parent.path();
-    o.makeCurrent = false;
-    o.topology = SandboxTopology::withReplicas(1);
+    if (const QString why = LdapFixture::replicasUnavailable(); !why.isEmpty())
+        QSKIP(qPrintable(why));
     ProbeError e;
-    m_pair.reset(SlapdSandbox::start(o, &e));
+    m_pair.reset(LdapFixture::startReplicated(m_parent.path(), 1, &e, 200));
     QVERIFY2(m_pair.isValid(), qPrintable(e.message()));
     m_consumer = m_pair->replicas.constFirst().uri;
 }
 
 LdapTarget TstReplicationLoad::admin(const QString& uri) const
 {
-    LdapTarget t;
-    t.uri = uri;
-    t.auth = LdapTarget::Auth::Simple;
-    t.bindDn = m_pair->bindDn;
-    QFile f(m_pair->passwordFile);
-    if (f.open(QIODevice::ReadOnly))
-        t.password = f.readAll().trimmed();
-    return t;
+    return LdapFixture::admin(m_pair.info(), uri);
 }
 
 ReplicationSpec TstReplicationLoad::spec(double rate) const
