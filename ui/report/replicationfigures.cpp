@@ -19,17 +19,6 @@ QJsonObject consumerOf(const QJsonObject& holder, const QString& uri)
     return holder.value(QStringLiteral("consumers")).toObject().value(uri).toObject();
 }
 
-QString scalarText(const QJsonValue& v)
-{
-    if (v.isDouble())
-        return ReportFormat::number(v.toDouble());
-    if (v.isString())
-        return v.toString();
-    if (v.isBool())
-        return v.toBool() ? QStringLiteral("yes") : QStringLiteral("no");
-    return {};
-}
-
 } // namespace
 
 Lag lagOf(const QJsonValue& lagMs)
@@ -70,17 +59,36 @@ std::optional<double> kneeRate(const QJsonObject& summary)
     return number(summary, QStringLiteral("knee_write_rate"));
 }
 
+// "contextCSN lag p99 1.2 ms, max 3.4 ms; agreement green; 0 conflicts" (389-ds: "RUV lag ..."), and when the
+// server's figure and the markers' disagree, says so; empty when the record has no vendor figures.
 QString vendorText(const QJsonValue& vendor)
 {
     const QJsonObject o = vendor.toObject();
-    QStringList lag, other;
-    for (auto it = o.begin(); it != o.end(); ++it) {
-        const QString text = scalarText(it.value());
-        if (text.isEmpty())
-            continue;
-        (it.key().contains(u"lag") ? lag : other) << QString(it.key() + u' ' + text);
+    if (o.isEmpty())
+        return {};
+    const QString what = o.value(QStringLiteral("kind")).toString() == u"389ds" ? QStringLiteral("RUV lag")
+                                                                                : QStringLiteral("contextCSN lag");
+    QStringList parts;
+    const auto ms = [](double v) { return QString(ReportFormat::number(v) + QStringLiteral(" ms")); };
+    const std::optional<double> p99 = number(o, QStringLiteral("lag_p99_ms"));
+    const std::optional<double> max = number(o, QStringLiteral("lag_max_ms"));
+    const std::optional<double> now = number(o, QStringLiteral("lag_ms"));
+    if (p99) {
+        QString lag = what + QStringLiteral(" p99 ") + ms(*p99);
+        if (max)
+            lag += QStringLiteral(", max ") + ms(*max);
+        parts << lag;
+    } else if (now) {
+        parts << QString(what + u' ' + ms(*now));
     }
-    return (lag + other.mid(0, 3)).join(QStringLiteral(", "));
+    if (const QString state = o.value(QStringLiteral("agreement")).toObject().value(QStringLiteral("state")).toString();
+        !state.isEmpty())
+        parts << QString(u"agreement " + state);
+    if (const auto conflicts = number(o, QStringLiteral("conflicts")))
+        parts << ReportFormat::number(*conflicts) + QStringLiteral(" conflicts");
+    if (o.value(QStringLiteral("vendor_disagrees")).toBool())
+        parts << QStringLiteral("disagrees with the markers");
+    return parts.join(QStringLiteral("; "));
 }
 
 QStringList verdictSentences(const RunRecord& r)
