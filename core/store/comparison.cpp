@@ -4,6 +4,7 @@
 #include "core/disk/diskresult.h"
 #include "core/store/ldapmetrics.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace Comparison {
@@ -99,6 +100,17 @@ QString Delta::verdict() const
     return *gainPct > 0 ? s("better") : s("worse");
 }
 
+// A replication run's headline: the p99 lag of its worst consumer (lower is better); none without one.
+Metric replicationLag(const QJsonObject& sum)
+{
+    std::optional<double> worst;
+    const QJsonObject consumers = sum.value(s("consumers")).toObject();
+    for (auto it = consumers.begin(); it != consumers.end(); ++it)
+        if (const auto p99 = number(it.value().toObject().value(s("lag_ms")).toObject(), s("p99")))
+            worst = std::max(worst.value_or(*p99), *p99);
+    return { s("lag_p99_ms"), s("p99 lag, worst consumer"), s("ms"), false, worst, QString() };
+}
+
 QList<Metric> metrics(const RunRecord& r)
 {
     const QString& k = r.kind;
@@ -138,6 +150,8 @@ QList<Metric> metrics(const RunRecord& r)
         return { LdapMetrics::meanOverPoints(r) };
     if (k == u"thread-sweep")
         return { LdapMetrics::bestOfSweep(r) };
+    if (k == u"replication")
+        return { replicationLag(sum) };
     if (k == u"tls-cost")
         return { { s("tls_ms_per_bind"), s("TLS connect + bind"), s("ms"), false, number(sum, s("tls_ms_per_bind")),
                      QString() },

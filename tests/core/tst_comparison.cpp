@@ -77,6 +77,11 @@ void TstComparison::headlinePerKind_data()
                               << "tls_ms_per_bind" << 3.2 << false;
     QTest::newRow("threads") << rec("thread-sweep", { { "best_ok_per_s", 8900.0 }, { "best_ops_per_s", 9000.0 } })
                              << "best_ok_per_s" << 8900.0 << true;
+    QJsonObject consumers { { "ldap://127.0.0.1:2/", QJsonObject { { "lag_ms", QJsonObject { { "p99", 4.5 } } } } },
+        { "ldap://127.0.0.1:3/", QJsonObject { { "lag_ms", QJsonObject { { "p99", 12.25 } } } } },
+        { "ldap://127.0.0.1:4/", QJsonObject { { "lag_ms", QJsonValue::Null } } } };
+    QTest::newRow("replication: the worst consumer's p99 lag")
+        << rec("replication", { { "consumers", consumers } }) << "lag_p99_ms" << 12.25 << false;
     QTest::newRow("threads, older record")
         << rec("thread-sweep", { { "best_ops_per_s", 9000.0 } }) << "best_ok_per_s" << 9000.0 << true;
 }
