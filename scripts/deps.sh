@@ -56,6 +56,8 @@ dirbench_ccache() {
   command -v ccache >/dev/null || return 0
   mkdir -p "$1"
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd -P)} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+  # The precompiled headers (DIRBENCH_PCH) are cacheable only with these (ccache's manual, "Precompiled headers").
+  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
   export CCACHE_STATSLOG
   CCACHE_STATSLOG="$(cd "$1" && pwd -P)/ccache-stats.log"
   : >"$CCACHE_STATSLOG"

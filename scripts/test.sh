@@ -7,7 +7,9 @@
 # that measure disk I/O or time a real disk test) one at a time. Both runs happen even when the first fails.
 # Usage: scripts/test.sh [extra ctest arguments, given to both runs: -L unit, -R tst_sandbox, ...]
 # Environment: BUILD_DIR (default build-asan), SANITIZE=0 for a plain Release build instead (faster, no sanitizers),
-# CCACHE_DISABLE=1 to compile without ccache
+# CCACHE_DISABLE=1 to compile without ccache, TEST_BESIDE="COMMAND" to run COMMAND at nice 19 beside the tests
+# once the build is done (CI: the lint, which then takes the CPU the waiting tests leave idle); its output is
+# printed after the tests and its failure fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -31,6 +33,13 @@ else
 fi
 cmake --build "$BUILD_DIR" -j"$(nproc)"
 echo "test: build done at $SECONDS s ($(dirbench_ccache_summary))"
+beside_pid=
+if [ -n "${TEST_BESIDE:-}" ]; then
+  beside_log=$(mktemp)
+  nice -n 19 bash -c "$TEST_BESIDE" >"$beside_log" 2>&1 &
+  beside_pid=$!
+  echo "test: started beside the tests (nice 19): $TEST_BESIDE"
+fi
 cd "$BUILD_DIR"
 export QT_QPA_PLATFORM=offscreen
 
@@ -66,7 +75,16 @@ else
   ctest --output-on-failure --no-tests=error -L '^io$' "$@" -j1 || rc_io=$?
   echo "test: io done at $SECONDS s (exit $rc_io)"
 fi
-if [ "$rc_rest" -ne 0 ] || [ "$rc_io" -ne 0 ]; then
+rc_beside=0
+if [ -n "$beside_pid" ]; then
+  wait "$beside_pid" || rc_beside=$?
+  echo "test: beside the tests ($TEST_BESIDE), done at $SECONDS s (exit $rc_beside):"
+  cat "$beside_log" && rm -f "$beside_log"
+fi
+if [ "$rc_beside" -ne 0 ]; then
+  echo "test: FAILED beside the tests: $TEST_BESIDE (exit $rc_beside)" >&2
+fi
+if [ "$rc_rest" -ne 0 ] || [ "$rc_io" -ne 0 ] || [ "$rc_beside" -ne 0 ]; then
   echo "test: FAILED (unit, ui and integration: exit $rc_rest; io: exit $rc_io); the failed tests are listed above" >&2
   exit 1
 fi
