@@ -4,6 +4,7 @@
 #include "core/common/units.h"
 #include "core/ldap/loadresult.h"
 #include "core/ldap/loadspec.h"
+#include "ui/charts/drawqueue.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/intervalsamples.h"
 #include "ui/models/operationmodel.h"
@@ -92,6 +93,7 @@ LdapLoadView::LdapLoadView(QWidget* parent)
     , m_codeTable(new QTableView(this))
     , m_operations(new OperationModel(this))
     , m_operationTable(new QTableView(this))
+    , m_draw(new DrawQueue(this))
 {
     m_status->setObjectName(QStringLiteral("ldapStatusLabel"));
     m_warnings->setObjectName(QStringLiteral("ldapWarningsLabel"));
@@ -174,6 +176,7 @@ QString LdapLoadView::kindLatencySeries(const QString& kind)
 
 void LdapLoadView::resetCharts()
 {
+    m_draw->clear();
     for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
         c->clear();
     m_kinds.clear();
@@ -202,6 +205,7 @@ void LdapLoadView::clear()
     m_status->reset();
     m_warnings->setWarnings({});
     m_countersLabel->setText(tr("–"));
+    m_live = false;
 }
 
 void LdapLoadView::begin(const LdapLoadSpec& spec)
@@ -209,6 +213,7 @@ void LdapLoadView::begin(const LdapLoadSpec& spec)
     clear();
     m_operationName = operationOfKind(spec.kindName());
     setCoalescedReads(spec.coalesceReads);
+    m_live = true;
 }
 
 void LdapLoadView::setCoalescedReads(bool on)
@@ -269,12 +274,12 @@ void LdapLoadView::appendRates(const QList<QPointF>& completed, const QList<QPoi
     m_errorsSoFar.clear();
 }
 
+// A live run's batch is drawn in steps, one chart (or the tables) an event-loop turn (DrawQueue); a record is
+// drawn at once.
 void LdapLoadView::addSamples(const SampleBatch& samples)
 {
     if (samples.isEmpty())
         return;
-    // One axis layout per chart for the whole batch, not one per series and range hint.
-    const LiveChartView::Batch opsBatch(m_opsChart), latencyBatch(m_latencyChart), serverBatch(m_serverChart);
     Points ops, latency, gauges;
     LoadInterval last;
     bool failed = false;
@@ -282,28 +287,63 @@ void LdapLoadView::addSamples(const SampleBatch& samples)
         m_drawn << s.toJson();
         last = LoadInterval::fromJson(s.values);
         addSample(s, last, ops, latency, gauges);
-        m_codes->addCounts(last.all.resultCodes);
         failed = failed || last.all.errors > 0;
     }
-    // Fixed order so the colours mean the same thing on every run.
+    const double lastT = m_lastT;
+    const QStringList kinds = m_kinds;
+    const std::function<void()> steps[] = {
+        [this, ops, failed, lastT] { drawOps(ops, failed, lastT); },
+        [this, latency, kinds, lastT] { drawLatency(latency, kinds, lastT); },
+        [this, gauges, lastT] { drawServer(gauges, lastT); },
+        [this, samples, last] {
+            for (const Sample& s : samples)
+                m_codes->addCounts(LoadInterval::fromJson(s.values).all.resultCodes);
+            showCounters(last.server);
+            showLastInterval(last);
+        },
+    };
+    for (const auto& step : steps) {
+        if (m_live)
+            m_draw->post(step);
+        else
+            step();
+    }
+}
+
+// Fixed order of the series so the colours mean the same thing on every run.
+void LdapLoadView::drawOps(const Points& ops, bool failed, double lastT)
+{
+    const LiveChartView::Batch batch(m_opsChart); // one axis layout for the whole batch
     m_opsChart->appendPoints(okSeries(), ops.value(okSeries()));
     appendRates(ops.value(completedSeries()), ops.value(errorsSeries()), failed);
-    for (const char* p : kPercentiles)
-        m_latencyChart->appendPoints(QLatin1String(p), latency.value(QLatin1String(p)));
-    for (const QString& kind : std::as_const(m_kinds))
-        m_latencyChart->appendPoints(kindLatencySeries(kind), latency.value(kindLatencySeries(kind)));
     for (const ServerKey& k : kServerKeys)
-        (k.gauge ? m_serverChart : m_opsChart)
-            ->appendPoints(seriesName(k), (k.gauge ? gauges : ops).value(seriesName(k)));
-    for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
-        c->setMinimumXRange(0, m_lastT);
+        if (!k.gauge)
+            m_opsChart->appendPoints(seriesName(k), ops.value(seriesName(k)));
+    m_opsChart->setMinimumXRange(0, lastT);
     if (m_derived)
         m_opsChart->setTitle(tr("Operations per second (ok/s derived: ops − errors)"));
+}
+
+void LdapLoadView::drawLatency(const Points& latency, const QStringList& kinds, double lastT)
+{
+    const LiveChartView::Batch batch(m_latencyChart);
+    for (const char* p : kPercentiles)
+        m_latencyChart->appendPoints(QLatin1String(p), latency.value(QLatin1String(p)));
+    for (const QString& kind : kinds)
+        m_latencyChart->appendPoints(kindLatencySeries(kind), latency.value(kindLatencySeries(kind)));
+    m_latencyChart->setMinimumXRange(0, lastT);
+}
+
+void LdapLoadView::drawServer(const Points& gauges, double lastT)
+{
+    const LiveChartView::Batch batch(m_serverChart);
+    for (const ServerKey& k : kServerKeys)
+        if (k.gauge)
+            m_serverChart->appendPoints(seriesName(k), gauges.value(seriesName(k)));
+    m_serverChart->setMinimumXRange(0, lastT);
     if (!m_serverSeen)
         m_serverChart->setPlaceholderText(tr("Not exposed: the server's counters (cn=monitor) cannot be read "
                                              "with this bind, or this server has none DirBench can read."));
-    showCounters(last.server);
-    showLastInterval(last);
 }
 
 void LdapLoadView::showLastInterval(const LoadInterval& last)
@@ -393,6 +433,8 @@ QString LdapLoadView::finish(const RunRecord& record)
 // that differ from the record's start (another run, a sample the record does not keep) are redrawn.
 void LdapLoadView::drawRecord(const SampleBatch& samples)
 {
+    m_draw->flush(); // what the live run posted, in order, before the record's rest
+    m_live = false;
     const qsizetype drawn = m_drawn.size();
     bool prefix = drawn > 0 && drawn <= samples.size();
     for (qsizetype i = 0; prefix && i < drawn; ++i)

@@ -26,6 +26,8 @@ struct RunRecord;
 // on one time axis; a table of the figures per kind of operation; the result codes; a summary line and the
 // warnings. Latency figures say "(coalesced reads)" when the run held responses in the socket. What the server does
 // not expose is written "not exposed", never drawn as 0.
+class DrawQueue;
+
 class LdapLoadView final : public QWidget
 {
     Q_OBJECT
@@ -65,6 +67,9 @@ private:
     void setCoalescedReads(bool on);
     void addSample(const Sample& s, const LoadInterval& i, Points& ops, Points& latency, Points& gauges);
     void appendRates(const QList<QPointF>& completed, const QList<QPointF>& errors, bool failed);
+    void drawOps(const Points& ops, bool failed, double lastT);
+    void drawLatency(const Points& latency, const QStringList& kinds, double lastT);
+    void drawServer(const Points& gauges, double lastT);
     void showOperations(const LoadInterval& last);
     void showLastInterval(const LoadInterval& last);
     void showCounters(const QJsonValue& server);
@@ -90,4 +95,6 @@ private:
     bool m_failuresShown = false;
     bool m_coalesced = false;
     bool m_derived = false;
+    bool m_live = false; // a run is in progress: batches are drawn in steps (m_draw)
+    DrawQueue* m_draw = nullptr;
 };
