@@ -569,7 +569,8 @@ void TstCliBadInput::everySubcommandAnswersHelp()
         QStringList lists, omits; // options its text must (not) show
     };
     QList<Help> cases { { { "--help" }, "COMMAND", { "ldap", "history" }, {} } };
-    for (const char* c : { "ldap", "disk", "sandbox", "sizing", "curve", "experiment", "cloud", "history", "report" })
+    for (const char* c :
+        { "ldap", "disk", "sandbox", "sizing", "curve", "experiment", "cloud", "history", "report", "replay" })
         cases << Help { { QString::fromLatin1(c), "--help" }, QString::fromLatin1(c), { "--help" }, {} };
     // The subcommands, each with only its options.
     cases << Help { { "ldap", "probe", "--help" }, "ldap probe", { "--uri", "--filter" }, { "--threads", "--dn" } };
