@@ -178,7 +178,8 @@ bool writeJsonFile(const QJsonObject& o, const QString& path)
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly) || !f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
         || f.write(bytes) != bytes.size() || !f.commit()) {
-        std::fprintf(stderr, "dirbench-cli: --json: cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
+        std::fprintf(
+            stderr, "dirbench-cli: --json: cannot write %s: %s\n", qPrintable(path), qPrintable(f.errorString()));
         return false;
     }
     return true;

@@ -49,8 +49,8 @@ void printFidelity(std::FILE* out, const RunRecord& rec)
     std::fprintf(out, "fidelity: %.0f operations logged, %.0f replayed, %.0f writes skipped\n",
         f.value(QStringLiteral("logged_ops")).toDouble(), f.value(QStringLiteral("replayed_ops")).toDouble(),
         f.value(QStringLiteral("skipped_writes")).toDouble());
-    std::fprintf(out, "  %8s %8s %7s %7s %5s %5s %8s %8s %8s %8s  %s\n", "logged", "replayed", "log %", "rep %",
-        "rc l", "rc r", "etime50", "etime99", "lat50", "lat99", "template");
+    std::fprintf(out, "  %8s %8s %7s %7s %5s %5s %8s %8s %8s %8s  %s\n", "logged", "replayed", "log %", "rep %", "rc l",
+        "rc r", "etime50", "etime99", "lat50", "lat99", "template");
     for (const auto& v : f.value(QStringLiteral("by_template")).toArray()) {
         const QJsonObject t = v.toObject();
         const QJsonObject rc = t.value(QStringLiteral("result_codes")).toObject();
@@ -71,7 +71,8 @@ void printFidelity(std::FILE* out, const RunRecord& rec)
     for (const auto& d : drift)
         std::fprintf(out, "  drift: %s\n", qPrintable(d.toString()));
     if (drift.isEmpty())
-        std::fprintf(out, "  no drift beyond %.0f percentage points\n", f.value(QStringLiteral("tolerance_pp")).toDouble());
+        std::fprintf(
+            out, "  no drift beyond %.0f percentage points\n", f.value(QStringLiteral("tolerance_pp")).toDouble());
 }
 
 } // namespace Cli

@@ -86,9 +86,10 @@ void codeDrift(const QString& tpl, const Logged& l, const LoadCounts& r, QString
         const double ls = 100.0 * double(li == l.codes.end() ? 0 : li->second) / double(loggedWithCode);
         const double rs = 100.0 * double(ri == r.resultCodes.end() ? 0 : ri->second) / double(r.ops());
         if (std::abs(ls - rs) > kTolerancePp)
-            out << tpl + QStringLiteral(": result code %1 in %2 of the replayed operations, %3 logged")
-                             .arg(code)
-                             .arg(pct(rs), pct(ls));
+            out << tpl
+                    + QStringLiteral(": result code %1 in %2 of the replayed operations, %3 logged")
+                          .arg(code)
+                          .arg(pct(rs), pct(ls));
     }
 }
 

@@ -134,8 +134,8 @@ void Planner::rankTokens()
                 const int slot = firstRdnSlot(dnText(op));
                 const QString token = slot > 0 ? op.values.value(slot - 1) : firstRdn(dnText(op));
                 if (!token.isEmpty() && !m_created.contains(token))
-                    m_created.insert(token,
-                        QStringLiteral("dirbench-replay-") + m_tag + u'-' + QString::number(m_created.size()));
+                    m_created.insert(
+                        token, QStringLiteral("dirbench-replay-") + m_tag + u'-' + QString::number(m_created.size()));
             }
             for (const QString* text : { &templateText(op), &op.base })
                 for (const auto& [slot, attr] : slotAttributes(*text))
@@ -158,7 +158,7 @@ void Planner::rankTokens()
 
 QString Planner::slotValue(const WorkloadOp& op, int slot, const QString& attr) const
 {
-    const QString token = op.values.value(slot - 1);
+    QString token = op.values.value(slot - 1);
     if (m_s.values == ReplaySpec::Values::Log || !m_keys)
         return token;
     if (const auto it = m_created.constFind(token); it != m_created.constEnd())
@@ -196,7 +196,7 @@ QString Planner::render(const WorkloadOp& op, const QString& text) const
 QString Planner::renderDn(const WorkloadOp& op, bool write) const
 {
     const QString text = dnText(op);
-    const QString dn = render(op, text);
+    QString dn = render(op, text);
     if (write)
         return firstRdn(dn) + u',' + m_s.writeBase;
     if (m_s.values == ReplaySpec::Values::Mapped && m_keys && !m_keys->parent.isEmpty() && firstRdnSlot(text) > 0
@@ -258,7 +258,7 @@ void Planner::classify(ReplayOp& r, ReplayPlan& plan)
     } else if (r.kind == WorkloadOpKind::Extended || r.kind == WorkloadOpKind::Abandon
         || r.kind == WorkloadOpKind::ModRdn) {
         r.action = r.kind == WorkloadOpKind::ModRdn && !m_s.allowWrites ? ReplayOp::Action::SkipWrite
-                                                                         : ReplayOp::Action::NotReplayable;
+                                                                        : ReplayOp::Action::NotReplayable;
     } else if (isWrite(r.kind) && !m_s.allowWrites) {
         r.action = ReplayOp::Action::SkipWrite;
     } else if (r.kind == WorkloadOpKind::Bind && !r.dn.isEmpty() && m_pw) {
@@ -417,7 +417,8 @@ std::optional<ReplayPlan> ReplayPlan::make(const Workload& workload, const Repla
     if (!p.run(plan, error))
         return std::nullopt;
     QJsonObject m { { QStringLiteral("values"), ReplaySpec::valuesName(spec.values) },
-        { QStringLiteral("tokens"), double(plan.mappedTokens) }, { QStringLiteral("keys_folded"), double(plan.keysFolded) },
+        { QStringLiteral("tokens"), double(plan.mappedTokens) },
+        { QStringLiteral("keys_folded"), double(plan.keysFolded) },
         { QStringLiteral("added_entries"), double(plan.addedDns.size()) } };
     if (!spec.keySpace.isEmpty())
         m.insert(QStringLiteral("key_space"), spec.keySpace);
@@ -454,7 +455,8 @@ QJsonObject ReplayPlan::dryRunJson() const
             }
         conns.append(QJsonObject { { QStringLiteral("conn"), double(c.logId) },
             { QStringLiteral("open_s"), double(c.openAtNs) / 1e9 }, { QStringLiteral("logged"), double(n.logged) },
-            { QStringLiteral("send"), double(n.send) }, { QStringLiteral("skipped_writes"), double(n.skippedWrites) } });
+            { QStringLiteral("send"), double(n.send) },
+            { QStringLiteral("skipped_writes"), double(n.skippedWrites) } });
     }
     QJsonObject out = countsJson(total);
     out.insert(QStringLiteral("by_template"), tpls);

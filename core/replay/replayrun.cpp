@@ -190,8 +190,8 @@ void ReplayRun::measure()
         const uint64_t now = ReplayWorker::nowNs();
         if (now < m_t0)
             continue;
-        const double done = m_plan->closedLoop ? double(m_shared->completed.load()) / total
-                                               : double(now - m_t0) / 1e9 / span;
+        const double done
+            = m_plan->closedLoop ? double(m_shared->completed.load()) / total : double(now - m_t0) / 1e9 / span;
         m_ctx.setProgress(std::min(0.99, done));
         m_cancelled = m_ctx.stopRequested();
         if (m_cancelled || allFinished() || now >= m_endAll) {
@@ -260,8 +260,11 @@ QJsonValue ReplayRun::serverInterval()
     return out;
 }
 
+// The server's counters are read here, before the writes are undone: the undo is not the replay's traffic.
 void ReplayRun::stopWorkers()
 {
+    if (m_monitorOk && m_setup.isOpen())
+        m_monEnd = m_monitor->read(m_setup, nullptr);
     for (auto& w : m_workers)
         for (size_t i = 0; i < m_byTemplate.size() && i < w->byTemplate().size(); ++i)
             m_byTemplate[i].merge(w->byTemplate()[i]);
@@ -296,10 +299,9 @@ void ReplayRun::summarise()
     s.latencyHistogramNs = m_total.all.latency.toJson();
     if (m_undo)
         s.cleanupRemoved = m_undo->removed;
-    if (m_monitorOk && m_setup.isOpen()) {
-        const auto monEnd = m_monitor->read(m_setup, nullptr);
+    if (m_monitorOk) {
         QJsonObject srv;
-        for (auto it = monEnd.begin(); it != monEnd.end(); ++it)
+        for (auto it = m_monEnd.begin(); it != m_monEnd.end(); ++it)
             if (MonitorReader::isCounter(it.key()) && m_monStart.contains(it.key()))
                 srv.insert(it.key(), it.value() - m_monStart.value(it.key()));
         s.server = srv.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(srv);
@@ -348,8 +350,7 @@ void ReplayRun::addWarnings()
     if (m_undo && !m_undo->failures.isEmpty())
         m_rec.addWarning(QStringLiteral("cleanup"),
             QStringLiteral("not every write was undone: ") + m_undo->failures.join(QStringLiteral("; ")));
-    const QStringList drift
-        = ReplayFidelity::drift(m_rec.summary.value(QStringLiteral("fidelity")).toObject());
+    const QStringList drift = ReplayFidelity::drift(m_rec.summary.value(QStringLiteral("fidelity")).toObject());
     if (!drift.isEmpty())
         m_rec.addWarning(QStringLiteral("fidelity-drift"),
             QStringLiteral("the replay drifted from the log by more than %1 percentage points: ")
@@ -373,8 +374,8 @@ RunRecord ReplayRun::finished()
     return m_rec;
 }
 
-RunRecord runReplay(const ReplaySpec& spec, std::shared_ptr<const Workload> workload, const ReplayPasswords& passwords,
-    RunContext& ctx)
+RunRecord runReplay(
+    const ReplaySpec& spec, std::shared_ptr<const Workload> workload, const ReplayPasswords& passwords, RunContext& ctx)
 {
     ReplayRun run(spec, std::move(workload), passwords, ctx);
     return run.run();

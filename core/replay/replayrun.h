@@ -63,7 +63,7 @@ private:
     LdapSession m_setup;
     std::unique_ptr<MonitorReader> m_monitor;
     bool m_monitorOk = false;
-    QMap<QString, double> m_monStart, m_monBefore;
+    QMap<QString, double> m_monStart, m_monBefore, m_monEnd;
     uint64_t m_monBeforeNs = 0;
     ReplayWrites m_writes;
     bool m_writesArmed = false;

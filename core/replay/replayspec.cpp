@@ -118,11 +118,10 @@ ProbeError ReplaySpec::validate(const Workload* w) const
 
 QJsonObject ReplaySpec::toJson() const
 {
-    QJsonObject o { { QStringLiteral("target"), target.toJson() },
-        { QStringLiteral("timing"), timingName(timing) }, { QStringLiteral("values"), valuesName(values) },
-        { QStringLiteral("passwords"), passwordSource() }, { QStringLiteral("allow_writes"), allowWrites },
-        { QStringLiteral("interval_s"), intervalSec }, { QStringLiteral("threads"), threads },
-        { QStringLiteral("dry_run"), dryRun } };
+    QJsonObject o { { QStringLiteral("target"), target.toJson() }, { QStringLiteral("timing"), timingName(timing) },
+        { QStringLiteral("values"), valuesName(values) }, { QStringLiteral("passwords"), passwordSource() },
+        { QStringLiteral("allow_writes"), allowWrites }, { QStringLiteral("interval_s"), intervalSec },
+        { QStringLiteral("threads"), threads }, { QStringLiteral("dry_run"), dryRun } };
     if (timing == Timing::Speed)
         o.insert(QStringLiteral("speed"), speed);
     if (!workloadPath.isEmpty())
@@ -140,15 +139,18 @@ QJsonObject ReplaySpec::toJson() const
 std::optional<ReplayPasswords> ReplayPasswords::fromFile(const QString& path, ProbeError* error)
 {
     const QString field = QStringLiteral("passwords");
-    struct stat st {};
+    struct stat st
+    {
+    };
     if (::stat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISREG(st.st_mode)) {
         *error = ProbeError::invalid(field, path + QStringLiteral(" is not a readable file"));
         return std::nullopt;
     }
     if ((st.st_mode & 077) != 0) {
         *error = ProbeError::invalid(field,
-            path + QStringLiteral(" is readable by others (mode %1): chmod 600 it")
-                       .arg(QString::number(st.st_mode & 0777, 8)));
+            path
+                + QStringLiteral(" is readable by others (mode %1): chmod 600 it")
+                      .arg(QString::number(st.st_mode & 0777, 8)));
         return std::nullopt;
     }
     QFile f(path);
@@ -167,8 +169,7 @@ std::optional<ReplayPasswords> ReplayPasswords::fromFile(const QString& path, Pr
             continue;
         const qsizetype tab = line.indexOf('\t');
         if (tab <= 0) {
-            *error = ProbeError::invalid(
-                field, path + QStringLiteral(": line %1: not DN<TAB>password").arg(lineNo));
+            *error = ProbeError::invalid(field, path + QStringLiteral(": line %1: not DN<TAB>password").arg(lineNo));
             return std::nullopt;
         }
         out.m_byDn.insert(QString::fromUtf8(line.left(tab)).trimmed().toLower(), line.mid(tab + 1));

@@ -303,8 +303,8 @@ void ReplayWorker::drain(Conn& c, uint64_t now)
     m_done.clear();
     const int n = c.session->collect(&onCompletion, &m_done);
     for (const auto& done : m_done) {
-        const auto it = std::find_if(
-            c.inflight.begin(), c.inflight.end(), [&](const Slot& s) { return s.msgid == done.msgid; });
+        const auto it
+            = std::find_if(c.inflight.begin(), c.inflight.end(), [&](const Slot& s) { return s.msgid == done.msgid; });
         if (it == c.inflight.end())
             continue; // abandoned after a timeout
         const uint64_t latency = now > it->startNs ? now - it->startNs : 0;

@@ -83,7 +83,8 @@ private:
             Pending,
             Open,
             Done
-        } state = State::Pending;
+        } state
+            = State::Pending;
         int fd = -1;
         size_t next = 0;
         std::vector<Slot> inflight;

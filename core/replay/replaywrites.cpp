@@ -11,7 +11,8 @@ constexpr int kNoSuchObject = 32;
 std::optional<ReplayWrites::Attributes> ReplayWrites::read(LdapSession& s, const QString& dn, ProbeError* error)
 {
     QList<LdapSession::Entry> found;
-    const ProbeError e = s.search(dn, LdapSession::Base, QStringLiteral("(objectClass=*)"), { QStringLiteral("*") }, &found);
+    const ProbeError e
+        = s.search(dn, LdapSession::Base, QStringLiteral("(objectClass=*)"), { QStringLiteral("*") }, &found);
     if (e.isError()) {
         if (e.nativeCode != kNoSuchObject)
             *error = e;
