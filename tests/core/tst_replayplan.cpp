@@ -47,7 +47,8 @@ WorkloadOp dnOp(WorkloadOpKind kind, int tpl, uint64_t atMs, const QString& toke
 Workload baseWorkload()
 {
     Workload w;
-    w.templates = { { WorkloadOpKind::Search, "(uid=?1)", 1 }, { WorkloadOpKind::Bind, "uid=?1,ou=people,dc=example,dc=com", 1 },
+    w.templates = { { WorkloadOpKind::Search, "(uid=?1)", 1 },
+        { WorkloadOpKind::Bind, "uid=?1,ou=people,dc=example,dc=com", 1 },
         { WorkloadOpKind::Modify, "uid=?1,ou=people,dc=example,dc=com", 1 },
         { WorkloadOpKind::Add, "uid=?1,ou=people,dc=example,dc=com", 1 },
         { WorkloadOpKind::Delete, "uid=?1,ou=people,dc=example,dc=com", 1 } };
@@ -307,20 +308,34 @@ void TstReplayPlan::specErrorsNameTheOption_data()
 {
     QTest::addColumn<QString>("change");
     QTest::addColumn<QString>("field");
-    QTest::newRow("speed 0") << "speed0" << "speed";
-    QTest::newRow("two password sources") << "bothpw" << "passwords";
-    QTest::newRow("writes without a base") << "allow" << "write-base";
-    QTest::newRow("a base without writes") << "base" << "allow-writes";
-    QTest::newRow("a write base that is no DN") << "badbase" << "write-base";
-    QTest::newRow("no source") << "nosource" << "workload";
-    QTest::newRow("two sources") << "twosources" << "workload";
-    QTest::newRow("a key space without a range") << "keyconst" << "key-space";
-    QTest::newRow("a key space with two ranges") << "key2" << "key-space";
-    QTest::newRow("a key space that is no ATTR=") << "keyattr" << "key-space";
-    QTest::newRow("a key space whose parent is no DN") << "keyparent" << "key-space";
-    QTest::newRow("logged values of an anonymised workload") << "valueslog" << "values";
-    QTest::newRow("mapped values without a key space") << "nokeys" << "key-space";
-    QTest::newRow("binds without a password") << "nopw" << "shared-password-file";
+    QTest::newRow("speed 0") << "speed0"
+                             << "speed";
+    QTest::newRow("two password sources") << "bothpw"
+                                          << "passwords";
+    QTest::newRow("writes without a base") << "allow"
+                                           << "write-base";
+    QTest::newRow("a base without writes") << "base"
+                                           << "allow-writes";
+    QTest::newRow("a write base that is no DN") << "badbase"
+                                                << "write-base";
+    QTest::newRow("no source") << "nosource"
+                               << "workload";
+    QTest::newRow("two sources") << "twosources"
+                                 << "workload";
+    QTest::newRow("a key space without a range") << "keyconst"
+                                                 << "key-space";
+    QTest::newRow("a key space with two ranges") << "key2"
+                                                 << "key-space";
+    QTest::newRow("a key space that is no ATTR=") << "keyattr"
+                                                  << "key-space";
+    QTest::newRow("a key space whose parent is no DN") << "keyparent"
+                                                       << "key-space";
+    QTest::newRow("logged values of an anonymised workload") << "valueslog"
+                                                             << "values";
+    QTest::newRow("mapped values without a key space") << "nokeys"
+                                                       << "key-space";
+    QTest::newRow("binds without a password") << "nopw"
+                                              << "shared-password-file";
 }
 
 void TstReplayPlan::specErrorsNameTheOption()
@@ -377,7 +392,9 @@ void TstReplayPlan::passwordsFileMustBePrivate()
     const QString path = dir.filePath("pw.tsv");
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("# DN<TAB>password\nuid=user1,ou=people,dc=example,dc=com\tone\n\nUID=User2,ou=people,dc=example,dc=com\ttwo words\n");
+    f.write(
+        "# DN<TAB>password\nuid=user1,ou=people,dc=example,dc=com\tone\n\nUID=User2,ou=people,dc=example,dc=com\ttwo "
+        "words\n");
     f.close();
     QVERIFY(::chmod(QFile::encodeName(path).constData(), 0644) == 0);
     ProbeError e;

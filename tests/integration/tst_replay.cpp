@@ -71,9 +71,10 @@ Workload makeWorkload(const Shape& s, const QString& people, const QString& admi
 {
     Workload w;
     const QString dnTpl = QString("uid=?1," + people);
-    w.templates = { { WorkloadOpKind::Search, "(uid=?1)", 1 }, { WorkloadOpKind::Search, "(&(objectClass=person)(uid=?1))", 1 },
-        { WorkloadOpKind::Bind, dnTpl, 1 }, { WorkloadOpKind::Modify, dnTpl, 1 }, { WorkloadOpKind::Add, dnTpl, 1 },
-        { WorkloadOpKind::Delete, dnTpl, 1 }, { WorkloadOpKind::Bind, adminDn, 0 } };
+    w.templates = { { WorkloadOpKind::Search, "(uid=?1)", 1 },
+        { WorkloadOpKind::Search, "(&(objectClass=person)(uid=?1))", 1 }, { WorkloadOpKind::Bind, dnTpl, 1 },
+        { WorkloadOpKind::Modify, dnTpl, 1 }, { WorkloadOpKind::Add, dnTpl, 1 }, { WorkloadOpKind::Delete, dnTpl, 1 },
+        { WorkloadOpKind::Bind, adminDn, 0 } };
     std::mt19937 rng(42);
     std::vector<double> weights;
     for (int k = 0; k < kTokens; ++k)
@@ -109,14 +110,17 @@ Workload makeWorkload(const Shape& s, const QString& people, const QString& admi
         if (s.writes && i % 50 == 7) // a modify of an existing entry now and then
             c.ops.push_back(op(WorkloadOpKind::Modify, TplModify, t, token(), dnTpl)), t += 2 * kMs;
         if (s.writes && i < 3) { // an entry added, modified, deleted; one added and left (the undo removes it)
-            c.ops.push_back(op(WorkloadOpKind::Add, TplAdd, t, QString("new" + QString::number(i)), dnTpl)), t += 2 * kMs;
-            c.ops.push_back(op(WorkloadOpKind::Modify, TplModify, t, QString("new" + QString::number(i)), dnTpl)), t += 2 * kMs;
+            c.ops.push_back(op(WorkloadOpKind::Add, TplAdd, t, QString("new" + QString::number(i)), dnTpl)),
+                t += 2 * kMs;
+            c.ops.push_back(op(WorkloadOpKind::Modify, TplModify, t, QString("new" + QString::number(i)), dnTpl)),
+                t += 2 * kMs;
             if (i != 2)
                 c.ops.push_back(op(WorkloadOpKind::Delete, TplDelete, t, QString("new" + QString::number(i)), dnTpl)),
                     t += 2 * kMs;
         }
         if (s.writes && i == 4) // an existing entry deleted: added back by the undo
-            c.ops.push_back(op(WorkloadOpKind::Delete, TplDelete, t, QString("v" + QString::number(names[kTokens - 1])), dnTpl)),
+            c.ops.push_back(
+                op(WorkloadOpKind::Delete, TplDelete, t, QString("v" + QString::number(names[kTokens - 1])), dnTpl)),
                 t += 2 * kMs;
         WorkloadOp unbind;
         unbind.kind = WorkloadOpKind::Unbind;
@@ -347,7 +351,8 @@ void TstReplay::speedTwoTakesAboutHalfTheTime()
     qInfo("speed 1: %.2f s, speed 2: %.2f s (ratio %.2f)", s1, s2, s2 / s1);
     QVERIFY2(s1 >= 3.5 && s1 < 20, qPrintable(QString::number(s1)));
     QVERIFY2(s2 / s1 > 0.3 && s2 / s1 < 0.75, qPrintable(QString::number(s2 / s1)));
-    QCOMPARE(two.value("summary").toObject().value("ops").toDouble(), one.value("summary").toObject().value("ops").toDouble());
+    QCOMPARE(two.value("summary").toObject().value("ops").toDouble(),
+        one.value("summary").toObject().value("ops").toDouble());
 }
 
 void TstReplay::fidelitySharesMatchForSearches()
@@ -357,8 +362,9 @@ void TstReplay::fidelitySharesMatchForSearches()
     shape.twoTemplates = true;
     shape.searchesPerConn = 6;
     shape.spanS = 2;
-    const QJsonObject r = run(
-        baseArgs(writeWorkload(makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn), "fidelity")) + QStringList { "--no-history" }, 0);
+    const QJsonObject r = run(baseArgs(writeWorkload(makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn), "fidelity"))
+            + QStringList { "--no-history" },
+        0);
     QVERIFY(!r.isEmpty());
     const QJsonObject f = r.value("summary").toObject().value("fidelity").toObject();
     const QJsonArray rows = f.value("by_template").toArray();
@@ -437,8 +443,9 @@ void TstReplay::dryRunSendsNothing()
     const QJsonObject j = run(baseArgs(writeWorkload(w, "dry")) + QStringList { "--dry-run" }, 0, &out);
     QVERIFY2(out.contains("dry run: nothing sent"), out.constData());
     QCOMPARE(j.value("connections").toDouble(), 20.0);
-    QCOMPARE(j.value("logged").toDouble(), double(kinds.value("bind") + kinds.value("search") + kinds.value("modify")
-                                               + kinds.value("add") + kinds.value("delete")));
+    QCOMPARE(j.value("logged").toDouble(),
+        double(kinds.value("bind") + kinds.value("search") + kinds.value("modify") + kinds.value("add")
+            + kinds.value("delete")));
     QCOMPARE(j.value("by_connection").toArray().size(), 20);
     LdapSession s;
     QVERIFY(!s.open(admin(m_sbx.info())).isError());
