@@ -120,24 +120,35 @@ void ReplayWorker::run()
     std::vector<pollfd> fds;
     std::vector<Conn*> polled;
     uint64_t lastExpire = nowNs();
+    const bool closedLoop = m_shared.plan.closedLoop;
     while (!m_shared.stop.load(std::memory_order_relaxed)) {
         uint64_t now = nowNs();
         uint64_t wake = now + kMaxWaitNs;
-        bool allDone = true;
+        // Open what is due (connections are sorted by their open time), then give every open one its turn.
+        for (; m_nextPending < m_conns.size(); ++m_nextPending) {
+            Conn& c = m_conns[m_nextPending];
+            const uint64_t due = m_shared.clock.t0() + c.plan->openAtNs;
+            if (!closedLoop && now < due) {
+                wake = std::min(wake, due);
+                break;
+            }
+            open(c, now);
+            if (c.state == Conn::State::Open)
+                m_open.push_back(&c);
+            now = nowNs();
+        }
         fds.clear();
         polled.clear();
-        for (Conn& c : m_conns) {
-            if (c.state == Conn::State::Done)
-                continue;
-            allDone = false;
-            wake = std::min(wake, step(c, now));
-            if (c.state == Conn::State::Open) {
-                fds.push_back(pollfd { c.fd, POLLIN, 0 });
-                polled.push_back(&c);
+        for (Conn* c : m_open) {
+            wake = std::min(wake, step(*c, now));
+            if (c->state == Conn::State::Open) {
+                fds.push_back(pollfd { c->fd, POLLIN, 0 });
+                polled.push_back(c);
             }
         }
+        m_open.swap(polled);
         m_watermark.store(now, std::memory_order_release);
-        if (allDone)
+        if (m_open.empty() && m_nextPending >= m_conns.size())
             break;
         now = nowNs();
         const uint64_t waitNs = wake > now ? wake - now : 0;
@@ -146,8 +157,8 @@ void ReplayWorker::run()
         now = nowNs();
         if (n > 0)
             for (size_t i = 0; i < fds.size(); ++i)
-                if (fds[i].revents != 0)
-                    drain(*polled[i], now);
+                if (fds[i].revents != 0 && m_open[i]->state == Conn::State::Open)
+                    drain(*m_open[i], now);
         if (now - lastExpire >= 20000000ULL) {
             lastExpire = now;
             expire(now);
@@ -161,26 +172,17 @@ void ReplayWorker::run()
     m_finished.store(true, std::memory_order_release);
 }
 
-// One connection's turn: open it when due, send what is due, close it when its log says and all is answered.
+// An open connection's turn: send what is due, close it when its log says and everything is answered.
 uint64_t ReplayWorker::step(Conn& c, uint64_t now)
 {
     const uint64_t t0 = m_shared.clock.t0();
-    const bool closedLoop = m_shared.plan.closedLoop;
-    if (c.state == Conn::State::Pending) {
-        const uint64_t due = t0 + c.plan->openAtNs;
-        if (!closedLoop && now < due)
-            return due;
-        open(c, now);
-        if (c.state != Conn::State::Open)
-            return now + kMaxWaitNs;
-        now = nowNs();
-    }
     uint64_t wake = now + kMaxWaitNs;
     sendDue(c, now, wake);
-    const bool allSent = c.next >= c.plan->ops.size();
-    if (allSent && c.inflight.empty()) {
+    if (c.state != Conn::State::Open)
+        return wake;
+    if (c.next >= c.plan->ops.size() && c.inflight.empty()) {
         const uint64_t closeAt = t0 + c.plan->closeAtNs;
-        if (closedLoop || now >= closeAt)
+        if (m_shared.plan.closedLoop || now >= closeAt)
             close(c);
         else
             wake = std::min(wake, closeAt);
@@ -191,7 +193,7 @@ uint64_t ReplayWorker::step(Conn& c, uint64_t now)
 void ReplayWorker::open(Conn& c, uint64_t now)
 {
     c.session = std::make_unique<LdapSession>();
-    const ProbeError e = c.session->open(m_shared.target);
+    const ProbeError e = c.session->open(m_shared.target, nullptr, &m_tls);
     {
         std::lock_guard lock(m_mutex);
         ReplayStats& st = m_pending[std::max<int64_t>(0, m_shared.clock.index(now))];

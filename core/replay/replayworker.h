@@ -106,7 +106,10 @@ private:
     void setLastError(const QString& e);
 
     ReplayShared& m_shared;
-    std::vector<Conn> m_conns;
+    std::vector<Conn> m_conns; // by logged open time
+    size_t m_nextPending = 0; // m_conns before this were opened (or failed)
+    std::vector<Conn*> m_open; // the connections open now
+    LdapTlsContext m_tls; // LDAPS/StartTLS: one context for all this thread's connections
     std::vector<char*> m_attrs;
     std::vector<LdapSession::Completion> m_done;
     std::vector<LoadCounts> m_byTemplate;
