@@ -55,8 +55,9 @@ void printFidelity(std::FILE* out, const RunRecord& rec)
         const QJsonObject t = v.toObject();
         const QJsonObject rc = t.value(QStringLiteral("result_codes")).toObject();
         const QJsonObject et = t.value(QStringLiteral("etime_ms")).toObject();
-        std::fprintf(out, "  %8.0f %8.0f %7s %7s %5s %5s %8s %8s %8s %8s  %s\n",
-            t.value(QStringLiteral("logged")).toDouble(), t.value(QStringLiteral("replayed")).toDouble(),
+        std::fprintf(out, "  %-7s %8.0f %8.0f %7s %7s %5s %5s %8s %8s %8s %8s  %s\n",
+            qPrintable(t.value(QStringLiteral("kind")).toString()), t.value(QStringLiteral("logged")).toDouble(),
+            t.value(QStringLiteral("replayed")).toDouble(),
             qPrintable(number(t.value(QStringLiteral("logged_share")), 1)),
             qPrintable(number(t.value(QStringLiteral("replayed_share")), 1)),
             qPrintable(topCode(rc.value(QStringLiteral("logged")).toObject())),

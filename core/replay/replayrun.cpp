@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace Replay {
@@ -160,6 +161,7 @@ void ReplayRun::startWorkers()
     m_shared->lastSuccessNs.store(m_t0);
     for (auto& w : m_workers)
         m_pool.emplace_back([w = w.get()] { w->run(); });
+    m_cpu0 = processCpuSeconds();
 }
 
 bool ReplayRun::allFinished() const
@@ -185,6 +187,9 @@ void ReplayRun::measure()
     m_ctx.setPhase(QStringLiteral("replaying"));
     const double span = std::max(1.0, double(m_plan->spanNs) / 1e9);
     const double total = std::max<double>(1, double(m_plan->total.send));
+    // An interval is emitted a tenth of an interval after its end: a replay that ends within that time has its
+    // last sliver in the last interval instead of an interval of its own.
+    const auto grace = uint64_t(m_spec.intervalSec * 1e8);
     for (;;) {
         QThread::usleep(10000);
         const uint64_t now = ReplayWorker::nowNs();
@@ -198,22 +203,37 @@ void ReplayRun::measure()
             m_tEnd = std::min(now, m_endAll);
             break;
         }
-        for (uint64_t e = intervalEnd(m_next); e <= now && e < m_endAll; e = intervalEnd(m_next))
+        for (uint64_t e = intervalEnd(m_next); e + grace <= now && e < m_endAll; e = intervalEnd(m_next))
             emitInterval(m_next++, e);
     }
+    m_cpu = processCpuSeconds() - m_cpu0;
     m_shared->endNs.store(m_tEnd);
     m_shared->stop.store(true);
     for (auto& t : m_pool)
         t.join();
     m_pool.clear();
-    // The rest, the last interval however short: every operation counted is in some interval.
-    for (uint64_t e = intervalEnd(m_next); e < m_tEnd; e = intervalEnd(m_next))
+    for (const auto& w : m_workers)
+        m_loadCpu += w->cpuSeconds(); // the whole of each thread's life: the replay
+    // The rest: whole intervals, then the last one up to the end (with a sliver after it, if any).
+    for (;;) {
+        const uint64_t e = intervalEnd(m_next);
+        if (e + grace >= m_tEnd) {
+            const bool sliver = e < m_tEnd;
+            emitInterval(m_next, std::max(m_tEnd, m_t0 + 1), sliver ? m_next + 1 : m_next);
+            break;
+        }
         emitInterval(m_next++, e);
-    if (m_tEnd > m_shared->clock.begin(m_next) || m_rec.intervals.isEmpty())
-        emitInterval(m_next, std::max(m_tEnd, m_t0 + 1));
+    }
 }
 
-void ReplayRun::emitInterval(int64_t index, uint64_t endNs)
+double ReplayRun::processCpuSeconds()
+{
+    rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+void ReplayRun::emitInterval(int64_t index, uint64_t endNs, int64_t lastIndex)
 {
     const uint64_t deadline = ReplayWorker::nowNs() + kWatermarkWaitNs;
     while (ReplayWorker::nowNs() < deadline
@@ -221,7 +241,7 @@ void ReplayRun::emitInterval(int64_t index, uint64_t endNs)
         QThread::usleep(500);
     ReplayStats s;
     for (auto& w : m_workers)
-        s.merge(w->take(index));
+        s.merge(w->take(std::max(index, lastIndex)));
     const uint64_t begin = std::max(m_shared->clock.begin(index), m_t0);
     const double secs = double(endNs - std::min(endNs, begin)) / 1e9;
     LoadInterval iv;
@@ -297,6 +317,8 @@ void ReplayRun::summarise()
     s.missed = double(m_total.missed);
     s.sendLagMs = LatencyFigures::of(m_total.sendLag);
     s.latencyHistogramNs = m_total.all.latency.toJson();
+    s.clientCpuS = std::round(m_cpu * 1000.0) / 1000.0;
+    s.loadCpuS = std::round(m_loadCpu * 1000.0) / 1000.0;
     if (m_undo)
         s.cleanupRemoved = m_undo->removed;
     if (m_monitorOk) {

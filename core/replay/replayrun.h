@@ -49,7 +49,9 @@ private:
 
     bool allFinished() const;
     uint64_t intervalEnd(int64_t index) const;
-    void emitInterval(int64_t index, uint64_t endNs);
+    // The interval `index`, up to endNs; with lastIndex > index, what the next ones counted too (a last sliver).
+    void emitInterval(int64_t index, uint64_t endNs, int64_t lastIndex = -1);
+    static double processCpuSeconds();
     QJsonValue serverInterval();
     QString lastError() const;
 
@@ -76,6 +78,7 @@ private:
     bool m_cancelled = false;
     int64_t m_next = 0;
     uint64_t m_t0 = 0, m_tEnd = 0, m_endAll = UINT64_MAX;
+    double m_cpu0 = 0, m_cpu = 0, m_loadCpu = 0;
 };
 
 RunRecord runReplay(const ReplaySpec& spec, std::shared_ptr<const Workload> workload, const ReplayPasswords& passwords,

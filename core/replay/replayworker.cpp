@@ -168,6 +168,9 @@ void ReplayWorker::run()
     for (Conn& c : m_conns)
         if (c.state == Conn::State::Open)
             close(c);
+    timespec cpu {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    m_cpuSeconds.store(double(cpu.tv_sec) + double(cpu.tv_nsec) / 1e9, std::memory_order_release);
     m_watermark.store(UINT64_MAX, std::memory_order_release);
     m_finished.store(true, std::memory_order_release);
 }

@@ -62,6 +62,7 @@ public:
     uint64_t watermark() const { return m_watermark.load(std::memory_order_acquire); }
     bool finished() const { return m_finished.load(std::memory_order_acquire); }
     QString lastError() const;
+    double cpuSeconds() const { return m_cpuSeconds.load(std::memory_order_acquire); } // this thread's, after run()
     // After run() returned: per template (indexed like the plan's templates), the whole replay.
     const std::vector<LoadCounts>& byTemplate() const { return m_byTemplate; }
 
@@ -115,6 +116,7 @@ private:
     std::vector<LoadCounts> m_byTemplate;
     std::atomic<uint64_t> m_watermark { 0 };
     std::atomic<bool> m_finished { false };
+    std::atomic<double> m_cpuSeconds { 0 };
     mutable std::mutex m_mutex;
     std::map<int64_t, ReplayStats> m_pending;
     QString m_lastError;
