@@ -160,6 +160,8 @@ private slots:
     void writesSkippedWithoutAllowWrites();
     void speedTwoTakesAboutHalfTheTime();
     void fidelitySharesMatchForSearches();
+    void rateProfileAndClosedLoopReplayEverything();
+    void passwordsFileAndItsDrift();
     void cancelStillUndoesWrites();
     void dryRunSendsNothing();
     void badInputIsRefusedBeforeAnyWork();
@@ -382,6 +384,73 @@ void TstReplay::fidelitySharesMatchForSearches()
     }
     QCOMPARE(f.value("drift").toArray().size(), 0);
     QCOMPARE(f.value("logged_ops").toDouble(), f.value("replayed_ops").toDouble());
+}
+
+void TstReplay::rateProfileAndClosedLoopReplayEverything()
+{
+    Shape shape;
+    shape.connections = 100;
+    shape.spanS = 2;
+    const Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    const QString path = writeWorkload(w, "timings");
+    const auto kinds = countKinds(w);
+    const QJsonObject rate = run(baseArgs(path) + QStringList { "--rate-profile", "--no-history" }, 0);
+    const QJsonObject fast = run(baseArgs(path) + QStringList { "--as-fast-as-possible", "--no-history" }, 0);
+    QVERIFY(!rate.isEmpty() && !fast.isEmpty());
+    const QJsonObject rs = rate.value("summary").toObject(), fs = fast.value("summary").toObject();
+    qInfo("rate profile: %.2f s, as fast as possible: %.2f s", rs.value("seconds").toDouble(),
+        fs.value("seconds").toDouble());
+    QCOMPARE(rate.value("spec").toObject().value("timing").toString(), QString("rate-profile"));
+    for (const QJsonObject& sum : { rs, fs }) {
+        QCOMPARE(opsOf(sum, "search"), double(kinds.value("search")));
+        QCOMPARE(opsOf(sum, "bind"), double(kinds.value("bind")));
+        QCOMPARE(sum.value("errors").toDouble(), 0.0);
+    }
+    // The rate profile keeps the log's seconds (about 2 s); closed loop takes what the server needs.
+    QVERIFY2(rs.value("seconds").toDouble() > 1.5, qPrintable(QString::number(rs.value("seconds").toDouble())));
+    QVERIFY(fs.value("seconds").toDouble() < rs.value("seconds").toDouble());
+}
+
+void TstReplay::passwordsFileAndItsDrift()
+{
+    Shape shape;
+    shape.connections = 60;
+    shape.spanS = 1;
+    shape.searchesPerConn = 1;
+    const Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    // Every user's password but user0's, which is wrong: the most frequent token's binds fail (49).
+    const QString pwFile = m_dir.filePath("passwords.tsv");
+    QFile f(pwFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const QByteArray good = password(m_sbx.info());
+    for (int i = 0; i < kEntries; ++i)
+        f.write("uid=user" + QByteArray::number(i) + ',' + m_sbx->peopleBase.toUtf8() + '\t'
+            + (i == 0 ? QByteArray("wrong-pw-x7") : good) + '\n');
+    f.close();
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    QStringList args = baseArgs(writeWorkload(w, "passwords"));
+    args.remove(int(args.indexOf("--shared-password-file")), 2);
+    const QJsonObject r = run(args + QStringList { "--passwords", pwFile, "--no-history" }, 0);
+    QVERIFY(!r.isEmpty());
+    const QByteArray bytes = QJsonDocument(r).toJson();
+    QVERIFY(!bytes.contains(good) && !bytes.contains("wrong-pw-x7")); // in no record
+    const QJsonObject sum = r.value("summary").toObject();
+    QCOMPARE(sum.value("passwords").toString(), QString("passwords-file"));
+    QCOMPARE(r.value("spec").toObject().value("passwords").toString(), QString("passwords-file"));
+    const double failed = sum.value("by_operation")
+                              .toObject()
+                              .value("bind")
+                              .toObject()
+                              .value("result_codes")
+                              .toObject()
+                              .value("49")
+                              .toDouble();
+    qInfo("%.0f of %.0f binds refused (user0's wrong password)", failed, opsOf(sum, "bind"));
+    QVERIFY(failed >= 3); // Zipf: the top token has about 16 % of 60 binds
+    bool drift = false;
+    for (const auto& d : sum.value("fidelity").toObject().value("drift").toArray())
+        drift = drift || d.toString().contains("result code 49");
+    QVERIFY(drift);
 }
 
 void TstReplay::cancelStillUndoesWrites()
