@@ -49,9 +49,10 @@ void printFidelity(std::FILE* out, const RunRecord& rec)
     std::fprintf(out, "fidelity: %.0f operations logged, %.0f replayed, %.0f writes skipped\n",
         f.value(QStringLiteral("logged_ops")).toDouble(), f.value(QStringLiteral("replayed_ops")).toDouble(),
         f.value(QStringLiteral("skipped_writes")).toDouble());
-    std::fprintf(out, "  %8s %8s %7s %7s %5s %5s %8s %8s %8s %8s  %s\n", "logged", "replayed", "log %", "rep %", "rc l",
-        "rc r", "etime50", "etime99", "lat50", "lat99", "template");
-    for (const auto& v : f.value(QStringLiteral("by_template")).toArray()) {
+    std::fprintf(out, "  %-7s %8s %8s %7s %7s %5s %5s %8s %8s %8s %8s  %s\n", "kind", "logged", "replayed", "log %",
+        "rep %", "rc l", "rc r", "etime50", "etime99", "lat50", "lat99", "template");
+    const QJsonArray rows = f.value(QStringLiteral("by_template")).toArray();
+    for (const auto& v : rows) {
         const QJsonObject t = v.toObject();
         const QJsonObject rc = t.value(QStringLiteral("result_codes")).toObject();
         const QJsonObject et = t.value(QStringLiteral("etime_ms")).toObject();

@@ -155,7 +155,8 @@ QJsonObject compute(
 QStringList drift(const QJsonObject& fidelity)
 {
     QStringList out;
-    for (const auto& v : fidelity.value(QStringLiteral("drift")).toArray())
+    const QJsonArray sentences = fidelity.value(QStringLiteral("drift")).toArray();
+    for (const auto& v : sentences)
         out << v.toString();
     return out;
 }

@@ -115,6 +115,7 @@ private:
     const QString m_tag;
     std::optional<ReplayKeySpace> m_keys;
     QHash<QString, uint64_t> m_keyOf; // token -> key
+    std::vector<std::pair<QString, uint64_t>> m_top; // the most frequent tokens and their counts, rank order
     QHash<QString, QString> m_created; // token of an added entry -> its new uid
     QSet<QByteArray> m_touched, m_added;
 };
@@ -137,8 +138,11 @@ void Planner::rankTokens()
                     m_created.insert(
                         token, QStringLiteral("dirbench-replay-") + m_tag + u'-' + QString::number(m_created.size()));
             }
-            for (const QString* text : { &templateText(op), &op.base })
-                for (const auto& [slot, attr] : slotAttributes(*text))
+            // A search's filter and base; any other operation's DN (its base, else its template).
+            const QString dn = dnText(op);
+            const bool search = op.kind == WorkloadOpKind::Search;
+            for (const QString* text : { search ? &templateText(op) : &dn, search ? &op.base : nullptr })
+                for (const auto& [slot, attr] : text ? slotAttributes(*text) : std::map<int, QString>())
                     if (attr == m_keys->attr && slot >= 1 && slot <= op.values.size()) {
                         Seen& s = seen[op.values[slot - 1]];
                         if (s.count++ == 0)
@@ -154,6 +158,8 @@ void Planner::rankTokens()
     });
     for (size_t r = 0; r < ranked.size(); ++r)
         m_keyOf.insert(ranked[r].first, uint64_t(r) % std::max<uint64_t>(1, m_keys->keys));
+    for (size_t r = 0; r < ranked.size() && r < size_t(kMappingShown); ++r)
+        m_top.emplace_back(ranked[r].first, ranked[r].second.count);
 }
 
 QString Planner::slotValue(const WorkloadOp& op, int slot, const QString& attr) const
@@ -403,6 +409,17 @@ bool Planner::run(ReplayPlan& plan, ProbeError* error)
     if (m_keys) {
         plan.mappedTokens = uint64_t(m_keyOf.size());
         plan.keysFolded = plan.mappedTokens > m_keys->keys ? plan.mappedTokens - m_keys->keys : 0;
+        // The head of the mapping; a token is shown only when it is a pseudonym (never a logged value).
+        QJsonArray top;
+        for (const auto& [token, count] : m_top) {
+            const uint64_t key = m_keyOf.value(token);
+            QJsonObject o { { QStringLiteral("count"), double(count) }, { QStringLiteral("key"), double(key) },
+                { QStringLiteral("value"), QString::fromUtf8(m_keys->value(key)) } };
+            if (m_w.anonymised)
+                o.insert(QStringLiteral("token"), token);
+            top.append(o);
+        }
+        plan.mapping.insert(QStringLiteral("top"), top);
     }
     return true;
 }
@@ -416,10 +433,11 @@ std::optional<ReplayPlan> ReplayPlan::make(const Workload& workload, const Repla
     Planner p(workload, spec, passwords, runTag);
     if (!p.run(plan, error))
         return std::nullopt;
-    QJsonObject m { { QStringLiteral("values"), ReplaySpec::valuesName(spec.values) },
-        { QStringLiteral("tokens"), double(plan.mappedTokens) },
-        { QStringLiteral("keys_folded"), double(plan.keysFolded) },
-        { QStringLiteral("added_entries"), double(plan.addedDns.size()) } };
+    QJsonObject m = plan.mapping;
+    m.insert(QStringLiteral("values"), ReplaySpec::valuesName(spec.values));
+    m.insert(QStringLiteral("tokens"), double(plan.mappedTokens));
+    m.insert(QStringLiteral("keys_folded"), double(plan.keysFolded));
+    m.insert(QStringLiteral("added_entries"), double(plan.addedDns.size()));
     if (!spec.keySpace.isEmpty())
         m.insert(QStringLiteral("key_space"), spec.keySpace);
     m.insert(QStringLiteral("rule"),

@@ -203,6 +203,13 @@ void TstReplayPlan::mappingKeepsTheFrequencyRanks()
     QCOMPARE(bind.password, QByteArray("secret"));
     QCOMPARE(p.connections[0].ops[0].dn, QByteArray("ou=people,dc=example,dc=com"));
     QCOMPARE(p.mappedTokens, uint64_t(4));
+    const QJsonArray top = p.mapping.value("top").toArray(); // the mapping, documented in the record
+    QCOMPARE(top.size(), 4);
+    QCOMPARE(top.at(0).toObject().value("token").toString(), QString("v9"));
+    QCOMPARE(top.at(0).toObject().value("count").toDouble(), 30.0);
+    QCOMPARE(top.at(0).toObject().value("value").toString(), QString("user0"));
+    QCOMPARE(top.at(1).toObject().value("token").toString(), QString("v3"));
+    QCOMPARE(top.at(1).toObject().value("count").toDouble(), 11.0);
     QCOMPARE(p.keysFolded, uint64_t(0));
     // A key space smaller than the tokens folds the rest back, and says how many.
     ReplaySpec small = baseSpec();
