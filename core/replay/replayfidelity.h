@@ -11,7 +11,8 @@
 // How faithful a replay was (a record's summary.fidelity): per template, the logged against the replayed count and
 // share of the mix, result codes, entries returned, and the log's server time (etime) against the replay's client
 // latency; and a sentence for each drift beyond the tolerance (mix share or a result code's share differing by
-// more than kTolerancePp percentage points).
+// more than kTolerancePp percentage points). Logged shares count every logged operation of the replayed span,
+// skipped writes included, so a replay without --allow-writes of a log with writes says how far that moved the mix.
 namespace ReplayFidelity {
 
 inline constexpr double kTolerancePp = 2.0;

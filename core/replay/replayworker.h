@@ -91,6 +91,7 @@ private:
         std::vector<Slot> inflight;
     };
     static constexpr uint64_t kMaxWaitNs = 10000000ULL;
+    static constexpr uint64_t kSpinNs = 80000ULL;
     static constexpr int kServerDown = 81;
     static constexpr int kTimeout = 85;
     static constexpr int kLocalError = 82;
