@@ -144,6 +144,9 @@ QJsonObject compute(
         { QStringLiteral("cut_by_duration"), double(plan.cutByDuration) },
         { QStringLiteral("tolerance_pp"), kTolerancePp }, { QStringLiteral("by_template"), rows },
         { QStringLiteral("drift"), QJsonArray::fromStringList(drift) }, { QStringLiteral("mapping"), plan.mapping } };
+    const double logSpan = double(plan.loggedSpanNs) / 1e9;
+    out.insert(QStringLiteral("logged_ops_per_s"),
+        logSpan > 0 ? QJsonValue(round2(double(plan.total.logged) / logSpan)) : QJsonValue(QJsonValue::Null));
     out.insert(QStringLiteral("scheduled_ops_per_s"),
         loggedSpan > 0 && !plan.closedLoop ? QJsonValue(round2(double(plan.total.send) / loggedSpan))
                                            : QJsonValue(QJsonValue::Null));

@@ -350,6 +350,7 @@ void Planner::schedule(ReplayPlan& plan)
     const uint64_t limit = m_s.durationSec > 0 && t != ReplaySpec::Timing::AsFastAsPossible
         ? uint64_t(m_s.durationSec * 1e9)
         : UINT64_MAX;
+    uint64_t first = UINT64_MAX, last = 0;
     for (size_t c = 0; c < m_w.connections.size(); ++c) {
         const WorkloadConnection& wc = m_w.connections[c];
         ReplayConnectionPlan& cp = plan.connections[c];
@@ -368,12 +369,15 @@ void Planner::schedule(ReplayPlan& plan)
                 continue;
             }
             plan.spanNs = std::max(plan.spanNs, r.atNs);
+            first = std::min(first, wc.ops[i].offsetNs);
+            last = std::max(last, wc.ops[i].offsetNs);
             kept.push_back(std::move(r));
         }
         cp.ops = std::move(kept);
         if (limit != UINT64_MAX)
             cp.closeAtNs = std::min(cp.closeAtNs, limit);
     }
+    plan.loggedSpanNs = last > first ? last - first : 0;
 }
 
 bool Planner::run(ReplayPlan& plan, ProbeError* error)

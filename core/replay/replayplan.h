@@ -87,6 +87,7 @@ public:
     uint64_t mappedTokens = 0;
     bool closedLoop = false;
     uint64_t spanNs = 0; // the last scheduled time
+    uint64_t loggedSpanNs = 0; // the log's own time from the first to the last operation kept
     // Writes: existing entries the replay modifies or deletes (read before, restored after), and entries it adds.
     std::vector<QByteArray> touchedDns, addedDns;
     QJsonObject mapping; // {"key_space", "tokens", "keys_folded", "top": [{"token", "count", "key"}...]}

@@ -239,9 +239,11 @@ void ReplayRun::emitInterval(int64_t index, uint64_t endNs, int64_t lastIndex)
     while (ReplayWorker::nowNs() < deadline
         && std::any_of(m_workers.begin(), m_workers.end(), [&](const auto& w) { return w->watermark() < endNs; }))
         QThread::usleep(500);
-    ReplayStats s;
+    // About 400 KiB of histograms: on the heap, not on the run's thread's stack.
+    const auto stats = std::make_unique<ReplayStats>();
+    ReplayStats& s = *stats;
     for (auto& w : m_workers)
-        s.merge(w->take(std::max(index, lastIndex)));
+        w->take(std::max(index, lastIndex), s);
     const uint64_t begin = std::max(m_shared->clock.begin(index), m_t0);
     const double secs = double(endNs - std::min(endNs, begin)) / 1e9;
     LoadInterval iv;

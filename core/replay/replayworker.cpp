@@ -75,15 +75,13 @@ ReplayWorker::ReplayWorker(ReplayShared& shared, std::vector<size_t> connections
 
 ReplayWorker::~ReplayWorker() = default;
 
-ReplayStats ReplayWorker::take(int64_t lastIndex)
+void ReplayWorker::take(int64_t lastIndex, ReplayStats& into)
 {
-    ReplayStats out;
     std::lock_guard lock(m_mutex);
     for (auto it = m_pending.begin(); it != m_pending.end() && it->first <= lastIndex;) {
-        out.merge(it->second);
+        into.merge(it->second);
         it = m_pending.erase(it);
     }
-    return out;
 }
 
 QString ReplayWorker::lastError() const

@@ -58,7 +58,7 @@ public:
     ReplayWorker& operator=(const ReplayWorker&) = delete;
 
     void run(); // returns when every connection is done or shared.stop is set
-    ReplayStats take(int64_t lastIndex); // intervals up to lastIndex not taken yet
+    void take(int64_t lastIndex, ReplayStats& into); // merges the intervals up to lastIndex not taken yet
     uint64_t watermark() const { return m_watermark.load(std::memory_order_acquire); }
     bool finished() const { return m_finished.load(std::memory_order_acquire); }
     QString lastError() const;

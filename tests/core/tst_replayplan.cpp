@@ -116,6 +116,7 @@ void TstReplayPlan::speedDividesTheLoggedTimes()
     QCOMPARE(cp.ops[1].atNs, 500 * kMs);
     QCOMPARE(cp.ops[2].atNs, 1000 * kMs);
     QCOMPARE(p.spanNs, 1000 * kMs);
+    QCOMPARE(p.loggedSpanNs, 1800 * kMs);
     QVERIFY(!p.closedLoop);
 }
 
