@@ -49,7 +49,7 @@ QString marked(const std::optional<double>& v, const QString& unit, bool derived
 // client's), missed arrivals.
 void printLoadDetails(std::FILE* out, const RunRecord& rec)
 {
-    if (!rec.kind.startsWith(u"ldap-") || rec.kind == u"ldap-probe" || rec.summary.isEmpty())
+    if ((!rec.kind.startsWith(u"ldap-") && rec.kind != u"replay") || rec.kind == u"ldap-probe" || rec.summary.isEmpty())
         return;
     const LoadSummary s = LoadSummary::fromJson(rec.summary);
     const auto us = [](const std::optional<double>& v) {

@@ -6,6 +6,7 @@
 #include "app/cli/experimentcommand.h"
 #include "app/cli/historycommand.h"
 #include "app/cli/ldapcommand.h"
+#include "app/cli/replaycommand.h"
 #include "app/cli/replicationcommand.h"
 #include "app/cli/reportcommand.h"
 #include "app/cli/sandboxcommand.h"
@@ -30,6 +31,7 @@ Commands:
   experiment  the guide's experiments: threads (Table 2), tls (Table 7), dbsize (Table 5)
   history   list, show, export, import, compare, rename, tag or delete saved runs
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
+  replay    replay a workload (connections, timing, values) against a server, with a fidelity report
   replication  replication lag: a marker written on the supplier, timed until each consumer shows it
   report    a PDF/HTML/CSV report of run records (--in RUN.json ... --pdf OUT.pdf); needs no display
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
@@ -80,6 +82,8 @@ int main(int argc, char** argv)
         return Cli::runHistoryCommand(rest);
     if (command == u"ldap")
         return Cli::runLdapCommand(rest);
+    if (command == u"replay")
+        return Cli::runReplayCommand(rest);
     if (command == u"replication")
         return Cli::runReplicationCommand(rest);
     if (command == u"sandbox")

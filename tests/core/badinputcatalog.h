@@ -189,6 +189,14 @@ inline QList<Command> commands(const QString& scratch)
     out << ldap("adddel", QList<Arg> { { "--parent", people, K::Dn } } + bindAs, { "--access" });
     out << ldap("mixed", QList<Arg> { { "--mix", "search=90,modify=10", K::Mix } } + search + dnAttrValue + bindAs);
 
+    out << Command { "replay", { "replay" },
+        conn
+            + QList<Arg> { { "--workload", scratch + QStringLiteral("/small.dbwl"), K::File },
+                { "--speed", "2", K::Factor }, { "--duration", "1", K::Seconds }, { "--interval", "1", K::Seconds },
+                { "--threads", "1", K::Count }, { "--key-space", "uid=user[0-99]", K::ValuePattern },
+                { "--shared-password-file", pw, K::File }, { "--allow-writes", "", K::Count, false },
+                { "--write-base", people, K::Dn }, json, noHistory } };
+
     const QList<Arg> diskArgs { { "--dir", scratch, K::DiskDir }, { "--profile", "rand-read", K::DiskProfile },
         { "--size", "1M", K::Size }, { "--block", "4K", K::Size }, { "--qd", "4", K::Count },
         { "--duration", "1", K::NonNegSeconds }, { "--repeat", "1", K::Count }, { "--data", "zeros", K::DiskData },
@@ -219,9 +227,9 @@ inline QList<Command> commands(const QString& scratch)
 
     out << Command { "sizing", { "sizing" },
         { { "--server", "389ds", K::ServerKind }, { "--threads", "4", K::Count }, { "--cpus", "2", K::Count },
-            { "--ram-mb", "4096", K::Factor }, { "--dbcache-mb", "100", K::Factor }, { "--entries", "1000", K::Count },
-            { "--entry-cache-bytes-per-entry", "3000", K::Factor }, { "--entry-factor", "2.3", K::Factor },
-            { "--backends", "1", K::Count }, { "--autosize", "25", K::Percent },
+            { "--ram-mb", "4096", K::Factor }, { "--dbcache-mb", "100", K::NonNegNumber },
+            { "--entries", "1000", K::Count }, { "--entry-cache-bytes-per-entry", "3000", K::Factor },
+            { "--entry-factor", "2.3", K::Factor }, { "--backends", "1", K::Count }, { "--autosize", "25", K::Percent },
             { "--autosize-split", "25", K::Percent }, json, noHistory } };
     out << Command { "sizing --ldif", { "sizing" },
         { { "--server", "openldap", K::ServerKind }, { "--ldif", ldif, K::File },

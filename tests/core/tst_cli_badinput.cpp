@@ -6,6 +6,7 @@
 // do not apply to a command, operation, profile or mode: each is refused by name (issue 10: "every option does what
 // it says, or is refused"). And every command and subcommand answers --help with its own usage, running nothing.
 #include "badinputcatalog.h"
+#include "core/workload/workloadfile.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -200,6 +201,24 @@ void TstCliBadInput::initTestCase()
     write("small.ldif",
         "dn: dc=example,dc=com\nobjectClass: domain\ndc: example\n\n"
         "dn: uid=user0,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: user0\ncn: User 0\nsn: 0\n\n");
+    // A workload for replay: one connection that binds, searches and modifies.
+    Workload w;
+    const QString dn = "uid=?1,ou=people,dc=example,dc=com";
+    w.templates = { { WorkloadOpKind::Bind, dn, 1 }, { WorkloadOpKind::Search, "(uid=?1)", 1 },
+        { WorkloadOpKind::Modify, dn, 1 } };
+    WorkloadConnection c;
+    for (int i = 0; i < 3; ++i) {
+        WorkloadOp op;
+        op.kind = w.templates[size_t(i)].kind;
+        op.templateId = i;
+        op.offsetNs = uint64_t(i) * 1000000ULL;
+        op.values = { "v1" };
+        op.base = i == 1 ? QString("ou=people,dc=example,dc=com") : dn;
+        c.ops.push_back(op);
+    }
+    w.connections = { c };
+    QString error;
+    QVERIFY2(WorkloadFile::write(w, m_scratch + "/small.dbwl", &error), qPrintable(error));
     // The commands see only the scratch directory: home, runtime and temp directories, the history database.
     m_env = QProcessEnvironment::systemEnvironment();
     m_env.insert("HOME", m_scratch + "/home");
@@ -569,7 +588,8 @@ void TstCliBadInput::everySubcommandAnswersHelp()
         QStringList lists, omits; // options its text must (not) show
     };
     QList<Help> cases { { { "--help" }, "COMMAND", { "ldap", "history" }, {} } };
-    for (const char* c : { "ldap", "disk", "sandbox", "sizing", "curve", "experiment", "cloud", "history", "report" })
+    for (const char* c :
+        { "ldap", "disk", "sandbox", "sizing", "curve", "experiment", "cloud", "history", "report", "replay" })
         cases << Help { { QString::fromLatin1(c), "--help" }, QString::fromLatin1(c), { "--help" }, {} };
     // The subcommands, each with only its options.
     cases << Help { { "ldap", "probe", "--help" }, "ldap probe", { "--uri", "--filter" }, { "--threads", "--dn" } };

@@ -1,0 +1,573 @@
+// dirbench-cli replay against a real slapd (the sandbox): workloads made in memory (a few hundred connections,
+// binds, searches with Zipf-distributed pseudonyms, a few writes), written as .dbwl files and replayed. The
+// replayed counts per kind against the server's cn=monitor deltas and the record's by_operation; writes undone
+// byte for byte (also after a SIGINT mid-replay), added entries gone; writes skipped and counted without
+// --allow-writes; --speed 2 in about half the time; the fidelity shares of a pure-search workload within 2 pp.
+#include "core/ldap/ldapsession.h"
+#include "core/workload/workloadfile.h"
+#include "ldapfixture.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <random>
+
+using namespace LdapFixture;
+
+namespace {
+
+constexpr uint64_t kMs = 1000000ULL;
+constexpr int kEntries = 2000;
+constexpr int kTokens = 300;
+
+enum Tpl
+{
+    TplUid,
+    TplPerson,
+    TplBind,
+    TplModify,
+    TplAdd,
+    TplDelete,
+    TplAdminBind
+};
+
+struct Shape
+{
+    int connections = 300;
+    double spanS = 3;
+    int searchesPerConn = 3;
+    bool binds = true;
+    bool writes = false;
+    bool twoTemplates = false;
+};
+
+WorkloadOp op(WorkloadOpKind kind, int tpl, uint64_t at, const QString& token, const QString& base)
+{
+    WorkloadOp o;
+    o.kind = kind;
+    o.templateId = tpl;
+    o.offsetNs = at;
+    o.values = { token };
+    o.base = base;
+    o.resultCode = 0;
+    o.resultOffsetNs = at + kMs / 2;
+    o.etimeMs = 0.3;
+    if (kind == WorkloadOpKind::Search) {
+        o.entries = 1;
+        o.attrs = { "cn" };
+    }
+    if (kind == WorkloadOpKind::Modify)
+        o.attrs = { "description" };
+    return o;
+}
+
+// Connections that write bind as the directory's administrator (as a log's writers would: users may not write
+// each other's entries); the others as the users they are.
+Workload makeWorkload(const Shape& s, const QString& people, const QString& adminDn = "cn=admin,dc=example,dc=com")
+{
+    Workload w;
+    const QString dnTpl = QString("uid=?1," + people);
+    w.templates = { { WorkloadOpKind::Search, "(uid=?1)", 1 },
+        { WorkloadOpKind::Search, "(&(objectClass=person)(uid=?1))", 1 }, { WorkloadOpKind::Bind, dnTpl, 1 },
+        { WorkloadOpKind::Modify, dnTpl, 1 }, { WorkloadOpKind::Add, dnTpl, 1 }, { WorkloadOpKind::Delete, dnTpl, 1 },
+        { WorkloadOpKind::Bind, adminDn, 0 } };
+    std::mt19937 rng(42);
+    std::vector<double> weights;
+    for (int k = 0; k < kTokens; ++k)
+        weights.push_back(1.0 / (k + 1)); // Zipf, s = 1: token v0 the most frequent
+    std::discrete_distribution<int> zipf(weights.begin(), weights.end());
+    // Pseudonyms are not ranks: shuffle the token names so the mapping has work to do.
+    std::vector<int> names(kTokens);
+    std::iota(names.begin(), names.end(), 0);
+    std::shuffle(names.begin(), names.end(), rng);
+    auto token = [&]() -> QString { return "v" + QString::number(names[size_t(zipf(rng))]); };
+    const uint64_t span = uint64_t(s.spanS * 1e9);
+    for (int i = 0; i < s.connections; ++i) {
+        WorkloadConnection c;
+        c.id = uint64_t(1000 + i);
+        uint64_t t = span * uint64_t(i) / uint64_t(s.connections);
+        c.openNs = t;
+        t += kMs;
+        const bool writer = s.writes && (i % 50 == 7 || i < 5);
+        if (writer) {
+            WorkloadOp b = op(WorkloadOpKind::Bind, TplAdminBind, t, QString(), adminDn);
+            b.values.clear();
+            c.ops.push_back(b);
+            t += 2 * kMs;
+        } else if (s.binds) {
+            c.ops.push_back(op(WorkloadOpKind::Bind, TplBind, t, token(), dnTpl));
+            t += 2 * kMs;
+        }
+        for (int k = 0; k < s.searchesPerConn; ++k) {
+            const int tpl = s.twoTemplates && k % 3 == 2 ? TplPerson : TplUid;
+            c.ops.push_back(op(WorkloadOpKind::Search, tpl, t, token(), people));
+            t += 10 * kMs;
+        }
+        if (s.writes && i % 50 == 7) // a modify of an existing entry now and then
+            c.ops.push_back(op(WorkloadOpKind::Modify, TplModify, t, token(), dnTpl)), t += 2 * kMs;
+        if (s.writes && i < 3) { // an entry added, modified, deleted; one added and left (the undo removes it)
+            c.ops.push_back(op(WorkloadOpKind::Add, TplAdd, t, QString("new" + QString::number(i)), dnTpl)),
+                t += 2 * kMs;
+            c.ops.push_back(op(WorkloadOpKind::Modify, TplModify, t, QString("new" + QString::number(i)), dnTpl)),
+                t += 2 * kMs;
+            if (i != 2)
+                c.ops.push_back(op(WorkloadOpKind::Delete, TplDelete, t, QString("new" + QString::number(i)), dnTpl)),
+                    t += 2 * kMs;
+        }
+        if (s.writes && i == 4) // an existing entry deleted: added back by the undo
+            c.ops.push_back(
+                op(WorkloadOpKind::Delete, TplDelete, t, QString("v" + QString::number(names[kTokens - 1])), dnTpl)),
+                t += 2 * kMs;
+        WorkloadOp unbind;
+        unbind.kind = WorkloadOpKind::Unbind;
+        unbind.offsetNs = t;
+        c.ops.push_back(unbind);
+        c.closeNs = t + kMs / 10;
+        w.connections.push_back(std::move(c));
+    }
+    return w;
+}
+
+QMap<QString, int> countKinds(const Workload& w)
+{
+    QMap<QString, int> n;
+    for (const auto& c : w.connections)
+        for (const auto& o : c.ops)
+            if (o.kind != WorkloadOpKind::Unbind)
+                ++n[workloadOpName(o.kind)];
+    return n;
+}
+
+double opsOf(const QJsonObject& summary, const QString& kind)
+{
+    return summary.value("by_operation").toObject().value(kind).toObject().value("ops").toDouble(-1);
+}
+
+} // namespace
+
+class TstReplay : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void replayMatchesTheServersCounters();
+    void writesAreUndoneByteForByte();
+    void writesSkippedWithoutAllowWrites();
+    void speedTwoTakesAboutHalfTheTime();
+    void fidelitySharesMatchForSearches();
+    void rateProfileAndClosedLoopReplayEverything();
+    void passwordsFileAndItsDrift();
+    void cancelStillUndoesWrites();
+    void dryRunSendsNothing();
+    void badInputIsRefusedBeforeAnyWork();
+
+private:
+    QString writeWorkload(const Workload& w, const QString& name);
+    QStringList baseArgs(const QString& workload) const;
+    QJsonObject run(const QStringList& args, int expectedExit, QByteArray* out = nullptr);
+    QMap<QString, QMap<QString, QList<QByteArray>>> people(); // every entry's user attributes
+    QJsonObject serverCounters();
+
+    SandboxGuard m_sbx;
+    QTemporaryDir m_dir;
+};
+
+void TstReplay::initTestCase()
+{
+    if (SlapdSandbox::slapdProgram().isEmpty())
+        QSKIP("slapd is not installed (apt-get install slapd): the replay tests need a real server");
+    QVERIFY(m_dir.isValid());
+    QString why;
+    m_sbx = start(kEntries, false, &why);
+    QVERIFY2(m_sbx, qPrintable(why));
+}
+
+void TstReplay::cleanupTestCase()
+{
+    m_sbx.reset();
+}
+
+QString TstReplay::writeWorkload(const Workload& w, const QString& name)
+{
+    const QString path = m_dir.filePath(name + ".dbwl");
+    QString error;
+    if (!WorkloadFile::write(w, path, &error))
+        qFatal("cannot write the workload: %s", qPrintable(error));
+    return path;
+}
+
+QStringList TstReplay::baseArgs(const QString& workload) const
+{
+    return { "replay", "--workload", workload, "--uri", m_sbx->uri, "--bind-dn", m_sbx->bindDn, "--password-file",
+        m_sbx->passwordFile, "--shared-password-file", m_sbx->passwordFile, "--key-space",
+        "uid=user[0-" + QString::number(kEntries - 1) + "]," + m_sbx->peopleBase };
+}
+
+QJsonObject TstReplay::run(const QStringList& args, int expectedExit, QByteArray* out)
+{
+    const QString json = m_dir.filePath("run.json");
+    QFile::remove(json);
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args + QStringList { "--json", json });
+    if (!p.waitForFinished(180000))
+        qWarning("the replay did not finish");
+    const QByteArray o = p.readAllStandardOutput(), e = p.readAllStandardError();
+    if (out)
+        *out = o;
+    if (p.exitCode() != expectedExit)
+        qWarning("exit %d (expected %d)\nstdout:\n%s\nstderr:\n%s", p.exitCode(), expectedExit, o.constData(),
+            e.constData());
+    if (p.exitCode() != expectedExit)
+        return {};
+    QFile f(json);
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+QMap<QString, QMap<QString, QList<QByteArray>>> TstReplay::people()
+{
+    LdapSession s;
+    QMap<QString, QMap<QString, QList<QByteArray>>> out;
+    if (s.open(admin(m_sbx.info())).isError())
+        return out;
+    QList<LdapSession::Entry> all;
+    s.search(m_sbx->peopleBase, LdapSession::OneLevel, "(objectClass=*)", { "*" }, &all);
+    for (const auto& e : all)
+        out.insert(e.dn.toLower(), e.attributes);
+    return out;
+}
+
+void TstReplay::replayMatchesTheServersCounters()
+{
+    const Workload w = makeWorkload(Shape {}, m_sbx->peopleBase, m_sbx->bindDn);
+    const auto kinds = countKinds(w);
+    QByteArray out;
+    const QJsonObject r = run(baseArgs(writeWorkload(w, "counters")) + QStringList { "--interval", "3600" }, 0, &out);
+    QVERIFY(!r.isEmpty());
+    QCOMPARE(r.value("kind").toString(), QString("replay"));
+    QCOMPARE(r.value("status").toString(), QString("ok"));
+    const QJsonObject sum = r.value("summary").toObject();
+    const QJsonObject srv = sum.value("server").toObject();
+    qInfo("replayed %.0f binds, %.0f searches in %.2f s; server: %.0f binds, %.0f searches, %.0f connections",
+        opsOf(sum, "bind"), opsOf(sum, "search"), sum.value("seconds").toDouble(),
+        srv.value("bind_completed").toDouble(), srv.value("search_completed").toDouble(),
+        srv.value("connections_total").toDouble());
+    QCOMPARE(opsOf(sum, "bind"), double(kinds.value("bind")));
+    QCOMPARE(opsOf(sum, "search"), double(kinds.value("search")));
+    QCOMPARE(sum.value("errors").toDouble(), 0.0);
+    QCOMPARE(sum.value("missed").toDouble(), 0.0);
+    // Binds: only the replay's (the setup connection bound before the first reading, and the replayed
+    // connections start anonymous). Searches: the replay's, and the counters' own reads of cn=monitor.
+    QCOMPARE(srv.value("bind_completed").toDouble(), double(kinds.value("bind")));
+    const double extra = srv.value("search_completed").toDouble() - double(kinds.value("search"));
+    QVERIFY2(extra >= 0 && extra <= 40, qPrintable(QString::number(extra)));
+    QCOMPARE(srv.value("connections_total").toDouble(), double(w.connections.size()));
+    QCOMPARE(srv.value("unbind_completed").toDouble(), double(w.connections.size()));
+    const QJsonObject conns = sum.value("connections").toObject();
+    QCOMPARE(conns.value("opened").toDouble(), double(w.connections.size()));
+    QCOMPARE(sum.value("passwords").toString(), QString("shared-password-file"));
+    // Every search found its entry: the mapped keys exist.
+    QCOMPARE(sum.value("by_operation").toObject().value("search").toObject().value("no_entry").toDouble(), 0.0);
+    // The intervals add up to the summary.
+    double ivOps = 0;
+    for (const auto& v : r.value("intervals").toArray())
+        ivOps += v.toObject().value("ops").toDouble();
+    QCOMPARE(ivOps, sum.value("ops").toDouble());
+    QVERIFY2(out.contains("fidelity:") && out.contains("(uid=?1)"), out.constData());
+    QVERIFY2(out.contains("saved"), out.constData()); // in the history, like the ldap runs
+}
+
+void TstReplay::writesAreUndoneByteForByte()
+{
+    Shape shape;
+    shape.writes = true;
+    shape.connections = 200;
+    shape.spanS = 2;
+    const Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    const auto kinds = countKinds(w);
+    const auto before = people();
+    QCOMPARE(before.size(), kEntries);
+    const QJsonObject r = run(baseArgs(writeWorkload(w, "writes"))
+            + QStringList { "--allow-writes", "--write-base", m_sbx->peopleBase, "--interval", "3600", "--no-history" },
+        0);
+    QVERIFY(!r.isEmpty());
+    const QJsonObject sum = r.value("summary").toObject();
+    const QJsonObject srv = sum.value("server").toObject();
+    qInfo("modify %.0f/%d add %.0f/%d delete %.0f/%d; undone: %s", opsOf(sum, "modify"), kinds.value("modify"),
+        opsOf(sum, "add"), kinds.value("add"), opsOf(sum, "delete"), kinds.value("delete"),
+        QJsonDocument(sum.value("writes_undone").toObject()).toJson(QJsonDocument::Compact).constData());
+    for (const QString k : { "modify", "add", "delete" }) {
+        QCOMPARE(opsOf(sum, k), double(kinds.value(k)));
+        QCOMPARE(srv.value(k + "_completed").toDouble(), double(kinds.value(k))); // the undo is not counted
+    }
+    QCOMPARE(sum.value("by_operation").toObject().value("modify").toObject().value("errors").toDouble(), 0.0);
+    QCOMPARE(sum.value("by_operation").toObject().value("add").toObject().value("errors").toDouble(), 0.0);
+    QCOMPARE(sum.value("writes_undone").toObject().value("failures").toArray().size(), 0);
+    QCOMPARE(sum.value("writes_undone").toObject().value("removed").toDouble(), 1.0); // the one left
+    const auto after = people();
+    QCOMPARE(after.keys(), before.keys()); // added ones gone, the deleted one back
+    for (auto it = before.begin(); it != before.end(); ++it)
+        QVERIFY2(after.value(it.key()) == it.value(), qPrintable(it.key()));
+}
+
+void TstReplay::writesSkippedWithoutAllowWrites()
+{
+    Shape shape;
+    shape.writes = true;
+    shape.connections = 100;
+    shape.spanS = 1;
+    const Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    const auto kinds = countKinds(w);
+    const int writes = kinds.value("modify") + kinds.value("add") + kinds.value("delete");
+    const auto before = people();
+    const QJsonObject r = run(baseArgs(writeWorkload(w, "skipped")) + QStringList { "--no-history" }, 0);
+    QVERIFY(!r.isEmpty());
+    const QJsonObject sum = r.value("summary").toObject();
+    QCOMPARE(sum.value("fidelity").toObject().value("skipped_writes").toDouble(), double(writes));
+    QVERIFY(!sum.value("by_operation").toObject().contains("modify"));
+    QCOMPARE(sum.value("server").toObject().value("modify_completed").toDouble(), 0.0);
+    QVERIFY(r.value("warnings").toString().isEmpty()); // an array, not a string
+    bool warned = false;
+    for (const auto& v : r.value("warnings").toArray())
+        warned = warned || v.toObject().value("code").toString() == "writes-skipped";
+    QVERIFY(warned);
+    QVERIFY(people() == before);
+}
+
+void TstReplay::speedTwoTakesAboutHalfTheTime()
+{
+    Shape shape;
+    shape.binds = false;
+    shape.connections = 200;
+    shape.spanS = 4;
+    const QString path = writeWorkload(makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn), "speed");
+    const QJsonObject one = run(baseArgs(path) + QStringList { "--no-history" }, 0);
+    const QJsonObject two = run(baseArgs(path) + QStringList { "--speed", "2", "--no-history" }, 0);
+    QVERIFY(!one.isEmpty() && !two.isEmpty());
+    const double s1 = one.value("summary").toObject().value("seconds").toDouble();
+    const double s2 = two.value("summary").toObject().value("seconds").toDouble();
+    qInfo("speed 1: %.2f s, speed 2: %.2f s (ratio %.2f)", s1, s2, s2 / s1);
+    QVERIFY2(s1 >= 3.5 && s1 < 20, qPrintable(QString::number(s1)));
+    QVERIFY2(s2 / s1 > 0.3 && s2 / s1 < 0.75, qPrintable(QString::number(s2 / s1)));
+    QCOMPARE(two.value("summary").toObject().value("ops").toDouble(),
+        one.value("summary").toObject().value("ops").toDouble());
+}
+
+void TstReplay::fidelitySharesMatchForSearches()
+{
+    Shape shape;
+    shape.binds = false;
+    shape.twoTemplates = true;
+    shape.searchesPerConn = 6;
+    shape.spanS = 2;
+    const QJsonObject r = run(baseArgs(writeWorkload(makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn), "fidelity"))
+            + QStringList { "--no-history" },
+        0);
+    QVERIFY(!r.isEmpty());
+    const QJsonObject f = r.value("summary").toObject().value("fidelity").toObject();
+    const QJsonArray rows = f.value("by_template").toArray();
+    QCOMPARE(rows.size(), 2);
+    for (const auto& v : rows) {
+        const QJsonObject t = v.toObject();
+        qInfo("%s: logged %.1f %%, replayed %.1f %%", qPrintable(t.value("template").toString()),
+            t.value("logged_share").toDouble(), t.value("replayed_share").toDouble());
+        QVERIFY(std::abs(t.value("logged_share").toDouble() - t.value("replayed_share").toDouble()) <= 2.0);
+        QCOMPARE(t.value("result_codes").toObject().value("replayed").toObject().value("0").toDouble(),
+            t.value("logged").toDouble());
+        QCOMPARE(t.value("entries").toObject().value("replayed").toDouble(),
+            t.value("entries").toObject().value("logged").toDouble());
+        QVERIFY(t.value("etime_ms").toObject().value("replay_latency_p99").toDouble() > 0);
+    }
+    QCOMPARE(f.value("drift").toArray().size(), 0);
+    QCOMPARE(f.value("logged_ops").toDouble(), f.value("replayed_ops").toDouble());
+}
+
+void TstReplay::rateProfileAndClosedLoopReplayEverything()
+{
+    Shape shape;
+    shape.connections = 100;
+    shape.spanS = 2;
+    const Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    const QString path = writeWorkload(w, "timings");
+    const auto kinds = countKinds(w);
+    const QJsonObject rate = run(baseArgs(path) + QStringList { "--rate-profile", "--no-history" }, 0);
+    const QJsonObject fast = run(baseArgs(path) + QStringList { "--as-fast-as-possible", "--no-history" }, 0);
+    QVERIFY(!rate.isEmpty() && !fast.isEmpty());
+    const QJsonObject rs = rate.value("summary").toObject(), fs = fast.value("summary").toObject();
+    qInfo("rate profile: %.2f s, as fast as possible: %.2f s", rs.value("seconds").toDouble(),
+        fs.value("seconds").toDouble());
+    QCOMPARE(rate.value("spec").toObject().value("timing").toString(), QString("rate-profile"));
+    for (const QJsonObject& sum : { rs, fs }) {
+        QCOMPARE(opsOf(sum, "search"), double(kinds.value("search")));
+        QCOMPARE(opsOf(sum, "bind"), double(kinds.value("bind")));
+        QCOMPARE(sum.value("errors").toDouble(), 0.0);
+    }
+    // The rate profile keeps the log's seconds (about 2 s); closed loop takes what the server needs.
+    QVERIFY2(rs.value("seconds").toDouble() > 1.5, qPrintable(QString::number(rs.value("seconds").toDouble())));
+    QVERIFY(fs.value("seconds").toDouble() < rs.value("seconds").toDouble());
+}
+
+void TstReplay::passwordsFileAndItsDrift()
+{
+    Shape shape;
+    shape.connections = 60;
+    shape.spanS = 1;
+    shape.searchesPerConn = 1;
+    const Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    // Every user's password but user0's, which is wrong: the most frequent token's binds fail (49).
+    const QString pwFile = m_dir.filePath("passwords.tsv");
+    QFile f(pwFile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const QByteArray good = password(m_sbx.info());
+    for (int i = 0; i < kEntries; ++i)
+        f.write("uid=user" + QByteArray::number(i) + ',' + m_sbx->peopleBase.toUtf8() + '\t'
+            + (i == 0 ? QByteArray("wrong-pw-x7") : good) + '\n');
+    f.close();
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    QStringList args = baseArgs(writeWorkload(w, "passwords"));
+    args.remove(int(args.indexOf("--shared-password-file")), 2);
+    const QJsonObject r = run(args + QStringList { "--passwords", pwFile, "--no-history" }, 0);
+    QVERIFY(!r.isEmpty());
+    const QByteArray bytes = QJsonDocument(r).toJson();
+    QVERIFY(!bytes.contains(good) && !bytes.contains("wrong-pw-x7")); // in no record
+    const QJsonObject sum = r.value("summary").toObject();
+    QCOMPARE(sum.value("passwords").toString(), QString("passwords-file"));
+    QCOMPARE(r.value("spec").toObject().value("passwords").toString(), QString("passwords-file"));
+    const double failed = sum.value("by_operation")
+                              .toObject()
+                              .value("bind")
+                              .toObject()
+                              .value("result_codes")
+                              .toObject()
+                              .value("49")
+                              .toDouble();
+    qInfo("%.0f of %.0f binds refused (user0's wrong password)", failed, opsOf(sum, "bind"));
+    QVERIFY(failed >= 3); // Zipf: the top token has about 16 % of 60 binds
+    bool drift = false;
+    for (const auto& d : sum.value("fidelity").toObject().value("drift").toArray())
+        drift = drift || d.toString().contains("result code 49");
+    QVERIFY(drift);
+}
+
+void TstReplay::cancelStillUndoesWrites()
+{
+    Shape shape;
+    shape.writes = true;
+    shape.connections = 300;
+    shape.spanS = 60;
+    Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    const auto before = people();
+    const QString json = m_dir.filePath("cancel.json");
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        baseArgs(writeWorkload(w, "cancel"))
+            + QStringList { "--allow-writes", "--write-base", m_sbx->peopleBase, "--no-history", "--json", json });
+    QVERIFY(cli.waitForStarted());
+    QByteArray out;
+    QElapsedTimer t;
+    t.start();
+    while (!out.contains("t=") && cli.state() == QProcess::Running && t.elapsed() < 60000) {
+        cli.waitForReadyRead(200);
+        out += cli.readAllStandardOutput();
+    }
+    QVERIFY2(out.contains("t="), cli.readAllStandardError().constData());
+    QVERIFY(::kill(pid_t(cli.processId()), SIGINT) == 0);
+    QVERIFY(cli.waitForFinished(30000));
+    qInfo("cancelled after %lld ms", qlonglong(t.elapsed()));
+    QCOMPARE(cli.exitCode(), 1);
+    QFile f(json);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject r = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(r.value("status").toString(), QString("cancelled"));
+    const QJsonObject sum = r.value("summary").toObject();
+    QVERIFY(opsOf(sum, "add") >= 1); // the first writes were replayed before the cancel
+    QCOMPARE(sum.value("writes_undone").toObject().value("failures").toArray().size(), 0);
+    QVERIFY(sum.value("fidelity").toObject().value("replayed_ops").toDouble()
+        < sum.value("fidelity").toObject().value("logged_ops").toDouble());
+    const auto after = people();
+    QCOMPARE(after.keys(), before.keys());
+    for (auto it = before.begin(); it != before.end(); ++it)
+        QVERIFY2(after.value(it.key()) == it.value(), qPrintable(it.key()));
+}
+
+void TstReplay::dryRunSendsNothing()
+{
+    Shape shape;
+    shape.writes = true;
+    shape.connections = 20;
+    const Workload w = makeWorkload(shape, m_sbx->peopleBase, m_sbx->bindDn);
+    const auto kinds = countKinds(w);
+    const QJsonObject c0 = [&] {
+        LdapSession s;
+        s.open(admin(m_sbx.info()));
+        QList<LdapSession::Entry> e;
+        s.search("cn=Search,cn=Operations,cn=Monitor", LdapSession::Base, "(objectClass=*)", { "+" }, &e);
+        return QJsonObject { { "n", QString::fromUtf8(e.value(0).first("monitoropcompleted")) } };
+    }();
+    QByteArray out;
+    const QJsonObject j = run(baseArgs(writeWorkload(w, "dry")) + QStringList { "--dry-run" }, 0, &out);
+    QVERIFY2(out.contains("dry run: nothing sent"), out.constData());
+    QCOMPARE(j.value("connections").toDouble(), 20.0);
+    QCOMPARE(j.value("logged").toDouble(),
+        double(kinds.value("bind") + kinds.value("search") + kinds.value("modify") + kinds.value("add")
+            + kinds.value("delete")));
+    QCOMPARE(j.value("by_connection").toArray().size(), 20);
+    LdapSession s;
+    QVERIFY(!s.open(admin(m_sbx.info())).isError());
+    QList<LdapSession::Entry> e;
+    s.search("cn=Search,cn=Operations,cn=Monitor", LdapSession::Base, "(objectClass=*)", { "+" }, &e);
+    // One search since: this one (the dry run sent none).
+    QCOMPARE(QString::fromUtf8(e.value(0).first("monitoropcompleted")).toLongLong(),
+        c0.value("n").toString().toLongLong() + 1);
+}
+
+void TstReplay::badInputIsRefusedBeforeAnyWork()
+{
+    const Workload w = makeWorkload(Shape { 5, 1, 1, true, true, false }, m_sbx->peopleBase, m_sbx->bindDn);
+    const QString path = writeWorkload(w, "bad");
+    const QString pw = m_dir.filePath("pw.tsv");
+    QFile f(pw);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("uid=user0," + m_sbx->peopleBase.toUtf8() + "\tx\n");
+    f.close();
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup));
+    const QList<QPair<QStringList, QString>> cases {
+        { { "--speed", "2", "--rate-profile" }, "--speed" },
+        { { "--speed", "0" }, "--speed" },
+        { { "--allow-writes" }, "--write-base" },
+        { { "--write-base", "ou=x,dc=example,dc=com" }, "--allow-writes" },
+        { { "--values", "log" }, "--key-space" }, // --values log with --key-space
+        { { "--values", "sometimes" }, "--values" },
+        { { "--key-space", "uid=user" }, "--key-space" },
+        { { "--passwords", pw }, "--passwords" }, // with --shared-password-file
+        { { "--log", "/var/log/x" }, "--log" },
+    };
+    for (const auto& [extra, option] : cases) {
+        QStringList args = baseArgs(path);
+        if (option == "--key-space" && extra.contains("uid=user")) {
+            const int i = int(args.indexOf("--key-space"));
+            args.remove(i, 2);
+        }
+        QProcess p;
+        p.start(QStringLiteral(DIRBENCH_CLI_PATH), args + extra + QStringList { "--no-history" });
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 2, qPrintable(extra.join(' ') + ": " + err));
+        QVERIFY2(err.contains(option.toUtf8()), qPrintable(extra.join(' ') + ": " + err));
+    }
+    // A passwords file others can read is refused.
+    QStringList args = baseArgs(path);
+    args.remove(int(args.indexOf("--shared-password-file")), 2);
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args + QStringList { "--passwords", pw, "--no-history" });
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY(p.readAllStandardError().contains("chmod 600"));
+}
+
+QTEST_GUILESS_MAIN(TstReplay)
+#include "tst_replay.moc"
