@@ -177,7 +177,8 @@ KeySummary::Fit KeySummary::fit() const
         f.r2 = (vx > 0 && vy > 0) ? cxy * cxy / (vx * vy) : 0;
     }
     const double mean = total / std::max(1.0, f.distinct);
-    const bool noise = double(ranked[0].est) <= mean + 5.0 * std::sqrt(mean) + 5.0;
+    const double sketchError = 2.718281828 * total / SketchWidth; // count-min: over by at most this, w.h.p.
+    const bool noise = double(ranked[0].est) <= mean + 5.0 * std::sqrt(mean) + 5.0 + sketchError;
     f.model = (noise || n < 3 || f.alpha < 0.1) ? QStringLiteral("uniform") : QStringLiteral("zipf");
     return f;
 }

@@ -20,7 +20,8 @@
 //     within 2x of the top): P % of the keys (the ranks above the step, of the distinct keys) get Q % of the
 //     operations. A hot set is seen when it has fewer than TopK keys;
 //   - "uniform" when the top key's count is within Poisson noise of the mean count per key
-//     (top <= mean + 5 sqrt(mean) + 5), or the fitted alpha is below 0.1;
+//     plus the sketch's error bound (top <= mean + 5 sqrt(mean) + 5 + e total / SketchWidth), or fewer than 3 ranks
+//     are known well enough to fit, or the fitted alpha is below 0.1;
 //   - else "zipf": alpha from least squares of log(count) on log(rank) over the top ranks whose count is known to
 //     5 % (the space-saving bound) and at least 5, with the fit's r^2.
 class KeySummary
