@@ -25,8 +25,9 @@ double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 KeySummary::KeySummary()
     : m_sketch(size_t(SketchDepth) * SketchWidth, 0)
 {
+    m_entries.reserve(TopK);
     m_heap.reserve(TopK);
-    m_pos.reserve(TopK * 2);
+    m_slot.reserve(TopK * 2);
 }
 
 uint64_t KeySummary::hashKey(std::string_view key) { return mix(std::hash<std::string_view> {}(key)); }
@@ -34,23 +35,32 @@ uint64_t KeySummary::hashKey(std::string_view key) { return mix(std::hash<std::s
 void KeySummary::swapHeap(size_t a, size_t b)
 {
     std::swap(m_heap[a], m_heap[b]);
-    m_pos[m_heap[a].key] = uint32_t(a);
-    m_pos[m_heap[b].key] = uint32_t(b);
+    m_entries[m_heap[a]].heapPos = uint32_t(a);
+    m_entries[m_heap[b]].heapPos = uint32_t(b);
 }
 
 void KeySummary::siftDown(size_t pos)
 {
+    const size_t n = m_heap.size();
     for (;;) {
         const size_t l = 2 * pos + 1, r = l + 1;
         size_t m = pos;
-        if (l < m_heap.size() && m_heap[l].count < m_heap[m].count)
+        if (l < n && m_entries[m_heap[l]].count < m_entries[m_heap[m]].count)
             m = l;
-        if (r < m_heap.size() && m_heap[r].count < m_heap[m].count)
+        if (r < n && m_entries[m_heap[r]].count < m_entries[m_heap[m]].count)
             m = r;
         if (m == pos)
             return;
         swapHeap(pos, m);
         pos = m;
+    }
+}
+
+void KeySummary::siftUp(size_t pos)
+{
+    while (pos > 0 && m_entries[m_heap[(pos - 1) / 2]].count > m_entries[m_heap[pos]].count) {
+        swapHeap(pos, (pos - 1) / 2);
+        pos = (pos - 1) / 2;
     }
 }
 
@@ -68,28 +78,29 @@ void KeySummary::add(uint64_t key)
     const auto rank = uint8_t(__builtin_clzll(rest) + 1);
     m_hll[reg] = std::max(m_hll[reg], rank);
 
-    const auto it = m_pos.find(key);
-    if (it != m_pos.end()) {
-        ++m_heap[it->second].count;
-        siftDown(it->second);
+    const auto it = m_slot.find(key);
+    if (it != m_slot.end()) {
+        Entry& e = m_entries[it->second];
+        ++e.count;
+        siftDown(e.heapPos);
         return;
     }
-    if (m_heap.size() < size_t(TopK)) { // a new key with count 1 is a minimum: sift it up
-        m_heap.push_back({ key, 1, 0 });
-        size_t pos = m_heap.size() - 1;
-        m_pos[key] = uint32_t(pos);
-        while (pos > 0 && m_heap[(pos - 1) / 2].count > m_heap[pos].count) {
-            swapHeap(pos, (pos - 1) / 2);
-            pos = (pos - 1) / 2;
-        }
+    if (m_entries.size() < size_t(TopK)) {
+        const auto slot = uint32_t(m_entries.size());
+        m_entries.push_back({ key, 1, 0, uint32_t(m_heap.size()) });
+        m_heap.push_back(slot);
+        m_slot.emplace(key, slot);
+        siftUp(m_heap.size() - 1);
         return;
     }
-    Entry& min = m_heap[0]; // space-saving: the new key takes the minimum's place and count
-    m_pos.erase(min.key);
+    // Space-saving: the new key takes the minimum's slot and count (+1), the minimum's count is its error bound.
+    const uint32_t slot = m_heap[0];
+    Entry& min = m_entries[slot];
+    m_slot.erase(min.key);
     min.err = min.count;
     min.count += 1;
     min.key = key;
-    m_pos[key] = 0;
+    m_slot.emplace(key, slot);
     siftDown(0);
 }
 
@@ -116,14 +127,14 @@ double KeySummary::distinctEstimate() const
     if (e <= 2.5 * m && zeros)
         e = m * std::log(m / zeros); // linear counting for small cardinalities
     // Never fewer than the keys the top-k holds exactly.
-    return std::max(e, double(m_heap.size() < size_t(TopK) ? m_heap.size() : 0));
+    return std::max(e, double(m_entries.size() < size_t(TopK) ? m_entries.size() : 0));
 }
 
 KeySummary::Fit KeySummary::fit() const
 {
     Fit f;
     f.distinct = distinctEstimate();
-    if (m_total == 0 || m_heap.empty())
+    if (m_total == 0 || m_entries.empty())
         return f;
     struct Ranked
     {
@@ -131,15 +142,15 @@ KeySummary::Fit KeySummary::fit() const
         bool reliable;
     };
     std::vector<Ranked> ranked;
-    ranked.reserve(m_heap.size());
-    for (const Entry& e : m_heap) {
+    ranked.reserve(m_entries.size());
+    for (const Entry& e : m_entries) {
         const uint64_t est = std::min(e.count, estimate(e.key));
         ranked.push_back({ est, double(e.err) <= 0.05 * double(e.count) });
     }
     std::sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) { return a.est > b.est; });
     const double total = double(m_total);
     f.topShare = double(ranked[0].est) / total;
-    if (m_heap.size() == 1 || f.distinct < 1.5) {
+    if (m_entries.size() == 1 || f.distinct < 1.5) {
         f.model = QStringLiteral("uniform");
         f.distinct = 1;
         return f;

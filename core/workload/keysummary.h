@@ -62,13 +62,16 @@ private:
         uint64_t key;
         uint64_t count;
         uint64_t err;
+        uint32_t heapPos;
     };
     void siftDown(size_t pos);
+    void siftUp(size_t pos);
     void swapHeap(size_t a, size_t b);
 
     uint64_t m_total = 0;
-    std::vector<Entry> m_heap; // a min-heap on count
-    std::unordered_map<uint64_t, uint32_t> m_pos; // key -> heap index
+    std::vector<Entry> m_entries; // stable slots
+    std::vector<uint32_t> m_heap; // slot indices, a min-heap on count
+    std::unordered_map<uint64_t, uint32_t> m_slot; // key -> slot
     std::vector<uint32_t> m_sketch; // SketchDepth rows of SketchWidth
     std::array<uint8_t, size_t(1) << HllBits> m_hll {};
 };

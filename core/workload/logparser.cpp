@@ -5,6 +5,8 @@
 #include "core/workload/parseaccesslogldif.h"
 #include "core/workload/parseopenldap.h"
 
+#include <algorithm>
+
 void JoinedOp::clear()
 {
     conn = 0;
@@ -26,27 +28,44 @@ void JoinedOp::clear()
     etimeMs = wtimeMs = optimeMs = qtimeMs = -1;
 }
 
-void OpJoiner::request(JoinedOp&& op)
+uint32_t OpJoiner::takeSlot()
 {
-    op.haveRequest = true;
+    if (!m_free.empty()) {
+        const uint32_t slot = m_free.back();
+        m_free.pop_back();
+        return slot;
+    }
+    m_pool.emplace_back();
+    return uint32_t(m_pool.size() - 1);
+}
+
+void OpJoiner::request(const JoinedOp& op)
+{
     if (op.kind == WorkloadOpKind::Unbind || op.kind == WorkloadOpKind::Abandon) {
-        m_sink->operation(op);
+        m_orphan = op;
+        m_orphan.haveRequest = true;
+        m_sink->operation(m_orphan);
         return;
     }
     auto& p = m_pending[op.conn];
-    for (auto& waiting : p.ops)
-        if (waiting.op == op.op) { // the same op number again: the first never got its result
+    for (uint32_t slot : p.waiting)
+        if (m_pool[slot].op == op.op) { // the same op number again: the first never got its result
             ++m_stats->requestsWithoutResult;
-            m_sink->operation(waiting);
-            waiting = std::move(op);
+            m_sink->operation(m_pool[slot]);
+            m_pool[slot] = op;
+            m_pool[slot].haveRequest = true;
             return;
         }
-    if (p.ops.size() >= MaxPendingPerConnection) {
+    if (p.waiting.size() >= MaxPendingPerConnection) {
         ++m_stats->requestsWithoutResult;
-        m_sink->operation(p.ops.front());
-        p.ops.erase(p.ops.begin());
+        m_sink->operation(m_pool[p.waiting.front()]);
+        m_free.push_back(p.waiting.front());
+        p.waiting.erase(p.waiting.begin());
     }
-    p.ops.push_back(std::move(op));
+    const uint32_t slot = takeSlot();
+    m_pool[slot] = op;
+    m_pool[slot].haveRequest = true;
+    p.waiting.push_back(slot);
 }
 
 JoinedOp* OpJoiner::findPending(uint64_t conn, int64_t op)
@@ -54,25 +73,28 @@ JoinedOp* OpJoiner::findPending(uint64_t conn, int64_t op)
     const auto it = m_pending.find(conn);
     if (it == m_pending.end())
         return nullptr;
-    for (auto& j : it->second.ops)
-        if (j.op == op)
-            return &j;
+    for (uint32_t slot : it->second.waiting)
+        if (m_pool[slot].op == op)
+            return &m_pool[slot];
     return nullptr;
 }
 
 void OpJoiner::dropPending(uint64_t conn, JoinedOp* j)
 {
-    auto& ops = m_pending[conn].ops;
-    ops.erase(ops.begin() + (j - ops.data()));
+    auto& waiting = m_pending[conn].waiting;
+    const auto slot = uint32_t(j - m_pool.data());
+    waiting.erase(std::find(waiting.begin(), waiting.end(), slot));
+    m_free.push_back(slot);
 }
 
 void OpJoiner::flushConnection(Pending& p)
 {
-    for (const auto& j : p.ops) {
+    for (uint32_t slot : p.waiting) {
         ++m_stats->requestsWithoutResult;
-        m_sink->operation(j);
+        m_sink->operation(m_pool[slot]);
+        m_free.push_back(slot);
     }
-    p.ops.clear();
+    p.waiting.clear();
 }
 
 void OpJoiner::opened(uint64_t conn, uint64_t ns, std::string_view client)
@@ -95,9 +117,18 @@ void OpJoiner::closed(uint64_t conn, uint64_t ns)
 
 void OpJoiner::finish()
 {
+    // In request order across connections (pool slots are not): by request time.
+    std::vector<uint32_t> all;
     for (auto& [conn, p] : m_pending)
-        flushConnection(p);
+        all.insert(all.end(), p.waiting.begin(), p.waiting.end());
+    std::sort(all.begin(), all.end(), [this](uint32_t a, uint32_t b) { return m_pool[a].startNs < m_pool[b].startNs; });
+    for (uint32_t slot : all) {
+        ++m_stats->requestsWithoutResult;
+        m_sink->operation(m_pool[slot]);
+    }
     m_pending.clear();
+    m_free.clear();
+    m_pool.clear();
 }
 
 std::optional<LogFormat> logFormatFromOption(const QString& name)

@@ -77,8 +77,9 @@ public:
         , m_stats(stats)
     {
     }
-    // A request; operations without a result (unbind, abandon) are handed on at once.
-    void request(JoinedOp&& op);
+    // A request (copied: the caller keeps its buffers); operations without a result (unbind, abandon) are handed
+    // on at once.
+    void request(const JoinedOp& op);
     // The result of (conn, op): `fill` sets the result fields of the joined operation (or of a fresh one whose
     // kind is `kindFromTag`, when the request is not in the log).
     template <typename Fill>
@@ -111,17 +112,21 @@ public:
     void finish();
 
 private:
+    // Waiting requests live in a pool of JoinedOps reused (with their string buffers) from one request to the next.
     struct Pending
     {
-        std::vector<JoinedOp> ops;
+        std::vector<uint32_t> waiting; // m_pool indices, in request order
     };
     JoinedOp* findPending(uint64_t conn, int64_t op);
     void dropPending(uint64_t conn, JoinedOp* j);
     void flushConnection(Pending& p);
+    uint32_t takeSlot();
 
     WorkloadSink* m_sink;
     ParseStats* m_stats;
     std::unordered_map<uint64_t, Pending> m_pending;
+    std::vector<JoinedOp> m_pool;
+    std::vector<uint32_t> m_free;
     JoinedOp m_orphan;
 };
 

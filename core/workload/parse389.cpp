@@ -90,6 +90,36 @@ std::optional<uint64_t> Parse389::parseStamp(sv s, bool* subSecond)
 
 std::optional<uint64_t> Parse389::timeOf(sv line) const { return parseStamp(line); }
 
+std::optional<uint64_t> Parse389::stamp(sv s)
+{
+    // Same second and zone as the line before: only the fraction is new.
+    if (s.size() >= 28 && s[21] == '.' && !m_stampSecond.empty() && s.substr(0, 21) == m_stampSecond
+        && s.substr(s.size() - 7) == m_stampZone) {
+        uint64_t frac = 0;
+        int digits = 0;
+        size_t i = 22;
+        for (; i < s.size() && isDigit(s[i]); ++i)
+            if (digits < 9) {
+                frac = frac * 10 + uint64_t(s[i] - '0');
+                ++digits;
+            }
+        if (i == s.size() - 7 && digits > 0) {
+            for (; digits < 9; ++digits)
+                frac *= 10;
+            return m_stampSecs + frac;
+        }
+    }
+    const auto t = parseStamp(s, &m_stats.subSecond);
+    if (t && s.size() >= 28 && s[21] == '.') {
+        m_stampSecond.assign(s.substr(0, 21));
+        m_stampZone.assign(s.substr(s.size() - 7));
+        m_stampSecs = *t - *t % 1000000000ull;
+    } else {
+        m_stampSecond.clear();
+    }
+    return t;
+}
+
 void Parse389::line(sv line)
 {
     ++m_stats.lines;
@@ -101,7 +131,7 @@ void Parse389::line(sv line)
             ++m_stats.ignoredLines;
             return;
         }
-        ns = parseStamp(rest.substr(0, close + 1), &m_stats.subSecond).value_or(0);
+        ns = stamp(rest.substr(0, close + 1)).value_or(0);
         rest.remove_prefix(close + 1);
         skipSpaces(rest);
     }
@@ -221,28 +251,65 @@ void Parse389::request(uint64_t conn, int64_t op, uint64_t ns, sv cmd, sv rest)
     }
     if (cut)
         ++m_stats.cutLines;
-    m_join.request(std::move(m_req));
+    m_join.request(m_req);
 }
 
 void Parse389::result(uint64_t conn, int64_t op, uint64_t ns, sv rest)
 {
-    sv tagText = tokenAfter(rest, " tag=");
-    const auto tag = parseUInt(tagText);
+    // One pass over " err=0 tag=101 nentries=1 wtime=... optime=... etime=... notes=U details=... dn=..."
+    int64_t err = -1, nentries = -1;
+    std::optional<uint64_t> tag;
+    sv wtime, optime, etime, notes;
+    while (!rest.empty()) {
+        skipSpaces(rest);
+        const size_t sp = rest.find(' ');
+        sv tok = rest.substr(0, sp);
+        rest.remove_prefix(sp == sv::npos ? rest.size() : sp);
+        if (tok.size() < 5)
+            continue;
+        switch (tok[0]) {
+        case 'e':
+            if (consume(tok, "err="))
+                err = parseInt(tok).value_or(-1);
+            else if (consume(tok, "etime="))
+                etime = tok;
+            break;
+        case 't':
+            if (consume(tok, "tag="))
+                tag = parseUInt(tok);
+            break;
+        case 'n':
+            if (consume(tok, "nentries="))
+                nentries = parseInt(tok).value_or(-1);
+            else if (consume(tok, "notes="))
+                notes = tok;
+            break;
+        case 'w':
+            if (consume(tok, "wtime="))
+                wtime = tok;
+            break;
+        case 'o':
+            if (consume(tok, "optime="))
+                optime = tok;
+            break;
+        case 'd': // details="..." and dn="...": free text, the end of what is parsed
+            if (startsWith(tok, "details=") || startsWith(tok, "dn="))
+                rest = {};
+            break;
+        default:
+            break;
+        }
+    }
     m_join.result(conn, op, tag ? kindOfTag(*tag) : std::nullopt, [&](JoinedOp& j) {
         j.endNs = ns;
-        sv t = tokenAfter(rest, " err=");
-        j.err = int(parseInt(t).value_or(-1));
-        t = tokenAfter(rest, " nentries=");
-        j.nentries = parseInt(t).value_or(-1);
-        const sv wtime = tokenAfter(rest, " wtime="), optime = tokenAfter(rest, " optime="),
-                 etime = tokenAfter(rest, " etime=");
+        j.err = int(err);
+        j.nentries = nentries;
         if (!wtime.empty())
             j.wtimeMs = secondsToMs(wtime);
         if (!optime.empty())
             j.optimeMs = secondsToMs(optime);
         if (!etime.empty())
             j.etimeMs = secondsToMs(etime);
-        const sv notes = tokenAfter(rest, " notes=");
         j.unindexed = notes.find('U') != sv::npos || notes.find('A') != sv::npos;
         if (!j.haveRequest && j.etimeMs >= 0 && ns)
             j.startNs = ns - std::min(ns, uint64_t(j.etimeMs * 1e6));

@@ -31,6 +31,11 @@ private:
     void request(uint64_t conn, int64_t op, uint64_t ns, std::string_view cmd, std::string_view rest);
     void result(uint64_t conn, int64_t op, uint64_t ns, std::string_view rest);
 
+    std::optional<uint64_t> stamp(std::string_view s);
+
     OpJoiner m_join;
     JoinedOp m_req;
+    // The last stamp's "[DD/Mon/YYYY:HH:MM:SS" and zone, and its seconds: most lines share them.
+    std::string m_stampSecond, m_stampZone;
+    uint64_t m_stampSecs = 0;
 };

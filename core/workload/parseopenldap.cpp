@@ -251,7 +251,7 @@ void ParseOpenLdap::request(uint64_t conn, int64_t op, uint64_t ns, sv cmd, sv r
         ++m_stats.ignoredLines;
         return;
     }
-    m_join.request(std::move(m_req));
+    m_join.request(m_req);
 }
 
 void ParseOpenLdap::result(uint64_t conn, int64_t op, uint64_t ns, sv rest)
