@@ -26,7 +26,7 @@ class WorkloadAnalysis : public ShapedSink
 {
 public:
     static constexpr int MaxTemplateStats = 200;
-    static constexpr size_t MaxBuckets = 7 * 86400;
+    static constexpr size_t MaxBuckets = 2 * 86400;
 
     explicit WorkloadAnalysis(const TemplateTable* table);
     ~WorkloadAnalysis() override;
