@@ -89,9 +89,15 @@ int parseOptions(const QCommandLineParser& p, AnalyzeOptions* o)
 {
     o->logs = p.values(QStringLiteral("log")) + p.positionalArguments().mid(1);
     if (o->logs.isEmpty())
-        return badArgument(QStringLiteral("--log"), QStringLiteral("required: the access log(s) to read ('-' = stdin)"));
-    if (o->logs.count(QStringLiteral("-")) > 1)
-        return badArgument(QStringLiteral("--log"), QStringLiteral("standard input ('-') given more than once"));
+        return badArgument(
+            QStringLiteral("--log"), QStringLiteral("required: the access log(s) to read ('-' = stdin)"));
+    QStringList seen;
+    for (const QString& log : std::as_const(o->logs)) {
+        const QString canonical = log == u"-" ? log : QFileInfo(log).absoluteFilePath();
+        if (seen.contains(canonical))
+            return badArgument(QStringLiteral("--log"), QStringLiteral("'%1' given more than once").arg(log));
+        seen << canonical;
+    }
     const QString unreadable = LogReader::checkReadable(o->logs);
     if (!unreadable.isEmpty())
         return badArgument(QStringLiteral("--log"), unreadable);
@@ -147,7 +153,7 @@ int parseOptions(const QCommandLineParser& p, AnalyzeOptions* o)
 
 QString shortSkew(const QJsonObject& s)
 {
-    const QString m = s.value(QStringLiteral("model")).toString();
+    QString m = s.value(QStringLiteral("model")).toString();
     if (m == u"zipf")
         return QStringLiteral("zipf a=%1").arg(s.value(QStringLiteral("alpha")).toDouble(), 0, 'f', 2);
     if (m == u"hot")
@@ -172,8 +178,8 @@ void printSummary(const QJsonObject& a, const AnalyzeResult& r, std::FILE* out)
     std::fprintf(out, "operations: %lld (%s), connections %lld\n",
         qlonglong(a.value(QStringLiteral("operations_total")).toDouble()), qPrintable(mix.join(QStringLiteral(", "))),
         qlonglong(a.value(QStringLiteral("connections")).toDouble()));
-    std::fprintf(out, "  %10s %6s %-8s %19s %6s %-16s %s\n", "count", "share", "kind", "etime p50/p99 ms",
-        "notesU", "skew", "template");
+    std::fprintf(out, "  %10s %6s %-8s %19s %6s %-16s %s\n", "count", "share", "kind", "etime p50/p99 ms", "notesU",
+        "skew", "template");
     const QJsonArray templates = a.value(QStringLiteral("templates")).toArray();
     for (qsizetype i = 0; i < templates.size() && i < 15; ++i) {
         const QJsonObject t = templates.at(i).toObject();
@@ -297,7 +303,8 @@ int runWorkloadCommand(const QStringList& args)
     const QStringList pos = p.positionalArguments();
     if (pos.isEmpty() || pos.first() != u"analyze")
         return badArgument(QStringLiteral("action"),
-            pos.isEmpty() ? QStringLiteral("required: analyze") : QStringLiteral("'%1' is not analyze").arg(pos.first()));
+            pos.isEmpty() ? QStringLiteral("required: analyze")
+                          : QStringLiteral("'%1' is not analyze").arg(pos.first()));
     for (const QString& name : p.optionNames())
         if (name != u"log" && p.optionNames().count(name) > 1)
             return badArgument(u"--" + name, QStringLiteral("given more than once"));

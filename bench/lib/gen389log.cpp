@@ -64,8 +64,8 @@ int main(int argc, char** argv)
         if (sec != stampSec) {
             stampSec = sec;
             const uint64_t daySec = sec - 1796083200ull; // seconds since 2026-12-01T00:00:00Z
-            stampLen = size_t(std::snprintf(stamp, sizeof stamp, "[%02d/Dec/2026:%02d:%02d:%02d.", 1 + int(daySec / 86400),
-                int(daySec / 3600 % 24), int(daySec / 60 % 60), int(daySec % 60)));
+            stampLen = size_t(std::snprintf(stamp, sizeof stamp, "[%02d/Dec/2026:%02d:%02d:%02d.",
+                1 + int(daySec / 86400), int(daySec / 3600 % 24), int(daySec / 60 % 60), int(daySec % 60)));
         }
         Conn& c = active[size_t(pickConn(rng))];
         int n = 0;
@@ -120,18 +120,20 @@ int main(int argc, char** argv)
                         "attrs=\"cn\"\n",
                         ts(), id, c.op, user % 100);
             } else if (c.kind == 1) {
-                n = std::snprintf(line, sizeof line, "%sconn=%llu op=%d MOD dn=\"uid=user%d,ou=people,dc=example,dc=com\"\n",
-                    ts(), id, c.op, user);
+                n = std::snprintf(line, sizeof line,
+                    "%sconn=%llu op=%d MOD dn=\"uid=user%d,ou=people,dc=example,dc=com\"\n", ts(), id, c.op, user);
             } else if (c.kind == 2) {
-                n = std::snprintf(line, sizeof line, "%sconn=%llu op=%d ADD dn=\"uid=new%d,ou=people,dc=example,dc=com\"\n",
-                    ts(), id, c.op, int(rng() % 1000000));
+                n = std::snprintf(line, sizeof line,
+                    "%sconn=%llu op=%d ADD dn=\"uid=new%d,ou=people,dc=example,dc=com\"\n", ts(), id, c.op,
+                    int(rng() % 1000000));
             } else if (c.kind == 3) {
-                n = std::snprintf(line, sizeof line, "%sconn=%llu op=%d DEL dn=\"uid=new%d,ou=people,dc=example,dc=com\"\n",
-                    ts(), id, c.op, int(rng() % 1000000));
+                n = std::snprintf(line, sizeof line,
+                    "%sconn=%llu op=%d DEL dn=\"uid=new%d,ou=people,dc=example,dc=com\"\n", ts(), id, c.op,
+                    int(rng() % 1000000));
             } else {
                 n = std::snprintf(line, sizeof line,
-                    "%sconn=%llu op=%d CMP dn=\"uid=user%d,ou=people,dc=example,dc=com\" attr=\"mail\"\n", ts(), id, c.op,
-                    user);
+                    "%sconn=%llu op=%d CMP dn=\"uid=user%d,ou=people,dc=example,dc=com\" attr=\"mail\"\n", ts(), id,
+                    c.op, user);
             }
             c.state = 4;
             break;
@@ -141,8 +143,8 @@ int main(int argc, char** argv)
             const int nentries = c.kind == 0 ? (pct(rng) < 95 ? 1 : 0) : 0;
             const bool unindexed = c.kind == 0 && pct(rng) == 0;
             n = std::snprintf(line, sizeof line,
-                "%sconn=%llu op=%d RESULT err=%d tag=%d nentries=%d wtime=0.000015 optime=%.6f etime=%.6f%s\n", ts(), id,
-                c.op, c.kind == 4 ? 6 : 0, tags[c.kind], nentries, etime - 0.000015, etime,
+                "%sconn=%llu op=%d RESULT err=%d tag=%d nentries=%d wtime=0.000015 optime=%.6f etime=%.6f%s\n", ts(),
+                id, c.op, c.kind == 4 ? 6 : 0, tags[c.kind], nentries, etime - 0.000015, etime,
                 unindexed ? " notes=U details=\"Partially Unindexed Filter\"" : "");
             ++c.op;
             if (--c.left <= 0)
@@ -156,8 +158,8 @@ int main(int argc, char** argv)
             c.state = 6;
             break;
         default:
-            n = std::snprintf(line, sizeof line, "%sconn=%llu op=%d fd=%d closed error - U1\n", ts(), id, c.op,
-                64 + int(id % 900));
+            n = std::snprintf(
+                line, sizeof line, "%sconn=%llu op=%d fd=%d closed error - U1\n", ts(), id, c.op, 64 + int(id % 900));
             c = Conn {};
             c.id = nextConn++;
             break;

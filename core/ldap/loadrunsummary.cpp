@@ -92,7 +92,9 @@ void LoadRun::summarise()
     clock_gettime(CLOCK_REALTIME, &wall);
     const uint64_t wallNow = uint64_t(wall.tv_sec) * 1000000000ULL + uint64_t(wall.tv_nsec);
     const uint64_t monoNow = LoadWorker::nowNs();
-    auto onWall = [&](uint64_t mono) { return QString::number(wallNow - std::min(wallNow, monoNow - std::min(monoNow, mono))); };
+    auto onWall = [&](uint64_t mono) {
+        return QString::number(wallNow - std::min(wallNow, monoNow - std::min(monoNow, mono)));
+    };
     m_rec.summary.insert(QStringLiteral("window_epoch_ns"),
         QJsonObject { { QStringLiteral("start"), onWall(m_t0) }, { QStringLiteral("end"), onWall(m_tEnd) } });
 }

@@ -9,8 +9,8 @@
 
 // The 389 Directory Server sandbox's configuration, made the way dscreate makes it before its first start: the
 // package's template-dse.ldif and template-suffix-db.ldif with their %placeholders% filled in, plus what the
-// sandbox needs (loopback only, access log off unless asked, no password-hash upgrade on bind, optional fixed entry cache).
-// No lib389, no systemd and nothing under /etc/dirsrv: every path is inside the sandbox directory.
+// sandbox needs (loopback only, access log off unless asked, no password-hash upgrade on bind, optional fixed entry
+// cache). No lib389, no systemd and nothing under /etc/dirsrv: every path is inside the sandbox directory.
 namespace Ds389Config {
 
 struct Params

@@ -341,7 +341,10 @@ QString Ds389Sandbox::configDir(const QString& dir)
     return dir + QStringLiteral("/slapd-") + QFileInfo(dir).fileName();
 }
 
-QString Ds389Sandbox::accessLogPath(const QString& dir) { return dir + QStringLiteral("/log/access"); }
+QString Ds389Sandbox::accessLogPath(const QString& dir)
+{
+    return dir + QStringLiteral("/log/access");
+}
 
 std::optional<SandboxInfo> Ds389Sandbox::start(const Ds389Options& opt, ProbeError* error, RunContext* ctx)
 {

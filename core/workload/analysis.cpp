@@ -21,7 +21,10 @@ namespace {
 
 constexpr int kKinds = 10;
 
-double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+double round3(double v)
+{
+    return std::round(v * 1000.0) / 1000.0;
+}
 
 QJsonObject msPercentiles(const LatencyHistogram& h)
 {
@@ -42,8 +45,7 @@ void recordMs(LatencyHistogram& h, double ms)
 
 WorkloadAnalysis::WorkloadAnalysis(const TemplateTable* table)
     : m_table(table)
-{
-}
+{ }
 
 WorkloadAnalysis::~WorkloadAnalysis() = default;
 
@@ -114,7 +116,8 @@ void WorkloadAnalysis::operation(const ShapedOp& s)
     if (op.kind == WorkloadOpKind::Bind)
         ++cit->second.binds;
 
-    const double durNs = op.etimeMs >= 0 ? op.etimeMs * 1e6 : (op.endNs > op.startNs && op.startNs ? double(op.endNs - op.startNs) : 0);
+    const double durNs = op.etimeMs >= 0 ? op.etimeMs * 1e6
+                                         : (op.endNs > op.startNs && op.startNs ? double(op.endNs - op.startNs) : 0);
     const uint64_t t = op.startNs ? op.startNs : op.endNs;
     if (t)
         addToBuckets(t, durNs, op.kind);
@@ -296,7 +299,8 @@ QJsonObject WorkloadAnalysis::toJson(
     QJsonArray templates;
     const auto& defs = m_table->templates();
     for (int id : order) {
-        QJsonObject t = templateJson(*m_templates[size_t(id)], defs[size_t(id)].text, workloadOpName(defs[size_t(id)].kind));
+        QJsonObject t
+            = templateJson(*m_templates[size_t(id)], defs[size_t(id)].text, workloadOpName(defs[size_t(id)].kind));
         t.insert(QStringLiteral("id"), id);
         templates.append(t);
     }
@@ -312,7 +316,8 @@ QJsonObject WorkloadAnalysis::toJson(
         maxFlight = std::max(maxFlight, f);
     }
     std::sort(flights.begin(), flights.end());
-    const double p99Flight = flights.empty() ? 0 : flights[std::min(flights.size() - 1, size_t(double(flights.size()) * 0.99))];
+    const double p99Flight
+        = flights.empty() ? 0 : flights[std::min(flights.size() - 1, size_t(double(flights.size()) * 0.99))];
     QJsonArray files;
     for (const QString& f : source.files)
         files.append(f);
@@ -335,15 +340,19 @@ QJsonObject WorkloadAnalysis::toJson(
         { QStringLiteral("per_second_width_s"), double(m_bucketWidthS) },
         { QStringLiteral("per_second"), perSecondJson() },
         { QStringLiteral("concurrency"),
-            QJsonObject { { QStringLiteral("mean_in_flight"), flights.empty() ? 0.0 : round3(sumFlight / double(flights.size())) },
-                { QStringLiteral("p99_in_flight"), round3(p99Flight) }, { QStringLiteral("max_in_flight"), round3(maxFlight) },
-                { QStringLiteral("method"), QStringLiteral("per bucket: the server times (etime) in it / its width") } } },
+            QJsonObject { { QStringLiteral("mean_in_flight"),
+                              flights.empty() ? 0.0 : round3(sumFlight / double(flights.size())) },
+                { QStringLiteral("p99_in_flight"), round3(p99Flight) },
+                { QStringLiteral("max_in_flight"), round3(maxFlight) },
+                { QStringLiteral("method"),
+                    QStringLiteral("per bucket: the server times (etime) in it / its width") } } },
         { QStringLiteral("churn"), churnJson(duration) },
         { QStringLiteral("unmatched"),
             QJsonObject { { QStringLiteral("results_without_request"), double(stats.resultsWithoutRequest) },
                 { QStringLiteral("requests_without_result"), double(stats.requestsWithoutResult) } } },
         { QStringLiteral("lines"),
-            QJsonObject { { QStringLiteral("total"), double(stats.lines) }, { QStringLiteral("ignored"), double(stats.ignoredLines) },
+            QJsonObject { { QStringLiteral("total"), double(stats.lines) },
+                { QStringLiteral("ignored"), double(stats.ignoredLines) },
                 { QStringLiteral("cut"), double(stats.cutLines) } } },
         { QStringLiteral("summary_bounds"),
             [] {

@@ -41,8 +41,8 @@ public:
         uint64_t firstNs = 0, lastNs = 0;
         bool subSecond = true;
     };
-    QJsonObject toJson(const Source& source, const ParseStats& stats, const QStringList& gaps,
-        const WorkloadFilter& filter) const;
+    QJsonObject toJson(
+        const Source& source, const ParseStats& stats, const QStringList& gaps, const WorkloadFilter& filter) const;
 
     uint64_t operations() const { return m_ops; }
 

@@ -31,8 +31,7 @@ class Parser
 public:
     explicit Parser(sv s)
         : m_s(s)
-    {
-    }
+    { }
 
     bool root(Part& out)
     {
@@ -96,9 +95,8 @@ private:
             parts.push_back(std::move(p));
         }
         ++m_i;
-        std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
-            return a.text != b.text ? a.text < b.text : a.values < b.values;
-        });
+        std::sort(parts.begin(), parts.end(),
+            [](const Part& a, const Part& b) { return a.text != b.text ? a.text < b.text : a.values < b.values; });
         out.text.assign(1, '(');
         out.text += op;
         for (auto& p : parts) {

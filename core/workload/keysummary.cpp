@@ -18,7 +18,10 @@ uint64_t mix(uint64_t x)
     return x;
 }
 
-double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+double round3(double v)
+{
+    return std::round(v * 1000.0) / 1000.0;
+}
 
 } // namespace
 
@@ -30,7 +33,10 @@ KeySummary::KeySummary()
     m_slot.reserve(TopK * 2);
 }
 
-uint64_t KeySummary::hashKey(std::string_view key) { return mix(std::hash<std::string_view> {}(key)); }
+uint64_t KeySummary::hashKey(std::string_view key)
+{
+    return mix(std::hash<std::string_view> {}(key));
+}
 
 void KeySummary::swapHeap(size_t a, size_t b)
 {
@@ -109,7 +115,8 @@ uint64_t KeySummary::estimate(uint64_t key) const
     const uint64_t h2 = mix(key ^ 0x9e3779b97f4a7c15ull) | 1;
     uint64_t est = UINT64_MAX;
     for (int d = 0; d < SketchDepth; ++d)
-        est = std::min<uint64_t>(est, m_sketch[size_t(d) * SketchWidth + size_t((key + uint64_t(d) * h2) % SketchWidth)]);
+        est = std::min<uint64_t>(
+            est, m_sketch[size_t(d) * SketchWidth + size_t((key + uint64_t(d) * h2) % SketchWidth)]);
     return est;
 }
 

@@ -75,8 +75,7 @@ public:
     explicit OpJoiner(WorkloadSink* sink, ParseStats* stats)
         : m_sink(sink)
         , m_stats(stats)
-    {
-    }
+    { }
     // A request (copied: the caller keeps its buffers); operations without a result (unbind, abandon) are handed
     // on at once.
     void request(const JoinedOp& op);

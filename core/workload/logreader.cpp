@@ -3,8 +3,6 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -14,12 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
+#include <zlib.h>
 
 namespace {
 
 constexpr size_t kRawSize = size_t(1) << 20;
 
-QString errnoText(int e) { return QString::fromLocal8Bit(std::strerror(e)); }
+QString errnoText(int e)
+{
+    return QString::fromLocal8Bit(std::strerror(e));
+}
 
 // Bytes of one file, inflated when it is gzip'd (magic 1f 8b; concatenated members too).
 class ByteSource
@@ -28,8 +30,7 @@ public:
     explicit ByteSource(int fd)
         : m_fd(fd)
         , m_raw(kRawSize)
-    {
-    }
+    { }
     ~ByteSource()
     {
         if (m_gzip)
@@ -165,8 +166,7 @@ QString familyOf(const QString& path)
 
 LogReader::LogReader(QStringList paths)
     : m_paths(std::move(paths))
-{
-}
+{ }
 
 QString LogReader::checkReadable(const QStringList& paths)
 {
@@ -176,7 +176,9 @@ QString LogReader::checkReadable(const QStringList& paths)
         const int fd = openPath(p);
         if (fd < 0)
             return QStringLiteral("%1: %2").arg(p, errnoText(errno));
-        struct stat st {};
+        struct stat st
+        {
+        };
         const bool dir = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
         ::close(fd);
         if (dir)
@@ -244,7 +246,9 @@ uint64_t LogReader::totalBytes() const
     for (const QString& p : m_paths) {
         if (p == u"-")
             return 0;
-        struct stat st {};
+        struct stat st
+        {
+        };
         if (::stat(QFile::encodeName(p).constData(), &st) != 0 || !S_ISREG(st.st_mode))
             return 0;
         total += uint64_t(st.st_size);

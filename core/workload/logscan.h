@@ -9,9 +9,15 @@ namespace LogScan {
 
 using sv = std::string_view;
 
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
-inline bool startsWith(sv s, sv p) { return s.size() >= p.size() && s.compare(0, p.size(), p) == 0; }
+inline bool startsWith(sv s, sv p)
+{
+    return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
+}
 
 inline bool consume(sv& s, sv p)
 {

@@ -81,14 +81,17 @@ std::optional<uint64_t> Parse389::parseStamp(sv s, bool* subSecond)
     if (!tzh || !tzm)
         return std::nullopt;
     const int64_t tz = (int64_t(*tzh) * 3600 + int64_t(*tzm) * 60) * (s[i + 1] == '-' ? -1 : 1);
-    const int64_t secs = daysFromCivil(*year, mon, *day) * 86400 + int64_t(*hh) * 3600 + int64_t(*mm) * 60
-        + int64_t(*ss) - tz;
+    const int64_t secs
+        = daysFromCivil(*year, mon, *day) * 86400 + int64_t(*hh) * 3600 + int64_t(*mm) * 60 + int64_t(*ss) - tz;
     if (secs <= 0)
         return std::nullopt;
     return uint64_t(secs) * 1000000000ull + frac;
 }
 
-std::optional<uint64_t> Parse389::timeOf(sv line) const { return parseStamp(line); }
+std::optional<uint64_t> Parse389::timeOf(sv line) const
+{
+    return parseStamp(line);
+}
 
 std::optional<uint64_t> Parse389::stamp(sv s)
 {

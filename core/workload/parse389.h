@@ -16,8 +16,7 @@ class Parse389 : public LogParser
 public:
     explicit Parse389(WorkloadSink* sink)
         : m_join(sink, &m_stats)
-    {
-    }
+    { }
     void line(std::string_view line) override;
     void finish() override { m_join.finish(); }
     std::optional<uint64_t> timeOf(std::string_view line) const override;

@@ -68,7 +68,8 @@ void ParseAccesslogLdif::flushPending()
     if (m_name.empty())
         return;
     if (m_base64) {
-        const QByteArray raw = QByteArray::fromBase64(QByteArray::fromRawData(m_value.data(), qsizetype(m_value.size())));
+        const QByteArray raw
+            = QByteArray::fromBase64(QByteArray::fromRawData(m_value.data(), qsizetype(m_value.size())));
         m_value.assign(raw.constData(), size_t(raw.size()));
     }
     attribute(m_name, m_value);
@@ -192,8 +193,9 @@ void ParseAccesslogLdif::endEntry()
 
 QStringList ParseAccesslogLdif::gaps() const
 {
-    QStringList g { QStringLiteral("no client addresses"), QStringLiteral("no connection opens (a session starts at "
-                                                                          "its first operation)"),
+    QStringList g { QStringLiteral("no client addresses"),
+        QStringLiteral("no connection opens (a session starts at "
+                       "its first operation)"),
         QStringLiteral("no passwords") };
     if (m_writes && m_writesWithValues < m_writes)
         g << QStringLiteral("write values missing for %1 of %2 writes (logold/logops settings)")

@@ -20,8 +20,7 @@ class ParseAccesslogLdif : public LogParser
 public:
     explicit ParseAccesslogLdif(WorkloadSink* sink)
         : m_join(sink, &m_stats)
-    {
-    }
+    { }
     void line(std::string_view line) override;
     void finish() override;
     std::optional<uint64_t> timeOf(std::string_view line) const override;

@@ -6,7 +6,10 @@
 
 namespace {
 
-inline uint64_t rotl(uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+inline uint64_t rotl(uint64_t x, int b)
+{
+    return (x << b) | (x >> (64 - b));
+}
 
 inline void round(uint64_t& v0, uint64_t& v1, uint64_t& v2, uint64_t& v3)
 {
@@ -78,16 +81,17 @@ std::string_view trimmed(std::string_view s)
 Pseudonymizer::Pseudonymizer()
     : m_k0(QRandomGenerator::system()->generate64())
     , m_k1(QRandomGenerator::system()->generate64())
-{
-}
+{ }
 
 Pseudonymizer::Pseudonymizer(uint64_t k0, uint64_t k1)
     : m_k0(k0)
     , m_k1(k1)
-{
-}
+{ }
 
-uint64_t Pseudonymizer::hash(std::string_view value) const { return siphash24(value, m_k0, m_k1); }
+uint64_t Pseudonymizer::hash(std::string_view value) const
+{
+    return siphash24(value, m_k0, m_k1);
+}
 
 std::string Pseudonymizer::token(std::string_view value, char prefix) const
 {
@@ -120,7 +124,8 @@ std::string Pseudonymizer::dn(std::string_view dn) const
     size_t from = 0;
     for (;;) {
         const size_t sep = findUnescaped(dn, from, ",+");
-        const std::string_view ava = trimmed(dn.substr(from, sep == std::string_view::npos ? std::string_view::npos : sep - from));
+        const std::string_view ava
+            = trimmed(dn.substr(from, sep == std::string_view::npos ? std::string_view::npos : sep - from));
         const size_t eq = ava.find('=');
         if (eq == std::string_view::npos) {
             out += token(ava);

@@ -76,7 +76,8 @@ namespace WorkloadAnalyze {
 
 std::optional<uint64_t> timeOfAnyFormat(std::string_view line)
 {
-    if (auto t = Parse389::parseStamp(line.substr(0, line.find(']') == std::string_view::npos ? 0 : line.find(']') + 1)))
+    if (auto t
+        = Parse389::parseStamp(line.substr(0, line.find(']') == std::string_view::npos ? 0 : line.find(']') + 1)))
         return t;
     ParseAccesslogLdif ldif(nullptr);
     if (auto t = ldif.timeOf(line))

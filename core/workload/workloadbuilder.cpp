@@ -5,8 +5,7 @@
 WorkloadBuilder::WorkloadBuilder(const TemplateTable* table, bool keepValues)
     : m_table(table)
     , m_keep(keepValues)
-{
-}
+{ }
 
 QString WorkloadBuilder::value(std::string_view v) const
 {
@@ -139,7 +138,8 @@ Workload WorkloadBuilder::finish(const WorkloadSource& source, const QStringList
         std::vector<size_t> order(ops.size());
         for (size_t k = 0; k < order.size(); ++k)
             order[k] = k;
-        std::stable_sort(order.begin(), order.end(), [&numbers](size_t a, size_t b) { return numbers[a] < numbers[b]; });
+        std::stable_sort(
+            order.begin(), order.end(), [&numbers](size_t a, size_t b) { return numbers[a] < numbers[b]; });
         std::vector<WorkloadOp> sorted;
         sorted.reserve(ops.size());
         for (size_t k : order)

@@ -69,8 +69,7 @@ public:
         : m_filter(std::move(filter))
         , m_table(table)
         , m_sinks(std::move(sinks))
-    {
-    }
+    { }
     void connectionOpened(uint64_t conn, uint64_t ns, std::string_view client) override;
     void operation(const JoinedOp& op) override;
     void connectionClosed(uint64_t conn, uint64_t ns) override;

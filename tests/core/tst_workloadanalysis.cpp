@@ -80,11 +80,9 @@ void TstWorkloadAnalysis::zipfAlphaRecovered()
     const KeySummary s = zipfKeys(alpha, keys, 500000, 42);
     const KeySummary::Fit f = s.fit();
     QCOMPARE(f.model, QString("zipf"));
-    QVERIFY2(std::abs(f.alpha - alpha) <= 0.1, qPrintable(QString("fitted %1 for %2 over %3 ranks, r2 %4")
-                                                               .arg(f.alpha)
-                                                               .arg(alpha)
-                                                               .arg(f.ranksFitted)
-                                                               .arg(f.r2)));
+    QVERIFY2(std::abs(f.alpha - alpha) <= 0.1,
+        qPrintable(
+            QString("fitted %1 for %2 over %3 ranks, r2 %4").arg(f.alpha).arg(alpha).arg(f.ranksFitted).arg(f.r2)));
     QVERIFY(f.ranksFitted >= 10);
     QVERIFY(f.r2 > 0.95);
 }
@@ -144,8 +142,8 @@ void TstWorkloadAnalysis::pseudonymsAreConsistent()
     QCOMPARE(p.sized("abc", 40).size(), size_t(40));
     QCOMPARE(p.sized("abc", 3).size(), size_t(3));
     const std::string dn = p.dn("uid=user1,ou=people,dc=example,dc=com");
-    QCOMPARE(dn, "uid=" + p.token("user1") + ",ou=" + p.token("people") + ",dc=" + p.token("example") + ",dc="
-            + p.token("com"));
+    QCOMPARE(dn,
+        "uid=" + p.token("user1") + ",ou=" + p.token("people") + ",dc=" + p.token("example") + ",dc=" + p.token("com"));
     QCOMPARE(p.dn("cn=a+sn=b,dc=x"), "cn=" + p.token("a") + "+sn=" + p.token("b") + ",dc=" + p.token("x"));
     QCOMPARE(p.dn(""), std::string());
 }

@@ -63,7 +63,10 @@ void feed(LogParser& p, const QStringList& lines)
 }
 
 const QString T = "[01/Dec/2026:10:00:00.%1 +0000] ";
-QString at(int micros) { return T.arg(QString::number(micros * 1000).rightJustified(9, '0')); }
+QString at(int micros)
+{
+    return T.arg(QString::number(micros * 1000).rightJustified(9, '0'));
+}
 
 constexpr uint64_t kBase = 1796119200ull * 1000000000ull; // 2026-12-01T10:00:00Z
 
@@ -299,16 +302,18 @@ void TstWorkloadParse::ds389AllOperations()
     Parse389 p(&c);
     feed(p,
         { at(1) + "conn=1 op=0 MOD dn=\"uid=a,dc=x\"", at(2) + "conn=1 op=0 RESULT err=0 tag=103 nentries=0 etime=0.1",
-            at(3) + "conn=1 op=1 ADD dn=\"uid=b,dc=x\"", at(4) + "conn=1 op=1 RESULT err=68 tag=105 nentries=0 etime=0.1",
-            at(5) + "conn=1 op=2 DEL dn=\"uid=c,dc=x\"", at(6) + "conn=1 op=2 RESULT err=0 tag=107 nentries=0 etime=0.1",
+            at(3) + "conn=1 op=1 ADD dn=\"uid=b,dc=x\"",
+            at(4) + "conn=1 op=1 RESULT err=68 tag=105 nentries=0 etime=0.1",
+            at(5) + "conn=1 op=2 DEL dn=\"uid=c,dc=x\"",
+            at(6) + "conn=1 op=2 RESULT err=0 tag=107 nentries=0 etime=0.1",
             at(7) + "conn=1 op=3 CMP dn=\"uid=d,dc=x\" attr=\"mail\"",
             at(8) + "conn=1 op=3 RESULT err=6 tag=111 nentries=0 etime=0.1",
             at(9) + "conn=1 op=4 MODRDN dn=\"uid=e,dc=x\" newrdn=\"uid=f\" newsuperior=\"ou=g,dc=x\"",
             at(10) + "conn=1 op=4 RESULT err=0 tag=109 nentries=0 etime=0.1",
             at(11) + "conn=1 op=5 EXT oid=\"1.3.6.1.4.1.1466.20037\" name=\"start_tls_plugin\"",
             at(12) + "conn=1 op=5 RESULT err=0 tag=120 nentries=0 etime=0.1",
-            at(13) + "conn=1 op=7 ABANDON targetop=6 msgid=7 nentries=0 etime=0.0",
-            at(14) + "conn=1 op=8 SORT cn (0)", at(15) + "conn=1 op=9 UNBIND" });
+            at(13) + "conn=1 op=7 ABANDON targetop=6 msgid=7 nentries=0 etime=0.0", at(14) + "conn=1 op=8 SORT cn (0)",
+            at(15) + "conn=1 op=9 UNBIND" });
     QCOMPARE(c.find(1, 0)->dn, std::string("uid=a,dc=x"));
     QCOMPARE(int(c.find(1, 1)->kind), int(WorkloadOpKind::Add));
     QCOMPARE(c.find(1, 1)->err, 68);
@@ -341,8 +346,8 @@ void TstWorkloadParse::openldapSyslog()
             pre + "conn=1000 op=2 MOD dn=\"uid=a,dc=x\"", pre + "conn=1000 op=2 MOD attr=description mail",
             pre + "conn=1000 op=2 RESULT tag=103 err=0 qtime=0.000010 etime=0.001000 text=",
             pre + "conn=1000 op=3 EXT oid=1.3.6.1.4.1.4203.1.11.3",
-            pre + "conn=1000 op=3 RESULT oid= err=0 qtime=0.000010 etime=0.000100 text=",
-            pre + "conn=1000 op=4 UNBIND", pre + "conn=1000 fd=12 closed", "Dec  1 10:00:02 host other: noise" });
+            pre + "conn=1000 op=3 RESULT oid= err=0 qtime=0.000010 etime=0.000100 text=", pre + "conn=1000 op=4 UNBIND",
+            pre + "conn=1000 fd=12 closed", "Dec  1 10:00:02 host other: noise" });
     QCOMPARE(c.events.front().client, std::string("127.0.0.1"));
     const auto* b = c.find(1000, 0);
     QVERIFY(b && b->haveResult);
@@ -408,17 +413,17 @@ void TstWorkloadParse::accesslogLdif()
     feed(*p,
         { "# accesslog", "dn: cn=accesslog", "objectClass: auditContainer", "cn: accesslog", "",
             "dn: reqStart=20261201100000.000100Z,cn=accesslog", "objectClass: auditSearch",
-            "reqStart: 20261201100000.000100Z", "reqEnd: 20261201100000.000400Z", "reqType: search",
-            "reqSession: 1000", "reqDN: ou=people,dc=x", "reqResult: 0", "reqScope: sub",
-            "reqFilter: (&(objectClass=person)(uid=us", " er42))", "reqAttr: cn", "reqAttr: mail", "reqEntries: 1", "",
+            "reqStart: 20261201100000.000100Z", "reqEnd: 20261201100000.000400Z", "reqType: search", "reqSession: 1000",
+            "reqDN: ou=people,dc=x", "reqResult: 0", "reqScope: sub", "reqFilter: (&(objectClass=person)(uid=us",
+            " er42))", "reqAttr: cn", "reqAttr: mail", "reqEntries: 1", "",
             "dn: reqStart=20261201100001.000000Z,cn=accesslog", "reqStart: 20261201100001.000000Z",
             "reqEnd: 20261201100001.002000Z", "reqType: modify", "reqSession: 1000", "reqDN: uid=user42,dc=x",
             "reqResult: 0", "reqMod: description:= " + QString("d").repeated(3), "reqMod: mail:+ a@x",
             "reqMod: mail:+ b@x", "reqMod:: " + QString::fromLatin1(QByteArray("cn:= ").toBase64()), "",
-            "dn: reqStart=20261201100002.000000Z,cn=accesslog", "reqStart: 20261201100002.000000Z",
-            "reqType: add", "reqSession: 1001", "reqDN: uid=new,dc=x", "reqResult: 0", "reqMod:: " + b64, "",
-            "dn: reqStart=20261201100003.000000Z,cn=accesslog", "reqStart: 20261201100003.000000Z",
-            "reqType: unbind", "reqSession: 1000" });
+            "dn: reqStart=20261201100002.000000Z,cn=accesslog", "reqStart: 20261201100002.000000Z", "reqType: add",
+            "reqSession: 1001", "reqDN: uid=new,dc=x", "reqResult: 0", "reqMod:: " + b64, "",
+            "dn: reqStart=20261201100003.000000Z,cn=accesslog", "reqStart: 20261201100003.000000Z", "reqType: unbind",
+            "reqSession: 1000" });
     const auto ops = c.ops();
     QCOMPARE(ops.size(), size_t(4));
     const JoinedOp& s = ops[0];
@@ -564,11 +569,11 @@ void TstWorkloadParse::cliReadsStdinAndGzip()
     QByteArray log;
     for (int i = 0; i < 50; ++i) {
         log += (at(i * 10) + QString("conn=%1 fd=64 slot=64 connection from 10.0.0.%1 to 10.0.0.1\n").arg(i)).toUtf8();
-        log += (at(i * 10 + 1) + QString("conn=%1 op=0 SRCH base=\"dc=x\" scope=2 filter=\"(uid=u%2)\" attrs=ALL\n")
-                                     .arg(i)
-                                     .arg(i % 5))
+        log += (at(i * 10 + 1)
+            + QString("conn=%1 op=0 SRCH base=\"dc=x\" scope=2 filter=\"(uid=u%2)\" attrs=ALL\n").arg(i).arg(i % 5))
                    .toUtf8();
-        log += (at(i * 10 + 2) + QString("conn=%1 op=0 RESULT err=0 tag=101 nentries=1 etime=0.0001\n").arg(i)).toUtf8();
+        log += (at(i * 10 + 2) + QString("conn=%1 op=0 RESULT err=0 tag=101 nentries=1 etime=0.0001\n").arg(i))
+                   .toUtf8();
     }
     const QJsonObject viaStdin = runCli({ "workload", "analyze", "--log", "-", "--json", "-" }, log);
     QCOMPARE(viaStdin["operations"].toObject()["search"].toInt(), 50);
@@ -576,8 +581,8 @@ void TstWorkloadParse::cliReadsStdinAndGzip()
     QCOMPARE(viaStdin["source"].toObject()["format"].toString(), QString("389-access"));
     writeFile(dir.filePath("a"), log);
     QCOMPARE(QProcess::execute("gzip", { dir.filePath("a") }), 0);
-    const QJsonObject viaGzip = runCli({ "workload", "analyze", "--log", dir.filePath("a.gz"), "--json", "-",
-        "--client", "10.0.0.3" });
+    const QJsonObject viaGzip
+        = runCli({ "workload", "analyze", "--log", dir.filePath("a.gz"), "--json", "-", "--client", "10.0.0.3" });
     QCOMPARE(viaGzip["operations"].toObject()["search"].toInt(), 1);
     const QJsonObject onlyBinds
         = runCli({ "workload", "analyze", "--log", dir.filePath("a.gz"), "--json", "-", "--operations", "bind" });

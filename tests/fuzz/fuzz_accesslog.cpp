@@ -48,9 +48,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     // JSON of spans up to a day is made here.
     const ParseStats& st = parser->stats();
     const bool shortSpan = st.lastNs - st.firstNs <= 86400ull * 1000000000ull;
-    const QJsonObject json = !shortSpan ? QJsonObject() : analysis.toJson({ logFormatName(format), { path }, parser->stats().firstNs,
-                                                 parser->stats().lastNs, parser->stats().subSecond },
-        parser->stats(), parser->gaps(), filter);
+    const QJsonObject json = !shortSpan ? QJsonObject()
+                                        : analysis.toJson({ logFormatName(format), { path }, parser->stats().firstNs,
+                                                              parser->stats().lastNs, parser->stats().subSecond },
+                                            parser->stats(), parser->gaps(), filter);
     const Workload w = builder.finish({}, parser->gaps(), json);
     if (w.operationCount() > analysis.operations())
         __builtin_trap();

@@ -71,10 +71,10 @@ void TstWorkloadCapture::ds389MixedLoad()
     QVERIFY2(QFile::exists(log), qPrintable(log));
     const QString rec = m_dir.filePath("mixed.json");
     const QString uids = QStringLiteral("uid=user[0-1999]");
-    const Result load = cli({ "ldap", "mixed", "--uri", s.uri, "--bind-dn", s.bindDn, "--password-file",
-        s.passwordFile, "--mix", "search=80,modify=20", "--base", s.peopleBase, "--filter", uids, "--dn",
-        uids + u',' + s.peopleBase, "--attr", "description", "--value", "capture [0-99]", "--duration", "3",
-        "--threads", "2", "--connections", "1", "--outstanding", "1", "--json", rec, "--no-history" });
+    const Result load = cli({ "ldap", "mixed", "--uri", s.uri, "--bind-dn", s.bindDn, "--password-file", s.passwordFile,
+        "--mix", "search=80,modify=20", "--base", s.peopleBase, "--filter", uids, "--dn", uids + u',' + s.peopleBase,
+        "--attr", "description", "--value", "capture [0-99]", "--duration", "3", "--threads", "2", "--connections", "1",
+        "--outstanding", "1", "--json", rec, "--no-history" });
     QVERIFY2(load.code == 0, load.err.constData());
     QFile f(rec);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -87,7 +87,8 @@ void TstWorkloadCapture::ds389MixedLoad()
     const int searchOk = byOp.value("search").toObject().value("ok").toInt();
     const int modifies = byOp.value("modify").toObject().value("ops").toInt();
     const int modifyOk = byOp.value("modify").toObject().value("ok").toInt();
-    QVERIFY2(searches > 100 && modifies > 10, qPrintable(QString("%1 searches, %2 modifies").arg(searches).arg(modifies)));
+    QVERIFY2(
+        searches > 100 && modifies > 10, qPrintable(QString("%1 searches, %2 modifies").arg(searches).arg(modifies)));
 
     // The whole log: every operation the load sent, its warm-up and its last in-flight ones too.
     QJsonObject analysis;
