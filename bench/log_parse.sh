@@ -11,6 +11,8 @@
 # Usage:  bench/log_parse.sh
 # Env:    SIZE_MB=1000   size of the log      RUNS=3   runs (the median is the verdict)
 #         LOGCONV=1      also time logconv (default: when /usr/bin/logconv or logconv.pl is installed; 0 = skip)
+#         LOGCONV_MB=100 logconv reads the first this many MB of the log (it is a Perl script: the whole GB takes
+#                        many minutes); its MB/s is of that part
 #         DIRBENCH_CLI=path   (default: build/bin/dirbench-cli)      KEEP=1  keep the scratch directory
 # Exit:   0 after a measurement (whatever the verdict); 1 cannot run (no CLI, no compiler).
 set -euo pipefail
@@ -58,9 +60,13 @@ if [ "${LOGCONV:-1}" = 0 ]; then
 elif [ -z "$logconv" ]; then
   echo "logconv: not installed (389-ds-base ships /usr/bin/logconv.pl or /usr/bin/logconv): no comparison"
 else
-  /usr/bin/time -v -o "$scratch/time.logconv" "$logconv" -S 2>/dev/null -D "$scratch" "$log" >"$scratch/logconv.out" 2>&1 || true
+  part=$scratch/access.part
+  head -c "$((${LOGCONV_MB:-100} * 1000000))" "$log" | sed '$d' >"$part"
+  pbytes=$(stat -c %s "$part")
+  mkdir -p "$scratch/logconv.d"
+  /usr/bin/time -v -o "$scratch/time.logconv" "$logconv" -D "$scratch/logconv.d" "$part" >"$scratch/logconv.out" 2>&1 || true
   lwall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$scratch/time.logconv")
   lrss=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$scratch/time.logconv")
-  echo "logconv ($logconv): $lwall s, $(awk -v b="$bytes" -v s="$lwall" 'BEGIN { printf "%.1f", b / 1e6 / s }') MB/s, peak RSS ${lrss} MB"
+  echo "logconv ($logconv) on the first $pbytes bytes: $lwall s, $(awk -v b="$pbytes" -v s="$lwall" 'BEGIN { printf "%.1f", b / 1e6 / s }') MB/s, peak RSS ${lrss} MB"
 fi
 echo "median: $med MB/s for the whole command; target >= 100 MB/s: $(awk -v m="$med" 'BEGIN { print (m >= 100) ? "PASS" : "FAIL" }')"
