@@ -581,6 +581,10 @@ void TstWorkloadParse::cliReadsStdinAndGzip()
     QCOMPARE(viaStdin["source"].toObject()["format"].toString(), QString("389-access"));
     writeFile(dir.filePath("a"), log);
     QCOMPARE(QProcess::execute("gzip", { dir.filePath("a") }), 0);
+    QFile gz(dir.filePath("a.gz"));
+    QVERIFY(gz.open(QIODevice::ReadOnly));
+    const QJsonObject gzipOnStdin = runCli({ "workload", "analyze", "--log", "-", "--json", "-" }, gz.readAll());
+    QCOMPARE(gzipOnStdin["operations"].toObject()["search"].toInt(), 50);
     const QJsonObject viaGzip
         = runCli({ "workload", "analyze", "--log", dir.filePath("a.gz"), "--json", "-", "--client", "10.0.0.3" });
     QCOMPARE(viaGzip["operations"].toObject()["search"].toInt(), 1);
