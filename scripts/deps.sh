@@ -9,6 +9,7 @@ DIRBENCH_PKGS=(
   cmake ninja-build g++ pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libqt6sql6-sqlite qt6-svg-dev qt6-pdf-dev
   libldap-dev liburing-dev qtkeychain-qt6-dev
+  zlib1g-dev
   fonts-dejavu-core
   slapd ldap-utils openssl
 )

@@ -11,6 +11,7 @@
 #include "app/cli/reportcommand.h"
 #include "app/cli/sandboxcommand.h"
 #include "app/cli/sizingcommand.h"
+#include "app/cli/workloadcommand.h"
 
 #include <QCoreApplication>
 
@@ -36,6 +37,7 @@ Commands:
   report    a PDF/HTML/CSV report of run records (--in RUN.json ... --pdf OUT.pdf); needs no display
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
   sizing    RAM and cache sizing per server kind, each number with its formula and source
+  workload  analyze access logs (389-ds, OpenLDAP stats, slapo-accesslog LDIF): mix, templates, skew, churn
 
 Run 'dirbench-cli COMMAND --help' for the options of a command.
 
@@ -90,6 +92,8 @@ int main(int argc, char** argv)
         return Cli::runSandboxCommand(rest);
     if (command == u"sizing")
         return Cli::runSizingCommand(rest);
+    if (command == u"workload")
+        return Cli::runWorkloadCommand(rest);
     std::fprintf(stderr, "dirbench-cli: unknown command '%s' (try --help)\n", qPrintable(command));
     return Cli::ExitBadArgs;
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 namespace Ldap {
 
@@ -84,6 +85,18 @@ void LoadRun::summarise()
         s.server = srv.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(srv);
     }
     m_rec.summary = s.toJson();
+    // The measured window on the wall clock (ns since the epoch, as strings: doubles lose nanoseconds), where the
+    // server's own log of the same operations lines up (workload analyze --from/--to). Operations are counted by
+    // their completion on the client inside it.
+    timespec wall {};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    const uint64_t wallNow = uint64_t(wall.tv_sec) * 1000000000ULL + uint64_t(wall.tv_nsec);
+    const uint64_t monoNow = LoadWorker::nowNs();
+    auto onWall = [&](uint64_t mono) {
+        return QString::number(wallNow - std::min(wallNow, monoNow - std::min(monoNow, mono)));
+    };
+    m_rec.summary.insert(QStringLiteral("window_epoch_ns"),
+        QJsonObject { { QStringLiteral("start"), onWall(m_t0) }, { QStringLiteral("end"), onWall(m_tEnd) } });
 }
 
 void LoadRun::addWarnings()

@@ -163,9 +163,10 @@ std::optional<QByteArray> dseLdif(const Params& p, ProbeError* error)
     }
     QByteArray& out = *text;
     bool ok = addToEntry(out, "cn=config",
-        "nsslapd-listenhost: 127.0.0.1\n"
-        "nsslapd-accesslog-logging-enabled: off\n"
-        "nsslapd-enable-upgrade-hash: off\n");
+        QByteArray("nsslapd-listenhost: 127.0.0.1\n")
+            + (p.accessLog ? "nsslapd-accesslog-logging-enabled: on\nnsslapd-accesslog-logbuffering: off\n"
+                           : "nsslapd-accesslog-logging-enabled: off\n")
+            + "nsslapd-enable-upgrade-hash: off\n");
     if (p.autosizeOff)
         ok = ok && addToEntry(out, "cn=config,cn=ldbm database,cn=plugins,cn=config", "nsslapd-cache-autosize: 0\n");
     ok = ok

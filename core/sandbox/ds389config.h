@@ -9,8 +9,8 @@
 
 // The 389 Directory Server sandbox's configuration, made the way dscreate makes it before its first start: the
 // package's template-dse.ldif and template-suffix-db.ldif with their %placeholders% filled in, plus what the
-// sandbox needs (loopback only, access log off, no password-hash upgrade on bind, optional fixed entry cache).
-// No lib389, no systemd and nothing under /etc/dirsrv: every path is inside the sandbox directory.
+// sandbox needs (loopback only, access log off unless asked, no password-hash upgrade on bind, optional fixed entry
+// cache). No lib389, no systemd and nothing under /etc/dirsrv: every path is inside the sandbox directory.
 namespace Ds389Config {
 
 struct Params
@@ -27,6 +27,9 @@ struct Params
     // (512,000 bytes, what it takes when none is set) an import of 1 KB entries crawls at about 200 entries/s.
     qint64 cacheMemBytes = 64 << 20;
     bool autosizeOff = false; // nsslapd-cache-autosize: 0 (else 389-ds sizes its caches itself at startup)
+    // The access log on (DIR/log/access) and unbuffered, so each line is in the file when the operation ends:
+    // the server's own view of each operation (workload analyze). Off by default: it costs the server time.
+    bool accessLog = false;
 };
 
 // The entry cache an import of `entries` entries wants: 12 KB each, at least 64 MiB, at most 2 GiB.

@@ -186,6 +186,7 @@ ProbeError configure(Start& s)
     params.port = s.opt.port != 0 ? s.opt.port : ports[0];
     params.cacheMemBytes = Ds389Config::importCacheBytes(s.opt.entries); // opt.cacheMemBytes after the import
     params.autosizeOff = s.opt.cacheMemBytes > 0;
+    params.accessLog = s.opt.accessLog;
     const auto dse = Ds389Config::dseLdif(params, &err);
     if (!dse || !SlapdTools::writePrivateFile(params.configDir + QStringLiteral("/dse.ldif"), *dse, &err))
         return err;
@@ -338,6 +339,11 @@ QString Ds389Sandbox::unavailableReason()
 QString Ds389Sandbox::configDir(const QString& dir)
 {
     return dir + QStringLiteral("/slapd-") + QFileInfo(dir).fileName();
+}
+
+QString Ds389Sandbox::accessLogPath(const QString& dir)
+{
+    return dir + QStringLiteral("/log/access");
 }
 
 std::optional<SandboxInfo> Ds389Sandbox::start(const Ds389Options& opt, ProbeError* error, RunContext* ctx)

@@ -25,6 +25,8 @@ struct Ds389Options
     // its supplier's), and the consumer's replication entries in its dse.ldif.
     QString passwordFrom;
     bool asConsumer = false;
+    // The access log on and unbuffered (accessLogPath): the server's own view of each operation.
+    bool accessLog = false;
 };
 
 // A private 389 Directory Server (the system's ns-slapd from 389-ds-base) in DIR = PARENT/dirbench-389ds-XXXXXX
@@ -35,7 +37,7 @@ struct Ds389Options
 // host are never touched. The instance is named after DIR (slapd-dirbench-389ds-XXXXXX), which keeps the
 // server's /dev/shm statistics semaphore unique too.
 //
-// DIR holds slapd-NAME/ (dse.ldif, schema/, the NSS db), db/ (BDB), log/errors (the access log is off), run/
+// DIR holds slapd-NAME/ (dse.ldif, schema/, the NSS db), db/ (BDB), log/errors (log/access only with accessLog), run/
 // (slapd.pid), ldapi (the socket), password (0600: the one generated password of cn=Directory Manager and of every
 // uid=userN; never printed or logged) and sandbox.json (SandboxInfo plus "server": "389ds"; no password). The
 // server runs as the calling user and outlives the caller until stop(). Every function is synchronous and may block:
@@ -73,6 +75,8 @@ public:
     static QString unavailableReason();
     // DIR/slapd-NAME, the instance's configuration directory (ns-slapd -D).
     static QString configDir(const QString& dir);
+    // DIR/log/access: the access log (written when Ds389Options::accessLog was set).
+    static QString accessLogPath(const QString& dir);
 };
 
 // Stops a 389 sandbox when it goes out of scope (tests, benchmarks).

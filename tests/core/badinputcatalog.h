@@ -45,6 +45,10 @@ enum class Kind
     CurveMode,
     Percent, // 0..100
     Factor, // a positive decimal
+    LogFormat, // workload --format
+    Time, // workload --from/--to: ISO 8601 or epoch seconds
+    OpList, // workload --operations
+    Address, // workload --client
 };
 
 // Values that are invalid for a kind. `scratch` holds the test's files: a directory `adir`, a file `afile`.
@@ -122,6 +126,14 @@ inline QStringList badValues(Kind k, const QString& scratch)
         return { "abc", "-1", "101", "NaN", "" };
     case Kind::Factor:
         return { "abc", "-1", "0", "NaN", "1e999", "" };
+    case Kind::LogFormat:
+        return { "bogus", "", "ldif" };
+    case Kind::Time:
+        return { "abc", "", "-5", "2026-13-01T00:00:00Z", "2026-12-01T10:00:00.Z", "1e999" };
+    case Kind::OpList:
+        return { "bogus", "", ",", "search,bogus", "search;bind" };
+    case Kind::Address:
+        return { "", " ", "a b" };
     }
     return {};
 }
@@ -237,6 +249,11 @@ inline QList<Command> commands(const QString& scratch)
             { "--os-reserve-mb", "2000", K::NonNegNumber }, json, noHistory } };
     out << Command { "sizing --uri", { "sizing" },
         conn + QList<Arg> { { "--base", "dc=example,dc=com", K::Dn } } + bindAs + QList<Arg> { json, noHistory } };
+
+    out << Command { "workload analyze", { "workload", "analyze" },
+        { { "--log", scratch + QStringLiteral("/afile"), K::File }, { "--format", "389", K::LogFormat },
+            { "--from", "2026-01-01T00:00:00Z", K::Time }, { "--to", "1893456000", K::Time },
+            { "--client", "127.0.0.1", K::Address }, { "--operations", "search,bind", K::OpList }, json } };
 
     const QString sbx = scratch + QStringLiteral("/sandboxes");
     out << Command { "sandbox start", { "sandbox", "start" },

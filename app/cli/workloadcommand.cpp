@@ -1,0 +1,314 @@
+#include "app/cli/workloadcommand.h"
+
+#include "app/cli/clicommon.h"
+#include "core/workload/keysummary.h"
+#include "core/workload/logreader.h"
+#include "core/workload/workloadanalyze.h"
+#include "core/workload/workloadfile.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace Cli {
+
+namespace {
+
+QString description()
+{
+    return QStringLiteral(R"(Turn access logs into a workload: the operation mix per second, filter templates (values
+replaced by numbered slots, AND/OR parts in a canonical order) with their count, share, result codes, entries,
+notes=U share, server times (etime/wtime/optime percentiles) and key skew (Zipf alpha, hot set or uniform),
+connection churn and operations in flight.
+
+  workload analyze --log FILE... [--format auto|389|openldap|accesslog-ldif] [--json OUT] [--save W.dbwl]
+                   [--keep-values] [--from T] [--to T] [--client IP] [--operations LIST] [--progress]
+
+Logs: 389-ds access logs, OpenLDAP `stats` lines (syslog, slapd -d 256 or logfile, or bare from journalctl -o cat),
+slapo-accesslog entries as LDIF. Gzip'd files are read as they are; rotated files of one log are read in the order
+of their first line's time; '-' reads standard input. Several files: --log A --log B, or --log A B C.
+Memory is bounded whatever the log's size (--save excepted: it holds the workload it writes). Key statistics
+per template: %1; the first 200 templates have statistics, later ones are summed.
+--save writes the workload for `replay`: anonymised (consistent pseudonyms from a keyed hash with a fresh key,
+for slot values, DNs, client addresses and write values) unless --keep-values. Times: ISO 8601
+(2026-12-01T10:00:00Z; no zone = UTC) or seconds since the epoch. The analysis is not a run: it is not saved in
+the history.
+)")
+        .arg(KeySummary::boundsText());
+}
+
+std::optional<uint64_t> parseTime(const QString& text)
+{
+    bool ok = false;
+    const double secs = text.toDouble(&ok);
+    if (ok && secs > 0 && secs < 1e11)
+        return uint64_t(secs * 1e9);
+    // ISO 8601; the fraction of a second is read here to the nanosecond (QDateTime stops at milliseconds).
+    QString s = text;
+    uint64_t fracNs = 0;
+    const qsizetype dot = s.indexOf(u'.');
+    if (dot > 0) {
+        qsizetype end = dot + 1;
+        uint64_t scale = 100000000;
+        while (end < s.size() && s.at(end).isDigit()) {
+            fracNs += uint64_t(s.at(end).digitValue()) * scale;
+            scale /= 10;
+            ++end;
+        }
+        if (end == dot + 1)
+            return std::nullopt;
+        s.remove(dot, end - dot);
+    }
+    QDateTime t = QDateTime::fromString(s, Qt::ISODate);
+    if (!t.isValid())
+        return std::nullopt;
+    if (t.timeSpec() == Qt::LocalTime)
+        t.setTimeSpec(Qt::UTC);
+    const qint64 secsSinceEpoch = t.toSecsSinceEpoch();
+    return secsSinceEpoch > 0 ? std::optional<uint64_t>(uint64_t(secsSinceEpoch) * 1000000000ull + fracNs)
+                              : std::nullopt;
+}
+
+// A file to write: its directory must exist.
+bool writablePath(const QString& path)
+{
+    if (path == u"-")
+        return true;
+    const QFileInfo fi(path);
+    return !fi.isDir() && QFileInfo(fi.absolutePath()).isDir() && QFileInfo(fi.absolutePath()).isWritable();
+}
+
+int parseOptions(const QCommandLineParser& p, AnalyzeOptions* o)
+{
+    o->logs = p.values(QStringLiteral("log")) + p.positionalArguments().mid(1);
+    if (o->logs.isEmpty())
+        return badArgument(
+            QStringLiteral("--log"), QStringLiteral("required: the access log(s) to read ('-' = stdin)"));
+    QStringList seen;
+    for (const QString& log : std::as_const(o->logs)) {
+        const QString canonical = log == u"-" ? log : QFileInfo(log).absoluteFilePath();
+        if (seen.contains(canonical))
+            return badArgument(QStringLiteral("--log"), QStringLiteral("'%1' given more than once").arg(log));
+        seen << canonical;
+    }
+    const QString unreadable = LogReader::checkReadable(o->logs);
+    if (!unreadable.isEmpty())
+        return badArgument(QStringLiteral("--log"), unreadable);
+    const auto format = logFormatFromOption(p.value(QStringLiteral("format")));
+    if (!format)
+        return badArgument(QStringLiteral("--format"),
+            QStringLiteral("'%1' is not auto, 389, openldap or accesslog-ldif").arg(p.value(QStringLiteral("format"))));
+    o->format = *format;
+    for (const char* name : { "from", "to" }) {
+        const QString n = QLatin1String(name);
+        if (!p.isSet(n))
+            continue;
+        const auto t = parseTime(p.value(n));
+        if (!t)
+            return badArgument(u"--" + n,
+                QStringLiteral("'%1' is not a time (ISO 8601 such as 2026-12-01T10:00:00Z, or epoch seconds)")
+                    .arg(p.value(n)));
+        (n == u"from" ? o->filter.fromNs : o->filter.toNs) = t;
+    }
+    if (o->filter.fromNs && o->filter.toNs && *o->filter.toNs < *o->filter.fromNs)
+        return badArgument(QStringLiteral("--to"), QStringLiteral("is before --from"));
+    if (p.isSet(QStringLiteral("client"))) {
+        const QString c = p.value(QStringLiteral("client")).trimmed();
+        if (c.isEmpty() || c.contains(u' '))
+            return badArgument(QStringLiteral("--client"), QStringLiteral("'%1' is not an address").arg(c));
+        o->filter.client = c.toStdString();
+    }
+    if (p.isSet(QStringLiteral("operations"))) {
+        const QStringList kinds = p.value(QStringLiteral("operations")).split(u',', Qt::SkipEmptyParts);
+        if (kinds.isEmpty())
+            return badArgument(QStringLiteral("--operations"), QStringLiteral("empty: give e.g. search,bind"));
+        for (const QString& k : kinds) {
+            const auto kind = workloadOpKind(k.trimmed());
+            if (!kind)
+                return badArgument(QStringLiteral("--operations"),
+                    QStringLiteral("'%1' is not one of bind, search, compare, modify, add, delete, modrdn, extended, "
+                                   "abandon, unbind")
+                        .arg(k));
+            o->filter.kinds |= 1u << unsigned(*kind);
+        }
+    }
+    for (const char* name : { "json", "save" }) {
+        const QString n = QLatin1String(name);
+        if (p.isSet(n) && (p.value(n).isEmpty() || !writablePath(p.value(n)) || (n == u"save" && p.value(n) == u"-")))
+            return badArgument(u"--" + n, QStringLiteral("cannot write '%1'").arg(p.value(n)));
+    }
+    if (p.isSet(QStringLiteral("keep-values")) && !p.isSet(QStringLiteral("save")))
+        return badArgument(QStringLiteral("--keep-values"), QStringLiteral("only with --save"));
+    o->buildWorkload = p.isSet(QStringLiteral("save"));
+    o->keepValues = p.isSet(QStringLiteral("keep-values"));
+    return -1;
+}
+
+QString shortSkew(const QJsonObject& s)
+{
+    QString m = s.value(QStringLiteral("model")).toString();
+    if (m == u"zipf")
+        return QStringLiteral("zipf a=%1").arg(s.value(QStringLiteral("alpha")).toDouble(), 0, 'f', 2);
+    if (m == u"hot")
+        return QStringLiteral("hot %1%/%2%")
+            .arg(s.value(QStringLiteral("keys_pct")).toDouble(), 0, 'f', 1)
+            .arg(s.value(QStringLiteral("ops_pct")).toDouble(), 0, 'f', 1);
+    return m;
+}
+
+void printSummary(const QJsonObject& a, const AnalyzeResult& r, std::FILE* out)
+{
+    const QJsonObject src = a.value(QStringLiteral("source")).toObject();
+    std::fprintf(out, "workload: %s, %lld file(s), %s .. %s (%.1f s)\n",
+        qPrintable(src.value(QStringLiteral("format")).toString()),
+        qlonglong(src.value(QStringLiteral("files")).toArray().size()),
+        qPrintable(src.value(QStringLiteral("first")).toString()),
+        qPrintable(src.value(QStringLiteral("last")).toString()), a.value(QStringLiteral("duration_s")).toDouble());
+    QStringList mix;
+    const QJsonObject ops = a.value(QStringLiteral("operations")).toObject();
+    for (auto it = ops.begin(); it != ops.end(); ++it)
+        mix << QStringLiteral("%1 %2").arg(it.key()).arg(qint64(it.value().toDouble()));
+    std::fprintf(out, "operations: %lld (%s), connections %lld\n",
+        qlonglong(a.value(QStringLiteral("operations_total")).toDouble()), qPrintable(mix.join(QStringLiteral(", "))),
+        qlonglong(a.value(QStringLiteral("connections")).toDouble()));
+    std::fprintf(out, "  %10s %6s %-8s %19s %6s %-16s %s\n", "count", "share", "kind", "etime p50/p99 ms", "notesU",
+        "skew", "template");
+    const QJsonArray templates = a.value(QStringLiteral("templates")).toArray();
+    for (qsizetype i = 0; i < templates.size() && i < 15; ++i) {
+        const QJsonObject t = templates.at(i).toObject();
+        const QJsonObject e = t.value(QStringLiteral("etime_ms")).toObject();
+        const QString etime = e.isEmpty() ? QStringLiteral("-")
+                                          : QStringLiteral("%1/%2")
+                                                .arg(e.value(QStringLiteral("p50")).toDouble(), 0, 'f', 3)
+                                                .arg(e.value(QStringLiteral("p99")).toDouble(), 0, 'f', 3);
+        QString text = t.value(QStringLiteral("template")).toString();
+        if (text.size() > 70)
+            text = text.left(67) + QStringLiteral("...");
+        std::fprintf(out, "  %10lld %5.1f%% %-8s %19s %5.1f%% %-16s %s\n",
+            qlonglong(t.value(QStringLiteral("count")).toDouble()), 100 * t.value(QStringLiteral("share")).toDouble(),
+            qPrintable(t.value(QStringLiteral("kind")).toString()), qPrintable(etime),
+            100 * t.value(QStringLiteral("unindexed_share")).toDouble(),
+            qPrintable(shortSkew(t.value(QStringLiteral("skew")).toObject())), qPrintable(text));
+    }
+    if (templates.size() > 15)
+        std::fprintf(out, "  ... %lld more templates (--json for all)\n", qlonglong(templates.size() - 15));
+    for (const auto& g : a.value(QStringLiteral("gaps")).toArray())
+        std::fprintf(out, "gap: %s\n", qPrintable(g.toString()));
+    const double mb = double(r.bytes) / 1e6;
+    std::fprintf(out, "read %.1f MB in %.2f s (%.0f MB/s)\n", mb, r.seconds, r.seconds > 0 ? mb / r.seconds : 0.0);
+    std::fflush(out);
+}
+
+std::function<void(uint64_t, uint64_t)> progressPrinter(bool on)
+{
+    if (!on)
+        return {};
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    auto last = std::make_shared<qint64>(-1000);
+    return [clock, last](uint64_t done, uint64_t total) {
+        const qint64 now = clock->elapsed();
+        if (now - *last < 250 && (total == 0 || done < total))
+            return;
+        *last = now;
+        const double mb = double(done) / 1e6, rate = now > 0 ? mb / (double(now) / 1000.0) : 0;
+        if (total)
+            std::fprintf(stderr, "\rworkload: %.0f of %.0f MB (%.0f %%), %.0f MB/s ", mb, double(total) / 1e6,
+                100.0 * double(done) / double(total), rate);
+        else
+            std::fprintf(stderr, "\rworkload: %.0f MB, %.0f MB/s ", mb, rate);
+        std::fflush(stderr);
+    };
+}
+
+int analyze(const QCommandLineParser& p)
+{
+    AnalyzeOptions o;
+    if (int rc = parseOptions(p, &o); rc >= 0)
+        return rc;
+    const bool progress = p.isSet(QStringLiteral("progress")) || ::isatty(STDERR_FILENO);
+    AnalyzeResult r = WorkloadAnalyze::run(o, progressPrinter(progress));
+    if (progress)
+        std::fputs("\n", stderr);
+    if (!r.error.isEmpty()) {
+        if (!r.errorField.isEmpty())
+            return badArgument(r.errorField, r.error);
+        std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(r.error));
+        return ExitFailed;
+    }
+    const QString json = p.value(QStringLiteral("json"));
+    const QByteArray doc = QJsonDocument(r.analysis).toJson(QJsonDocument::Indented);
+    if (json == u"-") {
+        std::fwrite(doc.constData(), 1, size_t(doc.size()), stdout);
+        std::fflush(stdout);
+    } else if (!json.isEmpty()) {
+        QFile f(json);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(doc) != doc.size()) {
+            std::fprintf(stderr, "dirbench-cli workload: %s: %s\n", qPrintable(json), qPrintable(f.errorString()));
+            return ExitFailed;
+        }
+    }
+    printSummary(r.analysis, r, humanStream(json == u"-"));
+    if (r.workload) {
+        QString error;
+        if (!WorkloadFile::write(*r.workload, p.value(QStringLiteral("save")), &error)) {
+            std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(error));
+            return ExitFailed;
+        }
+        std::fprintf(humanStream(json == u"-"), "saved %llu operations on %zu connections to %s (%s)\n",
+            static_cast<unsigned long long>(r.workload->operationCount()), r.workload->connections.size(),
+            qPrintable(p.value(QStringLiteral("save"))), r.workload->anonymised ? "anonymised" : "values kept");
+    }
+    return ExitOk;
+}
+
+} // namespace
+
+int runWorkloadCommand(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(description());
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("action"), QStringLiteral("analyze"));
+    p.addOptions({
+        { QStringLiteral("log"), QStringLiteral("An access log to read ('-' = standard input); repeatable."),
+            QStringLiteral("FILE") },
+        { QStringLiteral("format"), QStringLiteral("auto (default), 389, openldap or accesslog-ldif."),
+            QStringLiteral("F"), QStringLiteral("auto") },
+        { QStringLiteral("json"), QStringLiteral("Write the dirbench.workload/1 analysis to OUT ('-' = stdout)."),
+            QStringLiteral("OUT") },
+        { QStringLiteral("save"), QStringLiteral("Write the workload for replay to W.dbwl (0600)."),
+            QStringLiteral("W.dbwl") },
+        { QStringLiteral("keep-values"), QStringLiteral("--save the logged values instead of pseudonyms.") },
+        { QStringLiteral("from"), QStringLiteral("Only operations requested at or after T."), QStringLiteral("T") },
+        { QStringLiteral("to"), QStringLiteral("Only operations requested at or before T."), QStringLiteral("T") },
+        { QStringLiteral("client"), QStringLiteral("Only connections from this address."), QStringLiteral("IP") },
+        { QStringLiteral("operations"), QStringLiteral("Only these kinds: search,bind,modify,..."),
+            QStringLiteral("LIST") },
+        { QStringLiteral("progress"), QStringLiteral("Progress on stderr even when it is not a terminal.") },
+    });
+    if (!p.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(p.errorText()));
+        return ExitBadArgs;
+    }
+    if (helpRequested(p))
+        return printHelp(p, QStringLiteral("workload analyze"));
+    const QStringList pos = p.positionalArguments();
+    if (pos.isEmpty() || pos.first() != u"analyze")
+        return badArgument(QStringLiteral("action"),
+            pos.isEmpty() ? QStringLiteral("required: analyze")
+                          : QStringLiteral("'%1' is not analyze").arg(pos.first()));
+    for (const QString& name : p.optionNames())
+        if (name != u"log" && p.optionNames().count(name) > 1)
+            return badArgument(u"--" + name, QStringLiteral("given more than once"));
+    return analyze(p);
+}
+
+} // namespace Cli

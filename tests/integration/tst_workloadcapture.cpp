@@ -1,0 +1,229 @@
+// Real access logs through `workload analyze`: a 389-ds sandbox with its access log on (unbuffered), and a slapd
+// sandbox run in the foreground with `-d 256` (OpenLDAP stats lines with their nanosecond stamps, stderr into a
+// file), each driven by `dirbench-cli ldap mixed`. Inside the load's measured window the log's per-template counts
+// match the load's record.
+#include "core/ldap/ldaptarget.h"
+#include "core/sandbox/ds389sandbox.h"
+#include "core/workload/workloadfile.h"
+#include "ldapfixture.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+
+struct Result
+{
+    int code = -1;
+    QByteArray out, err;
+};
+
+Result cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
+    p.waitForFinished(180000);
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+QJsonObject templateOf(const QJsonObject& analysis, const QString& kind, const QString& text)
+{
+    for (const auto& v : analysis.value("templates").toArray())
+        if (v.toObject().value("kind").toString() == kind && v.toObject().value("template").toString() == text)
+            return v.toObject();
+    return {};
+}
+
+const QString kSearch = QStringLiteral("search (uid=?1)");
+const QString kModify = QStringLiteral("modify uid=?1,ou=people,dc=example,dc=com");
+
+// What the load's record says: by_operation per kind and its measured window on the wall clock.
+struct Load
+{
+    QMap<QString, int> ops, ok; // kSearch, kModify
+    uint64_t start = 0, end = 0;
+};
+
+// Two connections, one operation in flight on each: at each edge of the window at most two operations are
+// ambiguous (the load counts by completion on the client, the log by the server's RESULT line just before).
+void runLoad(const SandboxInfo& s, const QString& rec, Load* out)
+{
+    const QString uids = QStringLiteral("uid=user[0-1999]");
+    const Result load = cli({ "ldap", "mixed", "--uri", s.uri, "--bind-dn", s.bindDn, "--password-file", s.passwordFile,
+        "--mix", "search=80,modify=20", "--base", s.peopleBase, "--filter", uids, "--dn", uids + u',' + s.peopleBase,
+        "--attr", "description", "--value", "capture [0-99]", "--duration", "3", "--threads", "2", "--connections", "1",
+        "--outstanding", "1", "--json", rec, "--no-history" });
+    QVERIFY2(load.code == 0, load.err.constData());
+    QFile f(rec);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject summary = QJsonDocument::fromJson(f.readAll()).object().value("summary").toObject();
+    const QJsonObject byOp = summary.value("by_operation").toObject();
+    out->ops[kSearch] = byOp.value("search").toObject().value("ops").toInt();
+    out->ok[kSearch] = byOp.value("search").toObject().value("ok").toInt();
+    out->ops[kModify] = byOp.value("modify").toObject().value("ops").toInt();
+    out->ok[kModify] = byOp.value("modify").toObject().value("ok").toInt();
+    out->start = summary.value("window_epoch_ns").toObject().value("start").toString().toULongLong();
+    out->end = summary.value("window_epoch_ns").toObject().value("end").toString().toULongLong();
+    QVERIFY(out->start > 0 && out->end > out->start);
+    QVERIFY2(out->ops[kSearch] > 100 && out->ops[kModify] > 10, qPrintable(QString::number(out->ops[kSearch])));
+}
+
+// The whole log, analysed, once the load's searches are all in it (the server writes a RESULT line as it
+// answers: the last ones may trail the client a moment).
+QJsonObject analyzeAll(const QString& log, int searchesAtLeast)
+{
+    QJsonObject analysis;
+    QElapsedTimer waited;
+    waited.start();
+    do {
+        const Result r = cli({ "workload", "analyze", "--log", log, "--json", "-" });
+        analysis = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject t = templateOf(analysis, "search", "(uid=?1)");
+        if (t.value("count").toInt() - t.value("without_result").toInt() >= searchesAtLeast)
+            break;
+        QTest::qWait(200);
+    } while (waited.elapsed() < 15000);
+    return analysis;
+}
+
+// The saved workload (values kept): operations per "kind template" whose result is inside the window.
+void countInWindow(const QString& log, const QString& saved, const Load& load, const QString& format)
+{
+    const Result keptRun = cli({ "workload", "analyze", "--log", log, "--save", saved, "--keep-values" });
+    QVERIFY2(keptRun.code == 0, keptRun.err.constData());
+    QString error;
+    const auto all = WorkloadFile::read(saved, &error);
+    QVERIFY2(all, qPrintable(error));
+    QCOMPARE(all->source.format, format);
+    QVERIFY(all->valuesKept);
+    QMap<QString, int> inWindow, okInWindow;
+    for (const WorkloadConnection& c : all->connections)
+        for (const WorkloadOp& op : c.ops) {
+            if (!op.resultOffsetNs || op.templateId < 0)
+                continue;
+            const uint64_t t = all->source.firstEpochNs + *op.resultOffsetNs;
+            if (t < load.start || t > load.end)
+                continue;
+            const QString key = workloadOpName(op.kind) + u' ' + all->templates[size_t(op.templateId)].text;
+            ++inWindow[key];
+            okInWindow[key] += op.resultCode == 0;
+        }
+    qInfo("%s in the window: the log has %d searches, %d modifies; the record %d, %d", qPrintable(format),
+        inWindow.value(kSearch), inWindow.value(kModify), load.ops.value(kSearch), load.ops.value(kModify));
+    for (const QString& k : { kSearch, kModify }) {
+        QVERIFY2(std::abs(inWindow.value(k) - load.ops.value(k)) <= 4,
+            qPrintable(k + ": " + QString::number(inWindow.value(k) - load.ops.value(k))));
+        QVERIFY2(std::abs(okInWindow.value(k) - load.ok.value(k)) <= 4, qPrintable(k));
+    }
+    // Anonymised by default: no value of the log in the file.
+    const Result anon = cli({ "workload", "analyze", "--log", log, "--save", saved });
+    QVERIFY2(anon.code == 0, anon.err.constData());
+    const auto back = WorkloadFile::read(saved, &error);
+    QVERIFY2(back && back->anonymised, qPrintable(error));
+    QCOMPARE(back->operationCount(), all->operationCount());
+    QFile file(saved);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray text = file.readAll();
+    QVERIFY(!text.contains("\"user1") && !text.contains("127.0.0.1"));
+}
+
+void checkWholeLog(const QJsonObject& analysis, const Load& load, const QString& format)
+{
+    QCOMPARE(analysis.value("source").toObject().value("format").toString(), format);
+    const QJsonObject search = templateOf(analysis, "search", "(uid=?1)");
+    const QJsonObject modify = templateOf(analysis, "modify", "uid=?1,ou=people,dc=example,dc=com");
+    // The whole log has the warm-up and the tail too: at least what the record counted.
+    QVERIFY(search.value("result_codes").toObject().value("0").toInt() >= load.ok.value(kSearch));
+    QVERIFY(modify.value("result_codes").toObject().value("0").toInt() >= load.ok.value(kModify));
+    QCOMPARE(search.value("entries").toObject().value("mean").toDouble(), 1.0); // each uid=userN exists once
+    QVERIFY(search.value("etime_ms").toObject().value("p50").toDouble() > 0);
+    QCOMPARE(search.value("skew").toObject().value("model").toString(), QString("uniform")); // the load's keys
+    QVERIFY(analysis.value("connections").toInt() >= 2);
+    QCOMPARE(analysis.value("unmatched").toObject().value("results_without_request").toInt(), 0);
+    QVERIFY(analysis.value("per_second").toArray().size() >= 3);
+}
+
+} // namespace
+
+class TstWorkloadCapture : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void ds389MixedLoad();
+    void openldapStatsLog();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TstWorkloadCapture::ds389MixedLoad()
+{
+    if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
+        QSKIP(qPrintable("no 389-ds: " + why));
+    Ds389Options o;
+    o.entries = 2000;
+    o.accessLog = true;
+    ProbeError e;
+    Ds389Guard ds(Ds389Sandbox::start(o, &e));
+    QVERIFY2(ds.isValid(), qPrintable(e.detail));
+    const QString log = Ds389Sandbox::accessLogPath(ds.info().dir);
+    QVERIFY2(QFile::exists(log), qPrintable(log));
+    Load load;
+    runLoad(ds.info(), m_dir.filePath("389.json"), &load);
+    if (QTest::currentTestFailed())
+        return;
+    const QJsonObject analysis = analyzeAll(log, load.ok.value(kSearch));
+    checkWholeLog(analysis, load, "389-access");
+    const QJsonObject search = templateOf(analysis, "search", "(uid=?1)");
+    QVERIFY(search.value("wtime_ms").toObject().value("count").toInt() > 0); // 389: wtime and optime too
+    QVERIFY(search.value("optime_ms").toObject().value("count").toInt() > 0);
+    if (QTest::currentTestFailed())
+        return;
+    countInWindow(log, m_dir.filePath("389.dbwl"), load, "389-access");
+}
+
+void TstWorkloadCapture::openldapStatsLog()
+{
+    QString why;
+    SandboxGuard sbx = LdapFixture::start(2000, false, &why);
+    if (!sbx)
+        QSKIP(qPrintable("no slapd sandbox: " + why));
+    // The sandbox's daemon, replaced by the same slapd in the foreground logging `stats` (-d 256) to a file.
+    const QStringList argv = LdapFixture::cmdline(sbx->pid);
+    QVERIFY(!argv.isEmpty());
+    QVERIFY(::kill(pid_t(sbx->pid), SIGTERM) == 0);
+    QVERIFY(LdapFixture::waitGone(sbx->pid));
+    const QString log = m_dir.filePath("slapd-stats.log");
+    QProcess fg;
+    fg.setStandardInputFile(QProcess::nullDevice());
+    fg.setStandardOutputFile(QProcess::nullDevice());
+    fg.setStandardErrorFile(log);
+    fg.start(argv.first(), argv.mid(1) + QStringList { "-d", "256" });
+    QVERIFY(fg.waitForStarted());
+    QVERIFY(LdapFixture::waitListening(sbx->uri));
+    Load load;
+    runLoad(sbx.info(), m_dir.filePath("openldap.json"), &load);
+    const QJsonObject analysis = analyzeAll(log, load.ok.value(kSearch));
+    fg.terminate();
+    QVERIFY(fg.waitForFinished(15000));
+    if (QTest::currentTestFailed())
+        return;
+    checkWholeLog(analysis, load, "openldap-stats");
+    QVERIFY(analysis.value("source").toObject().value("first").toString().contains('.')); // ns stamps
+    if (QTest::currentTestFailed())
+        return;
+    countInWindow(log, m_dir.filePath("openldap.dbwl"), load, "openldap-stats");
+}
+
+QTEST_GUILESS_MAIN(TstWorkloadCapture)
+#include "tst_workloadcapture.moc"
