@@ -9,6 +9,7 @@
 #include "core/replay/replayplan.h"
 #include "core/replay/replayrun.h"
 #include "core/run/proberunner.h"
+#include "core/workload/workloadanalyze.h"
 #include "core/workload/workloadfile.h"
 
 #include <QCommandLineParser>
@@ -83,9 +84,6 @@ QList<QCommandLineOption> allOptions()
     return ldapConnectionOptions() + replayOptions() + historyOptions();
 }
 
-// The log parsers (core/workload) are another branch's: until they are merged, --log is refused.
-constexpr bool kLogParsersBuilt = false;
-
 int timingFromParser(const QCommandLineParser& p, ReplaySpec& s)
 {
     const bool speed = p.isSet(QStringLiteral("speed")), rate = p.isSet(QStringLiteral("rate-profile")),
@@ -115,8 +113,6 @@ int specFromParser(const QCommandLineParser& p, ReplaySpec& s)
 {
     s.workloadPath = p.value(QStringLiteral("workload"));
     s.logFiles = p.values(QStringLiteral("log"));
-    if (!s.logFiles.isEmpty() && !kLogParsersBuilt)
-        return badArgument(QStringLiteral("--log"), QStringLiteral("not built yet in this branch (use --workload)"));
     if (int rc = timingFromParser(p, s))
         return rc;
     if (p.isSet(QStringLiteral("values"))) {
@@ -137,12 +133,29 @@ int specFromParser(const QCommandLineParser& p, ReplaySpec& s)
     return ExitOk;
 }
 
+// --log: the logs read as `workload analyze --save` reads them (their values kept only for --values log).
+std::optional<Workload> workloadOfLogs(const ReplaySpec& s, QString* error)
+{
+    AnalyzeOptions options;
+    options.logs = s.logFiles;
+    options.buildWorkload = true;
+    options.keepValues = s.values == ReplaySpec::Values::Log;
+    AnalyzeResult r = WorkloadAnalyze::run(options);
+    if (!r.error.isEmpty() || !r.workload) {
+        *error = r.error.isEmpty() ? QStringLiteral("no workload in the logs") : r.error;
+        return std::nullopt;
+    }
+    r.workload->analysis = r.analysis;
+    return std::move(r.workload);
+}
+
 int loadWorkload(const ReplaySpec& s, std::shared_ptr<const Workload>* out)
 {
     QString error;
-    auto w = WorkloadFile::read(s.workloadPath, &error);
+    const bool fromLogs = !s.logFiles.isEmpty();
+    auto w = fromLogs ? workloadOfLogs(s, &error) : WorkloadFile::read(s.workloadPath, &error);
     if (!w)
-        return badArgument(QStringLiteral("--workload"), error);
+        return badArgument(fromLogs ? QStringLiteral("--log") : QStringLiteral("--workload"), error);
     if (const ProbeError e = s.validate(&*w); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.detail);
     *out = std::make_shared<const Workload>(std::move(*w));

@@ -215,8 +215,8 @@ sv trimmed(sv s)
     return s;
 }
 
-// One RDN: its AVAs with lower-cased types; values become slots (`slots`) or are kept.
-bool rdn(sv r, bool slots, std::string& text, std::vector<std::string>& values)
+// One RDN: its AVAs with lower-cased types; values become slots (`asSlots`) or are kept.
+bool rdn(sv r, bool asSlots, std::string& text, std::vector<std::string>& values)
 {
     size_t from = 0;
     bool first = true;
@@ -235,7 +235,7 @@ bool rdn(sv r, bool slots, std::string& text, std::vector<std::string>& values)
         appendLower(text, type);
         text += '=';
         const sv value = trimmed(ava.substr(eq + 1));
-        if (slots) {
+        if (asSlots) {
             text += kSlot;
             values.emplace_back(value);
         } else {

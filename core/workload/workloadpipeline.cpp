@@ -23,7 +23,7 @@ QJsonObject WorkloadFilter::toJson() const
     return o;
 }
 
-int TemplateTable::idOf(WorkloadOpKind kind, const std::string& text, int slots)
+int TemplateTable::idOf(WorkloadOpKind kind, const std::string& text, int slotCount)
 {
     m_key.assign(1, char('a' + int(kind)));
     m_key += text;
@@ -35,7 +35,7 @@ int TemplateTable::idOf(WorkloadOpKind kind, const std::string& text, int slots)
         return -1;
     }
     const int id = int(m_templates.size());
-    m_templates.push_back({ kind, QString::fromStdString(text), slots });
+    m_templates.push_back({ kind, QString::fromStdString(text), slotCount });
     m_ids.emplace(m_key, id);
     return id;
 }

@@ -31,7 +31,7 @@ class TemplateTable
 {
 public:
     static constexpr int MaxTemplates = 100000;
-    int idOf(WorkloadOpKind kind, const std::string& text, int slots);
+    int idOf(WorkloadOpKind kind, const std::string& text, int slotCount);
     const std::vector<WorkloadTemplate>& templates() const { return m_templates; }
     uint64_t overflowed() const { return m_overflow; }
 
