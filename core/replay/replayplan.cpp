@@ -99,7 +99,14 @@ private:
             ? m_w.templates[size_t(op.templateId)].text
             : none;
     }
-    QString dnText(const WorkloadOp& op) const { return op.base.isEmpty() ? templateText(op) : op.base; }
+    // A bind's, compare's or write's DN: its template with the values (mapped like a filter's) where the DN has
+    // more than one RDN, else the DN as saved (a root DN is kept as logged, Pseudonymizer::dn).
+    QString dnText(const WorkloadOp& op) const
+    {
+        const QString t = templateText(op);
+        const bool templated = op.kind != WorkloadOpKind::Search && t.contains(u'?') && t.contains(u',');
+        return op.base.isEmpty() || templated ? t : op.base;
+    }
     void rankTokens();
     QString slotValue(const WorkloadOp& op, int slot, const QString& attr) const;
     QString render(const WorkloadOp& op, const QString& text) const;

@@ -2,6 +2,7 @@
 
 #include <QRandomGenerator>
 
+#include <algorithm>
 #include <cstring>
 
 namespace {
@@ -116,11 +117,28 @@ std::string Pseudonymizer::sized(std::string_view value, size_t length) const
     return t;
 }
 
+namespace {
+
+// The types that name the directory's structure (its suffix and containers), not a person: their values stay, as
+// they do in the operations' templates ("uid=?1,ou=people,dc=example,dc=com").
+bool structural(std::string_view type)
+{
+    for (const std::string_view t : { "dc", "o", "ou", "c", "l", "st" })
+        if (type.size() == t.size()
+            && std::equal(type.begin(), type.end(), t.begin(), [](char a, char b) { return (a | 0x20) == b; }))
+            return true;
+    return false;
+}
+
+} // namespace
+
 std::string Pseudonymizer::dn(std::string_view dn) const
 {
     std::string out;
     if (trimmed(dn).empty())
         return out;
+    if (findUnescaped(dn, 0, ",") == std::string_view::npos)
+        return std::string(trimmed(dn)); // one RDN: a root DN or cn=monitor, the server's own, not a user's
     size_t from = 0;
     for (;;) {
         const size_t sep = findUnescaped(dn, from, ",+");
@@ -130,9 +148,13 @@ std::string Pseudonymizer::dn(std::string_view dn) const
         if (eq == std::string_view::npos) {
             out += token(ava);
         } else {
-            out.append(trimmed(ava.substr(0, eq)));
+            const std::string_view type = trimmed(ava.substr(0, eq)), value = trimmed(ava.substr(eq + 1));
+            out.append(type);
             out += '=';
-            out += token(trimmed(ava.substr(eq + 1)));
+            if (structural(type))
+                out.append(value);
+            else
+                out += token(value);
         }
         if (sep == std::string_view::npos)
             break;

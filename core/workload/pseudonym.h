@@ -17,7 +17,8 @@ public:
     std::string token(std::string_view value, char prefix = 'v') const;
     // A token stretched (or cut) to `length` characters: write values keep their logged sizes.
     std::string sized(std::string_view value, size_t length) const;
-    // Each attribute value of a DN replaced by its token, types kept: "uid=v…,ou=v…,dc=v…".
+    // A DN's attribute values replaced by their tokens, types kept, except the structure's (dc, o, ou, c, l, st):
+    // "uid=v…,ou=people,dc=example,dc=com"; a DN of one RDN (the root DN, cn=monitor) is kept as it is.
     std::string dn(std::string_view dn) const;
 
     uint64_t hash(std::string_view value) const;

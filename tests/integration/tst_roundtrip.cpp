@@ -1,0 +1,171 @@
+// The round trip of issue 14: capture -> analyze -> replay -> capture again, on a real 389-ds sandbox with its
+// access log on. A Zipf-skewed search and compare load over several connections is logged, analysed and saved
+// (anonymised); the saved workload is replayed against the same server (values mapped onto its uid=userN keys);
+// the part of the log the replay wrote is analysed again. The second log matches the first: operation mix and
+// template shares within 2 percentage points, connections within 5 %, the fitted Zipf alpha within 0.1.
+#include "core/sandbox/ds389sandbox.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+namespace {
+
+struct Result
+{
+    int code = -1;
+    QByteArray out, err;
+};
+
+Result cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
+    p.waitForFinished(300000);
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+QJsonObject analyze(const QString& log, const QStringList& extra = {})
+{
+    const Result r = cli(QStringList { "workload", "analyze", "--log", log, "--json", "-" } + extra);
+    if (r.code != 0)
+        qWarning("workload analyze: %s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+QJsonObject templateOf(const QJsonObject& analysis, const QString& kind, const QString& text)
+{
+    const QJsonArray templates = analysis.value("templates").toArray();
+    for (const auto& v : templates)
+        if (v.toObject().value("kind").toString() == kind && v.toObject().value("template").toString() == text)
+            return v.toObject();
+    return {};
+}
+
+double opCount(const QJsonObject& analysis, const QString& kind)
+{
+    return analysis.value("operations").toObject().value(kind).toDouble();
+}
+
+double opTotal(const QJsonObject& analysis)
+{
+    double n = 0;
+    const QJsonObject ops = analysis.value("operations").toObject();
+    for (auto it = ops.constBegin(); it != ops.constEnd(); ++it)
+        n += it.value().toDouble();
+    return n;
+}
+
+// The bytes the server appended to its log since `offset`, once it holds at least `searches` searches with
+// their results (the server writes each RESULT as it answers: the last may trail the client a moment).
+QString tailOf(const QString& log, qint64 offset, const QString& out, double searches)
+{
+    QElapsedTimer waited;
+    waited.start();
+    do {
+        QFile in(log), tail(out);
+        if (!in.open(QIODevice::ReadOnly) || !tail.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return {};
+        in.seek(offset);
+        tail.write(in.readAll());
+        tail.close();
+        if (opCount(analyze(out), "search") >= searches)
+            break;
+        QTest::qWait(200);
+    } while (waited.elapsed() < 20000);
+    return out;
+}
+
+} // namespace
+
+class TstRoundTrip : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void captureAnalyzeReplayCapture();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TstRoundTrip::captureAnalyzeReplayCapture()
+{
+    if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
+        QSKIP(qPrintable("no 389-ds: " + why));
+    Ds389Options o;
+    o.entries = 2000;
+    o.accessLog = true;
+    ProbeError e;
+    Ds389Guard ds(Ds389Sandbox::start(o, &e));
+    QVERIFY2(ds.isValid(), qPrintable(e.detail));
+    const SandboxInfo& s = ds.info();
+    const QString log = Ds389Sandbox::accessLogPath(ds.info().dir);
+    const qint64 start = QFileInfo(log).size(); // the sandbox's own setup is not the traffic under test
+
+    // 1. The traffic: searches and compares, Zipf-skewed keys, 8 connections, at a rate a sanitizer build keeps.
+    const QString uids = QStringLiteral("uid=user[0-1999]");
+    const Result load = cli({ "ldap", "mixed", "--uri", s.uri, "--bind-dn", s.bindDn, "--password-file", s.passwordFile,
+        "--mix", "search=80,compare=20", "--base", s.peopleBase, "--filter", uids, "--dn", uids + u',' + s.peopleBase,
+        "--attr", "objectClass", "--value", "person", "--access", "zipf:1.0", "--rate", "400", "--duration", "4",
+        "--threads", "2", "--connections", "4", "--no-server-counters", "--no-history" });
+    QVERIFY2(load.code == 0, load.err.constData());
+    const QString first = tailOf(log, start, m_dir.filePath("first.log"), 100);
+    const qint64 replayStart = QFileInfo(log).size();
+    const QJsonObject a = analyze(first);
+    const QJsonObject searchA = templateOf(a, "search", "(uid=?1)");
+    QVERIFY2(searchA.value("count").toDouble() > 200, qPrintable(QJsonDocument(a).toJson()));
+    QCOMPARE(searchA.value("skew").toObject().value("model").toString(), QStringLiteral("zipf"));
+
+    // 2. Saved (anonymised) and replayed: the same timing, the values mapped onto the server's keys.
+    const QString saved = m_dir.filePath("w.dbwl");
+    const Result save = cli({ "workload", "analyze", "--log", first, "--save", saved });
+    QVERIFY2(save.code == 0, save.err.constData());
+    const Result replay = cli({ "replay", "--workload", saved, "--uri", s.uri, "--shared-password-file", s.passwordFile,
+        "--key-space", uids + u',' + s.peopleBase, "--no-server-counters", "--no-history", "--quiet", "--json",
+        m_dir.filePath("replay.json") });
+    QVERIFY2(replay.code == 0, replay.err.constData());
+    qInfo("%s", replay.out.constData());
+
+    // 3. The replay's own log, analysed.
+    const QString second = tailOf(log, replayStart, m_dir.filePath("second.log"), opCount(a, "search"));
+    const QJsonObject b = analyze(second);
+    const double totalA = opTotal(a), totalB = opTotal(b);
+    QVERIFY(totalA > 0 && totalB > 0);
+    const QJsonObject opsA = a.value("operations").toObject();
+    for (auto it = opsA.constBegin(); it != opsA.constEnd(); ++it) {
+        const double shareA = 100 * it.value().toDouble() / totalA, shareB = 100 * opCount(b, it.key()) / totalB;
+        qInfo("%-8s logged %5.1f %%, replayed %5.1f %%", qPrintable(it.key()), shareA, shareB);
+        QVERIFY2(std::abs(shareA - shareB) <= 2.0, qPrintable(it.key()));
+    }
+    const QJsonArray templates = a.value("templates").toArray();
+    for (const auto& v : templates) {
+        const QJsonObject t = v.toObject();
+        const QJsonObject u = templateOf(b, t.value("kind").toString(), t.value("template").toString());
+        const double shareA = 100 * t.value("share").toDouble(), shareB = 100 * u.value("share").toDouble();
+        qInfo("%-8s %-45s logged %5.1f %%, replayed %5.1f %%", qPrintable(t.value("kind").toString()),
+            qPrintable(t.value("template").toString()), shareA, shareB);
+        if (shareA >= 1.0)
+            QVERIFY2(std::abs(shareA - shareB) <= 2.0, qPrintable(t.value("template").toString()));
+    }
+    const double connA = a.value("connections").toDouble(), connB = b.value("connections").toDouble();
+    qInfo("connections: logged %.0f, replayed %.0f", connA, connB);
+    QVERIFY2(std::abs(connA - connB) <= std::max(1.0, 0.05 * connA), qPrintable(QString::number(connB)));
+    const double alphaA = searchA.value("skew").toObject().value("alpha").toDouble();
+    const QJsonObject searchB = templateOf(b, "search", "(uid=?1)");
+    QCOMPARE(searchB.value("skew").toObject().value("model").toString(), QStringLiteral("zipf"));
+    const double alphaB = searchB.value("skew").toObject().value("alpha").toDouble();
+    qInfo("Zipf alpha of (uid=?1): logged %.3f, replayed %.3f", alphaA, alphaB);
+    QVERIFY2(std::abs(alphaA - alphaB) <= 0.1, qPrintable(QString::number(alphaB)));
+}
+
+QTEST_GUILESS_MAIN(TstRoundTrip)
+#include "tst_roundtrip.moc"
