@@ -151,6 +151,12 @@ void checkWholeLog(const QJsonObject& analysis, const Load& load, const QString&
     QVERIFY(analysis.value("connections").toInt() >= 2);
     QCOMPARE(analysis.value("unmatched").toObject().value("results_without_request").toInt(), 0);
     QVERIFY(analysis.value("per_second").toArray().size() >= 3);
+    const QJsonObject lines = analysis.value("lines").toObject();
+    const QJsonObject churn = analysis.value("churn").toObject();
+    qInfo("%s: %d lines, %d ignored, %d cut; %d connects, %d closes", qPrintable(format), lines.value("total").toInt(),
+        lines.value("ignored").toInt(), lines.value("cut").toInt(), churn.value("connects").toInt(),
+        churn.value("closes").toInt());
+    QCOMPARE(lines.value("cut").toInt(), 0);
 }
 
 } // namespace
