@@ -34,8 +34,8 @@ connection churn and operations in flight.
 Logs: 389-ds access logs, OpenLDAP `stats` lines (syslog, slapd -d 256 or logfile, or bare from journalctl -o cat),
 slapo-accesslog entries as LDIF. Gzip'd files are read as they are; rotated files of one log are read in the order
 of their first line's time; '-' reads standard input. Several files: --log A --log B, or --log A B C.
-Memory is bounded whatever the log's size (--save excepted: it holds the workload it writes). Key statistics
-per template: %1; the first 200 templates have statistics, later ones are summed.
+Memory is bounded whatever the log's size (--save excepted: it holds the workload it writes). Key statistics:
+%1; the first 200 templates have them, later ones are summed.
 --save writes the workload for `replay`: anonymised (consistent pseudonyms from a keyed hash with a fresh key,
 for slot values, DNs, client addresses and write values) unless --keep-values. Times: ISO 8601
 (2026-12-01T10:00:00Z; no zone = UTC) or seconds since the epoch. The analysis is not a run: it is not saved in

@@ -203,7 +203,8 @@ KeySummary::Fit KeySummary::fit() const
 
 QJsonObject KeySummary::Fit::toJson() const
 {
-    QJsonObject o { { QStringLiteral("model"), model }, { QStringLiteral("keys_estimated"), std::round(distinct) },
+    QJsonObject o { { QStringLiteral("model"), model }, { QStringLiteral("key"), QStringLiteral("all slot values") },
+        { QStringLiteral("keys_estimated"), std::round(distinct) },
         { QStringLiteral("top_key_share"), round3(topShare) } };
     if (model == u"zipf") {
         o.insert(QStringLiteral("alpha"), round3(alpha));

@@ -6,6 +6,15 @@
 
 using namespace LogScan;
 
+namespace {
+
+uint64_t toSecond(uint64_t ns)
+{
+    return ns - ns % 1000000000ull;
+}
+
+} // namespace
+
 std::optional<uint64_t> ParseAccesslogLdif::parseGeneralizedTime(sv s)
 {
     const auto y = digitsAt(s, 0, 4), mo = digitsAt(s, 4, 2), d = digitsAt(s, 6, 2), h = digitsAt(s, 8, 2),
@@ -110,10 +119,10 @@ void ParseAccesslogLdif::attribute(sv name, sv value)
             m_op.oid = value.substr(8);
         } else
             m_isRequest = false;
-    } else if (name == "reqStart") {
-        m_op.startNs = parseGeneralizedTime(value).value_or(0);
+    } else if (name == "reqStart") { // to the second: the fraction is slapd's sequence number in that second
+        m_op.startNs = toSecond(parseGeneralizedTime(value).value_or(0));
     } else if (name == "reqEnd") {
-        m_op.endNs = parseGeneralizedTime(value).value_or(0);
+        m_op.endNs = toSecond(parseGeneralizedTime(value).value_or(0));
     } else if (name == "reqSession") {
         sv v = value;
         if (const auto s = parseUInt(v)) {
@@ -167,10 +176,6 @@ void ParseAccesslogLdif::endEntry()
     if (m_isRequest && m_haveSession) {
         noteTime(m_op.startNs);
         noteTime(m_op.endNs);
-        if (m_op.startNs % 1000000000ull)
-            m_stats.subSecond = true;
-        if (m_op.etimeMs < 0 && m_op.endNs >= m_op.startNs && m_op.startNs)
-            m_op.etimeMs = double(m_op.endNs - m_op.startNs) / 1e6;
         m_op.haveRequest = true;
         if (m_sessions.insert(m_op.conn).second)
             m_join.opened(m_op.conn, m_op.startNs, {});
@@ -194,9 +199,9 @@ void ParseAccesslogLdif::endEntry()
 QStringList ParseAccesslogLdif::gaps() const
 {
     QStringList g { QStringLiteral("no client addresses"),
-        QStringLiteral("no connection opens (a session starts at "
-                       "its first operation)"),
-        QStringLiteral("no passwords") };
+        QStringLiteral("no connection opens (a session starts at its first operation)"), QStringLiteral("no passwords"),
+        QStringLiteral("timestamps to the second (reqStart/reqEnd fractions are slapd's sequence numbers within the "
+                       "second, not microseconds): no server times") };
     if (m_writes && m_writesWithValues < m_writes)
         g << QStringLiteral("write values missing for %1 of %2 writes (logold/logops settings)")
                  .arg(m_writes - m_writesWithValues)

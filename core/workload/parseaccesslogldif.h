@@ -13,8 +13,11 @@
 //   reqAttr: cn                           reqEntries: 1             reqResult: 0
 //   reqMod: mail:+ u1@x (write values: "attr:op value", op + add, - delete, = replace, # increment)
 //   reqNewRDN, reqNewSuperior (modrdn), reqMethod (bind), reqId (abandon)
-// Values in base64 ("attr:: ...") are decoded; continuation lines (a leading space) are joined. The log has no
-// client addresses and no connection opens: a session's first entry opens it, its unbind closes it.
+// reqStart/reqEnd are read to the second: slapd writes the second and then, as the "fraction", its count of
+// operations started within that second (slap_op_time's o_tincr), not microseconds; so the log gives no server
+// times and ops of one session keep their entry order. Values in base64 ("attr:: ...") are decoded; continuation lines
+// (a leading space) are joined. The log has no client addresses and no connection opens: a session's first entry opens
+// it, its unbind closes it.
 class ParseAccesslogLdif : public LogParser
 {
 public:

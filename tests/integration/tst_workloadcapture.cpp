@@ -7,6 +7,7 @@
 #include "core/workload/workloadfile.h"
 #include "ldapfixture.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -136,7 +137,7 @@ void countInWindow(const QString& log, const QString& saved, const Load& load, c
     QVERIFY(!text.contains("\"user1") && !text.contains("127.0.0.1"));
 }
 
-void checkWholeLog(const QJsonObject& analysis, const Load& load, const QString& format)
+void checkWholeLog(const QJsonObject& analysis, const Load& load, const QString& format, bool serverTimes = true)
 {
     QCOMPARE(analysis.value("source").toObject().value("format").toString(), format);
     const QJsonObject search = templateOf(analysis, "search", "(uid=?1)");
@@ -145,11 +146,17 @@ void checkWholeLog(const QJsonObject& analysis, const Load& load, const QString&
     QVERIFY(search.value("result_codes").toObject().value("0").toInt() >= load.ok.value(kSearch));
     QVERIFY(modify.value("result_codes").toObject().value("0").toInt() >= load.ok.value(kModify));
     QCOMPARE(search.value("entries").toObject().value("mean").toDouble(), 1.0); // each uid=userN exists once
-    QVERIFY(search.value("etime_ms").toObject().value("p50").toDouble() > 0);
+    QCOMPARE(search.value("etime_ms").toObject().value("p50").toDouble() > 0, serverTimes);
     QCOMPARE(search.value("skew").toObject().value("model").toString(), QString("uniform")); // the load's keys
     QVERIFY(analysis.value("connections").toInt() >= 2);
     QCOMPARE(analysis.value("unmatched").toObject().value("results_without_request").toInt(), 0);
     QVERIFY(analysis.value("per_second").toArray().size() >= 3);
+    const QJsonObject lines = analysis.value("lines").toObject();
+    const QJsonObject churn = analysis.value("churn").toObject();
+    qInfo("%s: %d lines, %d ignored, %d cut; %d connects, %d closes", qPrintable(format), lines.value("total").toInt(),
+        lines.value("ignored").toInt(), lines.value("cut").toInt(), churn.value("connects").toInt(),
+        churn.value("closes").toInt());
+    QCOMPARE(lines.value("cut").toInt(), 0);
 }
 
 } // namespace
@@ -161,6 +168,7 @@ private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void ds389MixedLoad();
     void openldapStatsLog();
+    void openldapAccesslogLdif();
 
 private:
     QTemporaryDir m_dir;
@@ -223,6 +231,99 @@ void TstWorkloadCapture::openldapStatsLog()
     if (QTest::currentTestFailed())
         return;
     countInWindow(log, m_dir.filePath("openldap.dbwl"), load, "openldap-stats");
+}
+
+// slapo-accesslog on the sandbox's database (logops writes reads session, into cn=accesslog), the entries
+// exported with ldapsearch as LDIF (folded lines and all) after the load.
+void TstWorkloadCapture::openldapAccesslogLdif()
+{
+    QString why;
+    SandboxGuard sbx = LdapFixture::start(2000, false, &why);
+    if (!sbx)
+        QSKIP(qPrintable("no slapd sandbox: " + why));
+    const QString conf = sbx->dir + "/slapd.conf";
+    QFile f(conf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    f.close();
+    if (!text.contains("moduleload back_mdb"))
+        QSKIP("the sandbox's slapd has its backends built in: no module path to load accesslog from");
+    const QByteArray admin = sbx->bindDn.toUtf8();
+    const QString logDir = sbx->dir + "/accesslog";
+    QVERIFY(QDir().mkpath(logDir));
+    text.replace("moduleload back_mdb\n", "moduleload back_mdb\nmoduleload accesslog\n");
+    const QByteArray logDb = "\ndatabase mdb\nsuffix \"cn=accesslog\"\ndirectory \"" + logDir.toUtf8()
+        + "\"\nmaxsize 268435456\nindex reqStart eq\nlimits dn.exact=\"" + admin
+        + "\" size=unlimited time=unlimited\naccess to * by dn.exact=\"" + admin + "\" read by * none\n";
+    const qsizetype mainDb = text.indexOf("\ndatabase mdb\n");
+    QVERIFY(mainDb > 0);
+    text.insert(mainDb, logDb);
+    const qsizetype monitor = text.indexOf("\ndatabase monitor\n");
+    QVERIFY(monitor > 0);
+    text.insert(monitor, QByteArray("overlay accesslog\nlogdb \"cn=accesslog\"\nlogops writes reads session\n"));
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text);
+    f.close();
+    const QStringList argv = LdapFixture::cmdline(sbx->pid);
+    QVERIFY(!argv.isEmpty());
+    QVERIFY(::kill(pid_t(sbx->pid), SIGTERM) == 0);
+    QVERIFY(LdapFixture::waitGone(sbx->pid));
+    QVERIFY2(LdapFixture::restart(argv, sbx->uri), "slapd with slapo-accesslog did not start");
+
+    Load load;
+    runLoad(sbx.info(), m_dir.filePath("accesslog.json"), &load);
+    if (QTest::currentTestFailed())
+        return;
+    const QString ldif = m_dir.filePath("accesslog.ldif");
+    QProcess dump;
+    dump.setStandardOutputFile(ldif);
+    dump.start("ldapsearch",
+        { "-x", "-H", sbx->uri, "-D", sbx->bindDn, "-y", sbx->passwordFile, "-b", "cn=accesslog", "-LLL",
+            "(reqType=*)" });
+    QVERIFY(dump.waitForFinished(120000));
+    QCOMPARE(dump.exitCode(), 0);
+    const QJsonObject analysis = analyzeAll(ldif, 0);
+    checkWholeLog(analysis, load, "accesslog-ldif", false);
+    // slapd's reqStart/reqEnd are seconds plus a sequence number, not microseconds: the load's window cannot be
+    // cut out to the operation. Every logged entry is counted, though: the LDIF's own entries, counted here.
+    QFile exported(ldif);
+    QVERIFY(exported.open(QIODevice::ReadOnly));
+    const QByteArray all = exported.readAll().replace("\n ", ""); // unfold
+    int searchEntries = 0, modifyEntries = 0;
+    for (const QByteArray& block : QByteArray(all).replace("\n\n", "\x1e").split('\x1e')) {
+        if (block.contains("\nreqType: search") && block.contains("\nreqFilter: (uid=user"))
+            ++searchEntries;
+        if (block.contains("\nreqType: modify") && block.contains(",ou=people,dc=example,dc=com\n"))
+            ++modifyEntries;
+    }
+    const QJsonObject search = templateOf(analysis, "search", "(uid=?1)");
+    const QJsonObject modify = templateOf(analysis, "modify", "uid=?1,ou=people,dc=example,dc=com");
+    qInfo("accesslog: %d search and %d modify entries; analysed %d and %d; the record %d and %d", searchEntries,
+        modifyEntries, search.value("count").toInt(), modify.value("count").toInt(), load.ops.value(kSearch),
+        load.ops.value(kModify));
+    QCOMPARE(search.value("count").toInt(), searchEntries);
+    QCOMPARE(modify.value("count").toInt(), modifyEntries);
+    QVERIFY(searchEntries >= load.ops.value(kSearch) && modifyEntries >= load.ops.value(kModify));
+    QVERIFY(analysis.value("gaps").toArray().contains(
+        QJsonValue("timestamps to the second (reqStart/reqEnd fractions are slapd's sequence numbers within the "
+                   "second, not microseconds): no server times")));
+    const Result keptRun
+        = cli({ "workload", "analyze", "--log", ldif, "--save", m_dir.filePath("accesslog.dbwl"), "--keep-values" });
+    QVERIFY2(keptRun.code == 0, keptRun.err.constData());
+    // The write values came with the workload: the modify's new description.
+    QString error;
+    const auto kept = WorkloadFile::read(m_dir.filePath("accesslog.dbwl"), &error);
+    QVERIFY2(kept, qPrintable(error));
+    int withValues = 0;
+    for (const WorkloadConnection& c : kept->connections)
+        for (const WorkloadOp& op : c.ops)
+            if (op.kind == WorkloadOpKind::Modify && op.templateId >= 0
+                && kept->templates[size_t(op.templateId)].text == "uid=?1,ou=people,dc=example,dc=com"
+                && !op.writeValues.empty() && op.writeValues.front().first == "description"
+                && op.writeValues.front().second.value(0).startsWith("capture "))
+                ++withValues;
+    QVERIFY(withValues >= load.ops.value(kModify));
+    QCOMPARE(modify.value("count").toInt(), withValues);
 }
 
 QTEST_GUILESS_MAIN(TstWorkloadCapture)
