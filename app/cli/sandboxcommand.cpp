@@ -46,7 +46,8 @@ stops the sandbox started last. Exit codes: 0 done; 1 failed, or (status, stop) 
 
 --server 389ds runs 389 Directory Server (389-ds-base's ns-slapd) instead, in PARENT/dirbench-389ds-XXXXXX,
 made from the package's templates without systemd; BIND_DN is cn=Directory Manager, an ACI lets anyone read
-all but userPassword, and the access log is off. status and stop need --dir (the sandbox or its parent).
+all but userPassword, and the access log is off unless --access-log (then unbuffered, at ACCESS_LOG: for
+`workload analyze` and `replay`). status and stop need --dir (the sandbox or its parent).
 With --replicas 1 a consumer (a second ns-slapd in the sandbox directory, on its own port) gets a
 replication manager and the supplier an agreement to it; the consumer is initialised from the supplier by a
 total init, whose duration is printed (INIT_SECONDS). stop stops both.
@@ -103,6 +104,8 @@ void printInfo(const SandboxInfo& info, bool json)
 
 int start(const QCommandLineParser& parser)
 {
+    if (parser.isSet(QStringLiteral("access-log")))
+        return badArgument(QStringLiteral("--access-log"), QStringLiteral("only with --server 389ds"));
     SandboxOptions opt;
     if (parser.isSet(QStringLiteral("entries"))) {
         bool ok = false;
@@ -228,6 +231,7 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
         if (parser.isSet(QLatin1String(o)))
             return badArgument(QStringLiteral("--") + QLatin1String(o), QStringLiteral("not with --server 389ds"));
     Ds389Options opt;
+    opt.accessLog = parser.isSet(QStringLiteral("access-log"));
     bool ok = true;
     if (parser.isSet(QStringLiteral("entries")))
         opt.entries = parser.value(QStringLiteral("entries")).toInt(&ok);
@@ -263,6 +267,8 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
     for (const SandboxServer& r : info->replicas)
         std::fprintf(stderr, "dirbench-cli sandbox: consumer ns-slapd (pid %lld) on %s, total init %.3f s\n", r.pid,
             qPrintable(r.uri), info->initSeconds);
+    if (opt.accessLog && !parser.isSet(QStringLiteral("json")))
+        std::printf("ACCESS_LOG=%s\n", qPrintable(Ds389Sandbox::accessLogPath(info->dir)));
     printInfo(*info, parser.isSet(QStringLiteral("json")));
     return ExitOk;
 }
@@ -293,7 +299,9 @@ int runSandboxCommand(const QStringList& args)
     const QCommandLineOption topology(QStringLiteral("topology"),
         QStringLiteral("start: replicas (with --replicas) or mirror (two providers, OpenLDAP)."),
         QStringLiteral("KIND"));
-    for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server, &replicas, &topology })
+    const QCommandLineOption accessLog(QStringLiteral("access-log"),
+        QStringLiteral("start, 389ds: the access log on, unbuffered (its path: ACCESS_LOG)."));
+    for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server, &replicas, &topology, &accessLog })
         parser.addOption(*o);
 
     const QString sub = args.value(1);
@@ -307,7 +315,7 @@ int runSandboxCommand(const QStringList& args)
         { QStringLiteral("start"),
             { QStringLiteral("entries"), QStringLiteral("tls"), QStringLiteral("ppolicy-lockout"),
                 QStringLiteral("port"), QStringLiteral("dir"), QStringLiteral("json"), QStringLiteral("server"),
-                QStringLiteral("replicas"), QStringLiteral("topology") } },
+                QStringLiteral("replicas"), QStringLiteral("topology"), QStringLiteral("access-log") } },
         { QStringLiteral("status"), { QStringLiteral("dir"), QStringLiteral("json"), QStringLiteral("server") } },
         { QStringLiteral("stop"), { QStringLiteral("dir"), QStringLiteral("server") } },
     };
@@ -319,7 +327,8 @@ int runSandboxCommand(const QStringList& args)
     }
     if (helpRequested(parser)) {
         QList<QCommandLineOption> mine;
-        for (const auto* o : { &entries, &tls, &ppolicy, &port, &dir, &json, &server, &replicas, &topology })
+        for (const auto* o :
+            { &entries, &tls, &ppolicy, &port, &dir, &json, &server, &replicas, &topology, &accessLog })
             if (owners.value(sub).contains(o->names().constFirst()))
                 mine << *o;
         return printUsage(QStringLiteral("sandbox ") + sub, QString::fromUtf8(kDescription), mine);
