@@ -4,6 +4,7 @@
 #include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/ldapprinter.h"
+#include "app/cli/serverlogoption.h"
 #include "core/common/units.h"
 #include "core/ldap/loadgenerator.h"
 #include "core/ldap/probe.h"
@@ -74,7 +75,7 @@ QStringList outputNames(bool load)
 {
     QStringList out { QStringLiteral("json") };
     if (load)
-        out << QStringLiteral("quiet");
+        out << QStringLiteral("quiet") << QStringLiteral("server-log");
     for (const auto& o : historyOptions())
         out << o.names().constFirst();
     return out;
@@ -102,7 +103,8 @@ QList<QCommandLineOption> allOptions()
                                                          "else goes to stdout)."),
                                           QStringLiteral("FILE")),
               QCommandLineOption(
-                  QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary (loads).")) }
+                  QStringLiteral("quiet"), QStringLiteral("Print no interval lines, only the summary (loads).")),
+              serverLogCommandLineOption() }
     + historyOptions();
 }
 
@@ -137,6 +139,9 @@ int runProbe(const QCommandLineParser& p, const LdapTarget& t, HistorySink& hist
 
 int runLoad(const LdapLoadSpec& s, const QCommandLineParser& p, HistorySink& history, std::FILE* out, RunRecord* rec)
 {
+    ServerLogOption serverLog;
+    if (int rc = serverLogFromParser(p, &serverLog))
+        return rc;
     if (int rc = history.configure(p))
         return rc;
     if (int rc = history.begin(s.kindName(), s.toJson()))
@@ -150,6 +155,7 @@ int runLoad(const LdapLoadSpec& s, const QCommandLineParser& p, HistorySink& his
             for (const auto& smp : batch)
                 printLoadInterval(out, smp);
     });
+    attachServerLog(serverLog, *rec, out);
     printLoadSummary(out, *rec);
     return ExitOk;
 }

@@ -2,7 +2,8 @@
 // access log on. A Zipf-skewed search and compare load over several connections is logged, analysed and saved
 // (anonymised); the saved workload is replayed against the same server (values mapped onto its uid=userN keys);
 // the part of the log the replay wrote is analysed again. The second log matches the first: operation mix and
-// template shares within 2 percentage points, connections within 5 %, the fitted Zipf alpha within 0.1.
+// template shares within 2 percentage points, connections within 5 %, the fitted Zipf alpha within 0.1. And the
+// server's own view of a load (ldap --server-log) beside the client's latency.
 #include "core/sandbox/ds389sandbox.h"
 
 #include <QElapsedTimer>
@@ -92,6 +93,7 @@ class TstRoundTrip : public QObject
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void captureAnalyzeReplayCapture();
+    void serverLogBesideClient();
 
 private:
     QTemporaryDir m_dir;
@@ -165,6 +167,50 @@ void TstRoundTrip::captureAnalyzeReplayCapture()
     const double alphaB = searchB.value("skew").toObject().value("alpha").toDouble();
     qInfo("Zipf alpha of (uid=?1): logged %.3f, replayed %.3f", alphaA, alphaB);
     QVERIFY2(std::abs(alphaA - alphaB) <= 0.1, qPrintable(QString::number(alphaB)));
+}
+
+// The server's own view (ldap --server-log): the access log's operations fall into the load's intervals; in the
+// whole window the server answered what the client counted (give or take the operations at each edge), and its etime is
+// no larger than the client's latency (which holds it) at the median.
+void TstRoundTrip::serverLogBesideClient()
+{
+    if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
+        QSKIP(qPrintable("no 389-ds: " + why));
+    Ds389Options o;
+    o.entries = 2000;
+    o.accessLog = true;
+    ProbeError e;
+    Ds389Guard ds(Ds389Sandbox::start(o, &e));
+    QVERIFY2(ds.isValid(), qPrintable(e.detail));
+    const SandboxInfo& s = ds.info();
+    const QString rec = m_dir.filePath("serverlog.json");
+    const Result load = cli({ "ldap", "search", "--uri", s.uri, "--bind-dn", s.bindDn, "--password-file",
+        s.passwordFile, "--base", s.peopleBase, "--filter", "uid=user[0-1999]", "--duration", "3", "--threads", "2",
+        "--rate", "300", "--server-log", Ds389Sandbox::accessLogPath(s.dir), "--no-history", "--json", rec });
+    QVERIFY2(load.code == 0, load.err.constData());
+    QVERIFY2(load.out.contains("server's own view (389-access)"), load.out.constData());
+    QFile f(rec);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject r = QJsonDocument::fromJson(f.readAll()).object();
+    const QJsonObject view = r.value("server_log").toObject();
+    QCOMPARE(view.value("format").toString(), QStringLiteral("389-access"));
+    const QJsonArray intervals = view.value("intervals").toArray();
+    QCOMPARE(intervals.size(), r.value("intervals").toArray().size());
+    double sum = 0;
+    for (const auto& v : intervals)
+        sum += v.toObject().value("ops").toDouble();
+    const QJsonObject summary = view.value("summary").toObject();
+    QCOMPARE(sum, summary.value("ops").toDouble()); // each logged operation in exactly one interval
+    const double client = r.value("summary").toObject().value("ops").toDouble();
+    qInfo("server answered %.0f in the window, the client counted %.0f", sum, client);
+    // The edges: operations in flight when the window opens and closes, and the server's stamp (taken as it logs
+    // the result, before the client reads it) against the window's wall clock: 2 % of the count.
+    QVERIFY2(std::abs(sum - client) <= std::max(4.0, 0.02 * client) && client > 500,
+        qPrintable(QString::number(sum - client)));
+    const double etime = summary.value("etime_ms").toObject().value("p50").toDouble();
+    const double latency = r.value("summary").toObject().value("latency_ms").toObject().value("p50").toDouble();
+    QVERIFY2(etime > 0 && etime <= latency * 1.1, qPrintable(QString("%1 vs %2").arg(etime).arg(latency)));
+    QVERIFY(summary.value("wtime_ms").toObject().value("count").toDouble() == sum); // 389: wtime and optime too
 }
 
 QTEST_GUILESS_MAIN(TstRoundTrip)

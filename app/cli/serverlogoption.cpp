@@ -1,0 +1,54 @@
+#include "app/cli/serverlogoption.h"
+
+#include "app/cli/clicommon.h"
+#include "core/workload/serverlogview.h"
+
+#include <QFileInfo>
+
+namespace Cli {
+
+QCommandLineOption serverLogCommandLineOption()
+{
+    return QCommandLineOption(QStringLiteral("server-log"),
+        QStringLiteral("The server's access log (389-ds unbuffered, OpenLDAP stats to a file): its per-operation "
+                       "times beside the client's latency (loads)."),
+        QStringLiteral("FILE"));
+}
+
+int serverLogFromParser(const QCommandLineParser& p, ServerLogOption* out)
+{
+    if (!p.isSet(QStringLiteral("server-log")))
+        return ExitOk;
+    const QString path = p.value(QStringLiteral("server-log"));
+    const QFileInfo fi(path);
+    if (!fi.isFile() || !fi.isReadable())
+        return badArgument(QStringLiteral("--server-log"), QStringLiteral("'%1' is not a readable file").arg(path));
+    *out = { fi.absoluteFilePath(), fi.size() };
+    return ExitOk;
+}
+
+void attachServerLog(const ServerLogOption& o, RunRecord& rec, std::FILE* out)
+{
+    if (!o.isSet())
+        return;
+    const auto window = ServerLogView::windowOf(rec.summary, rec.intervals);
+    QString error;
+    const auto view = window ? ServerLogView::read(o.path, o.offset, *window, &error) : std::nullopt;
+    if (!view) {
+        rec.addWarning(QStringLiteral("server-log"),
+            QStringLiteral("the server's access log was not read: %1")
+                .arg(window ? error : QStringLiteral("the run has no measured window")));
+        return;
+    }
+    rec.extra.insert(QStringLiteral("server_log"), *view);
+    const QJsonObject s = view->value(QLatin1String("summary")).toObject();
+    const QJsonObject etime = s.value(QLatin1String("etime_ms")).toObject();
+    const QJsonObject client = rec.summary.value(QLatin1String("latency_ms")).toObject();
+    std::fprintf(out,
+        "server's own view (%s): %.0f operations in the window, etime p50 %.3f ms p99 %.3f ms; client p50 %.3f ms "
+        "p99 %.3f ms\n",
+        qPrintable(view->value(QLatin1String("format")).toString()), s.value(QLatin1String("ops")).toDouble(), etime.value(QLatin1String("p50")).toDouble(),
+        etime.value(QLatin1String("p99")).toDouble(), client.value(QLatin1String("p50")).toDouble(), client.value(QLatin1String("p99")).toDouble());
+}
+
+} // namespace Cli
