@@ -1,0 +1,413 @@
+// Issue 15, load from many hosts: the real dirbench-cli as coordinator with `--agents local:3` (three agent
+// processes of this build) against the sandbox's slapd. The merge is exact (the agents' successes, the merged
+// summary and the merged intervals agree to the operation, the histogram is the bucket-wise sum) and the server's
+// cn=monitor agrees; an agent killed mid-run fails the run on time naming it and leaves no agent behind (with
+// --on-agent-loss continue the others go on, counted); a coordinator killed takes its agents with it within 3 s;
+// write loads of three agents do not collide and leave nothing; clock offsets are measured and refused; and
+// `dirbench-cli merge` gives what the live merge gave.
+#include "core/common/histogram.h"
+#include "core/ldap/ldapsession.h"
+#include "core/ldap/ldaptarget.h"
+#include "ldapfixture.h"
+#include "tests/common/clirun.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <sys/types.h>
+
+namespace {
+
+const QString kFilter = QStringLiteral("(uid=user[0-1999])");
+constexpr int kBoundMs = 2000; // an agent's loss stops the run within this (checked with 5x, for sanitizers)
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+double num(const QJsonObject& o, const char* key)
+{
+    return o.value(QLatin1String(key)).toDouble();
+}
+
+// The processes whose parent is `pid` (the coordinator's agents), from /proc.
+QList<qint64> childrenOf(qint64 pid)
+{
+    QList<qint64> out;
+    const QDir tasks(QStringLiteral("/proc/%1/task").arg(pid));
+    for (const QString& t : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile f(tasks.filePath(t) + QStringLiteral("/children"));
+        if (f.open(QIODevice::ReadOnly))
+            for (const QByteArray& c : f.readAll().split(' '))
+                if (c.trimmed().toLongLong() > 0)
+                    out << c.trimmed().toLongLong();
+    }
+    return out;
+}
+
+bool alive(qint64 pid)
+{
+    // A zombie is gone for our purpose (it holds no connection and runs nothing).
+    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray stat = f.readAll();
+    const qsizetype close = stat.lastIndexOf(')');
+    return close > 0 && stat.mid(close + 2, 1) != "Z";
+}
+
+// Reads the CLI's stdout until it printed `lines` interval lines ("t=  2.00 s ...").
+bool waitForIntervals(QProcess& cli, int lines, QByteArray* out)
+{
+    if (!cli.waitForStarted())
+        return false;
+    QElapsedTimer t;
+    t.start();
+    while (out->count("t=") < lines && t.elapsed() < 60000 && cli.state() == QProcess::Running) {
+        cli.waitForReadyRead(200);
+        *out += cli.readAllStandardOutput();
+    }
+    return out->count("t=") >= lines;
+}
+
+} // namespace
+
+class TstAgents : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void exactMerge();
+    void mergeEqualsLiveMerge();
+    void separateRunsMerge();
+    void agentKilled();
+    void agentKilledContinue();
+    void coordinatorKilled();
+    void writesDoNotCollide();
+    void clockOffsetMeasuredAndRefused();
+    void agentsCheck();
+
+private:
+    QStringList loadArgs(const QString& op, const QString& json, const QStringList& more) const;
+    QJsonObject m_live; // exactMerge's record (with --interval-histograms), for mergeEqualsLiveMerge
+    QTemporaryDir m_tmp;
+    SandboxGuard m_sbx;
+};
+
+void TstAgents::initTestCase()
+{
+    if (SlapdSandbox::slapdProgram().isEmpty())
+        QSKIP("slapd is not installed (apt-get install slapd): the agent tests need a real server");
+    QVERIFY(m_tmp.isValid());
+    qputenv("DIRBENCH_HISTORY", m_tmp.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
+    QString why;
+    m_sbx = LdapFixture::start(2000, false, &why);
+    QVERIFY2(m_sbx, qPrintable(why));
+}
+
+QStringList TstAgents::loadArgs(const QString& op, const QString& json, const QStringList& more) const
+{
+    QStringList a { QStringLiteral("ldap"), op, QStringLiteral("--uri"), m_sbx->uri, QStringLiteral("--bind-dn"),
+        m_sbx->bindDn, QStringLiteral("--password-file"), m_sbx->passwordFile, QStringLiteral("--json"), json };
+    if (op == u"search")
+        a << QStringLiteral("--base") << m_sbx->peopleBase << QStringLiteral("--filter") << kFilter;
+    return a + more;
+}
+
+void TstAgents::exactMerge()
+{
+    const QString json = m_tmp.filePath(QStringLiteral("live.json"));
+    const auto r = CliRun::run(loadArgs(QStringLiteral("search"), json,
+        { QStringLiteral("--agents"), QStringLiteral("local:3"), QStringLiteral("--agent-command"),
+            QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("3"),
+            QStringLiteral("--rate"), QStringLiteral("600"), QStringLiteral("--duration"), QStringLiteral("4"),
+            QStringLiteral("--interval-histograms") }));
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject rec = readJson(json);
+    m_live = rec;
+    QCOMPARE(rec.value(QStringLiteral("kind")).toString(), QStringLiteral("ldap-search"));
+    QCOMPARE(rec.value(QStringLiteral("spec")).toObject().value(QStringLiteral("agents")).toObject().value(
+                 QStringLiteral("count")),
+        QJsonValue(3));
+    const QJsonObject sum = rec.value(QStringLiteral("summary")).toObject();
+    const QJsonArray agents = rec.value(QStringLiteral("agents")).toArray();
+    QCOMPARE(agents.size(), 3);
+    double agentsOk = 0, rateShares = 0;
+    LatencyHistogram agentsHist;
+    for (const auto& v : agents) {
+        const QJsonObject a = v.toObject();
+        QCOMPARE(a.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QCOMPARE(a.value(QStringLiteral("share")).toObject().value(QStringLiteral("threads")).toInt(), 1);
+        rateShares += a.value(QStringLiteral("share")).toObject().value(QStringLiteral("rate")).toDouble();
+        agentsOk += num(a, "ok");
+        QVERIFY(num(a, "ok") > 0);
+        QVERIFY(a.value(QStringLiteral("offset_ms")).isDouble());
+        QVERIFY(a.value(QStringLiteral("cpu_s")).toDouble() > 0);
+        agentsHist.merge(LatencyHistogram::fromJson(
+            a.value(QStringLiteral("summary")).toObject().value(QStringLiteral("latency_histogram_ns")).toObject()));
+    }
+    QCOMPARE(rateShares, 600.0);
+    double intervalsOk = 0;
+    const QJsonArray intervals = rec.value(QStringLiteral("intervals")).toArray();
+    QCOMPARE(intervals.size(), 4);
+    for (const auto& v : intervals) {
+        intervalsOk += num(v.toObject(), "ok");
+        QCOMPARE(v.toObject().value(QStringLiteral("agents_reporting")).toInt(), 3);
+    }
+    QVERIFY(agentsOk > 0);
+    QCOMPARE(num(sum, "ok"), agentsOk);
+    QCOMPARE(intervalsOk, agentsOk);
+    // The merged histogram is the bucket-wise sum of the agents' own.
+    const QJsonObject merged = sum.value(QStringLiteral("latency_histogram_ns")).toObject();
+    QCOMPARE(merged.value(QStringLiteral("buckets")).toObject(), agentsHist.toJson().value(QStringLiteral("buckets")));
+    QCOMPARE(num(merged, "count"), double(agentsHist.count()));
+    // The server's own count: every search the agents counted, plus the few of the warm-up's last 50 ms and the
+    // coordinator's own reads of cn=monitor.
+    const QJsonObject server = sum.value(QStringLiteral("server")).toObject();
+    const double served = num(server, "search_completed");
+    QVERIFY2(served >= agentsOk && served <= agentsOk * 1.05 + 60,
+        qPrintable(QStringLiteral("server %1, agents %2").arg(served).arg(agentsOk)));
+    // One start instant: the agents' actual starts within 100 ms (5x a 20 ms bound).
+    QVERIFY(rec.value(QStringLiteral("start_spread_ms")).isDouble());
+    QVERIFY2(num(rec, "start_spread_ms") < 100, qPrintable(QString::number(num(rec, "start_spread_ms"))));
+}
+
+// The live record's agents, written as the records of separately launched agents, merged by `dirbench-cli merge`:
+// the same intervals and summary, to the bucket.
+void TstAgents::mergeEqualsLiveMerge()
+{
+    if (m_live.isEmpty())
+        QSKIP("exactMerge did not run");
+    QStringList args { QStringLiteral("merge") };
+    const QJsonArray agents = m_live.value(QStringLiteral("agents")).toArray();
+    for (qsizetype i = 0; i < agents.size(); ++i) {
+        const QJsonObject a = agents.at(i).toObject();
+        QJsonObject rec = m_live;
+        rec.remove(QStringLiteral("agents"));
+        QJsonObject spec = rec.value(QStringLiteral("spec")).toObject();
+        spec.insert(QStringLiteral("start_at_epoch_ns"), 1.7e18); // one start, as --start-at would record it
+        spec.insert(QStringLiteral("threads"), 1);
+        rec.insert(QStringLiteral("spec"), spec);
+        rec.insert(QStringLiteral("intervals"), a.value(QStringLiteral("intervals")));
+        rec.insert(QStringLiteral("summary"), a.value(QStringLiteral("summary")));
+        const QString path = m_tmp.filePath(QStringLiteral("agent%1.json").arg(i));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(rec).toJson());
+        f.close();
+        args << QStringLiteral("--in") << path;
+    }
+    const QString out = m_tmp.filePath(QStringLiteral("merged.json"));
+    const auto r = CliRun::run(args + QStringList { QStringLiteral("--json"), out });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject merged = readJson(out);
+    const QJsonArray live = m_live.value(QStringLiteral("intervals")).toArray();
+    const QJsonArray offline = merged.value(QStringLiteral("intervals")).toArray();
+    QCOMPARE(offline.size(), live.size());
+    for (qsizetype k = 0; k < live.size(); ++k) {
+        QJsonObject a = live.at(k).toObject(), b = offline.at(k).toObject();
+        a.remove(QStringLiteral("server")); // only the coordinator reads cn=monitor
+        b.remove(QStringLiteral("server"));
+        QCOMPARE(b, a);
+    }
+    const QJsonObject ls = m_live.value(QStringLiteral("summary")).toObject();
+    const QJsonObject ms = merged.value(QStringLiteral("summary")).toObject();
+    for (const char* key : { "ok", "ops", "errors", "latency_ms", "latency_histogram_ns", "result_codes", "seconds" })
+        QCOMPARE(ms.value(QLatin1String(key)), ls.value(QLatin1String(key)));
+}
+
+// Three ordinary runs started together with --start-at by "another launcher", then merged.
+void TstAgents::separateRunsMerge()
+{
+    const QString at = QStringLiteral("@%1").arg(double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 + 3, 0, 'f', 3);
+    QList<std::shared_ptr<QProcess>> runs;
+    QStringList args { QStringLiteral("merge") };
+    for (int i = 0; i < 3; ++i) {
+        const QString json = m_tmp.filePath(QStringLiteral("sep%1.json").arg(i));
+        auto p = std::make_shared<QProcess>();
+        p->start(QStringLiteral(DIRBENCH_CLI_PATH),
+            loadArgs(QStringLiteral("search"), json,
+                { QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--rate"), QStringLiteral("100"),
+                    QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--start-at"), at,
+                    QStringLiteral("--interval-histograms"), QStringLiteral("--no-history") }));
+        runs << p;
+        args << QStringLiteral("--in") << json;
+    }
+    double okSum = 0;
+    for (int i = 0; i < 3; ++i) {
+        QVERIFY(runs.at(i)->waitForFinished(60000));
+        QVERIFY2(runs.at(i)->exitCode() == 0, runs.at(i)->readAllStandardError().constData());
+        const QJsonObject rec = readJson(m_tmp.filePath(QStringLiteral("sep%1.json").arg(i)));
+        okSum += num(rec.value(QStringLiteral("summary")).toObject(), "ok");
+        const QJsonObject first = rec.value(QStringLiteral("intervals")).toArray().first().toObject();
+        QVERIFY(first.value(QStringLiteral("latency_histogram_ns")).isObject());
+    }
+    const QString out = m_tmp.filePath(QStringLiteral("sepmerged.json"));
+    const auto r = CliRun::run(args + QStringList { QStringLiteral("--json"), out });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject merged = readJson(out);
+    QCOMPARE(num(merged.value(QStringLiteral("summary")).toObject(), "ok"), okSum);
+    double intervalsOk = 0;
+    for (const auto& v : merged.value(QStringLiteral("intervals")).toArray())
+        intervalsOk += num(v.toObject(), "ok");
+    QCOMPARE(intervalsOk, okSum);
+    // A record without the common start is refused, naming it.
+    const auto refused = CliRun::run({ QStringLiteral("merge"), QStringLiteral("--in"),
+        m_tmp.filePath(QStringLiteral("sep0.json")), QStringLiteral("--in"), m_tmp.filePath(QStringLiteral("live.json")) });
+    QCOMPARE(refused.code, 2);
+    QVERIFY2(refused.err.contains("live.json"), refused.err.constData());
+}
+
+void TstAgents::agentKilled()
+{
+    const QString json = m_tmp.filePath(QStringLiteral("killed.json"));
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        loadArgs(QStringLiteral("search"), json,
+            { QStringLiteral("--agents"), QStringLiteral("local:3"), QStringLiteral("--agent-command"),
+                QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("3"),
+                QStringLiteral("--rate"), QStringLiteral("300"), QStringLiteral("--duration"), QStringLiteral("30"),
+                QStringLiteral("--no-history") }));
+    QByteArray out;
+    QVERIFY2(waitForIntervals(cli, 2, &out), cli.readAllStandardError().constData());
+    const QList<qint64> agents = childrenOf(cli.processId());
+    QCOMPARE(agents.size(), 3);
+    QElapsedTimer sinceKill;
+    ::kill(pid_t(agents.at(1)), SIGKILL);
+    sinceKill.start();
+    QVERIFY(cli.waitForFinished(5 * kBoundMs + 15000)); // the others clean up, and stop within their grace
+    QVERIFY2(sinceKill.elapsed() < 5 * kBoundMs, qPrintable(QString::number(sinceKill.elapsed())));
+    QCOMPARE(cli.exitCode(), 1);
+    for (qint64 pid : agents)
+        QVERIFY2(!alive(pid), qPrintable(QStringLiteral("agent %1 is still running").arg(pid)));
+    const QJsonObject rec = readJson(json);
+    QCOMPARE(rec.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
+    const QString failure = rec.value(QStringLiteral("failure")).toString();
+    QVERIFY2(failure.contains(QLatin1String("local ")) && failure.contains(QLatin1String("interval "))
+            && failure.contains(QLatin1String("signal")),
+        qPrintable(failure));
+    QVERIFY(rec.value(QStringLiteral("intervals")).toArray().size() >= 2); // what was merged is kept
+}
+
+void TstAgents::agentKilledContinue()
+{
+    const QString json = m_tmp.filePath(QStringLiteral("continue.json"));
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        loadArgs(QStringLiteral("search"), json,
+            { QStringLiteral("--agents"), QStringLiteral("local:3"), QStringLiteral("--agent-command"),
+                QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("3"),
+                QStringLiteral("--rate"), QStringLiteral("300"), QStringLiteral("--duration"), QStringLiteral("5"),
+                QStringLiteral("--on-agent-loss"), QStringLiteral("continue"), QStringLiteral("--no-history") }));
+    QByteArray out;
+    QVERIFY2(waitForIntervals(cli, 1, &out), cli.readAllStandardError().constData());
+    const QList<qint64> agents = childrenOf(cli.processId());
+    QCOMPARE(agents.size(), 3);
+    ::kill(pid_t(agents.at(0)), SIGKILL);
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    const QJsonObject rec = readJson(json);
+    bool warned = false;
+    for (const auto& w : rec.value(QStringLiteral("warnings")).toArray())
+        warned = warned || w.toObject().value(QStringLiteral("code")).toString() == u"agent-lost";
+    QVERIFY(warned);
+    const QJsonArray iv = rec.value(QStringLiteral("intervals")).toArray();
+    QCOMPARE(iv.size(), 5);
+    QCOMPARE(iv.last().toObject().value(QStringLiteral("agents_reporting")).toInt(), 2);
+    QCOMPARE(iv.first().toObject().value(QStringLiteral("agents_reporting")).toInt(), 3);
+    QCOMPARE(rec.value(QStringLiteral("agents")).toArray().at(0).toObject().value(QStringLiteral("status")).toString(),
+        QStringLiteral("lost"));
+}
+
+void TstAgents::coordinatorKilled()
+{
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        loadArgs(QStringLiteral("search"), m_tmp.filePath(QStringLiteral("never.json")),
+            { QStringLiteral("--agents"), QStringLiteral("local:3"), QStringLiteral("--agent-command"),
+                QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("3"),
+                QStringLiteral("--rate"), QStringLiteral("300"), QStringLiteral("--duration"), QStringLiteral("30"),
+                QStringLiteral("--no-history") }));
+    QByteArray out;
+    QVERIFY2(waitForIntervals(cli, 1, &out), cli.readAllStandardError().constData());
+    const QList<qint64> agents = childrenOf(cli.processId());
+    QCOMPARE(agents.size(), 3);
+    cli.kill(); // SIGKILL: no chance to tell anyone
+    QVERIFY(cli.waitForFinished(5000));
+    QElapsedTimer t;
+    t.start();
+    auto anyAlive = [&] { return std::any_of(agents.begin(), agents.end(), [](qint64 p) { return alive(p); }); };
+    while (anyAlive() && t.elapsed() < 15000) // not our children: /proc is all there is to watch
+        QTest::qWait(20);
+    QVERIFY2(t.elapsed() < 3000, qPrintable(QStringLiteral("agents gone after %1 ms").arg(t.elapsed())));
+}
+
+void TstAgents::writesDoNotCollide()
+{
+    const QString json = m_tmp.filePath(QStringLiteral("adddel.json"));
+    const auto r = CliRun::run(loadArgs(QStringLiteral("adddel"), json,
+        { QStringLiteral("--parent"), m_sbx->peopleBase, QStringLiteral("--agents"), QStringLiteral("local:3"),
+            QStringLiteral("--agent-command"), QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"),
+            QStringLiteral("3"), QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--no-history") }));
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject sum = readJson(json).value(QStringLiteral("summary")).toObject();
+    QVERIFY(num(sum, "ok") > 0);
+    QCOMPARE(num(sum, "errors"), 0.0); // 68 (already exists) would be a collision
+    LdapSession s;
+    QVERIFY(!s.open(LdapFixture::admin(m_sbx.info())).isError());
+    QList<LdapSession::Entry> left;
+    QVERIFY(!s.search(m_sbx->peopleBase, LdapSession::OneLevel, QStringLiteral("(uid=dirbench-*)"),
+                  { QStringLiteral("1.1") }, &left)
+                 .isError());
+    QCOMPARE(left.size(), 0);
+}
+
+void TstAgents::clockOffsetMeasuredAndRefused()
+{
+    // Every local agent inherits the test-only shift of its reported clock: 300 ms ahead.
+    qputenv("DIRBENCH_TEST_CLOCK_OFFSET_MS", "300");
+    const QString json = m_tmp.filePath(QStringLiteral("skew.json"));
+    const QStringList base = loadArgs(QStringLiteral("search"), json,
+        { QStringLiteral("--agents"), QStringLiteral("local:2"), QStringLiteral("--agent-command"),
+            QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("2"),
+            QStringLiteral("--rate"), QStringLiteral("100"), QStringLiteral("--duration"), QStringLiteral("2"),
+            QStringLiteral("--no-history") });
+    const auto refused = CliRun::run(base);
+    const auto allowed = CliRun::run(base + QStringList { QStringLiteral("--allow-clock-skew") });
+    qunsetenv("DIRBENCH_TEST_CLOCK_OFFSET_MS");
+    QCOMPARE(refused.code, 1);
+    QVERIFY2(refused.out.contains("the clock of local ") || refused.err.contains("the clock of local "),
+        refused.out.constData());
+    QVERIFY2(allowed.code == 0, allowed.err.constData());
+    const QJsonObject rec = readJson(json);
+    for (const auto& v : rec.value(QStringLiteral("agents")).toArray()) {
+        const double off = num(v.toObject(), "offset_ms");
+        QVERIFY2(std::abs(off - 300) < 25, qPrintable(QString::number(off))); // 5x a 5 ms bound
+    }
+    // Corrected: the actual starts on this machine's clock still agree.
+    QVERIFY2(num(rec, "start_spread_ms") < 100, qPrintable(QString::number(num(rec, "start_spread_ms"))));
+}
+
+void TstAgents::agentsCheck()
+{
+    const auto r = CliRun::run({ QStringLiteral("agents"), QStringLiteral("check"), QStringLiteral("--agents"),
+        QStringLiteral("local:2"), QStringLiteral("--agent-command"), QStringLiteral(DIRBENCH_CLI_PATH),
+        QStringLiteral("--uri"), m_sbx->uri });
+    QVERIFY2(r.code == 0, r.out.constData());
+    QCOMPARE(r.out.count("reached "), 2);
+    QVERIFY(r.out.contains(DIRBENCH_VERSION));
+    const auto unreachable = CliRun::run({ QStringLiteral("agents"), QStringLiteral("check"),
+        QStringLiteral("--agents"), QStringLiteral("local:1"), QStringLiteral("--agent-command"),
+        QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--uri"), QStringLiteral("ldap://127.0.0.1:1") });
+    QCOMPARE(unreachable.code, 1);
+}
+
+QTEST_GUILESS_MAIN(TstAgents)
+#include "tst_agents.moc"
