@@ -15,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -93,6 +94,7 @@ private slots:
     void writesDoNotCollide();
     void clockOffsetMeasuredAndRefused();
     void agentsCheck();
+    void sourceAddressesShowAtServer();
 
 private:
     QStringList loadArgs(const QString& op, const QString& json, const QStringList& more) const;
@@ -407,6 +409,38 @@ void TstAgents::agentsCheck()
         QStringLiteral("--agents"), QStringLiteral("local:1"), QStringLiteral("--agent-command"),
         QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--uri"), QStringLiteral("ldap://127.0.0.1:1") });
     QCOMPARE(unreachable.code, 1);
+}
+
+// --source-address 127.0.0.1,127.0.0.2 (loopback, on one host): the server sees connections from both.
+void TstAgents::sourceAddressesShowAtServer()
+{
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        loadArgs(QStringLiteral("search"), m_tmp.filePath(QStringLiteral("src.json")),
+            { QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--connections"), QStringLiteral("2"),
+                QStringLiteral("--rate"), QStringLiteral("200"), QStringLiteral("--duration"), QStringLiteral("3"),
+                QStringLiteral("--source-address"), QStringLiteral("127.0.0.1,127.0.0.2"),
+                QStringLiteral("--no-history") }));
+    QByteArray out;
+    QVERIFY2(waitForIntervals(cli, 1, &out), cli.readAllStandardError().constData());
+    LdapSession s;
+    QVERIFY(!s.open(LdapFixture::admin(m_sbx.info())).isError());
+    QList<LdapSession::Entry> conns;
+    QVERIFY(!s.search(QStringLiteral("cn=Connections,cn=Monitor"), LdapSession::OneLevel,
+                  QStringLiteral("(objectClass=*)"), { QStringLiteral("monitorConnectionPeerAddress") }, &conns)
+                 .isError());
+    QSet<QString> peers;
+    for (const auto& e : std::as_const(conns))
+        for (const auto& v : e.attributes.value(QStringLiteral("monitorconnectionpeeraddress")))
+            peers.insert(QString::fromUtf8(v).section(u':', 0, 0));
+    QVERIFY2(peers.contains(QStringLiteral("IP=127.0.0.2")), qPrintable(QStringList(peers.values()).join(u' ')));
+    QVERIFY(peers.contains(QStringLiteral("IP=127.0.0.1")));
+    QVERIFY(cli.waitForFinished(60000));
+    QCOMPARE(cli.exitCode(), 0);
+    const QJsonObject rec = readJson(m_tmp.filePath(QStringLiteral("src.json")));
+    QCOMPARE(rec.value(QStringLiteral("spec")).toObject().value(QStringLiteral("target")).toObject().value(
+                 QStringLiteral("source_addresses")),
+        QJsonValue(QJsonArray { QStringLiteral("127.0.0.1"), QStringLiteral("127.0.0.2") }));
 }
 
 QTEST_GUILESS_MAIN(TstAgents)
