@@ -20,7 +20,10 @@
 #include <QTest>
 
 #include <csignal>
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 namespace {
 
@@ -78,6 +81,75 @@ bool waitForIntervals(QProcess& cli, int lines, QByteArray* out)
     return out->count("t=") >= lines;
 }
 
+// The network-namespace topology of tests/integration/netns/topology.sh, removed when this goes out of scope
+// (also when an assertion returns early).
+class Topology
+{
+public:
+    explicit Topology(QString dir)
+        : m_dir(std::move(dir))
+    { }
+    ~Topology() { script(QStringLiteral("down")); }
+    Topology(const Topology&) = delete;
+    Topology& operator=(const Topology&) = delete;
+    QString up() { return script(QStringLiteral("up")); }
+
+private:
+    QString script(const QString& what)
+    {
+        QProcess p;
+        p.start(QStringLiteral("/bin/sh"), { QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/integration/netns/topology.sh"),
+                                                what, m_dir });
+        if (!p.waitForFinished(60000) || p.exitCode() != 0)
+            return QStringLiteral("topology.sh %1 failed: %2").arg(what, QString::fromUtf8(p.readAllStandardError()));
+        return {};
+    }
+    QString m_dir;
+};
+
+// Starts the sandbox's slapd inside network namespace `ns` (it inherits this thread's namespace), listening also
+// on `uri`; this thread is back in its own namespace afterwards.
+std::optional<SandboxInfo> startIn(const char* ns, const QString& uri, QString* why)
+{
+    const int self = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    const int target = ::open(QByteArray(QByteArray("/run/netns/") + ns).constData(), O_RDONLY | O_CLOEXEC);
+    std::optional<SandboxInfo> info;
+    if (self >= 0 && target >= 0 && ::setns(target, CLONE_NEWNET) == 0) {
+        SandboxOptions o;
+        o.entries = 2000;
+        o.makeCurrent = false;
+        o.extraListenUris = { uri };
+        ProbeError e;
+        info = SlapdSandbox::start(o, &e);
+        if (!info)
+            *why = e.message();
+        if (::setns(self, CLONE_NEWNET) != 0)
+            qFatal("cannot return to the test's own network namespace");
+    } else {
+        *why = QStringLiteral("cannot enter network namespace ") + QLatin1String(ns);
+    }
+    for (int fd : { self, target })
+        if (fd >= 0)
+            ::close(fd);
+    return info;
+}
+
+QSet<QString> peerAddresses(const LdapTarget& admin)
+{
+    LdapSession s;
+    QSet<QString> peers;
+    QList<LdapSession::Entry> conns;
+    if (s.open(admin).isError()
+        || s.search(QStringLiteral("cn=Connections,cn=Monitor"), LdapSession::OneLevel,
+                QStringLiteral("(objectClass=*)"), { QStringLiteral("monitorConnectionPeerAddress") }, &conns)
+               .isError())
+        return peers;
+    for (const auto& e : std::as_const(conns))
+        for (const auto& v : e.attributes.value(QStringLiteral("monitorconnectionpeeraddress")))
+            peers.insert(QString::fromUtf8(v).section(u':', 0, 0).remove(QStringLiteral("IP=")));
+    return peers;
+}
+
 } // namespace
 
 class TstAgents : public QObject
@@ -95,6 +167,7 @@ private slots:
     void clockOffsetMeasuredAndRefused();
     void agentsCheck();
     void sourceAddressesShowAtServer();
+    void multiHostOverSsh();
 
 private:
     QStringList loadArgs(const QString& op, const QString& json, const QStringList& more) const;
@@ -441,6 +514,87 @@ void TstAgents::sourceAddressesShowAtServer()
     QCOMPARE(rec.value(QStringLiteral("spec")).toObject().value(QStringLiteral("target")).toObject().value(
                  QStringLiteral("source_addresses")),
         QJsonValue(QJsonArray { QStringLiteral("127.0.0.1"), QStringLiteral("127.0.0.2") }));
+}
+
+// Three hosts over ssh, on this machine: a bridge, slapd in one network namespace and three agent namespaces,
+// each with its own sshd (tests/integration/netns/topology.sh, DEVELOPERS.md). The agents run this build's
+// dirbench-cli through --agent-command (the namespaces share the file system). slapd sees three distinct peer
+// addresses; the merge is exact; an agent's ssh killed fails the run naming it, and its agent goes away.
+void TstAgents::multiHostOverSsh()
+{
+    if (::geteuid() != 0)
+        QSKIP("not root: the multi-host test makes network namespaces and a bridge (run it as root, as CI does)");
+    if (!QFile::exists(QStringLiteral("/usr/sbin/sshd")) || !QFile::exists(QStringLiteral("/usr/bin/ssh")))
+        QSKIP("openssh-server or openssh-client is not installed (apt-get install openssh-server): no sshd to "
+              "reach the agent namespaces");
+    if (QProcess::execute(QStringLiteral("ip"), { QStringLiteral("netns"), QStringLiteral("list") }) != 0)
+        QSKIP("'ip netns' does not work here (iproute2 missing, or no permission for network namespaces)");
+    const QString dir = m_tmp.filePath(QStringLiteral("netns"));
+    Topology topo(dir);
+    const QString up = topo.up();
+    QVERIFY2(up.isEmpty(), qPrintable(up));
+    const QString uri = QStringLiteral("ldap://10.231.7.1:389/");
+    QString why;
+    SandboxGuard sbx(startIn("dbt-srv", uri, &why));
+    QVERIFY2(sbx, qPrintable(why));
+    const LdapTarget admin = LdapFixture::admin(sbx.info(), uri);
+
+    const QString json = m_tmp.filePath(QStringLiteral("multihost.json"));
+    const QStringList common { QStringLiteral("ldap"), QStringLiteral("search"), QStringLiteral("--uri"), uri,
+        QStringLiteral("--bind-dn"), sbx->bindDn, QStringLiteral("--password-file"), sbx->passwordFile,
+        QStringLiteral("--base"), sbx->peopleBase, QStringLiteral("--filter"), kFilter, QStringLiteral("--agents"),
+        QStringLiteral("a1,a2,a3"), QStringLiteral("--ssh-option"), QStringLiteral("-F") + dir + QStringLiteral("/ssh_config"),
+        QStringLiteral("--agent-command"), QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"),
+        QStringLiteral("3"), QStringLiteral("--rate"), QStringLiteral("300"), QStringLiteral("--no-history") };
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        common + QStringList { QStringLiteral("--duration"), QStringLiteral("4"), QStringLiteral("--json"), json });
+    QByteArray out;
+    QVERIFY2(waitForIntervals(cli, 1, &out), cli.readAllStandardError().constData());
+    const QSet<QString> peers = peerAddresses(admin);
+    for (const char* a : { "10.231.7.11", "10.231.7.12", "10.231.7.13" })
+        QVERIFY2(peers.contains(QLatin1String(a)), qPrintable(QStringList(peers.values()).join(u' ')));
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    const QJsonObject rec = readJson(json);
+    double agentsOk = 0, intervalsOk = 0;
+    for (const auto& v : rec.value(QStringLiteral("agents")).toArray())
+        agentsOk += num(v.toObject(), "ok");
+    for (const auto& v : rec.value(QStringLiteral("intervals")).toArray())
+        intervalsOk += num(v.toObject(), "ok");
+    const QJsonObject sum = rec.value(QStringLiteral("summary")).toObject();
+    QVERIFY(agentsOk > 0);
+    QCOMPARE(num(sum, "ok"), agentsOk);
+    QCOMPARE(intervalsOk, agentsOk);
+    const double served = num(sum.value(QStringLiteral("server")).toObject(), "search_completed");
+    QVERIFY2(served >= agentsOk && served <= agentsOk * 1.05 + 60, qPrintable(QString::number(served)));
+    QVERIFY2(num(rec, "start_spread_ms") < 100, qPrintable(QString::number(num(rec, "start_spread_ms"))));
+
+    // An agent's ssh killed mid-run: the run fails naming that host; the agent behind it goes away too.
+    const QString json2 = m_tmp.filePath(QStringLiteral("multihost-lost.json"));
+    QProcess cli2;
+    cli2.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        common + QStringList { QStringLiteral("--duration"), QStringLiteral("30"), QStringLiteral("--json"), json2 });
+    out.clear();
+    QVERIFY2(waitForIntervals(cli2, 1, &out), cli2.readAllStandardError().constData());
+    const QList<qint64> sshs = childrenOf(cli2.processId());
+    QCOMPARE(sshs.size(), 3);
+    ::kill(pid_t(sshs.at(1)), SIGKILL);
+    QVERIFY(cli2.waitForFinished(5 * kBoundMs + 15000));
+    QCOMPARE(cli2.exitCode(), 1);
+    const QJsonObject lost = readJson(json2);
+    QVERIFY2(lost.value(QStringLiteral("failure")).toString().contains(QLatin1String("agent a")),
+        qPrintable(lost.value(QStringLiteral("failure")).toString()));
+    QElapsedTimer t;
+    t.start();
+    QList<qint64> agentPids;
+    for (const auto& v : lost.value(QStringLiteral("agents")).toArray())
+        agentPids << qint64(num(v.toObject(), "pid"));
+    auto anyAlive = [&] { return std::any_of(agentPids.begin(), agentPids.end(), [](qint64 p) { return p > 0 && alive(p); }); };
+    while (anyAlive() && t.elapsed() < 15000)
+        QTest::qWait(20);
+    QVERIFY2(!anyAlive(), "an agent outlived its ssh session");
+    QVERIFY(!peerAddresses(admin).contains(QStringLiteral("10.231.7.12")));
 }
 
 QTEST_GUILESS_MAIN(TstAgents)
