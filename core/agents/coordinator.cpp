@@ -79,6 +79,9 @@ Coordinator::Coordinator(const CoordinatorSpec& spec, RunContext& ctx)
     }
     if (const auto c = CompiledLoad::compile(spec.load, nullptr))
         m_totalSeconds = c->totalSeconds();
+    // One tag for the run; each agent adds its index (uid=dirbench-TAG-aI-...), so no two agents' entries collide.
+    m_runTag = QByteArray::number(QDateTime::currentSecsSinceEpoch(), 36) + 'x'
+        + QByteArray::number(QRandomGenerator::global()->generate() % 1679616U, 36);
 }
 
 RunRecord Coordinator::run()
@@ -148,8 +151,7 @@ void Coordinator::launch(AgentLink& a)
     if (a.rate > 0)
         s.args << QStringLiteral("--rate") << QString::number(a.rate, 'g', 17);
     s.password = m_spec.load.target.password;
-    s.runTag = QByteArray::number(QDateTime::currentSecsSinceEpoch(), 36) + 'x'
-        + QByteArray::number(QRandomGenerator::global()->generate() % 1679616, 36);
+    s.runTag = m_runTag;
     s.index = a.index;
     s.agents = int(m_agents.size());
     s.deadlineS = m_spec.readyTimeoutS + m_spec.load.warmupSec + m_totalSeconds + m_spec.load.failAfterSec + 30;
@@ -219,6 +221,10 @@ void Coordinator::handle(AgentLink& a, const QJsonObject& m)
         onInterval(a, m);
     } else if (type == u"final") {
         a.final = m;
+        if (a.phase < AgentLink::Phase::Started) { // it could not connect, or was stopped before the start
+            lose(a, QStringLiteral("could not start: ") + m.value(QStringLiteral("failure")).toString());
+            return;
+        }
         a.phase = AgentLink::Phase::Final;
         release();
     } else if (type == u"error") {
@@ -287,11 +293,14 @@ void Coordinator::sendStart()
 {
     int64_t maxRtt = 0;
     for (const auto& a : m_agents)
-        maxRtt = std::max(maxRtt, a->best->rttNs());
+        if (a->best)
+            maxRtt = std::max(maxRtt, a->best->rttNs());
     const int64_t now = realtimeNs();
     const int64_t warmupLeft = int64_t(m_spec.load.warmupSec * 1e9) - int64_t(monotonicNs() - m_launchNs);
     m_t0Real = now + std::max(kStartLeadNs + 2 * maxRtt, warmupLeft);
     for (auto& a : m_agents) {
+        if (!a->best)
+            continue;
         send(*a, start(m_t0Real + a->best->offsetNs()));
         a->phase = AgentLink::Phase::Started;
         a->lastHeardNs = monotonicNs();
@@ -355,8 +364,7 @@ void Coordinator::lose(AgentLink& a, const QString& why)
     if (a.proc && a.proc->state() != QProcess::NotRunning)
         a.proc->kill();
     const QString sentence = sharpName(a) + u' ' + why
-        + (started ? QStringLiteral(" in interval %1").arg(a.intervals.size()) : QString())
-        + (a.gone ? QString() : QString());
+        + (started ? QStringLiteral(" in interval %1").arg(a.intervals.size()) : QString());
     if (m_stopping)
         return;
     if (!started || !m_spec.continueOnLoss) {

@@ -97,6 +97,7 @@ private:
     int64_t m_t0Real = 0; // the start, this machine's CLOCK_REALTIME
     double m_totalSeconds = 0;
     int64_t m_released = 0;
+    QByteArray m_runTag;
     QMap<int64_t, QJsonValue> m_server; // interval index -> the server's counters over it
     LdapSession m_session;
     std::unique_ptr<MonitorReader> m_monitor;

@@ -72,7 +72,7 @@ QJsonObject Coordinator::agentJson(const AgentLink& a) const
         { QStringLiteral("rtt_ms"),
             a.best ? QJsonValue(round3(double(a.best->rttNs()) / 1e6)) : QJsonValue(QJsonValue::Null) },
         { QStringLiteral("start_ns"),
-            a.startedRealNs && a.best ? QJsonValue(double(a.startedRealNs - a.best->offsetNs()))
+            a.startedRealNs && a.best ? QJsonValue(qint64(a.startedRealNs - a.best->offsetNs()))
                                       : QJsonValue(QJsonValue::Null) },
         { QStringLiteral("status"), statusOf(a) }, { QStringLiteral("ok"), s.all.ok },
         { QStringLiteral("cpu_s"), a.final.value(QStringLiteral("cpu_s")) },
