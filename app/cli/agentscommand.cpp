@@ -4,12 +4,15 @@
 #include "app/cli/ldapagents.h"
 #include "core/agents/agentprotocol.h"
 #include "core/agents/coordinator.h"
+#include "core/agents/k8smanifest.h"
 #include "core/common/units.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QRegularExpression>
 
 #include <cstdio>
 #include <memory>
@@ -20,11 +23,53 @@ namespace Cli {
 
 namespace {
 
-const char* const kDescription = R"(Check the hosts of a load from many hosts before a run: each host's agent is started as a
-run starts it (ssh HOST dirbench-cli agent, or local processes), and reports its version and CPU count; its
-clock offset and round trip are measured as before a run (8 rounds, the lowest round trip wins); with --uri
-it also connects to the target from there. Exit 0 when every agent answered (and reached the URI), else 1.
+const char* const kDescription = R"(The agents of a load from many hosts.
+
+  agents check --agents HOSTS [--uri URI]
+      each host's agent is started as a run starts it (ssh HOST dirbench-cli agent, or local processes) and
+      reports its version and CPU count; its clock offset and round trip are measured as before a run (8 rounds,
+      the lowest round trip wins); with --uri it also connects to the target from there. Exit 0 when every
+      agent answered (and reached the URI), else 1.
+  agents k8s-manifest --image IMAGE --count N [--namespace NS] [--name NAME] [--out FILE]
+      writes a Kubernetes Indexed Job (JSON, for kubectl apply -f) of N pods, each running one agent with its
+      stdin open for 'kubectl attach -i' (a closed stdin stops it). Untested against a cluster; the
+      coordinator does not launch through kubectl yet.
 )";
+
+int runK8sManifest(const QCommandLineParser& p)
+{
+    if (int rc = refuseOptions(p, { QStringLiteral("agents"), QStringLiteral("ssh-option"),
+                                      QStringLiteral("agent-command"), QStringLiteral("uri") },
+            QStringLiteral("not an option of agents k8s-manifest (it is for agents check)")))
+        return rc;
+    Agents::K8sJobSpec spec;
+    spec.image = p.value(QStringLiteral("image")).trimmed();
+    if (spec.image.isEmpty())
+        return badArgument(QStringLiteral("--image"), QStringLiteral("required: an image with dirbench-cli in its PATH"));
+    bool ok = false;
+    spec.agents = p.value(QStringLiteral("count")).toInt(&ok);
+    if (!ok || spec.agents < 1 || spec.agents > 4096)
+        return badArgument(QStringLiteral("--count"), QStringLiteral("the number of agent pods, 1 to 4096"));
+    static const QRegularExpression dns(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+    if (p.isSet(QStringLiteral("name")))
+        spec.name = p.value(QStringLiteral("name"));
+    if (!dns.match(spec.name).hasMatch())
+        return badArgument(QStringLiteral("--name"), QStringLiteral("a DNS label: lower-case letters, digits and '-'"));
+    spec.nameSpace = p.value(QStringLiteral("namespace"));
+    if (!spec.nameSpace.isEmpty() && !dns.match(spec.nameSpace).hasMatch())
+        return badArgument(
+            QStringLiteral("--namespace"), QStringLiteral("a DNS label: lower-case letters, digits and '-'"));
+    const QByteArray json = QJsonDocument(Agents::k8sIndexedJob(spec)).toJson(QJsonDocument::Indented);
+    const QString out = p.value(QStringLiteral("out"));
+    if (out.isEmpty() || out == u"-") {
+        std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
+        return ExitOk;
+    }
+    QFile f(out);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(json) != json.size())
+        return badArgument(QStringLiteral("--out"), out + QStringLiteral(" cannot be written: ") + f.errorString());
+    return ExitOk;
+}
 
 struct Check
 {
@@ -100,18 +145,37 @@ int runAgentsCommand(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("check"), QStringLiteral("the subcommand"));
+    p.addPositionalArgument(QStringLiteral("check|k8s-manifest"), QStringLiteral("the subcommand"));
     p.addOptions(ldapAgentOptions().mid(0, 3));
     p.addOption(QCommandLineOption(QStringLiteral("uri"),
-        QStringLiteral("The target each agent should reach: ldap://host[:port] or ldaps://..."), QStringLiteral("URI")));
+        QStringLiteral("check: the target each agent should reach: ldap://host[:port] or ldaps://..."),
+        QStringLiteral("URI")));
+    p.addOption(QCommandLineOption(
+        QStringLiteral("image"), QStringLiteral("k8s-manifest: the image (with dirbench-cli)."), QStringLiteral("IMAGE")));
+    p.addOption(QCommandLineOption(
+        QStringLiteral("count"), QStringLiteral("k8s-manifest: the number of agent pods."), QStringLiteral("N")));
+    p.addOption(QCommandLineOption(
+        QStringLiteral("namespace"), QStringLiteral("k8s-manifest: the Job's namespace."), QStringLiteral("NS")));
+    p.addOption(QCommandLineOption(QStringLiteral("name"),
+        QStringLiteral("k8s-manifest: the Job's name (default dirbench-agents)."), QStringLiteral("NAME")));
+    p.addOption(QCommandLineOption(QStringLiteral("out"),
+        QStringLiteral("k8s-manifest: write the manifest to FILE (default stdout)."), QStringLiteral("FILE")));
     if (!p.parse(args)) {
         std::fprintf(stderr, "dirbench-cli agents: %s\n", qPrintable(p.errorText()));
         return ExitBadArgs;
     }
     if (helpRequested(p))
         return printHelp(p, QStringLiteral("agents check"));
+    if (int rc = refuseRepeated(p))
+        return rc;
+    if (p.positionalArguments() == QStringList { QStringLiteral("k8s-manifest") })
+        return runK8sManifest(p);
     if (p.positionalArguments() != QStringList { QStringLiteral("check") })
-        return badArgument(QStringLiteral("agents"), QStringLiteral("the subcommand is check"));
+        return badArgument(QStringLiteral("agents"), QStringLiteral("the subcommand is check or k8s-manifest"));
+    if (int rc = refuseOptions(p, { QStringLiteral("image"), QStringLiteral("count"), QStringLiteral("namespace"),
+                                      QStringLiteral("name"), QStringLiteral("out") },
+            QStringLiteral("not an option of agents check (it is for agents k8s-manifest)")))
+        return rc;
     if (!p.isSet(QStringLiteral("agents")))
         return badArgument(QStringLiteral("--agents"), QStringLiteral("required: the hosts to check"));
     QString why;

@@ -4,6 +4,7 @@
 #include "core/agents/agenthosts.h"
 #include "core/agents/agentmerge.h"
 #include "core/agents/agentprotocol.h"
+#include "core/agents/k8smanifest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,6 +25,7 @@ private slots:
     void lowestRoundTripWins();
     void agentListForms();
     void ansibleGroupsFollowChildren();
+    void k8sManifestIsAnIndexedJobWithStdin();
 };
 
 namespace {
@@ -265,6 +267,38 @@ void TstAgentMerge::ansibleGroupsFollowChildren()
         (QStringList { QStringLiteral("load1"), QStringLiteral("load2") }));
     QVERIFY(Agents::ansibleGroupHosts(inv, QStringLiteral("nope"), &why).isEmpty());
     QVERIFY(why.contains(QLatin1String("nope")));
+}
+
+void TstAgentMerge::k8sManifestIsAnIndexedJobWithStdin()
+{
+    Agents::K8sJobSpec s;
+    s.image = QStringLiteral("registry.example.com/dirbench:0.1");
+    s.agents = 8;
+    s.nameSpace = QStringLiteral("perf");
+    const QJsonObject job = Agents::k8sIndexedJob(s);
+    QCOMPARE(job.value(QStringLiteral("apiVersion")).toString(), QStringLiteral("batch/v1"));
+    QCOMPARE(job.value(QStringLiteral("kind")).toString(), QStringLiteral("Job"));
+    QCOMPARE(job.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("namespace")).toString(),
+        QStringLiteral("perf"));
+    const QJsonObject spec = job.value(QStringLiteral("spec")).toObject();
+    QCOMPARE(spec.value(QStringLiteral("completionMode")).toString(), QStringLiteral("Indexed"));
+    QCOMPARE(spec.value(QStringLiteral("completions")).toInt(), 8);
+    QCOMPARE(spec.value(QStringLiteral("parallelism")).toInt(), 8);
+    QCOMPARE(spec.value(QStringLiteral("backoffLimit")).toInt(), 0); // a lost agent is not restarted behind the run
+    QVERIFY(spec.value(QStringLiteral("activeDeadlineSeconds")).toInt() > 0);
+    const QJsonObject pod = spec.value(QStringLiteral("template")).toObject().value(QStringLiteral("spec")).toObject();
+    QCOMPARE(pod.value(QStringLiteral("restartPolicy")).toString(), QStringLiteral("Never"));
+    const QJsonArray containers = pod.value(QStringLiteral("containers")).toArray();
+    QCOMPARE(containers.size(), 1);
+    const QJsonObject c = containers.first().toObject();
+    QCOMPARE(c.value(QStringLiteral("image")).toString(), s.image);
+    QCOMPARE(c.value(QStringLiteral("command")).toArray(),
+        (QJsonArray { QStringLiteral("dirbench-cli"), QStringLiteral("agent") }));
+    QCOMPARE(c.value(QStringLiteral("stdin")).toBool(), true);
+    QCOMPARE(c.value(QStringLiteral("stdinOnce")).toBool(), true);
+    QCOMPARE(c.value(QStringLiteral("tty")).toBool(), false);
+    s.nameSpace.clear();
+    QVERIFY(!Agents::k8sIndexedJob(s).value(QStringLiteral("metadata")).toObject().contains(QStringLiteral("namespace")));
 }
 
 QTEST_GUILESS_MAIN(TstAgentMerge)
