@@ -127,8 +127,8 @@ void Agent::readLoop()
             const auto m = Agents::decode(line, &why);
             const QString type = m ? m->value(QStringLiteral("type")).toString() : QString();
             if (type == u"ping") {
-                send(Agents::pong(qint64(m->value(QStringLiteral("t1")).toDouble()), agentRealtime(),
-                    Agents::monotonicNs()));
+                send(Agents::pong(
+                    qint64(m->value(QStringLiteral("t1")).toDouble()), agentRealtime(), Agents::monotonicNs()));
             } else if (type == u"start") {
                 std::lock_guard<std::mutex> lock(m_mutex);
                 m_startAt = qint64(m->value(QStringLiteral("at_epoch_ns")).toDouble());
@@ -243,7 +243,8 @@ int Agent::run()
     options.startGate = [this] { return waitForStart(); };
     options.onStarted = [this](uint64_t mono) {
         send(QJsonObject { { QStringLiteral("type"), QStringLiteral("started") },
-            { QStringLiteral("realtime_ns"), double(agentRealtime()) }, { QStringLiteral("monotonic_ns"), double(mono) } });
+            { QStringLiteral("realtime_ns"), double(agentRealtime()) },
+            { QStringLiteral("monotonic_ns"), double(mono) } });
     };
     options.runTag = spec->runTag + "-a" + QByteArray::number(spec->index);
     const RunRecord rec = Ldap::runLoad(load, m_ctx, options);

@@ -38,14 +38,16 @@ const char* const kDescription = R"(The agents of a load from many hosts.
 
 int runK8sManifest(const QCommandLineParser& p)
 {
-    if (int rc = refuseOptions(p, { QStringLiteral("agents"), QStringLiteral("ssh-option"),
-                                      QStringLiteral("agent-command"), QStringLiteral("uri") },
+    if (int rc = refuseOptions(p,
+            { QStringLiteral("agents"), QStringLiteral("ssh-option"), QStringLiteral("agent-command"),
+                QStringLiteral("uri") },
             QStringLiteral("not an option of agents k8s-manifest (it is for agents check)")))
         return rc;
     Agents::K8sJobSpec spec;
     spec.image = p.value(QStringLiteral("image")).trimmed();
     if (spec.image.isEmpty())
-        return badArgument(QStringLiteral("--image"), QStringLiteral("required: an image with dirbench-cli in its PATH"));
+        return badArgument(
+            QStringLiteral("--image"), QStringLiteral("required: an image with dirbench-cli in its PATH"));
     bool ok = false;
     spec.agents = p.value(QStringLiteral("count")).toInt(&ok);
     if (!ok || spec.agents < 1 || spec.agents > 4096)
@@ -150,8 +152,8 @@ int runAgentsCommand(const QStringList& args)
     p.addOption(QCommandLineOption(QStringLiteral("uri"),
         QStringLiteral("check: the target each agent should reach: ldap://host[:port] or ldaps://..."),
         QStringLiteral("URI")));
-    p.addOption(QCommandLineOption(
-        QStringLiteral("image"), QStringLiteral("k8s-manifest: the image (with dirbench-cli)."), QStringLiteral("IMAGE")));
+    p.addOption(QCommandLineOption(QStringLiteral("image"),
+        QStringLiteral("k8s-manifest: the image (with dirbench-cli)."), QStringLiteral("IMAGE")));
     p.addOption(QCommandLineOption(
         QStringLiteral("count"), QStringLiteral("k8s-manifest: the number of agent pods."), QStringLiteral("N")));
     p.addOption(QCommandLineOption(
@@ -172,8 +174,9 @@ int runAgentsCommand(const QStringList& args)
         return runK8sManifest(p);
     if (p.positionalArguments() != QStringList { QStringLiteral("check") })
         return badArgument(QStringLiteral("agents"), QStringLiteral("the subcommand is check or k8s-manifest"));
-    if (int rc = refuseOptions(p, { QStringLiteral("image"), QStringLiteral("count"), QStringLiteral("namespace"),
-                                      QStringLiteral("name"), QStringLiteral("out") },
+    if (int rc = refuseOptions(p,
+            { QStringLiteral("image"), QStringLiteral("count"), QStringLiteral("namespace"), QStringLiteral("name"),
+                QStringLiteral("out") },
             QStringLiteral("not an option of agents check (it is for agents k8s-manifest)")))
         return rc;
     if (!p.isSet(QStringLiteral("agents")))

@@ -160,8 +160,8 @@ int coordinatorFromParser(const QCommandLineParser& p, const QString& op, const 
     s.load = load;
     s.hosts = *hosts;
     s.sshOptions = p.values(QStringLiteral("ssh-option"));
-    s.agentCommand = p.isSet(QStringLiteral("agent-command")) ? p.value(QStringLiteral("agent-command"))
-                                                               : defaultAgentCommand();
+    s.agentCommand
+        = p.isSet(QStringLiteral("agent-command")) ? p.value(QStringLiteral("agent-command")) : defaultAgentCommand();
     s.allowClockSkew = p.isSet(QStringLiteral("allow-clock-skew"));
     s.continueOnLoss = p.value(QStringLiteral("on-agent-loss")) == u"continue";
     s.args = QStringList { op };

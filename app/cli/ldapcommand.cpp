@@ -113,8 +113,8 @@ QStringList optionsOf(const QString& op)
 
 QList<QCommandLineOption> allOptions()
 {
-    return ldapConnectionOptions() + ldapWorkloadOptions() + ldapTimingOptions() + ldapRunOptions()
-        + ldapAgentOptions() + QList<QCommandLineOption> { QCommandLineOption(QStringLiteral("json"),
+    return ldapConnectionOptions() + ldapWorkloadOptions() + ldapTimingOptions() + ldapRunOptions() + ldapAgentOptions()
+        + QList<QCommandLineOption> { QCommandLineOption(QStringLiteral("json"),
                                           QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing "
                                                          "else goes to stdout)."),
                                           QStringLiteral("FILE")),
@@ -203,8 +203,8 @@ int ldapLoadFromArgs(const QStringList& args, const QByteArray& password, LdapLo
         return rc;
     if (int rc = ldapTimingFromParser(p, spec))
         return rc;
-    const bool needPassword = std::any_of(
-        spec->mix.begin(), spec->mix.end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
+    const bool needPassword
+        = std::any_of(spec->mix.begin(), spec->mix.end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
     // The password came over stdin; the parser takes it from where it looks when no file is named.
     const QByteArray saved = qgetenv("DIRBENCH_PASSWORD");
     qputenv("DIRBENCH_PASSWORD", password);
@@ -277,7 +277,8 @@ int runLdapCommand(const QStringList& argsIn)
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
     RunRecord rec;
-    if (int rc = op == u"probe" ? runProbe(p, s.target, history, out, &rec) : runLoad(s, useAgents ? &agents : nullptr, p, history, out, &rec))
+    if (int rc = op == u"probe" ? runProbe(p, s.target, history, out, &rec)
+                                : runLoad(s, useAgents ? &agents : nullptr, p, history, out, &rec))
         return rc;
     history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))

@@ -27,8 +27,8 @@ int runMergeCommand(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QString::fromUtf8(kDescription));
     p.addHelpOption();
-    p.addOption(QCommandLineOption(QStringLiteral("in"), QStringLiteral("A record to merge (repeatable, two or more)."),
-        QStringLiteral("FILE")));
+    p.addOption(QCommandLineOption(
+        QStringLiteral("in"), QStringLiteral("A record to merge (repeatable, two or more)."), QStringLiteral("FILE")));
     p.addOption(QCommandLineOption(QStringLiteral("json"),
         QStringLiteral("Write the merged record to FILE ('-' = stdout, and nothing else goes to stdout)."),
         QStringLiteral("FILE")));
@@ -51,8 +51,8 @@ int runMergeCommand(const QStringList& args)
         if (!r)
             return badArgument(QStringLiteral("--in"), why);
         if (!r->kind.startsWith(QLatin1String("ldap-")) || r->kind == u"ldap-probe")
-            return badArgument(QStringLiteral("--in"), f + QStringLiteral(": a ") + r->kind
-                    + QStringLiteral(" record, not an LDAP load"));
+            return badArgument(QStringLiteral("--in"),
+                f + QStringLiteral(": a ") + r->kind + QStringLiteral(" record, not an LDAP load"));
         records << *r;
         names << QFileInfo(f).fileName();
     }

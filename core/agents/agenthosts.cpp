@@ -41,7 +41,7 @@ bool addAnsibleGroup(const QString& spec, QList<AgentHost>* out, QString* error)
     if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
         *error = QStringLiteral("ansible-inventory -i ") + rest.left(colon) + QStringLiteral(" --list failed: ")
             + (p.error() == QProcess::FailedToStart ? QStringLiteral("it is not installed")
-                                                     : QString::fromUtf8(p.readAllStandardError()).trimmed());
+                                                    : QString::fromUtf8(p.readAllStandardError()).trimmed());
         return false;
     }
     const QStringList hosts = ansibleGroupHosts(p.readAllStandardOutput(), rest.mid(colon + 1), error);
@@ -106,7 +106,8 @@ std::optional<QList<AgentHost>> parseAgentList(const QString& text, QString* err
             if (!addHostsOfFile(item.mid(1), &out, error))
                 return std::nullopt;
         } else if (item.startsWith(u'-') || item.contains(u' ')) {
-            *error = QStringLiteral("'") + item + QStringLiteral("' is not a host name (ssh options go in --ssh-option)");
+            *error
+                = QStringLiteral("'") + item + QStringLiteral("' is not a host name (ssh options go in --ssh-option)");
             return std::nullopt;
         } else {
             out.append({ item, item == u"this" });

@@ -145,8 +145,7 @@ QJsonObject AgentSpec::toJson() const
 std::optional<AgentSpec> AgentSpec::fromJson(const QJsonObject& o, QString* error)
 {
     if (o.value(QStringLiteral("type")).toString() != u"spec") {
-        *error = QStringLiteral("expected the spec first, got \"") + o.value(QStringLiteral("type")).toString()
-            + u'"';
+        *error = QStringLiteral("expected the spec first, got \"") + o.value(QStringLiteral("type")).toString() + u'"';
         return std::nullopt;
     }
     if (o.value(QStringLiteral("proto")).toInt() != kProtocol) {

@@ -1,9 +1,7 @@
 // The coordinator's state machine: launch, hello, ready, clock probe, start, intervals, final, loss.
 // The record it builds is in coordinatorrecord.cpp.
-#include "core/agents/coordinator_p.h"
-
 #include "core/agents/agentmerge.h"
-
+#include "core/agents/coordinator_p.h"
 #include "core/common/units.h"
 #include "core/ldap/serveridentity.h"
 #include "core/run/runcontext.h"
@@ -122,8 +120,8 @@ bool Coordinator::openServer()
             server.insert(QStringLiteral("version"), v);
     m_rec.server = server;
     m_monitor = std::make_unique<MonitorReader>(id.kind);
-    m_monitorOk = m_spec.load.readServerCounters && m_monitor->supported()
-        && !m_monitor->read(m_session, nullptr).isEmpty();
+    m_monitorOk
+        = m_spec.load.readServerCounters && m_monitor->supported() && !m_monitor->read(m_session, nullptr).isEmpty();
     if (m_spec.load.readServerCounters && !m_monitorOk)
         m_rec.addWarning(QStringLiteral("monitor-unavailable"),
             QStringLiteral("the server's counters (cn=monitor) could not be read with this bind"));
@@ -205,9 +203,10 @@ void Coordinator::handle(AgentLink& a, const QJsonObject& m)
     if (type == u"hello") {
         a.hello = m;
         if (m.value(QStringLiteral("proto")).toInt() != kProtocol)
-            lose(a, QStringLiteral("speaks protocol %1, this coordinator %2 (install the same DirBench version)")
-                        .arg(m.value(QStringLiteral("proto")).toInt())
-                        .arg(kProtocol));
+            lose(a,
+                QStringLiteral("speaks protocol %1, this coordinator %2 (install the same DirBench version)")
+                    .arg(m.value(QStringLiteral("proto")).toInt())
+                    .arg(kProtocol));
         else
             a.phase = AgentLink::Phase::Hello;
     } else if (type == u"ready") {
@@ -305,8 +304,8 @@ void Coordinator::sendStart()
         a->phase = AgentLink::Phase::Started;
         a->lastHeardNs = monotonicNs();
     }
-    m_hardDeadlineNs = monotonicNs() + uint64_t(m_t0Real - now)
-        + uint64_t((m_totalSeconds + m_spec.load.failAfterSec + 30) * 1e9);
+    m_hardDeadlineNs
+        = monotonicNs() + uint64_t(m_t0Real - now) + uint64_t((m_totalSeconds + m_spec.load.failAfterSec + 30) * 1e9);
     m_ctx.setPhase(QStringLiteral("warming up"));
     const int64_t monLead = (m_t0Real - now) / 1000000 - int64_t(kMonitorLeadNs / 1000000);
     QTimer::singleShot(int(std::max<int64_t>(0, monLead)), this, [this] {
@@ -332,10 +331,10 @@ void Coordinator::tick()
             continue;
         if (a->phase < AgentLink::Phase::Probed && now - m_launchNs > uint64_t(m_spec.readyTimeoutS * 1e9))
             lose(*a, QStringLiteral("was not ready within %1 s").arg(m_spec.readyTimeoutS));
-        else if (a->phase == AgentLink::Phase::Started && now > a->lastHeardNs + silence
-            && realtimeNs() > m_t0Real)
-            lose(*a, QStringLiteral("was silent for %1 s (the interval and the failure window)")
-                         .arg(Units::formatNumber(double(silence) / 1e9)));
+        else if (a->phase == AgentLink::Phase::Started && now > a->lastHeardNs + silence && realtimeNs() > m_t0Real)
+            lose(*a,
+                QStringLiteral("was silent for %1 s (the interval and the failure window)")
+                    .arg(Units::formatNumber(double(silence) / 1e9)));
     }
     if (m_hardDeadlineNs && now > m_hardDeadlineNs && !m_stopping)
         stopAll(QStringLiteral("the run's hard deadline passed"));
@@ -363,8 +362,8 @@ void Coordinator::lose(AgentLink& a, const QString& why)
     a.lostWhy = why;
     if (a.proc && a.proc->state() != QProcess::NotRunning)
         a.proc->kill();
-    const QString sentence = sharpName(a) + u' ' + why
-        + (started ? QStringLiteral(" in interval %1").arg(a.intervals.size()) : QString());
+    const QString sentence
+        = sharpName(a) + u' ' + why + (started ? QStringLiteral(" in interval %1").arg(a.intervals.size()) : QString());
     if (m_stopping)
         return;
     if (!started || !m_spec.continueOnLoss) {

@@ -46,7 +46,8 @@ QJsonObject Coordinator::specAgents() const
         { QStringLiteral("count"), int(m_spec.hosts.size()) },
         { QStringLiteral("ssh_options"), QJsonArray::fromStringList(m_spec.sshOptions) },
         { QStringLiteral("agent_command"), m_spec.agentCommand },
-        { QStringLiteral("on_agent_loss"), m_spec.continueOnLoss ? QStringLiteral("continue") : QStringLiteral("fail") },
+        { QStringLiteral("on_agent_loss"),
+            m_spec.continueOnLoss ? QStringLiteral("continue") : QStringLiteral("fail") },
         { QStringLiteral("allow_clock_skew"), m_spec.allowClockSkew } };
 }
 

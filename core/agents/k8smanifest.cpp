@@ -17,7 +17,8 @@ QJsonObject container(const K8sJobSpec& s)
                 { QStringLiteral("valueFrom"),
                     QJsonObject { { QStringLiteral("fieldRef"),
                         QJsonObject { { QStringLiteral("fieldPath"),
-                            QStringLiteral("metadata.annotations['batch.kubernetes.io/job-completion-index']") } } } } } } } } };
+                            QStringLiteral(
+                                "metadata.annotations['batch.kubernetes.io/job-completion-index']") } } } } } } } } };
 }
 
 } // namespace
@@ -25,7 +26,8 @@ QJsonObject container(const K8sJobSpec& s)
 QJsonObject k8sIndexedJob(const K8sJobSpec& s)
 {
     QJsonObject meta { { QStringLiteral("name"), s.name },
-        { QStringLiteral("labels"), QJsonObject { { QStringLiteral("app.kubernetes.io/name"), QStringLiteral("dirbench-agent") } } } };
+        { QStringLiteral("labels"),
+            QJsonObject { { QStringLiteral("app.kubernetes.io/name"), QStringLiteral("dirbench-agent") } } } };
     if (!s.nameSpace.isEmpty())
         meta.insert(QStringLiteral("namespace"), s.nameSpace);
     const QJsonObject podSpec { { QStringLiteral("restartPolicy"), QStringLiteral("Never") },

@@ -143,11 +143,11 @@ LoadCounts OpFigures::counts() const
 
 QJsonObject OpFigures::toJson(bool full) const
 {
-    QJsonObject o { { QStringLiteral("ops"), ops }, { QStringLiteral("ok"), ok },
-        { QStringLiteral("errors"), errors }, { QStringLiteral("ops_per_s"), opsPerS },
-        { QStringLiteral("ok_per_s"), okPerS }, { QStringLiteral("entries"), entries },
-        { QStringLiteral("entries_per_s"), entriesPerS }, { QStringLiteral("no_entry"), noEntry },
-        { QStringLiteral("timeouts"), timeouts }, { QStringLiteral("result_codes"), codesJson(resultCodes) },
+    QJsonObject o { { QStringLiteral("ops"), ops }, { QStringLiteral("ok"), ok }, { QStringLiteral("errors"), errors },
+        { QStringLiteral("ops_per_s"), opsPerS }, { QStringLiteral("ok_per_s"), okPerS },
+        { QStringLiteral("entries"), entries }, { QStringLiteral("entries_per_s"), entriesPerS },
+        { QStringLiteral("no_entry"), noEntry }, { QStringLiteral("timeouts"), timeouts },
+        { QStringLiteral("result_codes"), codesJson(resultCodes) },
         { QStringLiteral("latency_ms"), latencyMs.toJson(full) } };
     if (!latencyHistogramNs.isEmpty())
         o.insert(QStringLiteral("latency_histogram_ns"), latencyHistogramNs);

@@ -141,9 +141,9 @@ void LoadRun::startWorkers()
         m_options.source = std::make_shared<MixSource>(m_spec.mix);
     const auto stepNs = l.ramp.what != LoadRamp::What::None ? uint64_t(l.ramp.stepSeconds * 1e9) : 0;
     m_shared = std::make_unique<LoadShared>(l, *m_options.source, uint64_t(m_spec.intervalSec * 1e9), stepNs);
-    m_shared->runTag = !m_options.runTag.isEmpty() ? m_options.runTag
-                                                   : QByteArray::number(qint64(::getpid())) + 'x'
-            + QByteArray::number(QRandomGenerator::global()->generate(), 16);
+    m_shared->runTag = !m_options.runTag.isEmpty()
+        ? m_options.runTag
+        : QByteArray::number(qint64(::getpid())) + 'x' + QByteArray::number(QRandomGenerator::global()->generate(), 16);
     applyStep(0);
     for (int i = 0; i < m_spec.threads; ++i)
         m_workers.push_back(std::make_unique<LoadWorker>(*m_shared, i));
@@ -156,7 +156,8 @@ void LoadRun::startWorkers()
         timespec real {};
         clock_gettime(CLOCK_REALTIME, &real);
         const int64_t realNs = int64_t(real.tv_sec) * 1000000000LL + real.tv_nsec;
-        m_options.startAtNs = uint64_t(std::max<int64_t>(0, int64_t(LoadWorker::nowNs()) + m_spec.startAtEpochNs - realNs));
+        m_options.startAtNs
+            = uint64_t(std::max<int64_t>(0, int64_t(LoadWorker::nowNs()) + m_spec.startAtEpochNs - realNs));
     }
     if (m_options.startGate && !m_ctx.stopRequested()) {
         m_options.startAtNs = m_options.startGate();

@@ -201,8 +201,8 @@ inline QList<Command> commands(const QString& scratch)
     out.last().name = "ldap search --agents";
     out << ldap("search",
         search
-            + QList<Arg> { { "--start-at", QStringLiteral("@%1").arg(QDateTime::currentSecsSinceEpoch() + 3600),
-                K::StartAt } });
+            + QList<Arg> {
+                { "--start-at", QStringLiteral("@%1").arg(QDateTime::currentSecsSinceEpoch() + 3600), K::StartAt } });
     out.last().name = "ldap search --start-at";
     Command ramp
         = ldap("search", search + QList<Arg> { { "--ramp", "rate:10,20@1", K::Ramp } }, { "--duration", "--rate" });

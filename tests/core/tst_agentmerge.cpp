@@ -176,20 +176,17 @@ void TstAgentMerge::recordsThatDoNotLineUpAreRefused()
         return r;
     };
     QString why;
-    const auto ok = Agents::mergeRecords({ rec(1e18, true), rec(1e18, true) }, { QStringLiteral("a.json"),
-                                             QStringLiteral("b.json") },
-        &why);
+    const auto ok = Agents::mergeRecords(
+        { rec(1e18, true), rec(1e18, true) }, { QStringLiteral("a.json"), QStringLiteral("b.json") }, &why);
     QVERIFY2(ok, qPrintable(why));
     QCOMPARE(ok->summary.value(QStringLiteral("ok")).toDouble(), 20.0);
     QCOMPARE(ok->spec.value(QStringLiteral("threads")).toDouble(), 2.0);
     QCOMPARE(ok->extra.value(QStringLiteral("agents")).toArray().size(), 2);
-    QVERIFY(!Agents::mergeRecords({ rec(1e18, true), rec(2e18, true) }, { QStringLiteral("a.json"),
-                                      QStringLiteral("b.json") },
-        &why));
+    QVERIFY(!Agents::mergeRecords(
+        { rec(1e18, true), rec(2e18, true) }, { QStringLiteral("a.json"), QStringLiteral("b.json") }, &why));
     QVERIFY2(why.startsWith(QLatin1String("b.json ")) && why.contains(QLatin1String("--start-at")), qPrintable(why));
-    QVERIFY(!Agents::mergeRecords({ rec(1e18, true), rec(1e18, false) }, { QStringLiteral("a.json"),
-                                      QStringLiteral("b.json") },
-        &why));
+    QVERIFY(!Agents::mergeRecords(
+        { rec(1e18, true), rec(1e18, false) }, { QStringLiteral("a.json"), QStringLiteral("b.json") }, &why));
     QVERIFY2(why.contains(QLatin1String("--interval-histograms")), qPrintable(why));
     RunRecord other = rec(1e18, true);
     other.kind = QStringLiteral("ldap-modify");
@@ -227,7 +224,8 @@ void TstAgentMerge::lowestRoundTripWins()
 {
     // Agent 300 ms ahead; a slow round (asymmetric delay) would say 290 ms.
     const QList<Agents::ClockRound> rounds { { 1000, 1000 + 300000000 + 5000000, 1000 + 30000000 },
-        { 2000000000LL, 2000000000LL + 300000000 + 100, 2000000000LL + 200 }, { 3000, 3000 + 280000000, 3000 + 9000000 } };
+        { 2000000000LL, 2000000000LL + 300000000 + 100, 2000000000LL + 200 },
+        { 3000, 3000 + 280000000, 3000 + 9000000 } };
     const auto best = Agents::bestRound(rounds);
     QVERIFY(best);
     QCOMPARE(best->rttNs(), int64_t(200));
@@ -298,7 +296,8 @@ void TstAgentMerge::k8sManifestIsAnIndexedJobWithStdin()
     QCOMPARE(c.value(QStringLiteral("stdinOnce")).toBool(), true);
     QCOMPARE(c.value(QStringLiteral("tty")).toBool(), false);
     s.nameSpace.clear();
-    QVERIFY(!Agents::k8sIndexedJob(s).value(QStringLiteral("metadata")).toObject().contains(QStringLiteral("namespace")));
+    QVERIFY(
+        !Agents::k8sIndexedJob(s).value(QStringLiteral("metadata")).toObject().contains(QStringLiteral("namespace")));
 }
 
 QTEST_GUILESS_MAIN(TstAgentMerge)

@@ -98,8 +98,8 @@ private:
     QString script(const QString& what)
     {
         QProcess p;
-        p.start(QStringLiteral("/bin/sh"), { QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/integration/netns/topology.sh"),
-                                                what, m_dir });
+        p.start(QStringLiteral("/bin/sh"),
+            { QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/integration/netns/topology.sh"), what, m_dir });
         if (!p.waitForFinished(60000) || p.exitCode() != 0)
             return QStringLiteral("topology.sh %1 failed: %2").arg(what, QString::fromUtf8(p.readAllStandardError()));
         return {};
@@ -208,8 +208,11 @@ void TstAgents::exactMerge()
     const QJsonObject rec = readJson(json);
     m_live = rec;
     QCOMPARE(rec.value(QStringLiteral("kind")).toString(), QStringLiteral("ldap-search"));
-    QCOMPARE(rec.value(QStringLiteral("spec")).toObject().value(QStringLiteral("agents")).toObject().value(
-                 QStringLiteral("count")),
+    QCOMPARE(rec.value(QStringLiteral("spec"))
+                 .toObject()
+                 .value(QStringLiteral("agents"))
+                 .toObject()
+                 .value(QStringLiteral("count")),
         QJsonValue(3));
     const QJsonObject sum = rec.value(QStringLiteral("summary")).toObject();
     const QJsonArray agents = rec.value(QStringLiteral("agents")).toArray();
@@ -334,8 +337,9 @@ void TstAgents::separateRunsMerge()
         intervalsOk += num(v.toObject(), "ok");
     QCOMPARE(intervalsOk, okSum);
     // A record without the common start is refused, naming it.
-    const auto refused = CliRun::run({ QStringLiteral("merge"), QStringLiteral("--in"),
-        m_tmp.filePath(QStringLiteral("sep0.json")), QStringLiteral("--in"), m_tmp.filePath(QStringLiteral("live.json")) });
+    const auto refused
+        = CliRun::run({ QStringLiteral("merge"), QStringLiteral("--in"), m_tmp.filePath(QStringLiteral("sep0.json")),
+            QStringLiteral("--in"), m_tmp.filePath(QStringLiteral("live.json")) });
     QCOMPARE(refused.code, 2);
     QVERIFY2(refused.err.contains("live.json"), refused.err.constData());
 }
@@ -511,8 +515,11 @@ void TstAgents::sourceAddressesShowAtServer()
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
     const QJsonObject rec = readJson(m_tmp.filePath(QStringLiteral("src.json")));
-    QCOMPARE(rec.value(QStringLiteral("spec")).toObject().value(QStringLiteral("target")).toObject().value(
-                 QStringLiteral("source_addresses")),
+    QCOMPARE(rec.value(QStringLiteral("spec"))
+                 .toObject()
+                 .value(QStringLiteral("target"))
+                 .toObject()
+                 .value(QStringLiteral("source_addresses")),
         QJsonValue(QJsonArray { QStringLiteral("127.0.0.1"), QStringLiteral("127.0.0.2") }));
 }
 
@@ -543,9 +550,10 @@ void TstAgents::multiHostOverSsh()
     const QStringList common { QStringLiteral("ldap"), QStringLiteral("search"), QStringLiteral("--uri"), uri,
         QStringLiteral("--bind-dn"), sbx->bindDn, QStringLiteral("--password-file"), sbx->passwordFile,
         QStringLiteral("--base"), sbx->peopleBase, QStringLiteral("--filter"), kFilter, QStringLiteral("--agents"),
-        QStringLiteral("a1,a2,a3"), QStringLiteral("--ssh-option"), QStringLiteral("-F") + dir + QStringLiteral("/ssh_config"),
-        QStringLiteral("--agent-command"), QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"),
-        QStringLiteral("3"), QStringLiteral("--rate"), QStringLiteral("300"), QStringLiteral("--no-history") };
+        QStringLiteral("a1,a2,a3"), QStringLiteral("--ssh-option"),
+        QStringLiteral("-F") + dir + QStringLiteral("/ssh_config"), QStringLiteral("--agent-command"),
+        QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("3"), QStringLiteral("--rate"),
+        QStringLiteral("300"), QStringLiteral("--no-history") };
     QProcess cli;
     cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
         common + QStringList { QStringLiteral("--duration"), QStringLiteral("4"), QStringLiteral("--json"), json });
@@ -590,7 +598,8 @@ void TstAgents::multiHostOverSsh()
     QList<qint64> agentPids;
     for (const auto& v : lost.value(QStringLiteral("agents")).toArray())
         agentPids << qint64(num(v.toObject(), "pid"));
-    auto anyAlive = [&] { return std::any_of(agentPids.begin(), agentPids.end(), [](qint64 p) { return p > 0 && alive(p); }); };
+    auto anyAlive
+        = [&] { return std::any_of(agentPids.begin(), agentPids.end(), [](qint64 p) { return p > 0 && alive(p); }); };
     while (anyAlive() && t.elapsed() < 15000)
         QTest::qWait(20);
     QVERIFY2(!anyAlive(), "an agent outlived its ssh session");
