@@ -56,12 +56,14 @@ void collectGroup(const QJsonObject& inv, const QString& group, QStringList* hos
         return;
     seen->insert(u'@' + group);
     const QJsonObject g = inv.value(group).toObject();
-    for (const auto& h : g.value(QStringLiteral("hosts")).toArray())
+    const QJsonArray members = g.value(QStringLiteral("hosts")).toArray();
+    for (const auto& h : members)
         if (!seen->contains(h.toString())) {
             seen->insert(h.toString());
             hosts->append(h.toString());
         }
-    for (const auto& c : g.value(QStringLiteral("children")).toArray())
+    const QJsonArray children = g.value(QStringLiteral("children")).toArray();
+    for (const auto& c : children)
         collectGroup(inv, c.toString(), hosts, seen);
 }
 

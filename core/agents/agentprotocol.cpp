@@ -155,7 +155,8 @@ std::optional<AgentSpec> AgentSpec::fromJson(const QJsonObject& o, QString* erro
         return std::nullopt;
     }
     AgentSpec s;
-    for (const auto& a : o.value(QStringLiteral("args")).toArray())
+    const QJsonArray args = o.value(QStringLiteral("args")).toArray();
+    for (const auto& a : args)
         s.args << a.toString();
     if (s.args.isEmpty()) {
         *error = QStringLiteral("spec.args: empty (the ldap operation and its options)");

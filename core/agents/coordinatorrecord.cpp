@@ -104,7 +104,8 @@ RunRecord Coordinator::record()
         if (aj.value(QStringLiteral("start_ns")).isDouble())
             starts << aj.value(QStringLiteral("start_ns")).toDouble();
         agents.append(aj);
-        for (const auto& w : a->final.value(QStringLiteral("warnings")).toArray()) {
+        const QJsonArray warnings = a->final.value(QStringLiteral("warnings")).toArray();
+        for (const auto& w : warnings) {
             const QJsonObject wo = w.toObject();
             r.addWarning(wo.value(QStringLiteral("code")).toString(),
                 a->name() + QStringLiteral(": ") + wo.value(QStringLiteral("message")).toString());
