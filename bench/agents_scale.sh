@@ -41,7 +41,7 @@ for n in "${COUNTS[@]}"; do [[ $n =~ ^[1-9][0-9]*$ ]] || usage; done
 lb_init agents_scale
 lb_find_cli
 lb_sandbox_start "$ENTRIES"
-PY=$(lb_py)
+PY=python3
 TCK=$(getconf CLK_TCK)
 
 # run N JSON -> prints "cpu_s peak_kb" of the coordinator
