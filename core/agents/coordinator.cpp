@@ -36,6 +36,8 @@ QString exitText(const AgentLink& a)
 {
     if (!a.proc || a.proc->state() != QProcess::NotRunning)
         return QStringLiteral("still running");
+    if (a.proc->error() == QProcess::FailedToStart)
+        return QStringLiteral("could not be started: ") + a.proc->errorString();
     if (a.proc->exitStatus() == QProcess::CrashExit)
         return QStringLiteral("killed by a signal");
     return QStringLiteral("exit status %1").arg(a.proc->exitCode());

@@ -373,6 +373,19 @@ void TstAgents::agentKilled()
             && failure.contains(QLatin1String("signal")),
         qPrintable(failure));
     QVERIFY(rec.value(QStringLiteral("intervals")).toArray().size() >= 2); // what was merged is kept
+    // slapd back to no client connection but the one that asks (the coordinator's and every agent's are closed)
+    LdapSession s;
+    QVERIFY(!s.open(LdapFixture::admin(m_sbx.info())).isError());
+    QElapsedTimer t;
+    t.start();
+    QList<LdapSession::Entry> conns;
+    do {
+        conns.clear();
+        QVERIFY(!s.search(QStringLiteral("cn=Connections,cn=Monitor"), LdapSession::OneLevel,
+                      QStringLiteral("(monitorConnectionPeerAddress=IP=*)"), { QStringLiteral("1.1") }, &conns)
+                     .isError());
+    } while (conns.size() > 1 && t.elapsed() < 5000 && (QTest::qWait(50), true));
+    QCOMPARE(conns.size(), 1);
 }
 
 void TstAgents::agentKilledContinue()
