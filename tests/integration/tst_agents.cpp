@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -170,6 +171,7 @@ private slots:
     void multiHostOverSsh();
 
 private:
+    void playbookChecks(const QString& dir, const QString& inventory);
     QStringList loadArgs(const QString& op, const QString& json, const QStringList& more) const;
     QJsonObject m_live; // exactMerge's record (with --interval-histograms), for mergeEqualsLiveMerge
     QTemporaryDir m_tmp;
@@ -559,14 +561,27 @@ void TstAgents::multiHostOverSsh()
     QVERIFY2(sbx, qPrintable(why));
     const LdapTarget admin = LdapFixture::admin(sbx.info(), uri);
 
+    // With Ansible installed, the hosts come from an inventory group (read with ansible-inventory --list).
+    const QString inventory = dir + QStringLiteral("/inventory.ini");
+    const bool ansible = !QStandardPaths::findExecutable(QStringLiteral("ansible-inventory")).isEmpty()
+        && !QStandardPaths::findExecutable(QStringLiteral("ansible-playbook")).isEmpty();
+    if (ansible) {
+        QFile inv(inventory);
+        QVERIFY(inv.open(QIODevice::WriteOnly));
+        inv.write("[loadgen]\na1\na2\na3\n\n[loadgen:vars]\nansible_ssh_common_args=-F " + dir.toUtf8()
+            + "/ssh_config\nansible_python_interpreter=/usr/bin/python3\nansible_become=false\n");
+    } else {
+        qInfo("ansible-core is not installed: --agents a1,a2,a3 instead of ansible:INVENTORY:GROUP, no playbook run");
+    }
+    const QString hosts
+        = ansible ? QStringLiteral("ansible:") + inventory + QStringLiteral(":loadgen") : QStringLiteral("a1,a2,a3");
     const QString json = m_tmp.filePath(QStringLiteral("multihost.json"));
     const QStringList common { QStringLiteral("ldap"), QStringLiteral("search"), QStringLiteral("--uri"), uri,
         QStringLiteral("--bind-dn"), sbx->bindDn, QStringLiteral("--password-file"), sbx->passwordFile,
         QStringLiteral("--base"), sbx->peopleBase, QStringLiteral("--filter"), kFilter, QStringLiteral("--agents"),
-        QStringLiteral("a1,a2,a3"), QStringLiteral("--ssh-option"),
-        QStringLiteral("-F") + dir + QStringLiteral("/ssh_config"), QStringLiteral("--agent-command"),
-        QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("3"), QStringLiteral("--rate"),
-        QStringLiteral("300"), QStringLiteral("--no-history") };
+        hosts, QStringLiteral("--ssh-option"), QStringLiteral("-F") + dir + QStringLiteral("/ssh_config"),
+        QStringLiteral("--agent-command"), QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"),
+        QStringLiteral("3"), QStringLiteral("--rate"), QStringLiteral("300"), QStringLiteral("--no-history") };
     QProcess cli;
     cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
         common + QStringList { QStringLiteral("--duration"), QStringLiteral("4"), QStringLiteral("--json"), json });
@@ -617,6 +632,51 @@ void TstAgents::multiHostOverSsh()
         QTest::qWait(20);
     QVERIFY2(!anyAlive(), "an agent outlived its ssh session");
     QVERIFY(!peerAddresses(admin).contains(QStringLiteral("10.231.7.12")));
+    if (ansible)
+        playbookChecks(dir, inventory);
+}
+
+// packaging/ansible/agents.yml against the three namespaces: its checks only (no deb: the namespaces share this
+// machine's packages, so its install would be this machine's). Each host reports the version of the build's
+// dirbench-cli, and its time synchronisation either on or, where no sync daemon runs (as here), failed by name.
+void TstAgents::playbookChecks(const QString& dir, const QString& inventory)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("ANSIBLE_LOCAL_TEMP"), dir + QStringLiteral("/ansible-local"));
+    env.insert(QStringLiteral("ANSIBLE_REMOTE_TEMP"), dir + QStringLiteral("/ansible-remote"));
+    env.insert(QStringLiteral("ANSIBLE_HOME"), dir + QStringLiteral("/ansible-home"));
+    env.insert(QStringLiteral("ANSIBLE_NOCOLOR"), QStringLiteral("1"));
+    env.insert(QStringLiteral("ANSIBLE_STDOUT_CALLBACK"), QStringLiteral("json"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral("ansible-playbook"),
+        { QStringLiteral("-i"), inventory, QStringLiteral(DIRBENCH_SOURCE_DIR "/packaging/ansible/agents.yml"),
+            QStringLiteral("-e"), QStringLiteral("dirbench_cli=" DIRBENCH_CLI_PATH) });
+    QVERIFY(p.waitForFinished(180000));
+    const QByteArray out = p.readAllStandardOutput();
+    const QJsonObject doc = QJsonDocument::fromJson(out).object();
+    QVERIFY2(!doc.isEmpty(), out.right(2000).constData());
+    int versions = 0, timeChecks = 0;
+    for (const auto& play : doc.value(QStringLiteral("plays")).toArray())
+        for (const auto& task : play.toObject().value(QStringLiteral("tasks")).toArray()) {
+            const QJsonObject t = task.toObject();
+            const QString name = t.value(QStringLiteral("task")).toObject().value(QStringLiteral("name")).toString();
+            const QJsonObject results = t.value(QStringLiteral("hosts")).toObject();
+            for (const auto& r : results) {
+                const QJsonObject o = r.toObject();
+                if (name.startsWith(QLatin1String("Run dirbench-cli --version"))
+                    && o.value(QStringLiteral("stdout")).toString() == QStringLiteral("dirbench-cli " DIRBENCH_VERSION))
+                    ++versions;
+                if (name.startsWith(QLatin1String("Check that time synchronisation"))
+                    && (o.value(QStringLiteral("stdout")).toString().contains(QLatin1String("synchronized"))
+                        || o.value(QStringLiteral("stderr"))
+                               .toString()
+                               .contains(QLatin1String("no synchronised clock"))))
+                    ++timeChecks;
+            }
+        }
+    QCOMPARE(versions, 3);
+    QCOMPARE(timeChecks, 3);
 }
 
 QTEST_GUILESS_MAIN(TstAgents)
