@@ -20,6 +20,7 @@ constexpr int kClockRounds = 8;
 constexpr int64_t kStartLeadNs = 500000000LL; // the start goes out at least this long ahead
 constexpr uint64_t kStopGraceNs = 15000000000ULL; // agents asked to stop are killed after this (cleanup included)
 constexpr uint64_t kMonitorLeadNs = 50000000ULL;
+constexpr int64_t kLateNs = 2000000000LL; // a merged interval waits this long past its end for a slow agent
 
 QString shellQuote(const QString& s)
 {
@@ -344,6 +345,7 @@ void Coordinator::tick()
         for (auto& a : m_agents)
             if (a->proc && a->proc->state() != QProcess::NotRunning)
                 a->proc->kill();
+    release(); // an interval an agent is late with goes out without it
     if (m_t0Real > 0 && m_totalSeconds > 0)
         m_ctx.setProgress(std::clamp(double(realtimeNs() - m_t0Real) / 1e9 / m_totalSeconds, 0.0, 1.0));
 }
@@ -399,7 +401,8 @@ void Coordinator::stopAll(const QString& reason)
     }
 }
 
-// Merged interval k goes out live once every agent still running has delivered it.
+// Merged interval k goes out live once every agent still running has delivered it, or 2 s after its end with
+// those that did (agents_reporting says how many); what comes late still reaches the record (record()).
 void Coordinator::release()
 {
     for (;;) {
@@ -410,7 +413,8 @@ void Coordinator::release()
             else if (!a->done())
                 waiting = true;
         }
-        if (!any || waiting)
+        const int64_t due = m_t0Real + int64_t(double(m_released + 1) * m_spec.load.intervalSec * 1e9) + kLateNs;
+        if (!any || (waiting && (m_t0Real == 0 || realtimeNs() < due)))
             return;
         QList<LoadInterval> parts;
         for (const auto& a : m_agents)

@@ -647,6 +647,7 @@ void TstAgents::playbookChecks(const QString& dir, const QString& inventory)
     env.insert(QStringLiteral("ANSIBLE_REMOTE_TEMP"), dir + QStringLiteral("/ansible-remote"));
     env.insert(QStringLiteral("ANSIBLE_HOME"), dir + QStringLiteral("/ansible-home"));
     env.insert(QStringLiteral("ANSIBLE_NOCOLOR"), QStringLiteral("1"));
+    env.insert(QStringLiteral("ANSIBLE_SSH_ARGS"), QStringLiteral("-o ControlMaster=no")); // no session left behind
     env.insert(QStringLiteral("ANSIBLE_STDOUT_CALLBACK"), QStringLiteral("json"));
     p.setProcessEnvironment(env);
     p.start(QStringLiteral("ansible-playbook"),

@@ -20,8 +20,13 @@ down() {
             kill "$(cat "$dir/a$i/sshd.pid")" 2>/dev/null || true
         fi
     done
+    # Everything still running inside the namespaces (ssh sessions, agents) would keep them, and their links,
+    # alive after `ip netns del`: end those processes first, found by the namespace they are in.
     for ns in dbt-srv dbt-a1 dbt-a2 dbt-a3; do
+        ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
         ip netns del "$ns" 2>/dev/null || true
+        # A namespace can outlive its name for a while (sockets closing): its veth goes now, with its peer.
+        ip link del "v-$ns" 2>/dev/null || true
     done
     ip link del "$br" 2>/dev/null || true
 }
@@ -71,6 +76,7 @@ CFG
 
 case $cmd in
 up)
+    down # what a run killed before its own `down` may have left (the same fixed names)
     trap 'down' EXIT
     mkdir -p "$dir" /run/sshd
     : > "$dir/known_hosts"
