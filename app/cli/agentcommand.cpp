@@ -34,11 +34,21 @@ and latency histograms) and a final message. Human text goes to stderr. When its
 or its ssh session is gone) it stops within a second, and it has a hard deadline besides. It saves no history.
 )";
 
-// The agent's clock as it reports it: CLOCK_REALTIME, shifted by DIRBENCH_TEST_CLOCK_OFFSET_MS in tests.
+// Tests only: DIRBENCH_TEST_CLOCK_OFFSET_MS shifts the clock this agent reports and starts by, as if its clock
+// were off: "300" for every agent, "0,300,0" for agent i the i-th value (set once the spec names the index).
+std::atomic<int64_t> g_clockShiftNs { 0 };
+
+void setClockShift(int index)
+{
+    const QList<QByteArray> values = qgetenv("DIRBENCH_TEST_CLOCK_OFFSET_MS").split(',');
+    const QByteArray v = values.size() == 1 ? values.first() : values.value(index);
+    g_clockShiftNs.store(v.trimmed().toLongLong() * 1000000LL);
+}
+
+// The agent's clock as it reports it: CLOCK_REALTIME (shifted in tests).
 int64_t agentRealtime()
 {
-    static const int64_t shift = qEnvironmentVariableIntValue("DIRBENCH_TEST_CLOCK_OFFSET_MS") * 1000000LL;
-    return Agents::realtimeNs() + shift;
+    return Agents::realtimeNs() + g_clockShiftNs.load();
 }
 
 double cpuSeconds()
@@ -228,6 +238,7 @@ int Agent::run()
     const auto spec = Agents::AgentSpec::fromJson(*first, &why);
     if (!spec)
         return fail(why, ExitBadArgs);
+    setClockShift(spec->index);
     if (spec->args.first() == u"reach")
         return reach(spec->args.value(1));
     LdapLoadSpec load;
