@@ -137,11 +137,10 @@ void Agent::readLoop()
             const auto m = Agents::decode(line, &why);
             const QString type = m ? m->value(QStringLiteral("type")).toString() : QString();
             if (type == u"ping") {
-                send(Agents::pong(
-                    qint64(m->value(QStringLiteral("t1")).toDouble()), agentRealtime(), Agents::monotonicNs()));
+                send(Agents::pong(m->value(QStringLiteral("t1")).toInteger(), agentRealtime(), Agents::monotonicNs()));
             } else if (type == u"start") {
                 std::lock_guard<std::mutex> lock(m_mutex);
-                m_startAt = qint64(m->value(QStringLiteral("at_epoch_ns")).toDouble());
+                m_startAt = m->value(QStringLiteral("at_epoch_ns")).toInteger();
                 m_cv.notify_all();
             } else if (type == u"stop") {
                 std::fprintf(stderr, "dirbench-cli agent: stopping (%s)\n",
@@ -243,7 +242,9 @@ int Agent::run()
         return reach(spec->args.value(1));
     LdapLoadSpec load;
     if (int rc = ldapLoadFromArgs(spec->args, spec->password, &load))
-        return fail(QStringLiteral("the spec's load was refused (see the line above)"), rc);
+        return fail(QStringLiteral("its share of the load was refused (the reason is on its stderr, shown by the "
+                                   "coordinator as [NAME] lines)"),
+            rc);
     load.intervalHistograms = true;
     load.readServerCounters = false;
     if (spec->deadlineS > 0)
@@ -254,8 +255,8 @@ int Agent::run()
     options.startGate = [this] { return waitForStart(); };
     options.onStarted = [this](uint64_t mono) {
         send(QJsonObject { { QStringLiteral("type"), QStringLiteral("started") },
-            { QStringLiteral("realtime_ns"), double(agentRealtime()) },
-            { QStringLiteral("monotonic_ns"), double(mono) } });
+            { QStringLiteral("realtime_ns"), qint64(agentRealtime()) },
+            { QStringLiteral("monotonic_ns"), qint64(mono) } });
     };
     options.runTag = spec->runTag + "-a" + QByteArray::number(spec->index);
     const RunRecord rec = Ldap::runLoad(load, m_ctx, options);

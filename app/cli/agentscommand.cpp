@@ -127,7 +127,7 @@ void converse(Check& c, const QString& uri)
         if (!m)
             return;
         r.t3 = Agents::realtimeNs();
-        r.t2 = qint64(m->value(QStringLiteral("realtime_ns")).toDouble());
+        r.t2 = m->value(QStringLiteral("realtime_ns")).toInteger();
         rounds << r;
     }
     c.best = Agents::bestRound(rounds);

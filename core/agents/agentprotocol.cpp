@@ -86,31 +86,31 @@ QJsonObject hello(const QString& version, int64_t realtime)
     o.insert(QStringLiteral("host"), QSysInfo::machineHostName());
     o.insert(QStringLiteral("pid"), double(::getpid()));
     o.insert(QStringLiteral("cpus"), QThread::idealThreadCount());
-    o.insert(QStringLiteral("realtime_ns"), double(realtime));
-    o.insert(QStringLiteral("monotonic_ns"), double(monotonicNs()));
+    o.insert(QStringLiteral("realtime_ns"), qint64(realtime));
+    o.insert(QStringLiteral("monotonic_ns"), qint64(monotonicNs()));
     return o;
 }
 
 QJsonObject ping(int64_t t1)
 {
     QJsonObject o = typed("ping");
-    o.insert(QStringLiteral("t1"), double(t1));
+    o.insert(QStringLiteral("t1"), qint64(t1));
     return o;
 }
 
 QJsonObject pong(int64_t t1, int64_t realtime, uint64_t monotonic)
 {
     QJsonObject o = typed("pong");
-    o.insert(QStringLiteral("t1"), double(t1));
-    o.insert(QStringLiteral("realtime_ns"), double(realtime));
-    o.insert(QStringLiteral("monotonic_ns"), double(monotonic));
+    o.insert(QStringLiteral("t1"), qint64(t1));
+    o.insert(QStringLiteral("realtime_ns"), qint64(realtime));
+    o.insert(QStringLiteral("monotonic_ns"), qint64(monotonic));
     return o;
 }
 
 QJsonObject start(int64_t atEpochNs)
 {
     QJsonObject o = typed("start");
-    o.insert(QStringLiteral("at_epoch_ns"), double(atEpochNs));
+    o.insert(QStringLiteral("at_epoch_ns"), qint64(atEpochNs));
     return o;
 }
 

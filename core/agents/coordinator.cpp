@@ -218,7 +218,7 @@ void Coordinator::handle(AgentLink& a, const QJsonObject& m)
     } else if (type == u"pong") {
         onPong(a, m);
     } else if (type == u"started") {
-        a.startedRealNs = qint64(m.value(QStringLiteral("realtime_ns")).toDouble());
+        a.startedRealNs = m.value(QStringLiteral("realtime_ns")).toInteger();
     } else if (type == u"interval") {
         onInterval(a, m);
     } else if (type == u"final") {
@@ -237,8 +237,8 @@ void Coordinator::handle(AgentLink& a, const QJsonObject& m)
 void Coordinator::onPong(AgentLink& a, const QJsonObject& m)
 {
     ClockRound r;
-    r.t1 = qint64(m.value(QStringLiteral("t1")).toDouble());
-    r.t2 = qint64(m.value(QStringLiteral("realtime_ns")).toDouble());
+    r.t1 = m.value(QStringLiteral("t1")).toInteger();
+    r.t2 = m.value(QStringLiteral("realtime_ns")).toInteger();
     r.t3 = realtimeNs();
     a.rounds << r;
     if (a.rounds.size() < kClockRounds) {

@@ -207,6 +207,15 @@ void TstAgentMerge::lineBufferKeepsPartialLines()
     const QList<QByteArray> second = b.take();
     QCOMPARE(second.size(), 1);
     QCOMPARE(Agents::decode(second.first(), &why)->value(QStringLiteral("type")).toString(), QStringLiteral("pong"));
+    // Clock readings cross the stream to the nanosecond (integers, not doubles: 2^53 ns is only 104 days).
+    const int64_t t = 1796155297626797651LL;
+    const auto pong = Agents::decode(Agents::encode(Agents::pong(t, t + 1, uint64_t(t) + 2)).trimmed(), &why);
+    QCOMPARE(pong->value(QStringLiteral("t1")).toInteger(), t);
+    QCOMPARE(pong->value(QStringLiteral("realtime_ns")).toInteger(), t + 1);
+    QCOMPARE(Agents::decode(Agents::encode(Agents::start(t)).trimmed(), &why)
+                 ->value(QStringLiteral("at_epoch_ns"))
+                 .toInteger(),
+        t);
     QVERIFY(!Agents::decode("[1,2]", &why));
     QVERIFY(!Agents::decode("{\"no\":1}", &why));
     QVERIFY(why.contains(QLatin1String("type")));
