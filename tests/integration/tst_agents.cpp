@@ -443,17 +443,38 @@ void TstAgents::coordinatorKilled()
     QVERIFY2(t.elapsed() < 3000, qPrintable(QStringLiteral("agents gone after %1 ms").arg(t.elapsed())));
 }
 
+// A three-agent add+delete and search mix: no two agents' entries collide (no "already exists"), each agent
+// removes its own, nothing is left; the per-operation figures merge exactly too.
 void TstAgents::writesDoNotCollide()
 {
     const QString json = m_tmp.filePath(QStringLiteral("adddel.json"));
-    const auto r = CliRun::run(loadArgs(QStringLiteral("adddel"), json,
-        { QStringLiteral("--parent"), m_sbx->peopleBase, QStringLiteral("--agents"), QStringLiteral("local:3"),
-            QStringLiteral("--agent-command"), QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"),
-            QStringLiteral("3"), QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--no-history") }));
+    const auto r = CliRun::run(loadArgs(QStringLiteral("mixed"), json,
+        { QStringLiteral("--mix"), QStringLiteral("search=50,adddel=50"), QStringLiteral("--base"), m_sbx->peopleBase,
+            QStringLiteral("--filter"), kFilter, QStringLiteral("--parent"), m_sbx->peopleBase,
+            QStringLiteral("--agents"), QStringLiteral("local:3"), QStringLiteral("--agent-command"),
+            QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("3"),
+            QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--no-history") }));
     QVERIFY2(r.code == 0, r.err.constData());
-    const QJsonObject sum = readJson(json).value(QStringLiteral("summary")).toObject();
-    QVERIFY(num(sum, "ok") > 0);
+    const QJsonObject rec = readJson(json);
+    const QJsonObject sum = rec.value(QStringLiteral("summary")).toObject();
+    const QJsonObject adddel
+        = sum.value(QStringLiteral("by_operation")).toObject().value(QStringLiteral("adddel")).toObject();
+    QVERIFY(num(adddel, "ok") > 0);
     QCOMPARE(num(sum, "errors"), 0.0); // 68 (already exists) would be a collision
+    double agentsAdddel = 0, intervalsAdddel = 0, removed = 0;
+    for (const auto& v : rec.value(QStringLiteral("agents")).toArray()) {
+        const QJsonObject as = v.toObject().value(QStringLiteral("summary")).toObject();
+        agentsAdddel += num(
+            as.value(QStringLiteral("by_operation")).toObject().value(QStringLiteral("adddel")).toObject(), "ok");
+        removed += num(as, "cleanup_removed");
+    }
+    for (const auto& v : rec.value(QStringLiteral("intervals")).toArray())
+        intervalsAdddel += num(
+            v.toObject().value(QStringLiteral("by_operation")).toObject().value(QStringLiteral("adddel")).toObject(),
+            "ok");
+    QCOMPARE(num(adddel, "ok"), agentsAdddel);
+    QCOMPARE(intervalsAdddel, agentsAdddel);
+    QCOMPARE(num(sum, "cleanup_removed"), removed);
     LdapSession s;
     QVERIFY(!s.open(LdapFixture::admin(m_sbx.info())).isError());
     QList<LdapSession::Entry> left;
