@@ -2,9 +2,11 @@
 
 #include "app/cli/clicommon.h"
 #include "app/cli/historysink.h"
+#include "app/cli/ldapagents.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/ldapprinter.h"
 #include "app/cli/serverlogoption.h"
+#include "core/agents/coordinator.h"
 #include "core/common/units.h"
 #include "core/ldap/loadgenerator.h"
 #include "core/ldap/probe.h"
@@ -48,6 +50,13 @@ meant to miss). --coalesce-reads batches the reads of a closed-loop load (not wi
 An option that does not apply to the operation (or to the operations of the mix) is refused, never
 ignored: 'dirbench-cli ldap OPERATION --help' lists the options of each.
 
+Many hosts: --agents load1,load2 (names as in ~/.ssh/config), @FILE, ansible:INVENTORY:GROUP, this, or
+local:N runs the load from agents ('dirbench-cli agent' over ssh, or N processes here); --rate and --threads
+are totals split as evenly as possible, each agent's clock offset is measured and all start at one instant,
+and the record's intervals and summary are the exact merge (histograms summed, never averaged percentiles),
+with each agent's share and figures in agents[]. --start-at and --interval-histograms make records of runs
+started by another launcher mergeable with 'dirbench-cli merge'.
+
 Passwords are never taken on the command line: --password-file FILE, the environment variable
 DIRBENCH_PASSWORD, or a prompt. They are never written to any file, log or record.
 
@@ -81,6 +90,14 @@ QStringList outputNames(bool load)
     return out;
 }
 
+QStringList loadRunNames()
+{
+    QStringList out = ldapAgentOptionNames();
+    for (const auto& o : ldapRunOptions())
+        out << o.names().constFirst();
+    return out;
+}
+
 // The options of one operation; for "mixed", those of every operation (the mix decides when it is parsed).
 QStringList optionsOf(const QString& op)
 {
@@ -91,13 +108,13 @@ QStringList optionsOf(const QString& op)
         return connectionNames() + QStringList { QStringLiteral("mix") }
         + ldapLoadOptionNames(
             { LdapOpKind::Search, LdapOpKind::Bind, LdapOpKind::Modify, LdapOpKind::Compare, LdapOpKind::AddDelete })
-            + outputNames(true);
-    return connectionNames() + ldapLoadOptionNames({ ldapOpKind(op) }) + outputNames(true);
+            + loadRunNames() + outputNames(true);
+    return connectionNames() + ldapLoadOptionNames({ ldapOpKind(op) }) + loadRunNames() + outputNames(true);
 }
 
 QList<QCommandLineOption> allOptions()
 {
-    return ldapConnectionOptions() + ldapWorkloadOptions() + ldapTimingOptions()
+    return ldapConnectionOptions() + ldapWorkloadOptions() + ldapTimingOptions() + ldapRunOptions() + ldapAgentOptions()
         + QList<QCommandLineOption> { QCommandLineOption(QStringLiteral("json"),
                                           QStringLiteral("Write the RunRecord to FILE ('-' = stdout, and nothing "
                                                          "else goes to stdout)."),
@@ -137,7 +154,8 @@ int runProbe(const QCommandLineParser& p, const LdapTarget& t, HistorySink& hist
     return ExitOk;
 }
 
-int runLoad(const LdapLoadSpec& s, const QCommandLineParser& p, HistorySink& history, std::FILE* out, RunRecord* rec)
+int runLoad(const LdapLoadSpec& s, const Agents::CoordinatorSpec* agents, const QCommandLineParser& p,
+    HistorySink& history, std::FILE* out, RunRecord* rec)
 {
     ServerLogOption serverLog;
     if (int rc = serverLogFromParser(p, &serverLog))
@@ -149,7 +167,10 @@ int runLoad(const LdapLoadSpec& s, const QCommandLineParser& p, HistorySink& his
     printLoadHeader(out, s);
     const bool quiet = p.isSet(QStringLiteral("quiet"));
     ProbeRunner runner;
-    *rec = runWithSignals(runner, Ldap::makeLoadJob(s), [&](const SampleBatch& batch) {
+    std::function<RunRecord(RunContext&)> job = Ldap::makeLoadJob(s);
+    if (agents)
+        job = [spec = *agents](RunContext& ctx) { return Agents::runAgents(spec, ctx); };
+    *rec = runWithSignals(runner, job, [&](const SampleBatch& batch) {
         history.add(batch);
         if (!quiet)
             for (const auto& smp : batch)
@@ -160,7 +181,49 @@ int runLoad(const LdapLoadSpec& s, const QCommandLineParser& p, HistorySink& his
     return ExitOk;
 }
 
+int refuseRepeatedBut(const QCommandLineParser& p, const QString& repeatable)
+{
+    QStringList seen;
+    for (const QString& name : p.optionNames()) {
+        if (seen.contains(name) && name != repeatable)
+            return badArgument(QStringLiteral("--") + name, QStringLiteral("given more than once"));
+        seen << name;
+    }
+    return ExitOk;
+}
+
 } // namespace
+
+int ldapLoadFromArgs(const QStringList& args, const QByteArray& password, LdapLoadSpec* spec)
+{
+    const QString op = args.value(0);
+    if (!operations().contains(op) || op == u"probe")
+        return badArgument(QStringLiteral("spec.args"), QStringLiteral("not a load operation: '") + op + u'\'');
+    QCommandLineParser p;
+    p.addOptions(allOptions());
+    if (!p.parse(QStringList { QStringLiteral("dirbench-cli") } + args.mid(1)))
+        return badArgument(QStringLiteral("spec.args"), p.errorText());
+    if (int rc = refuseRepeated(p))
+        return rc;
+    if (int rc = ldapWorkloadFromParser(p, { op, {}, false }, spec))
+        return rc;
+    if (int rc = ldapTimingFromParser(p, spec))
+        return rc;
+    const bool needPassword
+        = std::any_of(spec->mix.begin(), spec->mix.end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
+    // The password came over stdin; the parser takes it from where it looks when no file is named.
+    const QByteArray saved = qgetenv("DIRBENCH_PASSWORD");
+    qputenv("DIRBENCH_PASSWORD", password);
+    const int rc = ldapTargetFromParser(p, { needPassword, false }, &spec->target);
+    qputenv("DIRBENCH_PASSWORD", saved);
+    if (saved.isEmpty())
+        qunsetenv("DIRBENCH_PASSWORD");
+    if (rc)
+        return rc;
+    if (ProbeError e; !CompiledLoad::compile(*spec, &e))
+        return badArgument(QStringLiteral("--") + e.field, e.detail);
+    return ExitOk;
+}
 
 int runLdapCommand(const QStringList& argsIn)
 {
@@ -184,7 +247,7 @@ int runLdapCommand(const QStringList& argsIn)
     if (helpRequested(p))
         return printUsage(
             QStringLiteral("ldap ") + op, QString::fromUtf8(kDescription), onlyOptions(allOptions(), optionsOf(op)));
-    if (int rc = refuseRepeated(p))
+    if (int rc = refuseRepeatedBut(p, QStringLiteral("ssh-option")))
         return rc;
     if (!p.positionalArguments().isEmpty())
         return badArgument(p.positionalArguments().constFirst(),
@@ -200,6 +263,8 @@ int runLdapCommand(const QStringList& argsIn)
             return rc;
         if (int rc = ldapTimingFromParser(p, &s))
             return rc;
+        if (int rc = ldapRunOptionsFromParser(p, &s))
+            return rc;
     }
     const bool needPassword = op != u"probe"
         && std::any_of(s.mix.begin(), s.mix.end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
@@ -208,12 +273,18 @@ int runLdapCommand(const QStringList& argsIn)
     if (op != u"probe")
         if (ProbeError e; !CompiledLoad::compile(s, &e))
             return badArgument(QStringLiteral("--") + e.field, e.detail);
+    Agents::CoordinatorSpec agents;
+    if (op != u"probe")
+        if (int rc = coordinatorFromParser(p, op, allOptions(), s, &agents))
+            return rc;
+    const bool useAgents = !agents.hosts.isEmpty();
 
     const QString jsonPath = p.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
     RunRecord rec;
-    if (int rc = op == u"probe" ? runProbe(p, s.target, history, out, &rec) : runLoad(s, p, history, out, &rec))
+    if (int rc = op == u"probe" ? runProbe(p, s.target, history, out, &rec)
+                                : runLoad(s, useAgents ? &agents : nullptr, p, history, out, &rec))
         return rc;
     history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))

@@ -33,6 +33,9 @@ QList<QCommandLineOption> ldapConnectionOptions()
         opt("insecure", "Do not check the server's certificate (trust anyway; the record says so)."),
         opt("network-timeout", "Seconds to wait for a connection (default 5).", "S"),
         opt("op-timeout", "Seconds to wait for each operation (default 10); late ones are abandoned.", "S"),
+        opt("source-address",
+            "Bind client sockets to these local addresses, round robin per connection (e.g. 127.0.0.1,127.0.0.2).",
+            "A,B"),
     };
 }
 
@@ -101,6 +104,10 @@ int ldapTargetFromParser(const QCommandLineParser& p, const TargetUse& use, Ldap
     t.certFile = p.value(QStringLiteral("cert"));
     t.keyFile = p.value(QStringLiteral("key"));
     t.insecure = p.isSet(QStringLiteral("insecure"));
+    if (p.isSet(QStringLiteral("source-address"))) {
+        for (const QString& a : p.value(QStringLiteral("source-address")).split(u','))
+            t.sourceAddresses << a.trimmed();
+    }
     if (p.isSet(QStringLiteral("sasl"))) {
         if (p.value(QStringLiteral("sasl")).compare(QLatin1String("external"), Qt::CaseInsensitive) != 0)
             return badArgument(QStringLiteral("--sasl"), QStringLiteral("only 'external' is supported"));

@@ -1,4 +1,6 @@
 // dirbench-cli: the headless front end. Wiring only: each command lives in its own file.
+#include "app/cli/agentcommand.h"
+#include "app/cli/agentscommand.h"
 #include "app/cli/clicommon.h"
 #include "app/cli/cloudcommand.h"
 #include "app/cli/curvecommand.h"
@@ -7,6 +9,7 @@
 #include "app/cli/historycommand.h"
 #include "app/cli/ldapcommand.h"
 #include "app/cli/replaycommand.h"
+#include "app/cli/mergecommand.h"
 #include "app/cli/replicationcommand.h"
 #include "app/cli/reportcommand.h"
 #include "app/cli/sandboxcommand.h"
@@ -25,6 +28,8 @@ const char* const kUsage = R"(Usage: dirbench-cli COMMAND [OPTIONS]
 DirBench: directory-service performance workbench, headless.
 
 Commands:
+  agent     one agent of a load from many hosts (started by 'ldap ... --agents'; NDJSON on stdin/stdout)
+  agents    check the agents' hosts: version, clock offset, round trip, CPUs, the target reachable
   disk      test a disk the way a directory server uses it (dd as the seed measured, sequential,
             random, commit latency, and the "directory" suite with verdicts)
   cloud     cloud disk catalog: list, eval a disk at a size, "what do I need", measured vs listed
@@ -33,6 +38,7 @@ Commands:
   history   list, show, export, import, compare, rename, tag or delete saved runs
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
   replay    replay a workload (connections, timing, values) against a server, with a fidelity report
+  merge     merge the records of loads run together from several hosts, exactly (histograms, not averages)
   replication  replication lag: a marker written on the supplier, timed until each consumer shows it
   report    a PDF/HTML/CSV report of run records (--in RUN.json ... --pdf OUT.pdf); needs no display
   sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
@@ -74,6 +80,12 @@ int main(int argc, char** argv)
     rest.removeAt(1); // keep argv[0] for QCommandLineParser
     if (command == u"disk")
         return Cli::runDiskCommand(rest);
+    if (command == u"agent")
+        return Cli::runAgentCommand(rest);
+    if (command == u"agents")
+        return Cli::runAgentsCommand(rest);
+    if (command == u"merge")
+        return Cli::runMergeCommand(rest);
     if (command == u"cloud")
         return Cli::runCloudCommand(rest);
     if (command == u"curve")

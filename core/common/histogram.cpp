@@ -113,6 +113,21 @@ QJsonObject LatencyHistogram::toJson() const
     return o;
 }
 
+namespace {
+
+// A JSON number as a count or a value: NaN and negatives are 0, beyond 2^64 the largest (a histogram read from a
+// file or an agent's stream must not convert out of range).
+uint64_t clampedU64(double v)
+{
+    if (!(v > 0))
+        return 0;
+    if (v >= 18446744073709551615.0)
+        return UINT64_MAX;
+    return uint64_t(v);
+}
+
+} // namespace
+
 LatencyHistogram LatencyHistogram::fromJson(const QJsonObject& o)
 {
     LatencyHistogram h;
@@ -122,7 +137,7 @@ LatencyHistogram LatencyHistogram::fromJson(const QJsonObject& o)
         const int idx = it.key().toInt(&ok);
         if (!ok || idx < 0 || idx >= BucketCount)
             continue;
-        const auto n = uint64_t(it.value().toDouble());
+        const uint64_t n = clampedU64(it.value().toDouble());
         h.m_counts[size_t(idx)] += n;
         h.m_count += n;
     }
@@ -133,11 +148,11 @@ LatencyHistogram LatencyHistogram::fromJson(const QJsonObject& o)
             ++first;
         while (h.m_counts[size_t(last)] == 0)
             --last;
-        const auto mn = uint64_t(o.value(QStringLiteral("min")).toDouble());
-        const auto mx = uint64_t(o.value(QStringLiteral("max")).toDouble());
+        const uint64_t mn = clampedU64(o.value(QStringLiteral("min")).toDouble());
+        const uint64_t mx = clampedU64(o.value(QStringLiteral("max")).toDouble());
         h.m_min = bucketOf(mn) == first ? mn : bucketLow(first);
         h.m_max = bucketOf(mx) == last ? mx : std::min(bucketHigh(last), bucketLow(last) * 2);
-        h.m_sum = uint64_t(o.value(QStringLiteral("sum")).toDouble());
+        h.m_sum = clampedU64(o.value(QStringLiteral("sum")).toDouble());
     }
     return h;
 }

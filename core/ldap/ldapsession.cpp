@@ -6,6 +6,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -204,6 +205,11 @@ ProbeError LdapSession::open(const LdapTarget& t, Timings* timings, LdapTlsConte
     if (t.isTls())
         ldap_set_option(ld, LDAP_OPT_CONNECT_CB, &d->onConnect);
 
+    if (!t.sourceAddresses.isEmpty()) { // round robin over the whole process, one address per connection
+        static std::atomic<unsigned> next { 0 };
+        const QByteArray addr = t.sourceAddresses.at(qsizetype(next++ % unsigned(t.sourceAddresses.size()))).toLatin1();
+        ldap_set_option(ld, LDAP_OPT_SOCKET_BIND_ADDRESSES, addr.constData());
+    }
     QElapsedTimer timer;
     timer.start();
     rc = ldap_connect(ld);

@@ -3,6 +3,8 @@
 #include "core/ldap/ldapsession.h"
 
 #include <QFileInfo>
+#include <QHostAddress>
+#include <QJsonArray>
 #include <QRegularExpression>
 #include <QUrl>
 
@@ -30,6 +32,13 @@ ProbeError LdapTarget::validate() const
         if (url.port() == 0 || url.port() > 65535)
             return ProbeError::invalid(QStringLiteral("uri"), QStringLiteral("port out of range in '") + u + u'\'');
     }
+    for (const QString& a : sourceAddresses)
+        if (QHostAddress(a).isNull())
+            return ProbeError::invalid(QStringLiteral("source-address"),
+                u'\'' + a + QStringLiteral("' is not an IP address of this machine (e.g. 127.0.0.2,10.0.0.5)"));
+    if (!sourceAddresses.isEmpty() && scheme == u"ldapi")
+        return ProbeError::invalid(
+            QStringLiteral("source-address"), QStringLiteral("not with ldapi:// (a local socket has no address)"));
     if (startTls && scheme != u"ldap")
         return ProbeError::invalid(QStringLiteral("starttls"), QStringLiteral("StartTLS goes with ldap:// only"));
     if (auth == Auth::Simple && bindDn.trimmed().isEmpty())
@@ -79,5 +88,7 @@ QJsonObject LdapTarget::toJson() const
         insecure ? QStringLiteral("none (--insecure: trusted anyway)") : QStringLiteral("require"));
     o.insert(QStringLiteral("network_timeout_ms"), networkTimeoutMs);
     o.insert(QStringLiteral("op_timeout_ms"), opTimeoutMs);
+    if (!sourceAddresses.isEmpty())
+        o.insert(QStringLiteral("source_addresses"), QJsonArray::fromStringList(sourceAddresses));
     return o;
 }

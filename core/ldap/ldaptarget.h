@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 // Where and how to connect. The password lives only in memory: toJson() never writes it.
 struct LdapTarget
@@ -27,6 +28,9 @@ struct LdapTarget
     bool insecure = false; // "trust anyway": no certificate check; the record says so
     int networkTimeoutMs = 5000;
     int opTimeoutMs = 10000;
+    // Local addresses the client sockets are bound to, round robin per connection (--source-address): more than
+    // one address's ephemeral ports, or the spread a load balancer keys on. Empty: the kernel's choice.
+    QStringList sourceAddresses;
 
     bool isTls() const { return startTls || uri.startsWith(QLatin1String("ldaps://"), Qt::CaseInsensitive); }
     // Fields are named as the CLI names them: "uri", "bind-dn", "ca-file", "cert", "key", "sasl", "starttls".

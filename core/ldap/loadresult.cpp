@@ -127,14 +127,31 @@ OpFigures OpFigures::of(const LoadCounts& c, double seconds)
     return f;
 }
 
+LoadCounts OpFigures::counts() const
+{
+    LoadCounts c;
+    c.latency = LatencyHistogram::fromJson(latencyHistogramNs);
+    c.ok = uint64_t(ok);
+    c.errors = uint64_t(errors);
+    c.noEntry = uint64_t(noEntry);
+    c.entries = uint64_t(entries);
+    c.timeouts = uint64_t(timeouts);
+    for (const auto& [code, n] : resultCodes)
+        c.resultCodes[code] = uint64_t(n);
+    return c;
+}
+
 QJsonObject OpFigures::toJson(bool full) const
 {
-    return QJsonObject { { QStringLiteral("ops"), ops }, { QStringLiteral("ok"), ok },
-        { QStringLiteral("errors"), errors }, { QStringLiteral("ops_per_s"), opsPerS },
-        { QStringLiteral("ok_per_s"), okPerS }, { QStringLiteral("entries"), entries },
-        { QStringLiteral("entries_per_s"), entriesPerS }, { QStringLiteral("no_entry"), noEntry },
-        { QStringLiteral("timeouts"), timeouts }, { QStringLiteral("result_codes"), codesJson(resultCodes) },
+    QJsonObject o { { QStringLiteral("ops"), ops }, { QStringLiteral("ok"), ok }, { QStringLiteral("errors"), errors },
+        { QStringLiteral("ops_per_s"), opsPerS }, { QStringLiteral("ok_per_s"), okPerS },
+        { QStringLiteral("entries"), entries }, { QStringLiteral("entries_per_s"), entriesPerS },
+        { QStringLiteral("no_entry"), noEntry }, { QStringLiteral("timeouts"), timeouts },
+        { QStringLiteral("result_codes"), codesJson(resultCodes) },
         { QStringLiteral("latency_ms"), latencyMs.toJson(full) } };
+    if (!latencyHistogramNs.isEmpty())
+        o.insert(QStringLiteral("latency_histogram_ns"), latencyHistogramNs);
+    return o;
 }
 
 OpFigures OpFigures::fromJson(const QJsonObject& o)
@@ -148,6 +165,7 @@ OpFigures OpFigures::fromJson(const QJsonObject& o)
     f.timeouts = o.value(QStringLiteral("timeouts")).toDouble();
     f.resultCodes = codesFromJson(o.value(QStringLiteral("result_codes")).toObject());
     f.latencyMs = LatencyFigures::fromJson(o.value(QStringLiteral("latency_ms")).toObject());
+    f.latencyHistogramNs = o.value(QStringLiteral("latency_histogram_ns")).toObject();
     if (o.contains(QStringLiteral("ok"))) {
         f.ok = o.value(QStringLiteral("ok")).toDouble();
         f.okPerS = o.value(QStringLiteral("ok_per_s")).toDouble();
@@ -192,6 +210,8 @@ QJsonObject LoadInterval::toJson() const
         o.insert(QStringLiteral("target_rate"), *targetRate);
     if (outstanding)
         o.insert(QStringLiteral("outstanding"), *outstanding);
+    if (agentsReporting)
+        o.insert(QStringLiteral("agents_reporting"), *agentsReporting);
     o.insert(QStringLiteral("server"), server);
     return o;
 }
@@ -211,6 +231,8 @@ LoadInterval LoadInterval::fromJson(const QJsonObject& o)
     i.targetRate = number(o, "target_rate");
     if (o.value(QStringLiteral("outstanding")).isDouble())
         i.outstanding = o.value(QStringLiteral("outstanding")).toInt();
+    if (o.value(QStringLiteral("agents_reporting")).isDouble())
+        i.agentsReporting = o.value(QStringLiteral("agents_reporting")).toInt();
     i.server = o.value(QStringLiteral("server"));
     return i;
 }

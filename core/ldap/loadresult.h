@@ -38,9 +38,12 @@ struct OpFigures
     double entriesPerS = 0;
     std::map<int, double> resultCodes;
     LatencyFigures latencyMs;
+    QJsonObject latencyHistogramNs; // an interval's own histogram (LdapLoadSpec::intervalHistograms), else empty
     bool okDerived = false; // read from a record older than `ok`: ok = ops - errors
 
     static OpFigures of(const LoadCounts& c, double seconds);
+    // The counts back from the figures and their histogram (latencyHistogramNs); exact when it was kept.
+    LoadCounts counts() const;
     QJsonObject toJson(bool full) const;
     static OpFigures fromJson(const QJsonObject& o);
     // The most frequent failing result codes, most first: "155,323 × No such object (32)".
@@ -62,6 +65,7 @@ struct LoadInterval
     std::optional<double> targetRate;
     std::optional<int> step;
     std::optional<int> outstanding; // an outstanding ramp's step value
+    std::optional<int> agentsReporting; // a run of several agents: how many delivered this interval
     QJsonValue server = QJsonValue::Null; // the server's own counters over the interval (MonitorReader)
 
     QJsonObject toJson() const;

@@ -141,8 +141,9 @@ void LoadRun::startWorkers()
         m_options.source = std::make_shared<MixSource>(m_spec.mix);
     const auto stepNs = l.ramp.what != LoadRamp::What::None ? uint64_t(l.ramp.stepSeconds * 1e9) : 0;
     m_shared = std::make_unique<LoadShared>(l, *m_options.source, uint64_t(m_spec.intervalSec * 1e9), stepNs);
-    m_shared->runTag
-        = QByteArray::number(qint64(::getpid())) + 'x' + QByteArray::number(QRandomGenerator::global()->generate(), 16);
+    m_shared->runTag = !m_options.runTag.isEmpty()
+        ? m_options.runTag
+        : QByteArray::number(qint64(::getpid())) + 'x' + QByteArray::number(QRandomGenerator::global()->generate(), 16);
     applyStep(0);
     for (int i = 0; i < m_spec.threads; ++i)
         m_workers.push_back(std::make_unique<LoadWorker>(*m_shared, i));
@@ -151,6 +152,18 @@ void LoadRun::startWorkers()
     // The first connections are made before anything is measured; their timeouts bound this wait.
     while (m_shared->ready.load() < m_spec.threads && !m_ctx.stopRequested())
         QThread::msleep(5);
+    if (m_spec.startAtEpochNs > 0 && !m_options.startAtNs) { // --start-at: this machine's clock to monotonic
+        timespec real {};
+        clock_gettime(CLOCK_REALTIME, &real);
+        const int64_t realNs = int64_t(real.tv_sec) * 1000000000LL + real.tv_nsec;
+        m_options.startAtNs
+            = uint64_t(std::max<int64_t>(0, int64_t(LoadWorker::nowNs()) + m_spec.startAtEpochNs - realNs));
+    }
+    if (m_options.startGate && !m_ctx.stopRequested()) {
+        m_options.startAtNs = m_options.startGate();
+        if (!m_options.startAtNs)
+            m_cancelled = true;
+    }
     const uint64_t now = LoadWorker::nowNs();
     m_shared->lastSuccessNs.store(now);
     m_t0 = m_options.startAtNs ? std::max(*m_options.startAtNs, now) : now + uint64_t(m_spec.warmupSec * 1e9);
@@ -219,7 +232,8 @@ void LoadRun::warmUp()
     m_endAll = m_t0 + uint64_t(m_load->totalSeconds() * 1e9);
     m_shared->endNs.store(m_endAll);
     m_shared->clock.start(m_t0);
-    waitUntil(m_t0);
+    if (waitUntil(m_t0) && m_options.onStarted)
+        m_options.onStarted(LoadWorker::nowNs());
 }
 
 bool LoadRun::waitUntil(uint64_t t)
@@ -312,10 +326,16 @@ void LoadRun::emitInterval(int64_t index, uint64_t endNs)
     iv.t = std::round(double(endNs - m_t0) / 1e6) / 1e3;
     iv.seconds = secs;
     iv.all = OpFigures::of(s.all, secs);
+    if (m_spec.intervalHistograms)
+        iv.all.latencyHistogramNs = s.all.latency.toJson();
     if (m_spec.mix.size() > 1)
         for (int k = 0; k < LoadStats::OpKinds; ++k)
-            if (m_load->has(LdapOpKind(k)))
-                iv.byOperation[LdapLoadSpec::opName(LdapOpKind(k))] = OpFigures::of(s.byOp[size_t(k)], secs);
+            if (m_load->has(LdapOpKind(k))) {
+                OpFigures& f = iv.byOperation[LdapLoadSpec::opName(LdapOpKind(k))];
+                f = OpFigures::of(s.byOp[size_t(k)], secs);
+                if (m_spec.intervalHistograms)
+                    f.latencyHistogramNs = s.byOp[size_t(k)].latency.toJson();
+            }
     iv.reconnects = double(s.reconnects);
     iv.connectFailures = double(s.connectFailures);
     iv.missed = double(s.missed);

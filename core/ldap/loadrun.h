@@ -8,6 +8,7 @@
 
 #include <QMap>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -26,6 +27,12 @@ struct LoadRunOptions
 {
     std::optional<uint64_t> startAtNs; // CLOCK_MONOTONIC; the warm-up is whatever time is left before it
     std::shared_ptr<const OperationSource> source;
+    // Called once every worker has connected (and bound): returns the start instant (CLOCK_MONOTONIC) when it
+    // is known only then (an agent reports ready and waits for the coordinator), or nullopt to stop the run.
+    // The workers keep loading the server (warm-up) while it waits.
+    std::function<std::optional<uint64_t>()> startGate;
+    std::function<void(uint64_t monotonicNs)> onStarted; // the instant the measured phase actually began
+    QByteArray runTag; // names added entries (uid=dirbench-TAG-...); empty: pid and a random number
 };
 
 // One LDAP load, its steps in the order the run takes them: connect and identify the server, start the workers,

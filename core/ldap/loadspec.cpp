@@ -186,6 +186,10 @@ QJsonObject LdapLoadSpec::toJson() const
         o.insert(QStringLiteral("ok_codes"), QJsonValue::Null);
     }
     o.insert(QStringLiteral("coalesce_reads"), coalesceReads);
+    if (intervalHistograms)
+        o.insert(QStringLiteral("interval_histograms"), true);
+    if (startAtEpochNs > 0)
+        o.insert(QStringLiteral("start_at_epoch_ns"), double(startAtEpochNs));
     return o;
 }
 

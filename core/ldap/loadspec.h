@@ -74,6 +74,12 @@ struct LdapLoadSpec
     // Read batching (SO_RCVLOWAT): responses are held in the socket until about half of a connection's are in,
     // or 2 ms. Off by default: that wait is in every measured latency. The record and reports say when it was on.
     bool coalesceReads = false;
+    // Each interval keeps its latency histogram (`latency_histogram_ns`, also per by_operation entry), so that
+    // records of agents run by any launcher merge exactly (`dirbench-cli merge`).
+    bool intervalHistograms = false;
+    // An absolute start of the measured phase (CLOCK_REALTIME, ns since the epoch), for runs started together by
+    // another launcher; 0 = now + warm-up. Recorded as spec.start_at_epoch_ns.
+    qint64 startAtEpochNs = 0;
 
     static constexpr int kMaxMixWeight = 1000000;
     static constexpr int kMaxResultCode = 16383; // ok_codes: LDAP result codes are 0..16383 (RFC 4520)

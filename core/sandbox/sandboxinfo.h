@@ -42,6 +42,9 @@ struct SandboxOptions
     bool makeCurrent = true; // record the sandbox in the "current" pointer file (see SlapdSandbox::currentFile)
     qint64 ownerPid = 0; // > 0: the sandbox belongs to this process (the GUI's demo) and is an orphan once it is gone
     SandboxTopology topology; // more servers than one (not with tls or ppolicyLockout)
+    // Also listen on these ldap:// URLs, e.g. ldap://10.231.7.1:389/ on a bridge a network-namespace test made
+    // (the one server of a sandbox without a topology). Tests only: the sandbox is otherwise loopback-only.
+    QStringList extraListenUris;
 };
 
 // A server of a sandbox beside the first one (SandboxInfo::uri): a consumer, or the second provider of a mirror.

@@ -121,6 +121,7 @@ ProbeError SlapdSteps::launch(const SlapdNode& node, const QString& slapd, RunCo
     QStringList urls { node.uri(), SlapdConfig::ldapiUri(node.socketPath()) };
     if (node.tlsPort)
         urls << node.ldapsUri();
+    urls << node.extraUrls;
     const QStringList args { QStringLiteral("-f"), node.conf(), QStringLiteral("-h"), urls.join(u' ') };
     const SlapdTools::Result r = SlapdTools::run(slapd, args, 30000, ctx);
     if (r.ok())

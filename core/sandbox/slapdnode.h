@@ -4,6 +4,7 @@
 #include "core/sandbox/slapdconfig.h"
 
 #include <QString>
+#include <QStringList>
 
 class RunContext;
 
@@ -14,6 +15,7 @@ struct SlapdNode
     QString dir; // holds slapd.conf, db/, the ldapi socket, slapd.pid
     int port = 0; // ldap:// on 127.0.0.1
     int tlsPort = 0; // ldaps:// on 127.0.0.1, 0 = none
+    QStringList extraUrls; // further listeners (SandboxOptions::extraListenUris)
     SlapdConfig::Params params;
     qint64 pid = 0; // set by waitReady()
 

@@ -199,6 +199,7 @@ ProbeError startProcess(Start& s)
         s.node.tlsPort = s.opt.tls ? ports[1] : 0;
         if (s.node.tlsPort == s.node.port) // the given --port was the free one just picked
             continue;
+        s.node.extraUrls = s.opt.extraListenUris;
         bool portTaken = false;
         err = SlapdSteps::launch(s.node, s.programs.slapd, s.ctx, &portTaken);
         if (err.isError() && portTaken && s.opt.port == 0 && attempt < 2)

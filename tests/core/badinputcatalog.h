@@ -3,6 +3,7 @@
 // servers at 127.0.0.1:1, disk tests in a scratch directory, --no-history), the arguments it may break, and for
 // each kind of argument the values that are invalid for it.
 
+#include <QDateTime>
 #include <QList>
 #include <QString>
 #include <QStringList>
@@ -49,6 +50,10 @@ enum class Kind
     Time, // workload --from/--to: ISO 8601 or epoch seconds
     OpList, // workload --operations
     Address, // workload --client
+    SourceAddress, // --source-address: IP addresses, comma-separated
+    Agents, // --agents: hosts, @FILE, ansible:INV:GROUP, local:N
+    AgentLoss, // --on-agent-loss: fail or continue
+    StartAt, // --start-at: a time ahead (ISO 8601 or @EPOCH), within a day
 };
 
 // Values that are invalid for a kind. `scratch` holds the test's files: a directory `adir`, a file `afile`.
@@ -134,6 +139,14 @@ inline QStringList badValues(Kind k, const QString& scratch)
         return { "bogus", "", ",", "search,bogus", "search;bind" };
     case Kind::Address:
         return { "", " ", "a b" };
+    case Kind::SourceAddress:
+        return { "abc", "", "300.1.1.1", "127.0.0.1,,x", "127.0.0.1:5" };
+    case Kind::Agents:
+        return { "", "local:0", "local:abc", "local:99999", "-Jbastion", " , ", "@/nonexistent/hosts.txt" };
+    case Kind::AgentLoss:
+        return { "", "maybe", "FAIL" };
+    case Kind::StartAt:
+        return { "yesterday", "@1", "2000-01-01T00:00:00Z", "", "@abc", "@99999999999", "@-5" };
     }
     return {};
 }
@@ -189,6 +202,20 @@ inline QList<Command> commands(const QString& scratch)
     QList<Command> out;
     out << Command { "ldap probe", { "ldap", "probe" }, conn + bindAs + QList<Arg> { json, noHistory } };
     out << ldap("search", search + bindAs + QList<Arg> { { "--coalesce-reads", "", K::Count, false } });
+    out << ldap("search",
+        search
+            + QList<Arg> { { "--agents", "local:1", K::Agents },
+                { "--agent-command", "/nonexistent/dirbench-cli", K::Count, false },
+                { "--on-agent-loss", "fail", K::AgentLoss }, { "--allow-clock-skew", "", K::Count, false },
+                { "--ssh-option", "-oBatchMode=yes", K::Count, false },
+                { "--interval-histograms", "", K::Count, false },
+                { "--source-address", "127.0.0.1,127.0.0.2", K::SourceAddress } });
+    out.last().name = "ldap search --agents";
+    out << ldap("search",
+        search
+            + QList<Arg> {
+                { "--start-at", QStringLiteral("@%1").arg(QDateTime::currentSecsSinceEpoch() + 3600), K::StartAt } });
+    out.last().name = "ldap search --start-at";
     Command ramp
         = ldap("search", search + QList<Arg> { { "--ramp", "rate:10,20@1", K::Ramp } }, { "--duration", "--rate" });
     ramp.name = "ldap search --ramp";

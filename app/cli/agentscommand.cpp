@@ -1,0 +1,218 @@
+#include "app/cli/agentscommand.h"
+
+#include "app/cli/clicommon.h"
+#include "app/cli/ldapagents.h"
+#include "core/agents/agentprotocol.h"
+#include "core/agents/coordinator.h"
+#include "core/agents/k8smanifest.h"
+#include "core/common/units.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace Cli {
+
+namespace {
+
+const char* const kDescription = R"(The agents of a load from many hosts.
+
+  agents check --agents HOSTS [--uri URI]
+      each host's agent is started as a run starts it (ssh HOST dirbench-cli agent, or local processes) and
+      reports its version and CPU count; its clock offset and round trip are measured as before a run (8 rounds,
+      the lowest round trip wins); with --uri it also connects to the target from there. Exit 0 when every
+      agent answered (and reached the URI), else 1.
+  agents k8s-manifest --image IMAGE --count N [--namespace NS] [--name NAME] [--out FILE]
+      writes a Kubernetes Indexed Job (JSON, for kubectl apply -f) of N pods, each running one agent with its
+      stdin open for 'kubectl attach -i' (a closed stdin stops it). Untested against a cluster; the
+      coordinator does not launch through kubectl yet.
+)";
+
+int runK8sManifest(const QCommandLineParser& p)
+{
+    if (int rc = refuseOptions(p,
+            { QStringLiteral("agents"), QStringLiteral("ssh-option"), QStringLiteral("agent-command"),
+                QStringLiteral("uri") },
+            QStringLiteral("not an option of agents k8s-manifest (it is for agents check)")))
+        return rc;
+    Agents::K8sJobSpec spec;
+    spec.image = p.value(QStringLiteral("image")).trimmed();
+    if (spec.image.isEmpty())
+        return badArgument(
+            QStringLiteral("--image"), QStringLiteral("required: an image with dirbench-cli in its PATH"));
+    bool ok = false;
+    spec.agents = p.value(QStringLiteral("count")).toInt(&ok);
+    if (!ok || spec.agents < 1 || spec.agents > 4096)
+        return badArgument(QStringLiteral("--count"), QStringLiteral("the number of agent pods, 1 to 4096"));
+    static const QRegularExpression dns(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
+    if (p.isSet(QStringLiteral("name")))
+        spec.name = p.value(QStringLiteral("name"));
+    if (!dns.match(spec.name).hasMatch())
+        return badArgument(QStringLiteral("--name"), QStringLiteral("a DNS label: lower-case letters, digits and '-'"));
+    spec.nameSpace = p.value(QStringLiteral("namespace"));
+    if (!spec.nameSpace.isEmpty() && !dns.match(spec.nameSpace).hasMatch())
+        return badArgument(
+            QStringLiteral("--namespace"), QStringLiteral("a DNS label: lower-case letters, digits and '-'"));
+    const QByteArray json = QJsonDocument(Agents::k8sIndexedJob(spec)).toJson(QJsonDocument::Indented);
+    const QString out = p.value(QStringLiteral("out"));
+    if (out.isEmpty() || out == u"-") {
+        std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
+        return ExitOk;
+    }
+    QFile f(out);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(json) != json.size())
+        return badArgument(QStringLiteral("--out"), out + QStringLiteral(" cannot be written: ") + f.errorString());
+    return ExitOk;
+}
+
+struct Check
+{
+    Agents::AgentHost host;
+    std::unique_ptr<QProcess> proc;
+    Agents::LineBuffer buf;
+    QJsonObject hello, reach;
+    std::optional<Agents::ClockRound> best;
+    QString error;
+};
+
+std::optional<QJsonObject> nextMessage(Check& c, int timeoutMs)
+{
+    for (;;) {
+        QList<QByteArray> lines = c.buf.take();
+        if (!lines.isEmpty()) {
+            for (qsizetype i = 1; i < lines.size(); ++i)
+                c.buf.feed(lines.at(i) + '\n');
+            QString why;
+            auto m = Agents::decode(lines.first(), &why);
+            if (!m)
+                c.error = why;
+            return m;
+        }
+        if (!c.proc->waitForReadyRead(timeoutMs)) {
+            c.error = QStringLiteral("no answer within %1 s (%2)")
+                          .arg(timeoutMs / 1000)
+                          .arg(QString::fromUtf8(c.proc->readAllStandardError()).trimmed().right(200));
+            return std::nullopt;
+        }
+        c.buf.feed(c.proc->readAllStandardOutput());
+    }
+}
+
+void converse(Check& c, const QString& uri)
+{
+    const auto hello = nextMessage(c, 30000);
+    if (!hello)
+        return;
+    c.hello = *hello;
+    Agents::AgentSpec spec;
+    spec.args = { QStringLiteral("reach"), uri };
+    c.proc->write(Agents::encode(spec.toJson()));
+    QList<Agents::ClockRound> rounds;
+    for (int i = 0; i < 8; ++i) {
+        Agents::ClockRound r;
+        r.t1 = Agents::realtimeNs();
+        c.proc->write(Agents::encode(Agents::ping(r.t1)));
+        std::optional<QJsonObject> m;
+        while ((m = nextMessage(c, 10000)) && m->value(QStringLiteral("type")).toString() != u"pong")
+            if (m->value(QStringLiteral("type")).toString() == u"reach")
+                c.reach = *m;
+        if (!m)
+            return;
+        r.t3 = Agents::realtimeNs();
+        r.t2 = m->value(QStringLiteral("realtime_ns")).toInteger();
+        rounds << r;
+    }
+    c.best = Agents::bestRound(rounds);
+    while (c.reach.isEmpty()) {
+        const auto m = nextMessage(c, 30000);
+        if (!m)
+            return;
+        if (m->value(QStringLiteral("type")).toString() == u"reach")
+            c.reach = *m;
+    }
+}
+
+} // namespace
+
+int runAgentsCommand(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QString::fromUtf8(kDescription));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("check|k8s-manifest"), QStringLiteral("the subcommand"));
+    p.addOptions(ldapAgentOptions().mid(0, 3));
+    p.addOption(QCommandLineOption(QStringLiteral("uri"),
+        QStringLiteral("check: the target each agent should reach: ldap://host[:port] or ldaps://..."),
+        QStringLiteral("URI")));
+    p.addOption(QCommandLineOption(QStringLiteral("image"),
+        QStringLiteral("k8s-manifest: the image (with dirbench-cli)."), QStringLiteral("IMAGE")));
+    p.addOption(QCommandLineOption(
+        QStringLiteral("count"), QStringLiteral("k8s-manifest: the number of agent pods."), QStringLiteral("N")));
+    p.addOption(QCommandLineOption(
+        QStringLiteral("namespace"), QStringLiteral("k8s-manifest: the Job's namespace."), QStringLiteral("NS")));
+    p.addOption(QCommandLineOption(QStringLiteral("name"),
+        QStringLiteral("k8s-manifest: the Job's name (default dirbench-agents)."), QStringLiteral("NAME")));
+    p.addOption(QCommandLineOption(QStringLiteral("out"),
+        QStringLiteral("k8s-manifest: write the manifest to FILE (default stdout)."), QStringLiteral("FILE")));
+    if (!p.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli agents: %s\n", qPrintable(p.errorText()));
+        return ExitBadArgs;
+    }
+    if (helpRequested(p))
+        return printHelp(p, QStringLiteral("agents check"));
+    if (int rc = refuseRepeated(p))
+        return rc;
+    if (p.positionalArguments() == QStringList { QStringLiteral("k8s-manifest") })
+        return runK8sManifest(p);
+    if (p.positionalArguments() != QStringList { QStringLiteral("check") })
+        return badArgument(QStringLiteral("agents"), QStringLiteral("the subcommand is check or k8s-manifest"));
+    if (int rc = refuseOptions(p,
+            { QStringLiteral("image"), QStringLiteral("count"), QStringLiteral("namespace"), QStringLiteral("name"),
+                QStringLiteral("out") },
+            QStringLiteral("not an option of agents check (it is for agents k8s-manifest)")))
+        return rc;
+    if (!p.isSet(QStringLiteral("agents")))
+        return badArgument(QStringLiteral("--agents"), QStringLiteral("required: the hosts to check"));
+    QString why;
+    const auto hosts = Agents::parseAgentList(p.value(QStringLiteral("agents")), &why);
+    if (!hosts)
+        return badArgument(QStringLiteral("--agents"), why);
+    Agents::CoordinatorSpec spec;
+    spec.sshOptions = p.values(QStringLiteral("ssh-option"));
+    if (p.isSet(QStringLiteral("agent-command")))
+        spec.agentCommand = p.value(QStringLiteral("agent-command"));
+    std::vector<Check> checks(size_t(hosts->size()));
+    for (size_t i = 0; i < checks.size(); ++i) {
+        checks[i].host = hosts->at(qsizetype(i));
+        checks[i].proc = std::make_unique<QProcess>();
+        const QStringList cmd = Agents::agentCommandLine(spec, checks[i].host);
+        checks[i].proc->start(cmd.first(), cmd.mid(1));
+    }
+    int failed = 0;
+    std::printf("%-24s %-10s %5s %12s %10s  %s\n", "agent", "version", "cpus", "offset ms", "rtt ms", "target");
+    for (Check& c : checks) {
+        converse(c, p.value(QStringLiteral("uri")));
+        c.proc->closeWriteChannel();
+        c.proc->waitForFinished(5000);
+        const bool reached = c.reach.value(QStringLiteral("ok")).toBool();
+        if (!c.best || !c.error.isEmpty() || !reached)
+            ++failed;
+        std::printf("%-24s %-10s %5d %12s %10s  %s\n", qPrintable(c.host.name),
+            qPrintable(c.hello.value(QStringLiteral("version")).toString(QStringLiteral("-"))),
+            c.hello.value(QStringLiteral("cpus")).toInt(),
+            c.best ? qPrintable(Units::formatNumber(double(c.best->offsetNs()) / 1e6, 3)) : "-",
+            c.best ? qPrintable(Units::formatNumber(double(c.best->rttNs()) / 1e6, 3)) : "-",
+            qPrintable(!c.error.isEmpty() ? c.error : c.reach.value(QStringLiteral("message")).toString()));
+    }
+    return failed ? ExitFailed : ExitOk;
+}
+
+} // namespace Cli
