@@ -19,6 +19,9 @@ DIRBENCH_PKGS=(
 DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux 389-ds-base)
 # tst_blockdevices: a btrfs image mounted with compress-force (mkfs.btrfs); dmsetup for a device-mapper layer.
 DIRBENCH_TEST_PKGS+=(btrfs-progs dmsetup)
+# tst_agents' multi-host test: network namespaces (iproute2), an sshd in each (openssh-server, started by the test
+# with its own config and keys, never the system's), hosts from an Ansible inventory (ansible-core).
+DIRBENCH_TEST_PKGS+=(iproute2 openssh-server openssh-client ansible-core)
 # The packaging checks: desktop entry, AppStream metadata, man pages.
 DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
 # ccache: the compiler launcher of the test, package and fuzz builds (dirbench_ccache below).
@@ -41,9 +44,19 @@ dirbench_install() {
     sudo=(sudo)
   fi
   echo "deps: installing ${missing[*]}" >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    -o DPkg::Lock::Timeout=300 "${missing[@]}" >/dev/null
+  # No service a package brings (slapd, ns-slapd, sshd) is started by its installation: the tests and the demo
+  # run their own, on their own ports. policy-rc.d (101: "action forbidden") says so to invoke-rc.d, for the
+  # install only, unless the machine already has one.
+  local policy=/usr/sbin/policy-rc.d made=
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null && "${sudo[@]}" chmod 755 "$policy" && made=1
+  fi
+  local rc=0
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq || rc=$?
+  [ "$rc" = 0 ] && { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    -o DPkg::Lock::Timeout=300 "${missing[@]}" >/dev/null || rc=$?; }
+  [ -n "$made" ] && "${sudo[@]}" rm -f "$policy"
+  return "$rc"
 }
 
 # ccache for a build in BUILD_DIR (the argument), when installed: sets DIRBENCH_LAUNCHER to the cmake argument that

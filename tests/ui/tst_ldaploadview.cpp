@@ -120,7 +120,9 @@ void TestLdapLoadView::okPerSecondIsTheHeadline()
     view.begin(spec);
     QCOMPARE(view.opsChart()->pointCount(), 0);
     view.addSamples({ sample(interval(0.5, 0)) });
-    QCOMPARE(view.operationModel()->operation(0), QStringLiteral("modify"));
+    // Live (after begin), a batch is drawn in steps over the next event-loop turns: the tables last.
+    QCOMPARE(view.operationModel()->rowCount() == 0 || view.operationModel()->operation(0) != u"modify", true);
+    QTRY_COMPARE(view.operationModel()->operation(0), QStringLiteral("modify"));
     QCOMPARE(view.operationModel()->index(0, OperationModel::OkPerS).data().toString(), QStringLiteral("1,000.0"));
 }
 
@@ -330,7 +332,7 @@ void TestLdapLoadView::coalescedReadsAreMarked()
     QVERIFY2(view.latencyChart()->title().contains(QStringLiteral("(coalesced reads)")),
         qPrintable(view.latencyChart()->title()));
     view.addSamples({ sample(interval(0.5)) });
-    QVERIFY2(
+    QTRY_VERIFY2(
         view.summaryText().contains(QStringLiteral("p99 1.50 ms (coalesced reads)")), qPrintable(view.summaryText()));
     QVERIFY(view.operationsCaption().contains(QStringLiteral("coalesced reads")));
 
