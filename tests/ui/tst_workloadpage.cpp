@@ -1,0 +1,304 @@
+// The Workload page on a generated 389-ds access log (real files on disk, a gzip'd copy too): Analyze runs
+// WorkloadAnalyze::run as a job; the templates table, the mix chart and the figures are the analysis's; bad input is
+// named before anything runs; Save writes a workload WorkloadFile::read accepts; Export JSON writes the analysis; the
+// fitted skew reaches the Curve page through the main window.
+#include "core/run/proberunner.h"
+#include "core/workload/workloadanalyze.h"
+#include "core/workload/workloadfile.h"
+#include "ui/charts/livechartview.h"
+#include "ui/mainwindow.h"
+#include "ui/models/workloadtemplatemodel.h"
+#include "ui/pages/curvepage.h"
+#include "ui/pages/replicationpage.h"
+#include "ui/pages/workloadform.h"
+#include "ui/pages/workloadpage.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+namespace {
+
+// A 389-ds access log: 60 connections over 40 s, each a bind, searches by uid (Zipf-like ranks) and by mail, some
+// modifies, an unbind and the close.
+QByteArray generate389Log()
+{
+    QByteArray out;
+    uint64_t rng = 12345;
+    auto next = [&rng] {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        return double(rng >> 11) * 0x1.0p-53;
+    };
+    auto stamp = [](double t) {
+        const int s = int(t);
+        const int ns = int((t - s) * 1e9);
+        return QStringLiteral("[01/Dec/2026:10:%1:%2.%3 +0000] ")
+            .arg(s / 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'))
+            .arg(ns, 9, 10, QLatin1Char('0'))
+            .toLatin1();
+    };
+    for (int c = 1; c <= 60; ++c) {
+        double t = c * 0.6;
+        const QByteArray conn = "conn=" + QByteArray::number(c);
+        out += stamp(t) + conn + " fd=64 slot=64 connection from 127.0.0." + QByteArray::number(1 + c % 3)
+            + " to 127.0.0.1\n";
+        int op = 0;
+        auto request = [&](const QByteArray& what, int tag, int entries, bool unindexed = false) {
+            t += 0.01 + next() * 0.05;
+            const QByteArray o = conn + " op=" + QByteArray::number(op);
+            out += stamp(t) + o + " " + what + "\n";
+            out += stamp(t + 0.0005) + o + " RESULT err=0 tag=" + QByteArray::number(tag)
+                + " nentries=" + QByteArray::number(entries) + " wtime=0.000010 optime=0.000200 etime=0.000210"
+                + (unindexed ? " notes=U" : "") + "\n";
+            ++op;
+        };
+        request("BIND dn=\"uid=app,ou=people,dc=example,dc=com\" method=128 version=3", 97, 0);
+        for (int i = 0; i < 20; ++i) {
+            const int rank = int(std::floor(std::pow(1000.0, next()))); // heavy head, long tail
+            request("SRCH base=\"ou=people,dc=example,dc=com\" scope=2 filter=\"(uid=user" + QByteArray::number(rank)
+                    + ")\" attrs=\"cn mail\"",
+                101, 1);
+            if (i % 5 == 0)
+                request("SRCH base=\"dc=example,dc=com\" scope=2 filter=\"(mail=*" + QByteArray::number(i)
+                        + "@example.com)\" attrs=ALL",
+                    101, 3, true);
+        }
+        request("MOD dn=\"uid=user" + QByteArray::number(c) + ",ou=people,dc=example,dc=com\"", 103, 0);
+        t += 0.01;
+        out += stamp(t) + conn + " op=" + QByteArray::number(op) + " UNBIND\n";
+        out += stamp(t + 0.001) + conn + " op=" + QByteArray::number(op) + " fd=64 closed - U1\n";
+    }
+    return out;
+}
+
+bool analyze(WorkloadPage* page)
+{
+    QSignalSpy done(page, &WorkloadPage::analyzed);
+    QTest::mouseClick(page->findChild<QPushButton*>(QStringLiteral("workloadAnalyzeButton")), Qt::LeftButton);
+    if (!page->isRunning())
+        return false;
+    return done.wait(60000) && done.first().first().toBool();
+}
+
+} // namespace
+
+class TstWorkloadPage : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void tableIsTheAnalysis();
+    void badInputNamedNothingStarts();
+    void saveAndExport();
+    void skewReachesCurvePage();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_log;
+    QString m_gz;
+};
+
+void TstWorkloadPage::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.path());
+    qputenv("DIRBENCH_HISTORY", m_dir.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
+    m_log = m_dir.filePath(QStringLiteral("access"));
+    QFile f(m_log);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const QByteArray log = generate389Log();
+    QVERIFY(f.write(log) == log.size());
+    f.close();
+    // The same log split in two, the second part gzip'd (a rotated pair).
+    const qsizetype cut = log.indexOf('\n', log.size() / 2) + 1;
+    QFile a(m_dir.filePath(QStringLiteral("access.20261201")));
+    QVERIFY(a.open(QIODevice::WriteOnly));
+    a.write(log.left(cut));
+    a.close();
+    QFile b(m_dir.filePath(QStringLiteral("access.20261202")));
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.write(log.mid(cut));
+    b.close();
+    QCOMPARE(QProcess::execute(QStringLiteral("gzip"), { b.fileName() }), 0);
+    m_gz = b.fileName() + QStringLiteral(".gz");
+    QVERIFY(QFile::exists(m_gz));
+}
+
+void TstWorkloadPage::tableIsTheAnalysis()
+{
+    ProbeRunner runner;
+    WorkloadPage page(&runner);
+    QAbstractItemModelTester tester(page.templateModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    page.form()->setFiles({ m_log });
+    QVERIFY(analyze(&page));
+
+    AnalyzeOptions o;
+    o.logs = { m_log };
+    const AnalyzeResult expected = WorkloadAnalyze::run(o);
+    QVERIFY2(expected.error.isEmpty(), qPrintable(expected.error));
+    const QJsonArray templates = expected.analysis.value(QStringLiteral("templates")).toArray();
+    WorkloadTemplateModel* m = page.templateModel();
+    QCOMPARE(m->rowCount(), int(templates.size()));
+    QVERIFY(m->rowCount() >= 4); // bind, the two searches, the modify
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QJsonObject t = templates.at(r).toObject();
+        QCOMPARE(m->index(r, WorkloadTemplateModel::Template).data().toString(),
+            t.value(QStringLiteral("template")).toString());
+        QCOMPARE(m->index(r, WorkloadTemplateModel::Count).data(WorkloadTemplateModel::SortRole).toDouble(),
+            t.value(QStringLiteral("count")).toDouble());
+    }
+    const int uid = [&] {
+        for (int r = 0; r < m->rowCount(); ++r)
+            if (m->index(r, 0).data().toString().contains(QStringLiteral("uid=")))
+                return r;
+        return -1;
+    }();
+    QVERIFY(uid >= 0);
+    QCOMPARE(m->index(uid, WorkloadTemplateModel::Count).data(WorkloadTemplateModel::SortRole).toDouble(), 1200.0);
+    const QString skew = m->index(uid, WorkloadTemplateModel::Skew).data().toString();
+    qInfo("uid template: %s, skew %s", qPrintable(m->index(uid, 0).data().toString()), qPrintable(skew));
+    QVERIFY2(skew.startsWith(QStringLiteral("Zipf α")) || skew.startsWith(QStringLiteral("hot set")), qPrintable(skew));
+    // The mail search is the unindexed one.
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, 0).data().toString().contains(QStringLiteral("mail=")))
+            QCOMPARE(m->index(r, WorkloadTemplateModel::Unindexed).data().toString(), QStringLiteral("100.0 %"));
+
+    // Sorting by count ascending puts the smallest count first (through the view's proxy).
+    QTableView* view = page.templateView();
+    view->sortByColumn(WorkloadTemplateModel::Count, Qt::AscendingOrder);
+    double prev = -1;
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const double n = view->model()->index(r, WorkloadTemplateModel::Count).data(WorkloadTemplateModel::SortRole).toDouble();
+        QVERIFY(n >= prev);
+        prev = n;
+    }
+    // The mix chart: a series per kind, a point per second, and operations in flight.
+    LiveChartView* chart = page.mixChart();
+    const QStringList series = chart->seriesNames();
+    QVERIFY2(series.contains(QStringLiteral("search")) && series.contains(QStringLiteral("bind")),
+        qPrintable(series.join(u',')));
+    const int buckets = int(expected.analysis.value(QStringLiteral("per_second")).toArray().size());
+    QVERIFY(buckets >= 30);
+    QCOMPARE(chart->pointCount(QStringLiteral("search")), buckets);
+    QVERIFY(chart->hasRightAxis());
+    QVERIFY2(page.summaryText().contains(QStringLiteral("60 connections")), qPrintable(page.summaryText()));
+    QVERIFY2(page.figuresText().contains(QStringLiteral("60 connects")), qPrintable(page.figuresText()));
+
+    // The rotated pair, one part gzip'd, gives the same counts.
+    page.form()->setFiles({ m_gz, m_dir.filePath(QStringLiteral("access.20261201")) });
+    QVERIFY(analyze(&page));
+    QCOMPARE(page.analysis().value(QStringLiteral("operations_total")),
+        expected.analysis.value(QStringLiteral("operations_total")));
+    QCOMPARE(page.templateModel()->rowCount(), int(templates.size()));
+}
+
+void TstWorkloadPage::badInputNamedNothingStarts()
+{
+    ProbeRunner runner;
+    WorkloadPage page(&runner);
+    QSignalSpy started(&runner, &ProbeRunner::started);
+    auto* button = page.findChild<QPushButton*>(QStringLiteral("workloadAnalyzeButton"));
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(page.errorField(), QStringLiteral("log"));
+    QVERIFY2(page.errorText().startsWith(QStringLiteral("Log files:")), qPrintable(page.errorText()));
+
+    page.form()->setFiles({ m_dir.filePath(QStringLiteral("no-such-log")) });
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(page.errorField(), QStringLiteral("log"));
+    QVERIFY2(page.errorText().contains(QStringLiteral("no-such-log")), qPrintable(page.errorText()));
+
+    page.form()->setFiles({ m_log });
+    page.form()->setText(QStringLiteral("from"), QStringLiteral("yesterday"));
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(page.errorField(), QStringLiteral("from"));
+    page.form()->setText(QStringLiteral("from"), QString());
+    page.form()->setText(QStringLiteral("operations"), QStringLiteral("search,frobnicate"));
+    QTest::mouseClick(button, Qt::LeftButton);
+    QCOMPARE(page.errorField(), QStringLiteral("operations"));
+    QVERIFY(page.errorText().contains(QStringLiteral("frobnicate")));
+    QCOMPARE(started.count(), 0);
+    QVERIFY(!page.isRunning());
+
+    // A filter that reads: searches only.
+    page.form()->setText(QStringLiteral("operations"), QStringLiteral("search"));
+    QVERIFY(analyze(&page));
+    QVERIFY(page.errorField().isEmpty());
+    QCOMPARE(page.analysis().value(QStringLiteral("operations")).toObject().keys(), QStringList { QStringLiteral("search") });
+}
+
+void TstWorkloadPage::saveAndExport()
+{
+    ProbeRunner runner;
+    WorkloadPage page(&runner);
+    QString error;
+    QVERIFY(!page.saveWorkload(m_dir.filePath(QStringLiteral("early.dbwl")), &error)); // nothing analysed yet
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("early.dbwl"))));
+    page.form()->setFiles({ m_log });
+    QVERIFY(analyze(&page));
+    QVERIFY(page.findChild<QPushButton*>(QStringLiteral("workloadSaveButton"))->isEnabled());
+    const QString path = m_dir.filePath(QStringLiteral("w.dbwl"));
+    QVERIFY2(page.saveWorkload(path, &error), qPrintable(error));
+    const auto w = WorkloadFile::read(path, &error);
+    QVERIFY2(w, qPrintable(error));
+    QFile raw(path);
+    QVERIFY(raw.open(QIODevice::ReadOnly));
+    const QByteArray bytes = raw.readAll();
+    QVERIFY(!bytes.contains("user7")); // anonymised: no logged value
+    QVERIFY(!bytes.contains("127.0.0.2"));
+
+    const QString json = m_dir.filePath(QStringLiteral("a.json"));
+    QVERIFY2(page.exportJson(json, &error), qPrintable(error));
+    QFile j(json);
+    QVERIFY(j.open(QIODevice::ReadOnly));
+    const QJsonObject back = QJsonDocument::fromJson(j.readAll()).object();
+    QCOMPARE(back.value(QStringLiteral("schema")).toString(), QStringLiteral("dirbench.workload/1"));
+    QCOMPARE(back, page.analysis());
+
+    // Keep values: the logged values are in the saved workload.
+    page.form()->setKeepValues(true);
+    QVERIFY(analyze(&page));
+    QVERIFY(page.saveWorkload(path, &error));
+    QVERIFY(WorkloadFile::read(path, &error));
+    QFile kept(path);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QVERIFY(kept.readAll().contains("user"));
+}
+
+void TstWorkloadPage::skewReachesCurvePage()
+{
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    WorkloadPage* page = window.workloadPage();
+    QVERIFY(page);
+    auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("pageTabs"));
+    QVERIFY(tabs);
+    QCOMPARE(tabs->indexOf(page), tabs->indexOf(window.replicationPage()) + 1);
+    page->form()->setFiles({ m_log });
+    QVERIFY(analyze(page));
+    QString origin;
+    const auto skew = page->curveSkew(&origin);
+    QVERIFY2(skew, "the uid search has a fitted skew");
+    auto* button = page->findChild<QPushButton*>(QStringLiteral("workloadSkewButton"));
+    QVERIFY(button->isEnabled());
+    QTest::mouseClick(button, Qt::LeftButton);
+    CurvePage* curve = window.curvePage();
+    QVERIFY(curve->trafficAccess());
+    QCOMPARE(curve->trafficAccess()->toString(), skew->toString());
+    QVERIFY2(curve->trafficText().contains(QStringLiteral("uid=")), qPrintable(curve->trafficText()));
+}
+
+QTEST_MAIN(TstWorkloadPage)
+#include "tst_workloadpage.moc"
