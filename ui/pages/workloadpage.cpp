@@ -156,6 +156,7 @@ QWidget* WorkloadPage::buildResults()
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(WorkloadTemplateModel::Template, QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
@@ -170,6 +171,8 @@ QWidget* WorkloadPage::buildResults()
     split->setChildrenCollapsible(false);
     split->addWidget(top);
     split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     return split;
 }
 
