@@ -306,8 +306,8 @@ int main(int argc, char** argv)
     s.window = &window;
     window.resize(s.sizes.first());
     window.show();
-    const bool ok = replicationShot(s) && workloadShot(s, disk.path()) && otherShots(s, sbx.info()) && ldapShots(s, sbx.info()) && historyShot(s)
-        && diskShots(s, sbx.info(), disk.path());
+    const bool ok = replicationShot(s) && workloadShot(s, disk.path()) && otherShots(s, sbx.info())
+        && ldapShots(s, sbx.info()) && historyShot(s) && diskShots(s, sbx.info(), disk.path());
     window.close();
     runner.waitForDone(20000);
     std::printf("%d screenshots (%s)\n", s.saved, ok ? "all" : "stopped at a failure");

@@ -49,6 +49,7 @@ private slots:
     void tableIsTheAnalysis();
     void badInputNamedNothingStarts();
     void saveAndExport();
+    void cancelDropsTheResult();
     void skewReachesCurvePage();
 
 private:
@@ -127,7 +128,8 @@ void TstWorkloadPage::tableIsTheAnalysis()
     view->sortByColumn(WorkloadTemplateModel::Count, Qt::AscendingOrder);
     double prev = -1;
     for (int r = 0; r < view->model()->rowCount(); ++r) {
-        const double n = view->model()->index(r, WorkloadTemplateModel::Count).data(WorkloadTemplateModel::SortRole).toDouble();
+        const double n
+            = view->model()->index(r, WorkloadTemplateModel::Count).data(WorkloadTemplateModel::SortRole).toDouble();
         QVERIFY(n >= prev);
         prev = n;
     }
@@ -182,7 +184,8 @@ void TstWorkloadPage::badInputNamedNothingStarts()
     page.form()->setText(QStringLiteral("operations"), QStringLiteral("search"));
     QVERIFY(analyze(&page));
     QVERIFY(page.errorField().isEmpty());
-    QCOMPARE(page.analysis().value(QStringLiteral("operations")).toObject().keys(), QStringList { QStringLiteral("search") });
+    QCOMPARE(page.analysis().value(QStringLiteral("operations")).toObject().keys(),
+        QStringList { QStringLiteral("search") });
 }
 
 void TstWorkloadPage::saveAndExport()
@@ -221,6 +224,27 @@ void TstWorkloadPage::saveAndExport()
     QFile kept(path);
     QVERIFY(kept.open(QIODevice::ReadOnly));
     QVERIFY(kept.readAll().contains("user"));
+}
+
+// WorkloadAnalyze::run has no stop flag: Cancel lets the page go at once and the job's result is dropped.
+void TstWorkloadPage::cancelDropsTheResult()
+{
+    ProbeRunner runner;
+    WorkloadPage page(&runner);
+    QSignalSpy analyzed(&page, &WorkloadPage::analyzed);
+    QSignalSpy finished(&runner, &ProbeRunner::finished);
+    page.form()->setFiles({ m_log });
+    page.start();
+    QVERIFY(page.isRunning());
+    page.cancel();
+    QVERIFY(!page.isRunning());
+    QCOMPARE(analyzed.count(), 1);
+    QCOMPARE(analyzed.first().first().toBool(), false);
+    QVERIFY(finished.wait(60000)); // the job ends on its own
+    QCOMPARE(analyzed.count(), 1);
+    QVERIFY(page.analysis().isEmpty());
+    QCOMPARE(page.templateModel()->rowCount(), 0);
+    QVERIFY(page.findChild<QPushButton*>(QStringLiteral("workloadAnalyzeButton"))->isEnabled());
 }
 
 void TstWorkloadPage::skewReachesCurvePage()

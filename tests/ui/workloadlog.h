@@ -41,10 +41,9 @@ inline QByteArray generate389(int connections, double spacingS)
             const QByteArray o = conn + " op=" + QByteArray::number(op);
             out += stamp(t) + o + " " + what + "\n";
             const double optime = 0.0001 + 0.0004 * next() * next() * double(entries); // a long tail
-            out += stamp(t + 0.0005) + o + " RESULT err=0 tag=" + QByteArray::number(tag)
-                + " nentries=" + QByteArray::number(entries) + " wtime=0.000010 optime="
-                + QByteArray::number(optime, 'f', 6) + " etime=" + QByteArray::number(optime + 0.00001, 'f', 6)
-                + (unindexed ? " notes=U" : "") + "\n";
+            out += stamp(t + 0.0005) + o + " RESULT err=0 tag=" + QByteArray::number(tag) + " nentries="
+                + QByteArray::number(entries) + " wtime=0.000010 optime=" + QByteArray::number(optime, 'f', 6)
+                + " etime=" + QByteArray::number(optime + 0.00001, 'f', 6) + (unindexed ? " notes=U" : "") + "\n";
             ++op;
         };
         request("BIND dn=\"uid=app,ou=people,dc=example,dc=com\" method=128 version=3", 97, 0);

@@ -36,7 +36,7 @@ int WorkloadTemplateModel::columnCount(const QModelIndex& parent) const
 
 QString WorkloadTemplateModel::skewText(const QJsonObject& skew)
 {
-    const QString model = skew.value(QStringLiteral("model")).toString();
+    QString model = skew.value(QStringLiteral("model")).toString();
     if (model == u"zipf")
         return tr("Zipf α %1").arg(skew.value(QStringLiteral("alpha")).toDouble(), 0, 'f', 2);
     if (model == u"hot")

@@ -31,7 +31,10 @@ public:
     Q_DISABLE_COPY_MOVE(WorkloadTemplateModel)
 
     void setTemplates(const QJsonArray& templates);
-    QJsonObject templateAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows.at(row).toObject() : QJsonObject(); }
+    QJsonObject templateAt(int row) const
+    {
+        return row >= 0 && row < m_rows.size() ? m_rows.at(row).toObject() : QJsonObject();
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

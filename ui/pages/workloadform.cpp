@@ -108,10 +108,10 @@ WorkloadForm::WorkloadForm(QWidget* parent)
 
 QString WorkloadForm::fieldLabel(const QString& field)
 {
-    static const QHash<QString, QString> labels = { { QStringLiteral("log"), tr("Log files") },
-        { QStringLiteral("format"), tr("Format") }, { QStringLiteral("from"), tr("From") },
-        { QStringLiteral("to"), tr("To") }, { QStringLiteral("client"), tr("Client") },
-        { QStringLiteral("operations"), tr("Operations") } };
+    static const QHash<QString, QString> labels
+        = { { QStringLiteral("log"), tr("Log files") }, { QStringLiteral("format"), tr("Format") },
+              { QStringLiteral("from"), tr("From") }, { QStringLiteral("to"), tr("To") },
+              { QStringLiteral("client"), tr("Client") }, { QStringLiteral("operations"), tr("Operations") } };
     return labels.value(field, field);
 }
 
@@ -194,8 +194,8 @@ ProbeError WorkloadForm::readFilter(WorkloadFilter* filter) const
             continue;
         const auto t = parseTime(text);
         if (!t)
-            return ProbeError::invalid(field,
-                tr("'%1' is not a time (ISO 8601 such as 2026-12-01T10:00:00Z, or epoch seconds)").arg(text));
+            return ProbeError::invalid(
+                field, tr("'%1' is not a time (ISO 8601 such as 2026-12-01T10:00:00Z, or epoch seconds)").arg(text));
         (field == u"from" ? filter->fromNs : filter->toNs) = t;
     }
     if (filter->fromNs && filter->toNs && *filter->toNs < *filter->fromNs)
@@ -204,8 +204,7 @@ ProbeError WorkloadForm::readFilter(WorkloadFilter* filter) const
     if (client.contains(u' '))
         return ProbeError::invalid(QStringLiteral("client"), tr("'%1' is not an address").arg(client));
     filter->client = client.toStdString();
-    const QStringList kinds
-        = m_edits.value(QStringLiteral("operations"))->text().split(u',', Qt::SkipEmptyParts);
+    const QStringList kinds = m_edits.value(QStringLiteral("operations"))->text().split(u',', Qt::SkipEmptyParts);
     for (const QString& k : kinds) {
         const auto kind = workloadOpKind(k.trimmed());
         if (!kind)
@@ -222,8 +221,8 @@ void WorkloadForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    const QString text = m_errorField.isEmpty() ? error.message()
-                                                : fieldLabel(m_errorField) + QStringLiteral(": ") + error.detail;
+    const QString text
+        = m_errorField.isEmpty() ? error.message() : fieldLabel(m_errorField) + QStringLiteral(": ") + error.detail;
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {

@@ -17,14 +17,17 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -48,6 +51,33 @@ std::optional<AccessDistribution> accessOf(const QJsonObject& skew)
     if (model == u"hot" && keys > 0 && keys < 100)
         return AccessDistribution::hot(std::clamp(num(skew, "ops_pct"), 0.0, 100.0), keys);
     return std::nullopt;
+}
+
+// Connection churn and concurrency as text.
+QString figuresOf(const QJsonObject& a)
+{
+    const QJsonObject churn = obj(a, "churn");
+    const QJsonObject conc = obj(a, "concurrency");
+    const QJsonObject life = obj(churn, "lifetime_s");
+    QString lifetime = WorkloadPage::tr("no connection both opened and closed in the log");
+    if (!life.isEmpty())
+        lifetime = WorkloadPage::tr("lifetime p50 %1 s, p99 %2 s, max %3 s")
+                       .arg(Units::formatNumber(num(life, "p50"), 2), Units::formatNumber(num(life, "p99"), 2),
+                           Units::formatNumber(num(life, "max"), 2));
+    return WorkloadPage::tr(
+        "<b>Connections</b>: %1 connects (%2/s), %3 closes, %4 open at the start, %5 at the end; binds per "
+        "connection mean %6 (max %7); operations per connection mean %8 (p99 %9); %10.<br><b>Concurrency</b>: "
+        "mean %11 operations in flight, p99 %12, max %13 (%14).")
+        .arg(QLocale().toString(qint64(num(churn, "connects"))), Units::formatNumber(num(churn, "connects_per_s"), 2),
+            QLocale().toString(qint64(num(churn, "closes"))), QLocale().toString(qint64(num(churn, "open_at_start"))),
+            QLocale().toString(qint64(num(churn, "open_at_end"))),
+            Units::formatNumber(num(obj(churn, "binds_per_connection"), "mean"), 2),
+            QLocale().toString(qint64(num(obj(churn, "binds_per_connection"), "max"))),
+            Units::formatNumber(num(obj(churn, "ops_per_connection"), "mean"), 1),
+            QLocale().toString(qint64(num(obj(churn, "ops_per_connection"), "p99"))))
+        .arg(lifetime, Units::formatNumber(num(conc, "mean_in_flight"), 2),
+            Units::formatNumber(num(conc, "p99_in_flight"), 2), Units::formatNumber(num(conc, "max_in_flight"), 2),
+            conc.value(QStringLiteral("method")).toString());
 }
 
 } // namespace
@@ -223,9 +253,9 @@ void WorkloadPage::start()
             lastPercent = percent;
             if (total)
                 ctx.setProgress(double(done) / double(total));
-            ctx.setPhase(total ? QObject::tr("%1 of %2").arg(Units::formatBytes(qint64(done)),
-                                     Units::formatBytes(qint64(total)))
-                               : Units::formatBytes(qint64(done)));
+            ctx.setPhase(total
+                    ? QObject::tr("%1 of %2").arg(Units::formatBytes(qint64(done)), Units::formatBytes(qint64(total)))
+                    : Units::formatBytes(qint64(done)));
         });
         if (!out->error.isEmpty()) {
             rec.status = QStringLiteral("failed");
@@ -261,8 +291,8 @@ void WorkloadPage::onFinished(int runId, const RunRecord& record)
         m_result = out;
         m_analysis = out->analysis;
         showAnalysis();
-        m_status->setText(tr("Read %1 in %2 s.")
-                              .arg(Units::formatBytes(qint64(out->bytes)), Units::formatNumber(out->seconds, 2)));
+        m_status->setText(
+            tr("Read %1 in %2 s.").arg(Units::formatBytes(qint64(out->bytes)), Units::formatNumber(out->seconds, 2)));
         showRunProgress(m_progress, 1, tr("done"));
     } else {
         const QString why = out && !out->error.isEmpty() ? out->error : record.failure;
@@ -284,36 +314,16 @@ void WorkloadPage::showAnalysis()
     const QJsonObject ops = obj(a, "operations");
     for (auto it = ops.begin(); it != ops.end(); ++it)
         mix << QStringLiteral("%1 %2").arg(it.key(), QLocale().toString(qint64(it.value().toDouble())));
-    m_summary->setText(tr("<b>%1</b>, %n file(s), %2 … %3 (%4 s): %5 operations (%6), %7 connections", nullptr,
-        int(src.value(QStringLiteral("files")).toArray().size()))
+    m_summary->setText(
+        tr("<b>%1</b>, %n file(s), %2 … %3 (%4 s): %5 operations (%6), %7 connections", nullptr,
+            int(src.value(QStringLiteral("files")).toArray().size()))
             .arg(src.value(QStringLiteral("format")).toString(), src.value(QStringLiteral("first")).toString(),
                 src.value(QStringLiteral("last")).toString(), Units::formatNumber(num(a, "duration_s"), 1),
                 QLocale().toString(qint64(num(a, "operations_total"))), mix.join(QStringLiteral(", ")),
                 QLocale().toString(qint64(num(a, "connections")))));
     m_model->setTemplates(a.value(QStringLiteral("templates")).toArray());
     showMix();
-    const QJsonObject churn = obj(a, "churn");
-    const QJsonObject conc = obj(a, "concurrency");
-    const QJsonObject life = obj(churn, "lifetime_s");
-    QString lifetime = tr("no connection both opened and closed in the log");
-    if (!life.isEmpty())
-        lifetime = tr("lifetime p50 %1 s, p99 %2 s, max %3 s")
-                       .arg(Units::formatNumber(num(life, "p50"), 2), Units::formatNumber(num(life, "p99"), 2),
-                           Units::formatNumber(num(life, "max"), 2));
-    m_figures->setText(
-        tr("<b>Connections</b>: %1 connects (%2/s), %3 closes, %4 open at the start, %5 at the end; binds per "
-           "connection mean %6 (max %7); operations per connection mean %8 (p99 %9); %10.<br><b>Concurrency</b>: "
-           "mean %11 operations in flight, p99 %12, max %13 (%14).")
-            .arg(QLocale().toString(qint64(num(churn, "connects"))), Units::formatNumber(num(churn, "connects_per_s"), 2),
-                QLocale().toString(qint64(num(churn, "closes"))), QLocale().toString(qint64(num(churn, "open_at_start"))),
-                QLocale().toString(qint64(num(churn, "open_at_end"))),
-                Units::formatNumber(num(obj(churn, "binds_per_connection"), "mean"), 2),
-                QLocale().toString(qint64(num(obj(churn, "binds_per_connection"), "max"))),
-                Units::formatNumber(num(obj(churn, "ops_per_connection"), "mean"), 1),
-                QLocale().toString(qint64(num(obj(churn, "ops_per_connection"), "p99"))))
-            .arg(lifetime, Units::formatNumber(num(conc, "mean_in_flight"), 2),
-                Units::formatNumber(num(conc, "p99_in_flight"), 2), Units::formatNumber(num(conc, "max_in_flight"), 2),
-                conc.value(QStringLiteral("method")).toString()));
+    m_figures->setText(figuresOf(a));
     QString origin;
     m_skewButton->setEnabled(curveSkew(&origin).has_value());
 }
@@ -326,8 +336,8 @@ void WorkloadPage::showMix()
     const QStringList kinds = obj(m_analysis, "operations").keys();
     QHash<QString, QList<QPointF>> series;
     QList<QPointF> flight;
-    for (const QJsonValue& v : buckets) {
-        const QJsonObject b = v.toObject();
+    for (qsizetype i = 0; i < buckets.size(); ++i) {
+        const QJsonObject b = buckets.at(i).toObject();
         const double t = num(b, "t");
         for (const QString& k : kinds)
             series[k] << QPointF(t, b.value(k).toDouble() / width);
