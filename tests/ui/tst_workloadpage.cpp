@@ -2,6 +2,7 @@
 // WorkloadAnalyze::run as a job; the templates table, the mix chart and the figures are the analysis's; bad input is
 // named before anything runs; Save writes a workload WorkloadFile::read accepts; Export JSON writes the analysis; the
 // fitted skew reaches the Curve page through the main window.
+#include "core/common/units.h"
 #include "core/run/proberunner.h"
 #include "core/workload/workloadanalyze.h"
 #include "core/workload/workloadfile.h"
@@ -12,6 +13,7 @@
 #include "ui/pages/replicationpage.h"
 #include "ui/pages/workloadform.h"
 #include "ui/pages/workloadpage.h"
+#include "ui/widgets/curvepredictor.h"
 #include "workloadlog.h"
 
 #include <QAbstractItemModelTester>
@@ -29,6 +31,26 @@
 #include <QTest>
 
 namespace {
+
+// A uniform-access curve record (h(c) = c), as tst_curvepage makes it: t_hit 100 µs, t_miss 500 µs, 10,000 entries.
+RunRecord uniformCurveRecord()
+{
+    RunRecord r;
+    r.kind = QStringLiteral("curve");
+    r.started = QDateTime::currentDateTimeUtc();
+    QJsonArray pts;
+    for (const double c : { 0.01, 0.1, 0.25, 0.5, 0.75, 1.0 }) {
+        const double ops = 1.0 / (500e-6 - 400e-6 * c);
+        pts.append(QJsonObject { { QStringLiteral("target"), c }, { QStringLiteral("coverage"), c },
+            { QStringLiteral("hit_ratio"), c }, { QStringLiteral("ok_per_s"), ops },
+            { QStringLiteral("ops_per_s"), ops } });
+    }
+    r.summary.insert(QStringLiteral("points"), pts);
+    r.summary.insert(QStringLiteral("entries"), 10000.0);
+    r.summary.insert(QStringLiteral("access"), QStringLiteral("uniform"));
+    r.extra.insert(QStringLiteral("bytes_per_entry"), 3000.0);
+    return r;
+}
 
 bool analyze(WorkloadPage* page)
 {
@@ -268,6 +290,20 @@ void TstWorkloadPage::skewReachesCurvePage()
     QVERIFY(curve->trafficAccess());
     QCOMPARE(curve->trafficAccess()->toString(), skew->toString());
     QVERIFY2(curve->trafficText().contains(QStringLiteral("uid=")), qPrintable(curve->trafficText()));
+
+    // A sweep's fit (uniform access): the predictor now maps coverage with the traffic's skew, which at 10 %
+    // coverage hits far more often than uniform's 10 %, so the same RAM predicts more ops/s.
+    QVERIFY(curve->showRecord(uniformCurveRecord()));
+    QVERIFY(curve->fit() && curve->predictionFit());
+    QCOMPARE(curve->fit()->access.toString(), QStringLiteral("uniform"));
+    QCOMPARE(curve->predictionFit()->access.toString(), skew->toString());
+    const double uniformOps = curve->fit()->opsAt(0.1), trafficOps = curve->predictionFit()->opsAt(0.1);
+    qInfo("ops/s at 10 %% coverage: uniform %.0f, traffic's %s %.0f", uniformOps, qPrintable(skew->toString()),
+        trafficOps);
+    QVERIFY(trafficOps > uniformOps * 1.2);
+    curve->predictor()->setRamText(QStringLiteral("3")); // 1,000 entries of 3,000 bytes: 10 % coverage
+    QVERIFY2(curve->predictor()->opsForRamText().contains(Units::formatNumber(trafficOps, 0)),
+        qPrintable(curve->predictor()->opsForRamText()));
 }
 
 QTEST_MAIN(TstWorkloadPage)
