@@ -23,6 +23,7 @@
 #include "ui/pages/replicationpage.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
+#include "ui/pages/workloadpage.h"
 #include "ui/reportexport.h"
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/savedrunbanner.h"
@@ -100,6 +101,7 @@ void MainWindow::addPages()
     addPage(m_curvePage = new CurvePage(m_runner, m_tabs));
     addPage(m_experimentsPage = new ExperimentsPage(m_runner, m_tabs));
     addPage(m_replicationPage = new ReplicationPage(m_runner, m_demo, m_tabs));
+    addPage(m_workloadPage = new WorkloadPage(m_runner, m_tabs));
     addPage(m_advisorPage = new AdvisorPage(m_tabs));
     addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
 }
@@ -116,6 +118,7 @@ void MainWindow::connectPages()
         m_experimentsPage, &ExperimentsPage::curveRequested, this, [this] { m_tabs->setCurrentWidget(m_curvePage); });
     connect(m_replicationPage, &ReplicationPage::diskTestsRequested, this,
         [this] { m_tabs->setCurrentWidget(m_diskPage); });
+    connect(m_workloadPage, &WorkloadPage::skewForCurve, m_curvePage, &CurvePage::setTrafficAccess);
     connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::showOpened);
     connect(m_advisorPage, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
         RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {

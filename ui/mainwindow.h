@@ -18,6 +18,7 @@ class LdapPage;
 class MainMenus;
 class Page;
 class ReplicationPage;
+class WorkloadPage;
 class SavedRunBanner;
 class ProbeRunner;
 class QAction;
@@ -44,6 +45,7 @@ public:
     HistoryPage* historyPage() const { return m_historyPage; }
     AdvisorPage* advisorPage() const { return m_advisorPage; }
     ReplicationPage* replicationPage() const { return m_replicationPage; }
+    WorkloadPage* workloadPage() const { return m_workloadPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
     void startDemo(double loadSeconds);
@@ -103,6 +105,7 @@ private:
     HistoryPage* m_historyPage = nullptr;
     AdvisorPage* m_advisorPage = nullptr;
     ReplicationPage* m_replicationPage = nullptr;
+    WorkloadPage* m_workloadPage = nullptr;
     QList<Page*> m_pages;
     bool m_closePending = false;
     bool m_forceClose = false;

@@ -229,6 +229,17 @@ bool replicationShot(Shooter& s)
     return s.shoot(QStringLiteral("replication-page"), s.window->replicationPage());
 }
 
+// The Workload page after analysing a generated 389-ds access log (no server needed).
+bool workloadShot(Shooter& s, const QString& dir)
+{
+    if (!s.wanted(QStringLiteral("workload-page")))
+        return true;
+    QString why;
+    if (!UiScenes::workload(s.window, dir, &why))
+        return fail(QStringLiteral("workload-page"), why);
+    return s.shoot(QStringLiteral("workload-page"), s.window->workloadPage());
+}
+
 QList<QSize> parseSizes(const QString& text)
 {
     QList<QSize> out;
@@ -295,8 +306,8 @@ int main(int argc, char** argv)
     s.window = &window;
     window.resize(s.sizes.first());
     window.show();
-    const bool ok = replicationShot(s) && otherShots(s, sbx.info()) && ldapShots(s, sbx.info()) && historyShot(s)
-        && diskShots(s, sbx.info(), disk.path());
+    const bool ok = replicationShot(s) && workloadShot(s, disk.path()) && otherShots(s, sbx.info())
+        && ldapShots(s, sbx.info()) && historyShot(s) && diskShots(s, sbx.info(), disk.path());
     window.close();
     runner.waitForDone(20000);
     std::printf("%d screenshots (%s)\n", s.saved, ok ? "all" : "stopped at a failure");

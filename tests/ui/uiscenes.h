@@ -17,11 +17,15 @@
 #include "ui/pages/historypage.h"
 #include "ui/pages/replicationform.h"
 #include "ui/pages/replicationpage.h"
+#include "ui/pages/workloadform.h"
+#include "ui/pages/workloadpage.h"
 #include "ui/widgets/demodirectorybox.h"
 #include "uisandbox.h"
+#include "workloadlog.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFile>
 #include <QPalette>
 #include <QSignalSpy>
 #include <QStyleFactory>
@@ -147,6 +151,28 @@ inline bool replication(MainWindow* w, double seconds, double rate, QString* why
     }
     box->setReplica(false);
     return ok;
+}
+
+// The Workload page after analysing a generated 389-ds access log (600 connections over 90 s) written in `dir`.
+inline bool workload(MainWindow* w, const QString& dir, QString* why)
+{
+    const QString path = dir + QStringLiteral("/access");
+    QFile f(path);
+    const QByteArray log = WorkloadLog::generate389(600, 0.15);
+    if (!f.open(QIODevice::WriteOnly) || f.write(log) != log.size()) {
+        *why = path + QStringLiteral(": ") + f.errorString();
+        return false;
+    }
+    f.close();
+    WorkloadPage* page = w->workloadPage();
+    page->form()->setFiles({ path });
+    QSignalSpy done(page, &WorkloadPage::analyzed);
+    page->start();
+    if (!done.wait(60000) || !done.first().first().toBool()) {
+        *why = QStringLiteral("workload analysis: ") + page->errorText();
+        return false;
+    }
+    return true;
 }
 
 inline AdvisorPage* advisor(MainWindow* w)

@@ -77,6 +77,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     , m_curveChart(new CurveChartView(this))
     , m_liveChart(new LiveChartView(this))
     , m_fitLabel(new QLabel(this))
+    , m_trafficLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("curvePage"));
     m_form->setObjectName(QStringLiteral("curveForm"));
@@ -99,6 +100,9 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     m_fitLabel->setObjectName(QStringLiteral("fitLabel"));
     m_fitLabel->setWordWrap(true);
     m_fitLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_trafficLabel->setObjectName(QStringLiteral("trafficLabel"));
+    m_trafficLabel->setWordWrap(true);
+    m_trafficLabel->hide(); // until the Workload page hands over a skew
 
     auto* formBox = new QGroupBox(tr("Sweep (uses the LDAP page's connection and search)"), this);
     auto* formLayout = new QVBoxLayout(formBox);
@@ -125,6 +129,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     right->addWidget(m_warnings);
     right->addWidget(m_curveChart, 3);
     right->addWidget(m_fitLabel);
+    right->addWidget(m_trafficLabel);
     right->addWidget(m_liveChart, 1);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(Scrolled::column(leftWidget, 370, this));
@@ -211,7 +216,7 @@ void CurvePage::start()
     m_curveChart->setTitle(QString());
     m_guideShown = false;
     m_fit.reset();
-    m_predictor->setFit(m_fit);
+    updatePrediction();
     m_statusLabel->reset();
     m_warnings->setWarnings({});
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
@@ -330,7 +335,7 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
         o.access = *a;
     ProbeError e;
     m_fit = points.size() >= 2 ? CurveFitter::fit(points, o, &e) : std::nullopt;
-    m_predictor->setFit(m_fit);
+    updatePrediction();
     const double bpe = record.extra.value(QStringLiteral("bytes_per_entry")).toDouble();
     if (bpe > 0)
         m_predictor->setBytesPerEntry(bpe, tr("from the record (measured)"));
@@ -403,4 +408,34 @@ void CurvePage::setRunning(bool running)
     m_cancelButton->setEnabled(running);
     m_openButton->setEnabled(!running);
     emit runningChanged(running);
+}
+
+void CurvePage::setTrafficAccess(const AccessDistribution& access, const QString& origin)
+{
+    m_traffic = access;
+    m_trafficLabel->setText(tr("<b>Your traffic's skew</b>: %1 (%2). The predictions map coverage to hit ratio with "
+                               "it; t_hit and t_miss stay the sweep's.")
+                                .arg(access.toString(), origin.toHtmlEscaped()));
+    m_trafficLabel->show();
+    updatePrediction();
+}
+
+QString CurvePage::trafficText() const
+{
+    return m_traffic ? m_trafficLabel->text() : QString();
+}
+
+std::optional<CurveFit> CurvePage::predictionFit() const
+{
+    std::optional<CurveFit> fit = m_fit;
+    if (fit && m_traffic) {
+        fit->access = *m_traffic;
+        fit->fittedExponent.reset();
+    }
+    return fit;
+}
+
+void CurvePage::updatePrediction()
+{
+    m_predictor->setFit(predictionFit());
 }

@@ -54,6 +54,13 @@ public:
     const std::optional<CurveFit>& fit() const { return m_fit; }
     // The guide's Figure 3 is on the chart (until a sweep runs or a record is shown).
     bool isGuideCurveShown() const { return m_guideShown; }
+    // Your traffic's key skew (the Workload page's fit): the predictor then maps coverage to hit ratio with it
+    // instead of the swept load's distribution (t_hit and t_miss stay the sweep's). `origin` says where it is from.
+    void setTrafficAccess(const AccessDistribution& access, const QString& origin);
+    const std::optional<AccessDistribution>& trafficAccess() const { return m_traffic; }
+    QString trafficText() const;
+    // The fit the predictor uses: fit() with the traffic's distribution when one is set.
+    std::optional<CurveFit> predictionFit() const;
 
     // Shows a curve record (kind "curve"); false with *error set when it is not one or has no points.
     bool showsKind(const QString& kind) const override { return kind == u"curve"; }
@@ -75,6 +82,7 @@ private:
     void setRunning(bool running);
     void showLivePoints();
     void showGuideCurve();
+    void updatePrediction();
 
     ProbeRunner* m_runner;
     CurveForm* m_form = nullptr;
@@ -88,6 +96,8 @@ private:
     CurveChartView* m_curveChart = nullptr;
     LiveChartView* m_liveChart = nullptr;
     QLabel* m_fitLabel = nullptr;
+    QLabel* m_trafficLabel = nullptr;
+    std::optional<AccessDistribution> m_traffic;
 
     LdapLoadProvider m_ldapProvider;
     int m_runId = 0;

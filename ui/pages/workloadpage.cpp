@@ -1,0 +1,435 @@
+#include "ui/pages/workloadpage.h"
+
+#include "core/common/units.h"
+#include "core/run/runcontext.h"
+#include "core/workload/workloadfile.h"
+#include "ui/charts/livechartview.h"
+#include "ui/models/workloadtemplatemodel.h"
+#include "ui/pages/workloadform.h"
+#include "ui/widgets/runprogress.h"
+#include "ui/widgets/runqueue.h"
+#include "ui/widgets/scrolled.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace {
+
+double num(const QJsonObject& o, const char* key)
+{
+    return o.value(QLatin1String(key)).toDouble();
+}
+
+QJsonObject obj(const QJsonObject& o, const char* key)
+{
+    return o.value(QLatin1String(key)).toObject();
+}
+
+// The Curve page's access distribution from a template's fitted skew (none for "uniform" or no fit).
+std::optional<AccessDistribution> accessOf(const QJsonObject& skew)
+{
+    const QString model = skew.value(QStringLiteral("model")).toString();
+    if (model == u"zipf" && num(skew, "alpha") > 0 && num(skew, "alpha") <= 10)
+        return AccessDistribution::zipf(num(skew, "alpha"));
+    const double keys = num(skew, "keys_pct");
+    if (model == u"hot" && keys > 0 && keys < 100)
+        return AccessDistribution::hot(std::clamp(num(skew, "ops_pct"), 0.0, 100.0), keys);
+    return std::nullopt;
+}
+
+// Connection churn and concurrency as text.
+QString figuresOf(const QJsonObject& a)
+{
+    const QJsonObject churn = obj(a, "churn");
+    const QJsonObject conc = obj(a, "concurrency");
+    const QJsonObject life = obj(churn, "lifetime_s");
+    QString lifetime = WorkloadPage::tr("no connection both opened and closed in the log");
+    if (!life.isEmpty())
+        lifetime = WorkloadPage::tr("lifetime p50 %1 s, p99 %2 s, max %3 s")
+                       .arg(Units::formatNumber(num(life, "p50"), 2), Units::formatNumber(num(life, "p99"), 2),
+                           Units::formatNumber(num(life, "max"), 2));
+    return WorkloadPage::tr(
+        "<b>Connections</b>: %1 connects (%2/s), %3 closes, %4 open at the start, %5 at the end; binds per "
+        "connection mean %6 (max %7); operations per connection mean %8 (p99 %9); %10.<br><b>Concurrency</b>: "
+        "mean %11 operations in flight, p99 %12, max %13 (%14).")
+        .arg(QLocale().toString(qint64(num(churn, "connects"))), Units::formatNumber(num(churn, "connects_per_s"), 2),
+            QLocale().toString(qint64(num(churn, "closes"))), QLocale().toString(qint64(num(churn, "open_at_start"))),
+            QLocale().toString(qint64(num(churn, "open_at_end"))),
+            Units::formatNumber(num(obj(churn, "binds_per_connection"), "mean"), 2),
+            QLocale().toString(qint64(num(obj(churn, "binds_per_connection"), "max"))),
+            Units::formatNumber(num(obj(churn, "ops_per_connection"), "mean"), 1),
+            QLocale().toString(qint64(num(obj(churn, "ops_per_connection"), "p99"))))
+        .arg(lifetime, Units::formatNumber(num(conc, "mean_in_flight"), 2),
+            Units::formatNumber(num(conc, "p99_in_flight"), 2), Units::formatNumber(num(conc, "max_in_flight"), 2),
+            conc.value(QStringLiteral("method")).toString());
+}
+
+} // namespace
+
+WorkloadPage::WorkloadPage(ProbeRunner* runner, QWidget* parent)
+    : Page(parent)
+    , m_runner(runner)
+    , m_form(new WorkloadForm(this))
+    , m_analyzeButton(new QPushButton(tr("Analyze"), this))
+    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+    , m_saveButton(new QPushButton(tr("Save workload…"), this))
+    , m_exportButton(new QPushButton(tr("Export JSON…"), this))
+    , m_skewButton(new QPushButton(tr("Use this skew on the Curve page"), this))
+    , m_progress(new QProgressBar(this))
+    , m_status(new QLabel(this))
+    , m_summary(new QLabel(this))
+    , m_chart(new LiveChartView(this))
+    , m_model(new WorkloadTemplateModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_table(new QTableView(this))
+    , m_figures(new QLabel(this))
+{
+    setObjectName(QStringLiteral("workloadPage"));
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(buildLeft());
+    layout->addWidget(buildResults(), 1);
+    connect(m_analyzeButton, &QPushButton::clicked, this, &WorkloadPage::start);
+    connect(m_cancelButton, &QPushButton::clicked, this, &WorkloadPage::cancel);
+    connect(m_saveButton, &QPushButton::clicked, this, &WorkloadPage::chooseSave);
+    connect(m_exportButton, &QPushButton::clicked, this, &WorkloadPage::chooseExport);
+    connect(m_skewButton, &QPushButton::clicked, this, &WorkloadPage::useSkewOnCurve);
+    connect(m_runner, &ProbeRunner::progressChanged, this, [this](int runId, double fraction, const QString& phase) {
+        if (runId == m_runId && runId != 0)
+            showRunProgress(m_progress, fraction, phase);
+    });
+    RunQueue::follow(
+        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
+    connect(m_runner, &ProbeRunner::finished, this, &WorkloadPage::onFinished);
+    setRunning(false);
+}
+
+QWidget* WorkloadPage::buildLeft()
+{
+    m_analyzeButton->setObjectName(QStringLiteral("workloadAnalyzeButton"));
+    m_analyzeButton->setDefault(true);
+    m_analyzeButton->setToolTip(tr("Reads the logs once (nothing is sent to a server, nothing saved in the history)"));
+    m_cancelButton->setObjectName(QStringLiteral("workloadCancelButton"));
+    m_cancelButton->setToolTip(tr("Stops waiting for the analysis: the read goes on in the background to the end of "
+                                  "the files and its result is dropped"));
+    m_saveButton->setObjectName(QStringLiteral("workloadSaveButton"));
+    m_exportButton->setObjectName(QStringLiteral("workloadExportButton"));
+    m_skewButton->setObjectName(QStringLiteral("workloadSkewButton"));
+    m_skewButton->setToolTip(tr("The selected template's key skew (else the busiest fitted one) becomes the Curve "
+                                "page's access distribution for its predictions"));
+    m_progress->setObjectName(QStringLiteral("workloadProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setFormat(tr("idle"));
+    m_status->setObjectName(QStringLiteral("workloadStatus"));
+    m_status->setWordWrap(true);
+    auto* formPage = new QWidget(this);
+    auto* formLayout = new QVBoxLayout(formPage);
+    formLayout->addWidget(m_form);
+    formLayout->addStretch(1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_analyzeButton);
+    buttons->addWidget(m_cancelButton);
+    auto* outputs = new QHBoxLayout;
+    outputs->addWidget(m_saveButton);
+    outputs->addWidget(m_exportButton);
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(Scrolled::vertically(formPage, this), 1);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_progress);
+    leftLayout->addWidget(m_status);
+    leftLayout->addLayout(outputs);
+    leftLayout->addWidget(m_skewButton);
+    left->setFixedWidth(400);
+    return left;
+}
+
+QWidget* WorkloadPage::buildResults()
+{
+    for (QLabel* l : { m_summary, m_figures }) {
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    m_summary->setObjectName(QStringLiteral("workloadSummary"));
+    m_figures->setObjectName(QStringLiteral("workloadFigures"));
+    m_summary->setText(tr("Add access logs and Analyze: the operation mix, the filter templates and their key "
+                          "skew, connection churn and concurrency."));
+    m_chart->setObjectName(QStringLiteral("workloadMixChart"));
+    m_chart->setTitle(tr("Operation mix"));
+    m_chart->setAxisTitles(tr("seconds from the log's start"), tr("operations per second"));
+    m_chart->setRightAxisTitle(tr("in flight"));
+    m_chart->setPlaceholderText(tr("No analysis yet"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(WorkloadTemplateModel::SortRole);
+    m_table->setObjectName(QStringLiteral("workloadTemplates"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the analysis's order (by count) until a header is clicked
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(WorkloadTemplateModel::Template, QHeaderView::Stretch);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    topLayout->addWidget(m_summary);
+    topLayout->addWidget(m_chart, 1);
+    auto* bottom = new QWidget(this);
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_table, 1);
+    bottomLayout->addWidget(m_figures);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(top);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    return split;
+}
+
+QString WorkloadPage::errorField() const
+{
+    return m_form->errorField();
+}
+
+QString WorkloadPage::errorText() const
+{
+    return m_form->errorText();
+}
+
+QString WorkloadPage::summaryText() const
+{
+    return m_summary->text();
+}
+
+QString WorkloadPage::figuresText() const
+{
+    return m_figures->text();
+}
+
+void WorkloadPage::start()
+{
+    if (isRunning())
+        return;
+    AnalyzeOptions options;
+    const ProbeError e = m_form->readOptions(&options);
+    if (e.isError()) {
+        m_form->showError(e);
+        emit statusMessage(m_form->errorText());
+        return;
+    }
+    m_form->clearError();
+    options.buildWorkload = true; // Save needs it; the analysis and the workload come from the one read
+    auto out = std::make_shared<AnalyzeResult>();
+    m_pending = out;
+    m_runId = m_runner->start([options, out](RunContext& ctx) {
+        RunRecord rec;
+        rec.kind = QStringLiteral("workload-analyze");
+        rec.started = QDateTime::currentDateTimeUtc();
+        int lastPercent = -1;
+        *out = WorkloadAnalyze::run(options, [&ctx, &lastPercent](uint64_t done, uint64_t total) {
+            const int percent = total ? int(100 * done / total) : -1;
+            if (percent == lastPercent && total)
+                return;
+            lastPercent = percent;
+            if (total)
+                ctx.setProgress(double(done) / double(total));
+            ctx.setPhase(total
+                    ? QObject::tr("%1 of %2").arg(Units::formatBytes(qint64(done)), Units::formatBytes(qint64(total)))
+                    : Units::formatBytes(qint64(done)));
+        });
+        if (!out->error.isEmpty()) {
+            rec.status = QStringLiteral("failed");
+            rec.failure = out->error;
+        }
+        return rec;
+    });
+    m_status->setText(tr("Reading %n file(s)…", nullptr, int(options.logs.size())));
+    setRunning(true);
+}
+
+void WorkloadPage::cancel()
+{
+    if (!isRunning())
+        return;
+    m_runner->cancel(m_runId);
+    m_runId = 0;
+    m_pending.reset();
+    m_status->setText(tr("Analysis cancelled (the read finishes in the background; its result is dropped)."));
+    m_progress->setFormat(tr("cancelled"));
+    setRunning(false);
+    emit analyzed(false);
+}
+
+void WorkloadPage::onFinished(int runId, const RunRecord& record)
+{
+    if (runId != m_runId || runId == 0)
+        return;
+    m_runId = 0;
+    const auto out = std::move(m_pending);
+    const bool ok = record.status == u"ok" && out && out->error.isEmpty();
+    if (ok) {
+        m_result = out;
+        m_analysis = out->analysis;
+        showAnalysis();
+        m_status->setText(
+            tr("Read %1 in %2 s.").arg(Units::formatBytes(qint64(out->bytes)), Units::formatNumber(out->seconds, 2)));
+        showRunProgress(m_progress, 1, tr("done"));
+    } else {
+        const QString why = out && !out->error.isEmpty() ? out->error : record.failure;
+        if (out && !out->errorField.isEmpty())
+            m_form->showError(ProbeError::invalid(out->errorField.mid(2), why));
+        m_status->setText(tr("Analysis failed: %1").arg(why));
+        m_progress->setFormat(tr("failed"));
+    }
+    setRunning(false);
+    emit statusMessage(m_status->text());
+    emit analyzed(ok);
+}
+
+void WorkloadPage::showAnalysis()
+{
+    const QJsonObject& a = m_analysis;
+    const QJsonObject src = obj(a, "source");
+    QStringList mix;
+    const QJsonObject ops = obj(a, "operations");
+    for (auto it = ops.begin(); it != ops.end(); ++it)
+        mix << QStringLiteral("%1 %2").arg(it.key(), QLocale().toString(qint64(it.value().toDouble())));
+    m_summary->setText(
+        tr("<b>%1</b>, %n file(s), %2 … %3 (%4 s): %5 operations (%6), %7 connections", nullptr,
+            int(src.value(QStringLiteral("files")).toArray().size()))
+            .arg(src.value(QStringLiteral("format")).toString(), src.value(QStringLiteral("first")).toString(),
+                src.value(QStringLiteral("last")).toString(), Units::formatNumber(num(a, "duration_s"), 1),
+                QLocale().toString(qint64(num(a, "operations_total"))), mix.join(QStringLiteral(", ")),
+                QLocale().toString(qint64(num(a, "connections")))));
+    m_model->setTemplates(a.value(QStringLiteral("templates")).toArray());
+    showMix();
+    m_figures->setText(figuresOf(a));
+    QString origin;
+    m_skewButton->setEnabled(curveSkew(&origin).has_value());
+}
+
+void WorkloadPage::showMix()
+{
+    m_chart->clear();
+    const QJsonArray buckets = m_analysis.value(QStringLiteral("per_second")).toArray();
+    const double width = std::max(1.0, num(m_analysis, "per_second_width_s"));
+    const QStringList kinds = obj(m_analysis, "operations").keys();
+    QHash<QString, QList<QPointF>> series;
+    QList<QPointF> flight;
+    for (qsizetype i = 0; i < buckets.size(); ++i) {
+        const QJsonObject b = buckets.at(i).toObject();
+        const double t = num(b, "t");
+        for (const QString& k : kinds)
+            series[k] << QPointF(t, b.value(k).toDouble() / width);
+        flight << QPointF(t, num(b, "in_flight"));
+    }
+    m_chart->setMaxPointsPerSeries(std::max<int>(m_chart->maxPointsPerSeries(), int(buckets.size())));
+    LiveChartView::Batch batch(m_chart);
+    for (const QString& k : kinds)
+        m_chart->appendPoints(k, series.value(k));
+    if (!flight.isEmpty()) {
+        m_chart->appendPoints(tr("in flight"), flight, LiveChartView::Axis::Right);
+        m_chart->setDashed(tr("in flight"));
+    }
+}
+
+std::optional<AccessDistribution> WorkloadPage::curveSkew(QString* origin) const
+{
+    const QModelIndexList selected = m_table->selectionModel()->selectedRows();
+    QList<int> rows;
+    if (!selected.isEmpty())
+        rows << m_proxy->mapToSource(selected.first()).row();
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        rows << r;
+    for (int r : std::as_const(rows)) {
+        const QJsonObject t = m_model->templateAt(r);
+        if (const auto a = accessOf(t.value(QStringLiteral("skew")).toObject())) {
+            if (origin)
+                *origin = tr("%1 of the workload's %2 (%3)")
+                              .arg(WorkloadTemplateModel::skewText(t.value(QStringLiteral("skew")).toObject()),
+                                  t.value(QStringLiteral("template")).toString(),
+                                  obj(m_analysis, "source").value(QStringLiteral("format")).toString());
+            return a;
+        }
+    }
+    return std::nullopt;
+}
+
+void WorkloadPage::useSkewOnCurve()
+{
+    QString origin;
+    if (const auto a = curveSkew(&origin)) {
+        emit skewForCurve(*a, origin);
+        emit statusMessage(tr("Curve page: access %1 from the workload").arg(a->toString()));
+    }
+}
+
+bool WorkloadPage::saveWorkload(const QString& path, QString* error)
+{
+    QString why = tr("analyze the logs first");
+    const bool ok = hasWorkload() && WorkloadFile::write(*m_result->workload, path, &why);
+    m_status->setText(ok ? tr("Workload saved to %1.").arg(path) : tr("Not saved: %1").arg(why));
+    if (error)
+        *error = ok ? QString() : why;
+    return ok;
+}
+
+bool WorkloadPage::exportJson(const QString& path, QString* error)
+{
+    QSaveFile f(path);
+    const bool ok = !m_analysis.isEmpty() && f.open(QIODevice::WriteOnly)
+        && f.write(QJsonDocument(m_analysis).toJson(QJsonDocument::Indented)) >= 0 && f.commit();
+    const QString why = m_analysis.isEmpty() ? tr("analyze the logs first") : f.errorString();
+    m_status->setText(ok ? tr("Analysis exported to %1.").arg(path) : tr("Not exported: %1").arg(why));
+    if (error)
+        *error = ok ? QString() : why;
+    return ok;
+}
+
+void WorkloadPage::chooseSave()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save workload"), QStringLiteral("workload.dbwl"), tr("Workloads (*.dbwl);;All files (*)"));
+    if (!path.isEmpty())
+        saveWorkload(path);
+}
+
+void WorkloadPage::chooseExport()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export analysis"), QStringLiteral("workload.json"), tr("JSON (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        exportJson(path);
+}
+
+void WorkloadPage::setRunning(bool running)
+{
+    m_form->setInputsEnabled(!running);
+    m_analyzeButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    m_saveButton->setEnabled(!running && hasWorkload());
+    m_exportButton->setEnabled(!running && !m_analysis.isEmpty());
+    QString origin;
+    m_skewButton->setEnabled(!running && curveSkew(&origin).has_value());
+    emit runningChanged(running);
+}
