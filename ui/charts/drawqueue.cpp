@@ -2,6 +2,12 @@
 
 #include <QTimer>
 
+namespace {
+// Between two steps: long enough for the posted work of the last one (its charts' layout and the window's paint,
+// a chain of posted events that Qt sends in one go) to run and input to come in before the next step starts.
+constexpr int kGapMs = 4;
+} // namespace
+
 DrawQueue::DrawQueue(QObject* parent)
     : QObject(parent)
 { }
@@ -12,7 +18,7 @@ void DrawQueue::post(std::function<void()> step)
     if (m_scheduled)
         return;
     m_scheduled = true;
-    QTimer::singleShot(0, this, &DrawQueue::runOne);
+    QTimer::singleShot(kGapMs, Qt::PreciseTimer, this, &DrawQueue::runOne);
 }
 
 void DrawQueue::runOne()
@@ -24,7 +30,7 @@ void DrawQueue::runOne()
     m_steps.pop_front();
     if (!m_steps.empty()) {
         m_scheduled = true;
-        QTimer::singleShot(0, this, &DrawQueue::runOne);
+        QTimer::singleShot(kGapMs, Qt::PreciseTimer, this, &DrawQueue::runOne);
     }
     step();
 }
