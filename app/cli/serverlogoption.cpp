@@ -47,8 +47,9 @@ void attachServerLog(const ServerLogOption& o, RunRecord& rec, std::FILE* out)
     std::fprintf(out,
         "server's own view (%s): %.0f operations in the window, etime p50 %.3f ms p99 %.3f ms; client p50 %.3f ms "
         "p99 %.3f ms\n",
-        qPrintable(view->value(QLatin1String("format")).toString()), s.value(QLatin1String("ops")).toDouble(), etime.value(QLatin1String("p50")).toDouble(),
-        etime.value(QLatin1String("p99")).toDouble(), client.value(QLatin1String("p50")).toDouble(), client.value(QLatin1String("p99")).toDouble());
+        qPrintable(view->value(QLatin1String("format")).toString()), s.value(QLatin1String("ops")).toDouble(),
+        etime.value(QLatin1String("p50")).toDouble(), etime.value(QLatin1String("p99")).toDouble(),
+        client.value(QLatin1String("p50")).toDouble(), client.value(QLatin1String("p99")).toDouble());
 }
 
 } // namespace Cli

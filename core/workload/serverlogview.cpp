@@ -63,7 +63,8 @@ public:
         : m_w(w)
     {
         for (const auto& v : w.intervals)
-            m_endsNs.push_back(w.startEpochNs + uint64_t(std::llround(v.toObject().value(QLatin1String("t")).toDouble() * 1e9)));
+            m_endsNs.push_back(
+                w.startEpochNs + uint64_t(std::llround(v.toObject().value(QLatin1String("t")).toDouble() * 1e9)));
         m_times.resize(m_endsNs.size());
     }
 
@@ -132,7 +133,8 @@ namespace ServerLogView {
 std::optional<Window> windowOf(const QJsonObject& summary, const QJsonArray& intervals)
 {
     const QJsonObject w = summary.value(QLatin1String("window_epoch_ns")).toObject();
-    Window out { w.value(QLatin1String("start")).toString().toULongLong(), w.value(QLatin1String("end")).toString().toULongLong(), intervals };
+    Window out { w.value(QLatin1String("start")).toString().toULongLong(),
+        w.value(QLatin1String("end")).toString().toULongLong(), intervals };
     if (!out.startEpochNs || out.endEpochNs <= out.startEpochNs)
         return std::nullopt;
     return out;

@@ -107,9 +107,15 @@ void TstDiskResult::realRunRoundTrips()
     }
     if (DiskProfile(profile) == DiskProfile::Commit)
         QCOMPARE(sum.commitsPerS, sum.iops);
-    const DiskInterval first = DiskInterval::fromJson(rec.intervals.first().toObject());
-    QCOMPARE(first.ops, rec.intervals.first().toObject().value("ops").toDouble());
-    QVERIFY(first.ops > 0);
+    // Each interval's typed ops are the record's; some interval did work (the first may be empty on a busy host:
+    // a one-pass write whose first write outlasts the interval).
+    double ops = 0;
+    for (const auto& v : std::as_const(rec.intervals)) {
+        const DiskInterval i = DiskInterval::fromJson(v.toObject());
+        QCOMPARE(i.ops, v.toObject().value("ops").toDouble());
+        ops += i.ops;
+    }
+    QVERIFY(ops > 0);
 }
 
 // Before the witness (no devices, no setup_s, no steady state) and with devices before layers and witnesses.

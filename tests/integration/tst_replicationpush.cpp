@@ -156,7 +156,9 @@ void TstReplicationPush::replicationChoosesPsearch()
     QCOMPARE(c.value("method").toString(), QStringLiteral("psearch"));
     QCOMPARE(rec.summary.value("method").toString(), QStringLiteral("psearch"));
     const qint64 written = qint64(rec.summary.value("markers_written").toDouble());
-    QVERIFY2(written >= 25, qPrintable(QString::number(written)));
+    // 30 at the nominal rate; a sanitizer build beside other work writes fewer (24 seen in CI's test step with the
+    // lint beside it): the writer must have run, and every marker written must be seen.
+    QVERIFY2(written >= 15, qPrintable(QString::number(written)));
     QCOMPARE(qint64(c.value("markers_seen").toDouble()), written);
     QCOMPARE(c.value("unseen").toInt(), 0);
     const QJsonObject lag = c.value("lag_ms").toObject();

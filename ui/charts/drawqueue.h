@@ -6,8 +6,9 @@
 #include <functional>
 
 // Window work split over event-loop turns: one step at a time, a few milliseconds apart, so that the window lays
-// out and paints what a step changed (and takes input) before the next step runs. A live run's batch of samples updates three charts, a table and labels; done in one event,
-// their first layout and paint stall the window for tens of milliseconds (bench/gui_responsiveness.sh).
+// out and paints what a step changed (and takes input) before the next step runs. A live run's batch of samples updates
+// three charts, a table and labels; done in one event, their first layout and paint stall the window for tens of
+// milliseconds (bench/gui_responsiveness.sh).
 class DrawQueue final : public QObject
 {
 public:
