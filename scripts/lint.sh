@@ -6,7 +6,9 @@
 # Usage:  bash scripts/lint.sh            after scripts/test.sh (it reads that build's compile_commands.json and
 #                                          the moc files the build generated)
 # Env:    BUILD_DIR (default build-asan), LINT_JOBS (default nproc), LINT=format,tidy,clazy (the parts to run),
-#         LINT_FILES (a file listing the sources to analyse; default every product source)
+#         LINT_FILES (a file listing the sources to analyse; default every product source),
+#         LINT_SINCE=auto (CI: only what changed since a tree the whole lint passed on, below),
+#         LINT_RECORD=1 (a whole lint that is clean writes this commit into .ci/lint-clean)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -30,6 +32,36 @@ extra=(--extra-arg=-Wno-unknown-warning-option --extra-arg=-Wno-error)
 mapfile -t product < <(git ls-files 'core/*.cpp' 'ui/*.cpp' 'app/*.cpp')
 # LINT_FILES=FILE: only the sources listed in FILE (one path a line), e.g. those a change touched.
 [ -n "${LINT_FILES:-}" ] && mapfile -t product <"$LINT_FILES"
+whole=$([ -z "${LINT_FILES:-}" ] && echo 1 || echo 0)
+
+# LINT_SINCE=auto: the analysers' findings in a source can change only when the source, a header it includes or the
+# analysers' settings change. .ci/lint-clean names a commit whose whole tree was clean; a source is analysed again
+# when it or any file of this repository it depends on (the build's own dependency list, ninja -t deps) differs
+# from that commit. Settings (.clang-tidy, this script, the CMake files) changed, no .ci/lint-clean, its commit not
+# in this clone, or a build directory outside the repository: everything is analysed.
+since_clean() {
+  local base root
+  base=$(tr -d ' \n' <.ci/lint-clean 2>/dev/null) || return 1
+  git cat-file -e "$base^{commit}" 2>/dev/null || return 1
+  root=$(pwd -P)
+  [ "$(cd "$BUILD_DIR/.." && pwd -P)" = "$root" ] || return 1
+  local changed
+  changed=$( (git diff --name-only "$base" -- && git diff --name-only HEAD -- && git ls-files --others --exclude-standard) | sort -u)
+  if echo "$changed" | grep -qE '^(\.clang-tidy|scripts/lint\.sh|CMakeLists\.txt|cmake/|.*/CMakeLists\.txt)$'; then
+    echo "lint: the analysers' settings changed since $base: everything is analysed"
+    return 1
+  fi
+  mapfile -t product < <(ninja -C "$BUILD_DIR" -t deps 2>/dev/null | awk -v root="$root/" -v list="$changed" '
+    BEGIN { n = split(list, c, "\n"); for (i = 1; i <= n; i++) if (c[i] != "") changed[c[i]] = 1 }
+    function rel(p) { if (index(p, root) == 1) return substr(p, length(root) + 1); sub(/^\.\.\//, "", p); return p }
+    /^[^ \t]/ { if (src != "" && hit) print src; src = ""; hit = 0; next }
+    /^[ \t]/ { p = rel($1); if (src == "" && p ~ /^(core|ui|app)\/.*\.cpp$/) src = p; if (p in changed) hit = 1 }
+    END { if (src != "" && hit) print src }' | sort -u)
+  echo "lint: ${#product[@]} sources changed (or depend on what changed) since $base, the last whole clean tree"
+}
+if [ "${LINT_SINCE:-}" = auto ] && [ "$whole" = 1 ] && [[ $LINT == *tidy* || $LINT == *clazy* ]]; then
+  since_clean || mapfile -t product < <(git ls-files 'core/*.cpp' 'ui/*.cpp' 'app/*.cpp')
+fi
 
 if [[ $LINT == *format* ]]; then
   mapfile -t all < <(git ls-files '*.cpp' '*.h')
@@ -72,6 +104,12 @@ if [[ $LINT == *tidy* || $LINT == *clazy* ]]; then
     >"$db/compile_commands.json"
 fi
 
+if [ "${#product[@]}" = 0 ] && [[ $LINT == *tidy* || $LINT == *clazy* ]]; then
+  echo "lint: no source to analyse"
+  LINT=${LINT//tidy/}
+  LINT=${LINT//clazy/}
+fi
+
 if [[ $LINT == *tidy* ]]; then
   rc=0
   run-clang-tidy-14 -p "$db" -j "$JOBS" -quiet "${extra[@]/#--/-}" "${product[@]}" >"$log" 2>&1 || rc=$?
@@ -88,5 +126,11 @@ if [[ $LINT == *clazy* ]]; then
   stage "clazy done"
 fi
 
-[ "$failed" = 0 ] && echo "lint: clean"
+if [ "$failed" = 0 ]; then
+  echo "lint: clean"
+  if [ "${LINT_RECORD:-0}" = 1 ] && [ "$whole" = 1 ] && [ "${LINT_SINCE:-}" != auto ] && [ "$LINT" = format,tidy,clazy ] \
+    && git diff --quiet HEAD --; then
+    git rev-parse HEAD >.ci/lint-clean && echo "lint: .ci/lint-clean = $(cat .ci/lint-clean) (commit it)"
+  fi
+fi
 exit "$failed"

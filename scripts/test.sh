@@ -8,8 +8,8 @@
 # Usage: scripts/test.sh [extra ctest arguments, given to both runs: -L unit, -R tst_sandbox, ...]
 # Environment: BUILD_DIR (default build-asan), SANITIZE=0 for a plain Release build instead (faster, no sanitizers),
 # CCACHE_DISABLE=1 to compile without ccache, TEST_BESIDE="COMMAND" to run COMMAND at nice 19 beside the tests
-# once the build is done (CI: the lint, which then takes the CPU the waiting tests leave idle); its output is
-# printed after the tests and its failure fails the script.
+# once the build is done (CI: the lint, which then takes the CPU the waiting tests leave idle; it is paused while
+# the io tests measure the disk); its output is printed after the tests and its failure fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
@@ -36,7 +36,7 @@ echo "test: build done at $SECONDS s ($(dirbench_ccache_summary))"
 beside_pid=
 if [ -n "${TEST_BESIDE:-}" ]; then
   beside_log=$(mktemp)
-  nice -n 19 bash -c "$TEST_BESIDE" >"$beside_log" 2>&1 &
+  setsid -w nice -n 19 bash -c "$TEST_BESIDE" >"$beside_log" 2>&1 & # its own process group: paused during io
   beside_pid=$!
   echo "test: started beside the tests (nice 19): $TEST_BESIDE"
 fi
@@ -72,7 +72,9 @@ if [ "$io" -eq 0 ]; then
 else
   # Disk tests measure real I/O: beside another test both get noisier. -j1 after the extra arguments: always alone.
   echo "test: io, one at a time ($io tests)"
+  [ -n "$beside_pid" ] && kill -STOP -- "-$beside_pid" 2>/dev/null && echo "test: paused beside the io tests"
   ctest --output-on-failure --no-tests=error -L '^io$' "$@" -j1 || rc_io=$?
+  [ -n "$beside_pid" ] && kill -CONT -- "-$beside_pid" 2>/dev/null
   echo "test: io done at $SECONDS s (exit $rc_io)"
 fi
 rc_beside=0

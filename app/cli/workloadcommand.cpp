@@ -199,7 +199,8 @@ void printSummary(const QJsonObject& a, const AnalyzeResult& r, std::FILE* out)
     }
     if (templates.size() > 15)
         std::fprintf(out, "  ... %lld more templates (--json for all)\n", qlonglong(templates.size() - 15));
-    for (const auto& g : a.value(QStringLiteral("gaps")).toArray())
+    const QJsonArray gaps = a.value(QStringLiteral("gaps")).toArray();
+    for (const auto& g : gaps)
         std::fprintf(out, "gap: %s\n", qPrintable(g.toString()));
     const double mb = double(r.bytes) / 1e6;
     std::fprintf(out, "read %.1f MB in %.2f s (%.0f MB/s)\n", mb, r.seconds, r.seconds > 0 ? mb / r.seconds : 0.0);

@@ -34,5 +34,4 @@ private:
     std::vector<std::vector<int64_t>> m_opNumbers; // the log's op= of each connection's ops
     std::unordered_map<uint64_t, size_t> m_open; // conn -> index of its current connection
     uint64_t m_orphans = 0;
-    uint64_t m_firstNs = 0;
 };
