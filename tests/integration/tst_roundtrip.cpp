@@ -5,13 +5,13 @@
 // template shares within 2 percentage points, connections within 5 %, the fitted Zipf alpha within 0.1. And the
 // server's own view of a load (ldap --server-log) beside the client's latency.
 #include "core/sandbox/ds389sandbox.h"
+#include "tests/common/clirun.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,19 +19,11 @@
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
+using CliRun::Result;
 
 Result cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
-    p.waitForFinished(300000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    return CliRun::run(args, 300000);
 }
 
 QJsonObject analyze(const QString& log, const QStringList& extra = {})

@@ -6,6 +6,7 @@
 #include "core/sandbox/ds389sandbox.h"
 #include "core/workload/workloadfile.h"
 #include "ldapfixture.h"
+#include "tests/common/clirun.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -21,19 +22,11 @@
 
 namespace {
 
-struct Result
-{
-    int code = -1;
-    QByteArray out, err;
-};
+using CliRun::Result;
 
 Result cli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(DIRBENCH_CLI_PATH), args);
-    p.waitForFinished(180000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
+    return CliRun::run(args, 180000);
 }
 
 QJsonObject templateOf(const QJsonObject& analysis, const QString& kind, const QString& text)
