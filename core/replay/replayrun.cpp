@@ -336,7 +336,10 @@ void ReplayRun::summarise()
         QJsonObject { { QStringLiteral("logged"), double(m_plan->connections.size()) },
             { QStringLiteral("opened"), double(m_total.connects) },
             { QStringLiteral("failed"), double(m_total.connectFailures) },
-            { QStringLiteral("unbinds"), double(m_total.unbinds) } });
+            { QStringLiteral("unbinds"), double(m_total.unbinds) },
+            // DirBench's own, beside the replayed ones: the root DSE, the counters, the writes' snapshot and undo.
+            // A server (or its log) counts it too: it is not in the logged traffic.
+            { QStringLiteral("setup"), 1.0 } });
     sum.insert(QStringLiteral("passwords"), m_spec.passwordSource());
     if (m_undo)
         sum.insert(QStringLiteral("writes_undone"),
