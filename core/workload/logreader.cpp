@@ -320,6 +320,11 @@ bool LogReader::readOne(const QString& path, const LineFn& onLine, QString* erro
         }
         if (m_progress)
             m_progress(m_done, m_total);
+        if (m_stop && m_stop()) {
+            m_stopped = true;
+            *error = QStringLiteral("stopped");
+            return false;
+        }
     }
     if (have && !skipping)
         onLine(std::string_view(buf.get(), have));

@@ -37,18 +37,24 @@ public:
     static QString checkReadable(const QStringList& paths);
 
     void setProgress(ProgressFn fn) { m_progress = std::move(fn); }
-    // Reads every file, calling onLine for each line; false with `error` ("FILE: why") on a read or gzip error.
+    // Asked after each buffer (4 MiB) read: true stops the read (run() returns false, stopped() is true).
+    void setStop(std::function<bool()> fn) { m_stop = std::move(fn); }
+    // Reads every file, calling onLine for each line; false with `error` ("FILE: why") on a read or gzip error,
+    // or with "stopped" when the stop function asked.
     bool run(const LineFn& onLine, QString* error);
 
     uint64_t totalBytes() const; // the files' sizes on disk, 0 when one of them is standard input
     uint64_t cutLines() const { return m_cutLines; }
     uint64_t bytesRead() const { return m_done; }
+    bool stopped() const { return m_stopped; }
 
 private:
     bool readOne(const QString& path, const LineFn& onLine, QString* error);
 
     QStringList m_paths;
     ProgressFn m_progress;
+    std::function<bool()> m_stop;
+    bool m_stopped = false;
     uint64_t m_total = 0;
     uint64_t m_done = 0;
     uint64_t m_cutLines = 0;

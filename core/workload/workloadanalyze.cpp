@@ -105,11 +105,14 @@ AnalyzeResult run(const AnalyzeOptions& options, const std::function<void(uint64
     LogReader reader(files);
     if (progress)
         reader.setProgress(progress);
+    if (options.stopRequested)
+        reader.setStop(options.stopRequested);
     QString error;
     const bool ok = reader.run([&sniffer](std::string_view l) { sniffer.line(l); }, &error);
     r.bytes = reader.bytesRead();
     if (!ok) {
         r.error = error;
+        r.stopped = reader.stopped();
         return r;
     }
     sniffer.finish();

@@ -19,6 +19,7 @@ struct AnalyzeOptions
     WorkloadFilter filter;
     bool buildWorkload = false;
     bool keepValues = false;
+    std::function<bool()> stopRequested; // asked between reads (every 4 MiB): true ends the run, `stopped`
 };
 
 struct AnalyzeResult
@@ -27,6 +28,7 @@ struct AnalyzeResult
     std::optional<Workload> workload;
     QString error; // "FILE: why" or "--format: ..." when the run failed
     QString errorField; // the option the error is about, when it is one ("--format")
+    bool stopped = false; // stopRequested said so: no analysis, error "stopped"
     double seconds = 0;
     uint64_t bytes = 0;
 };

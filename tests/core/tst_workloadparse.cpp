@@ -114,6 +114,7 @@ private slots:
     void readerGzipAndPlain();
     void readerCutsHugeLines();
     void readerOrdersRotatedFiles();
+    void analysisStopsWhenAsked();
     void cliReadsStdinAndGzip();
 };
 
@@ -562,6 +563,34 @@ void TstWorkloadParse::readerOrdersRotatedFiles()
     QCOMPARE(res.workload->connections.size(), size_t(3));
     QCOMPARE(res.workload->connections[0].id, uint64_t(1));
     QCOMPARE(res.workload->connections[2].id, uint64_t(3));
+}
+
+// A stop asked for ends the read after the buffer it is in (the Workload page's Cancel): the run says "stopped",
+// has read less than the file, and gives no analysis.
+void TstWorkloadParse::analysisStopsWhenAsked()
+{
+    QTemporaryDir dir;
+    QByteArray log;
+    for (int i = 0; log.size() < 3 * int(LogReader::BufferSize); ++i)
+        log += (at(i % 3600)
+            + QString("conn=%1 op=0 SRCH base=\"dc=x\" scope=2 filter=\"(uid=u%2)\" attrs=ALL\n").arg(i).arg(i % 97))
+                   .toUtf8();
+    writeFile(dir.filePath("access"), log);
+    AnalyzeOptions o;
+    o.logs = { dir.filePath("access") };
+    int asked = 0;
+    o.stopRequested = [&asked] { return ++asked >= 2; };
+    const AnalyzeResult r = WorkloadAnalyze::run(o);
+    QVERIFY(r.stopped);
+    QCOMPARE(r.error, QStringLiteral("stopped"));
+    QCOMPARE(asked, 2);
+    QVERIFY(r.analysis.isEmpty());
+    QVERIFY2(r.bytes > 0 && r.bytes < uint64_t(log.size()), qPrintable(QString::number(r.bytes)));
+    // Not asked to stop: the whole file.
+    o.stopRequested = [] { return false; };
+    const AnalyzeResult whole = WorkloadAnalyze::run(o);
+    QVERIFY2(!whole.stopped && whole.error.isEmpty(), qPrintable(whole.error));
+    QCOMPARE(whole.bytes, uint64_t(log.size()));
 }
 
 void TstWorkloadParse::cliReadsStdinAndGzip()

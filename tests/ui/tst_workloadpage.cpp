@@ -248,21 +248,32 @@ void TstWorkloadPage::saveAndExport()
     QVERIFY(kept.readAll().contains("user"));
 }
 
-// WorkloadAnalyze::run has no stop flag: Cancel lets the page go at once and the job's result is dropped.
+// Cancel stops the read (the job asks the run's stop flag after each 4 MiB it reads) and the page lets go at once:
+// the job ends "stopped", long before the end of a 40 MB log, and its result is dropped.
 void TstWorkloadPage::cancelDropsTheResult()
 {
+    const QString big = m_dir.filePath(QStringLiteral("big-access"));
+    QFile f(big);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    const QByteArray log = WorkloadLog::generate389(10000, 0.3);
+    QVERIFY(log.size() > 10 * (4 << 20));
+    QVERIFY(f.write(log) == log.size());
+    f.close();
     ProbeRunner runner;
     WorkloadPage page(&runner);
     QSignalSpy analyzed(&page, &WorkloadPage::analyzed);
     QSignalSpy finished(&runner, &ProbeRunner::finished);
-    page.form()->setFiles({ m_log });
+    page.form()->setFiles({ big });
     page.start();
     QVERIFY(page.isRunning());
     page.cancel();
     QVERIFY(!page.isRunning());
     QCOMPARE(analyzed.count(), 1);
     QCOMPARE(analyzed.first().first().toBool(), false);
-    QVERIFY(finished.wait(60000)); // the job ends on its own
+    QVERIFY(finished.wait(60000));
+    const RunRecord rec = finished.first().at(1).value<RunRecord>();
+    QCOMPARE(rec.status, QStringLiteral("failed"));
+    QCOMPARE(rec.failure, QStringLiteral("stopped"));
     QCOMPARE(analyzed.count(), 1);
     QVERIFY(page.analysis().isEmpty());
     QCOMPARE(page.templateModel()->rowCount(), 0);

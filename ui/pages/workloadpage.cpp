@@ -125,8 +125,7 @@ QWidget* WorkloadPage::buildLeft()
     m_analyzeButton->setDefault(true);
     m_analyzeButton->setToolTip(tr("Reads the logs once (nothing is sent to a server, nothing saved in the history)"));
     m_cancelButton->setObjectName(QStringLiteral("workloadCancelButton"));
-    m_cancelButton->setToolTip(tr("Stops waiting for the analysis: the read goes on in the background to the end of "
-                                  "the files and its result is dropped"));
+    m_cancelButton->setToolTip(tr("Stops the analysis within one read of 4 MiB; nothing of it is kept"));
     m_saveButton->setObjectName(QStringLiteral("workloadSaveButton"));
     m_exportButton->setObjectName(QStringLiteral("workloadExportButton"));
     m_skewButton->setObjectName(QStringLiteral("workloadSkewButton"));
@@ -241,7 +240,8 @@ void WorkloadPage::start()
     options.buildWorkload = true; // Save needs it; the analysis and the workload come from the one read
     auto out = std::make_shared<AnalyzeResult>();
     m_pending = out;
-    m_runId = m_runner->start([options, out](RunContext& ctx) {
+    m_runId = m_runner->start([options, out](RunContext& ctx) mutable {
+        options.stopRequested = [&ctx] { return ctx.stopRequested(); };
         RunRecord rec;
         rec.kind = QStringLiteral("workload-analyze");
         rec.started = QDateTime::currentDateTimeUtc();
@@ -274,7 +274,7 @@ void WorkloadPage::cancel()
     m_runner->cancel(m_runId);
     m_runId = 0;
     m_pending.reset();
-    m_status->setText(tr("Analysis cancelled (the read finishes in the background; its result is dropped)."));
+    m_status->setText(tr("Analysis cancelled."));
     m_progress->setFormat(tr("cancelled"));
     setRunning(false);
     emit analyzed(false);
