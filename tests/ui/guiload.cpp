@@ -1,6 +1,7 @@
 // dirbench-gui-load: one search load run from the GUI as a user runs it (MainWindow offscreen, the LDAP page's
-// form, its live charts drawing every batch), driven programmatically; prints the run's ok/s as "ok_per_s N" and
-// writes the record with --json. bench/gui_overhead.sh alternates it with dirbench-cli to price the GUI. Not a test.
+// form, its live charts drawing every batch), driven programmatically; prints the run's ok/s as "ok_per_s N" and the
+// window thread's CPU from start to record as "window_cpu_s S", writes the record with --json.
+// bench/gui_overhead.sh alternates it with dirbench-cli to price the GUI. Not a test.
 #include "core/common/runrecord.h"
 #include "core/ldap/loadresult.h"
 #include "core/run/proberunner.h"
@@ -19,6 +20,15 @@
 #include <QTemporaryDir>
 
 #include <cstdio>
+#include <ctime>
+
+// CPU time of the calling thread (the window's), in seconds.
+static double threadCpuS()
+{
+    timespec ts {};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
+}
 
 int main(int argc, char** argv)
 {
@@ -70,11 +80,13 @@ int main(int argc, char** argv)
         if (cli.isSet(QLatin1String(n)))
             f->setNumber(QLatin1String(n), cli.value(QLatin1String(n)).toDouble());
     QSignalSpy done(page, &LdapPage::runFinished);
+    const double windowCpuBefore = threadCpuS();
     page->start();
     if (!page->isRunning())
         return std::fprintf(stderr, "dirbench-gui-load: refused: %s\n", qPrintable(page->errorText())), 2;
     if (!done.wait(int(cli.value("duration").toDouble() * 1000) + 120000))
         return std::fprintf(stderr, "dirbench-gui-load: the load did not finish\n"), 1;
+    const double windowCpu = threadCpuS() - windowCpuBefore; // the window's thread, from start to the record
     const RunRecord r = done.first().at(0).value<RunRecord>();
     if (cli.isSet("json")) {
         QFile out(cli.value("json"));
@@ -82,7 +94,7 @@ int main(int argc, char** argv)
             return std::fprintf(stderr, "dirbench-gui-load: --json: cannot write\n"), 1;
     }
     const double ok = LoadSummary::fromJson(r.summary).all.okPerS;
-    std::printf("status %s\nok_per_s %.1f\n", qPrintable(r.status), ok);
+    std::printf("status %s\nok_per_s %.1f\nwindow_cpu_s %.3f\n", qPrintable(r.status), ok, windowCpu);
     window.close();
     runner.waitForDone(20000);
     return r.status == u"ok" ? 0 : 1;

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QPointer>
 #include <QTest>
+#include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 
@@ -84,6 +85,21 @@ QJsonObject older(QJsonObject o)
     return o;
 }
 
+// Counts the layout requests a widget receives (a window's: each one lays out every page of it again).
+class LayoutRequests : public QObject
+{
+public:
+    explicit LayoutRequests(QWidget* w) { w->installEventFilter(this); }
+    int count = 0;
+
+protected:
+    bool eventFilter(QObject*, QEvent* e) override
+    {
+        count += e->type() == QEvent::LayoutRequest ? 1 : 0;
+        return false;
+    }
+};
+
 } // namespace
 
 class TestLdapLoadView : public QObject
@@ -100,6 +116,7 @@ private slots:
     void mixedRecordHasARowAndASeriesPerKind();
     void oldRecordIsMarkedDerived();
     void coalescedReadsAreMarked();
+    void liveBatchesLayOutNothingAbove();
 };
 
 void TestLdapLoadView::okPerSecondIsTheHeadline()
@@ -352,3 +369,46 @@ void TestLdapLoadView::coalescedReadsAreMarked()
 
 QTEST_MAIN(TestLdapLoadView)
 #include "tst_ldaploadview.moc"
+
+// A live batch changes the status line and the server's counters: new texts of the same height stay inside the
+// view (StableHeightBox), the window above is not laid out again; a status that needs more lines does reach it,
+// and the line is as tall as its text.
+void TestLdapLoadView::liveBatchesLayOutNothingAbove()
+{
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    auto* view = new LdapLoadView(&window);
+    layout->addWidget(view);
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QJsonObject server { { "threads_active", 3 }, { "connections_current", 4 } };
+    view->begin(LdapLoadSpec {});
+    view->addSamples({ sample(interval(0.5, 0, server)) });
+    QTRY_VERIFY(view->summaryText().startsWith(QStringLiteral("Last interval")));
+    QCoreApplication::sendPostedEvents(); // the first batch shows the line: that is a new height
+    auto* status = view->findChild<QLabel*>(QStringLiteral("ldapStatusLabel"));
+    QVERIFY(status && status->isVisible());
+    const int oneLine = status->height();
+    LayoutRequests above(&window);
+    for (int i = 2; i <= 6; ++i) {
+        const QJsonObject more { { "threads_active", 3 + i }, { "connections_current", 4 + i } };
+        view->addSamples({ sample(interval(0.5 * i, 0, more)) });
+        const QString before = view->countersText();
+        QTRY_VERIFY(view->countersText() != before);
+        QCoreApplication::sendPostedEvents();
+    }
+    QCOMPARE(above.count, 0);
+    QCOMPARE(status->height(), oneLine);
+    // A failed run's reason of several lines: the line grows, and the window lays out for it.
+    window.resize(400, 800);
+    QCoreApplication::sendPostedEvents();
+    RunRecord failed;
+    failed.kind = QStringLiteral("ldap-search");
+    failed.status = QStringLiteral("failed");
+    failed.failure = QString(QStringLiteral("the server went away while the load ran ")).repeated(6);
+    view->finish(failed);
+    QCoreApplication::sendPostedEvents();
+    QVERIFY2(status->height() > 2 * oneLine, qPrintable(QString::number(status->height())));
+    QCOMPARE(status->height(), status->heightForWidth(status->width()));
+}

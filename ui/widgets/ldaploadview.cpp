@@ -11,6 +11,7 @@
 #include "ui/models/resultcodemodel.h"
 #include "ui/report/loadfigures.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/stableheightbox.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QGridLayout>
@@ -138,7 +139,7 @@ LdapLoadView::LdapLoadView(QWidget* parent)
     side->addWidget(new QLabel(tr("<b>Result codes</b>"), this));
     side->addWidget(m_codeTable, 1);
     side->addWidget(new QLabel(tr("<b>Server, last interval</b>"), this));
-    side->addWidget(m_countersLabel);
+    side->addWidget(new StableHeightBox(m_countersLabel, this));
     auto* grid = new QGridLayout;
     grid->addWidget(m_opsChart, 0, 0);
     grid->addWidget(m_latencyChart, 0, 1);
@@ -148,7 +149,7 @@ LdapLoadView::LdapLoadView(QWidget* parent)
     grid->setColumnStretch(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_status);
+    layout->addWidget(new StableHeightBox(m_status, this));
     layout->addWidget(m_warnings);
     layout->addLayout(grid, 1);
     clear();

@@ -11,7 +11,9 @@
 // paint event instead, together with the charts' update.
 inline void showRunProgress(QProgressBar* bar, double fraction, const QString& phase)
 {
-    const int value = int(std::clamp(fraction, 0.0, 1.0) * 1000);
+    // In steps of 0.5 %: a bar a few hundred pixels wide shows no finer step, and each new value repaints it
+    // (the runner reports progress up to 16 times a second, for the whole of a long run).
+    const int value = int(std::clamp(fraction, 0.0, 1.0) * 200) * 5;
     const QString format = phase.isEmpty() ? QStringLiteral("%p%") : phase + QStringLiteral(" – %p%");
     if (value == bar->value() && format == bar->format())
         return;
