@@ -1,5 +1,6 @@
 // The coordinator's state machine: launch, hello, ready, clock probe, start, intervals, final, loss.
 // The record it builds is in coordinatorrecord.cpp.
+#include "core/agents/agentlive.h"
 #include "core/agents/agentmerge.h"
 #include "core/agents/coordinator_p.h"
 #include "core/common/units.h"
@@ -202,6 +203,14 @@ void Coordinator::onFinished(AgentLink& a, int, QProcess::ExitStatus)
 
 void Coordinator::handle(AgentLink& a, const QJsonObject& m)
 {
+    const AgentLink::Phase before = a.phase;
+    handleMessage(a, m);
+    if (a.phase != before && a.phase != AgentLink::Phase::Final) // a final's state goes out with its figures
+        publishStates();
+}
+
+void Coordinator::handleMessage(AgentLink& a, const QJsonObject& m)
+{
     const QString type = m.value(QStringLiteral("type")).toString();
     if (type == u"hello") {
         a.hello = m;
@@ -223,12 +232,14 @@ void Coordinator::handle(AgentLink& a, const QJsonObject& m)
         onInterval(a, m);
     } else if (type == u"final") {
         a.final = m;
+        a.cpuS = m.value(QStringLiteral("cpu_s")).toDouble(a.cpuS);
         if (a.phase < AgentLink::Phase::Started) { // it could not connect, or was stopped before the start
             lose(a, QStringLiteral("could not start: ") + m.value(QStringLiteral("failure")).toString());
             return;
         }
         a.phase = AgentLink::Phase::Final;
         release();
+        publishStates();
     } else if (type == u"error") {
         lose(a, m.value(QStringLiteral("message")).toString());
     }
@@ -259,7 +270,9 @@ void Coordinator::onInterval(AgentLink& a, const QJsonObject& m)
         return;
     }
     a.intervals << LoadInterval::fromJson(m.value(QStringLiteral("interval")).toObject());
+    a.cpuS = m.value(QStringLiteral("cpu_s")).toDouble(a.cpuS);
     release();
+    publishStates();
 }
 
 bool Coordinator::all(AgentLink::Phase atLeast) const
@@ -368,6 +381,7 @@ void Coordinator::lose(AgentLink& a, const QString& why)
         a.proc->kill();
     const QString sentence
         = sharpName(a) + u' ' + why + (started ? QStringLiteral(" in interval %1").arg(a.intervals.size()) : QString());
+    publishStates();
     if (m_stopping)
         return;
     if (!started || !m_spec.continueOnLoss) {
@@ -443,6 +457,55 @@ QJsonValue Coordinator::readServerInterval()
     m_monBefore = after;
     m_monBeforeReal = now;
     return out;
+}
+
+namespace {
+
+QString stateName(const AgentLink& a)
+{
+    switch (a.phase) {
+    case AgentLink::Phase::Launched:
+        return QStringLiteral("launched");
+    case AgentLink::Phase::Hello:
+        return QStringLiteral("connected");
+    case AgentLink::Phase::Ready:
+        return QStringLiteral("ready");
+    case AgentLink::Phase::Probed:
+        return QStringLiteral("clock measured");
+    case AgentLink::Phase::Started:
+        return QStringLiteral("running");
+    case AgentLink::Phase::Final:
+        return a.final.value(QStringLiteral("status")).toString(QStringLiteral("done"));
+    case AgentLink::Phase::Lost:
+        break;
+    }
+    return QStringLiteral("lost");
+}
+
+} // namespace
+
+// Each agent's state and its own last figures, for the GUI's strip (agentlive.h); the merged figures are apart.
+void Coordinator::publishStates()
+{
+    if (!m_spec.publishAgentStates)
+        return;
+    AgentsLive live;
+    double t = 0;
+    for (const auto& a : m_agents) {
+        AgentLiveRow row;
+        row.name = a->name();
+        row.state = stateName(*a);
+        row.cpuS = a->cpuS;
+        for (const LoadInterval& iv : a->intervals)
+            row.ok += iv.all.ok;
+        if (!a->intervals.isEmpty()) {
+            row.okPerS = a->intervals.constLast().all.okPerS;
+            row.opsPerS = a->intervals.constLast().all.opsPerS;
+            t = std::max(t, a->intervals.constLast().t);
+        }
+        live.rows << row;
+    }
+    m_ctx.addSample(live.toSample(t));
 }
 
 void Coordinator::checkDone()
