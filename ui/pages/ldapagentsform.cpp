@@ -14,6 +14,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace {
 
 const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
@@ -26,7 +28,10 @@ struct CheckOutcome
 
 QString ms(const std::optional<double>& v)
 {
-    return v ? Units::formatNumber(*v, 3) : QStringLiteral("–");
+    if (!v)
+        return QStringLiteral("–");
+    const double rounded = std::round(*v * 1000.0) / 1000.0;
+    return Units::formatNumber(rounded == 0 ? 0.0 : rounded, 3); // never "-0.000"
 }
 
 } // namespace

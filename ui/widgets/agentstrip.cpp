@@ -23,7 +23,7 @@ AgentStrip::AgentStrip(QWidget* parent)
     setObjectName(QStringLiteral("agentStrip"));
     setHorizontalHeaderLabels({ tr("Agent"), tr("State"), tr("ok/s"), tr("ops/s"), tr("ok"), tr("CPU s") });
     verticalHeader()->hide();
-    horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setToolTip(tr("Each agent's state and its own figures; the charts show the merged run"));
