@@ -16,6 +16,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -61,6 +62,8 @@ private slots:
     void cleanupTestCase();
     void twoLocalAgentsRunASearchLoad();
     void fewerThreadsThanAgentsIsRefused();
+    void otherOperationsFromAgents_data();
+    void otherOperationsFromAgents();
     void checkAgentsShowsEachHost();
     void reportHasTheAgentTable();
 
@@ -173,6 +176,17 @@ void TestLdapAgents::fewerThreadsThanAgentsIsRefused()
     QCOMPARE(started.count(), 0);
     QCOMPARE(page.currentRunId(), 0);
 
+    // "both": this machine is one more agent.
+    page.agentsForm()->setSource(LdapAgentsForm::Source::Both);
+    page.agentsForm()->setHosts("local:1");
+    page.start();
+    QTRY_VERIFY_WITH_TIMEOUT(!page.isRunning(), 15000);
+    QCOMPARE(page.errorField(), QStringLiteral("threads"));
+    QVERIFY2(
+        page.errorText().startsWith(QStringLiteral("Threads: 1 threads for 2 agents")), qPrintable(page.errorText()));
+    QCOMPARE(started.count(), 0);
+    page.agentsForm()->setSource(LdapAgentsForm::Source::Hosts);
+
     // No host at all: the Hosts field is named, on the Hosts tab.
     page.agentsForm()->setHosts(QStringLiteral("# nothing here\n"));
     page.loadForm()->setNumber(QStringLiteral("threads"), 2);
@@ -182,6 +196,60 @@ void TestLdapAgents::fewerThreadsThanAgentsIsRefused()
     QVERIFY2(page.errorText().startsWith(QStringLiteral("Hosts: no host")), qPrintable(page.errorText()));
     QCOMPARE(page.findChild<QTabWidget*>("ldapFormTabs")->currentIndex(), 2);
     QCOMPARE(started.count(), 0);
+}
+
+// The agents' command line (Agents::agentLoadArgs) for the operations but search: each agent's `ldap` parser takes
+// it (an option an operation does not take would be refused), and the merged ok is the agents' sum.
+void TestLdapAgents::otherOperationsFromAgents_data()
+{
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<QString>("mix");
+    QTest::addColumn<bool>("writes");
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("compare") << "compare"
+                             << "" << false << "ldap-compare";
+    QTest::newRow("adddel") << "adddel"
+                            << "" << true << "ldap-adddel";
+    QTest::newRow("mixed") << "mixed"
+                           << "search=60,compare=20,modify=20" << true << "ldap-mixed";
+}
+
+void TestLdapAgents::otherOperationsFromAgents()
+{
+    QFETCH(QString, op);
+    QFETCH(QString, mix);
+    QFETCH(bool, writes);
+    QFETCH(QString, kind);
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    LdapPage page(&runner, &demo);
+    QSignalSpy finished(&page, &LdapPage::runFinished);
+    UiSandbox::fillSearch(&page, m_sbx.info(), 1);
+    LdapLoadForm* f = page.loadForm();
+    f->setOperation(op);
+    f->setText("mix", mix);
+    f->setText("dn", "uid=user[0-999]," + m_sbx->peopleBase);
+    f->setText("attr", "description");
+    f->setText("value", "dirbench agents [0-99]");
+    f->setText("parent", m_sbx->peopleBase);
+    f->setNumber("threads", 2);
+    fillAgents(&page, "local:2");
+    page.start();
+    if (writes) {
+        QTRY_VERIFY_WITH_TIMEOUT(page.findChild<QMessageBox*>(), 15000);
+        page.findChild<QMessageBox*>()->findChild<QPushButton*>("confirmWriteButton")->click();
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 90000);
+    const RunRecord rec = page.lastRecord();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QCOMPARE(rec.kind, kind);
+    const QJsonArray agents = rec.extra.value("agents").toArray();
+    QCOMPARE(agents.size(), 2);
+    double sum = 0;
+    for (const auto& a : agents)
+        sum += a.toObject().value("ok").toDouble();
+    QVERIFY(sum > 0);
+    QCOMPARE(sum, rec.summary.value("ok").toDouble());
 }
 
 void TestLdapAgents::checkAgentsShowsEachHost()
