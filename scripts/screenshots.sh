@@ -8,7 +8,7 @@
 #   --readme  also copies the light 1366x768 set over docs/screenshots/<shot>.png (the README's images)
 # Env: BUILD_DIR (default build-shots, a Release build), SIZES (default 1366x768,1920x1080), PALETTES ("light dark"),
 #      SHOTS (comma list, default all: curve-guide sizing-page curve-page experiments-page advisor-page ldap-page
-#      ldap-probe history-page disk-page disk-suite disk-under-load workload-page replication-page: the demo directory with a
+#      ldap-probe ldap-agents history-page disk-page disk-suite disk-under-load workload-page replication-page: the demo directory with a
 #      replica and a 10 s marker probe), XVFB=1 to grab what an X server shows instead
 #      (xvfb-run, QT_QPA_PLATFORM=xcb), CURVE_RECORD=file: the curve record the Curve page shows (the sandbox is
 #      too small for a cache curve: its own sweep is flat; use a dirbench-cli curve --json record of a real server).

@@ -170,7 +170,8 @@ void Agent::sendIntervals()
 {
     for (const Sample& smp : m_ctx.takeSamples()) {
         QJsonObject m { { QStringLiteral("type"), QStringLiteral("interval") },
-            { QStringLiteral("index"), double(m_interval++) }, { QStringLiteral("interval"), smp.toJson() } };
+            { QStringLiteral("index"), double(m_interval++) }, { QStringLiteral("interval"), smp.toJson() },
+            { QStringLiteral("cpu_s"), cpuSeconds() } };
         send(m);
     }
 }

@@ -2,8 +2,7 @@
 
 #include "app/cli/clicommon.h"
 #include "app/cli/ldapagents.h"
-#include "core/agents/agentprotocol.h"
-#include "core/agents/coordinator.h"
+#include "core/agents/agentcheck.h"
 #include "core/agents/k8smanifest.h"
 #include "core/common/units.h"
 
@@ -11,13 +10,9 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QRegularExpression>
 
 #include <cstdio>
-#include <memory>
-#include <optional>
-#include <vector>
 
 namespace Cli {
 
@@ -73,73 +68,6 @@ int runK8sManifest(const QCommandLineParser& p)
     return ExitOk;
 }
 
-struct Check
-{
-    Agents::AgentHost host;
-    std::unique_ptr<QProcess> proc;
-    Agents::LineBuffer buf;
-    QJsonObject hello, reach;
-    std::optional<Agents::ClockRound> best;
-    QString error;
-};
-
-std::optional<QJsonObject> nextMessage(Check& c, int timeoutMs)
-{
-    for (;;) {
-        QList<QByteArray> lines = c.buf.take();
-        if (!lines.isEmpty()) {
-            for (qsizetype i = 1; i < lines.size(); ++i)
-                c.buf.feed(lines.at(i) + '\n');
-            QString why;
-            auto m = Agents::decode(lines.first(), &why);
-            if (!m)
-                c.error = why;
-            return m;
-        }
-        if (!c.proc->waitForReadyRead(timeoutMs)) {
-            c.error = QStringLiteral("no answer within %1 s (%2)")
-                          .arg(timeoutMs / 1000)
-                          .arg(QString::fromUtf8(c.proc->readAllStandardError()).trimmed().right(200));
-            return std::nullopt;
-        }
-        c.buf.feed(c.proc->readAllStandardOutput());
-    }
-}
-
-void converse(Check& c, const QString& uri)
-{
-    const auto hello = nextMessage(c, 30000);
-    if (!hello)
-        return;
-    c.hello = *hello;
-    Agents::AgentSpec spec;
-    spec.args = { QStringLiteral("reach"), uri };
-    c.proc->write(Agents::encode(spec.toJson()));
-    QList<Agents::ClockRound> rounds;
-    for (int i = 0; i < 8; ++i) {
-        Agents::ClockRound r;
-        r.t1 = Agents::realtimeNs();
-        c.proc->write(Agents::encode(Agents::ping(r.t1)));
-        std::optional<QJsonObject> m;
-        while ((m = nextMessage(c, 10000)) && m->value(QStringLiteral("type")).toString() != u"pong")
-            if (m->value(QStringLiteral("type")).toString() == u"reach")
-                c.reach = *m;
-        if (!m)
-            return;
-        r.t3 = Agents::realtimeNs();
-        r.t2 = m->value(QStringLiteral("realtime_ns")).toInteger();
-        rounds << r;
-    }
-    c.best = Agents::bestRound(rounds);
-    while (c.reach.isEmpty()) {
-        const auto m = nextMessage(c, 30000);
-        if (!m)
-            return;
-        if (m->value(QStringLiteral("type")).toString() == u"reach")
-            c.reach = *m;
-    }
-}
-
 } // namespace
 
 int runAgentsCommand(const QStringList& args)
@@ -189,28 +117,16 @@ int runAgentsCommand(const QStringList& args)
     spec.sshOptions = p.values(QStringLiteral("ssh-option"));
     if (p.isSet(QStringLiteral("agent-command")))
         spec.agentCommand = p.value(QStringLiteral("agent-command"));
-    std::vector<Check> checks(size_t(hosts->size()));
-    for (size_t i = 0; i < checks.size(); ++i) {
-        checks[i].host = hosts->at(qsizetype(i));
-        checks[i].proc = std::make_unique<QProcess>();
-        const QStringList cmd = Agents::agentCommandLine(spec, checks[i].host);
-        checks[i].proc->start(cmd.first(), cmd.mid(1));
-    }
+    spec.hosts = *hosts;
     int failed = 0;
     std::printf("%-24s %-10s %5s %12s %10s  %s\n", "agent", "version", "cpus", "offset ms", "rtt ms", "target");
-    for (Check& c : checks) {
-        converse(c, p.value(QStringLiteral("uri")));
-        c.proc->closeWriteChannel();
-        c.proc->waitForFinished(5000);
-        const bool reached = c.reach.value(QStringLiteral("ok")).toBool();
-        if (!c.best || !c.error.isEmpty() || !reached)
+    for (const Agents::AgentCheck& c : Agents::checkAgents(spec, p.value(QStringLiteral("uri")))) {
+        if (!c.ok())
             ++failed;
         std::printf("%-24s %-10s %5d %12s %10s  %s\n", qPrintable(c.host.name),
-            qPrintable(c.hello.value(QStringLiteral("version")).toString(QStringLiteral("-"))),
-            c.hello.value(QStringLiteral("cpus")).toInt(),
-            c.best ? qPrintable(Units::formatNumber(double(c.best->offsetNs()) / 1e6, 3)) : "-",
-            c.best ? qPrintable(Units::formatNumber(double(c.best->rttNs()) / 1e6, 3)) : "-",
-            qPrintable(!c.error.isEmpty() ? c.error : c.reach.value(QStringLiteral("message")).toString()));
+            qPrintable(c.version().isEmpty() ? QStringLiteral("-") : c.version()), c.cpus(),
+            c.offsetMs ? qPrintable(Units::formatNumber(*c.offsetMs, 3)) : "-",
+            c.rttMs ? qPrintable(Units::formatNumber(*c.rttMs, 3)) : "-", qPrintable(c.targetText()));
     }
     return failed ? ExitFailed : ExitOk;
 }

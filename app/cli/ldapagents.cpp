@@ -1,7 +1,7 @@
 #include "app/cli/ldapagents.h"
 
 #include "app/cli/clicommon.h"
-#include "app/cli/historysink.h"
+#include "core/agents/agentargs.h"
 #include "core/agents/agentprotocol.h"
 
 #include <QCoreApplication>
@@ -18,26 +18,6 @@ QCommandLineOption opt(const char* name, const char* help, const char* value = n
 {
     return value ? QCommandLineOption(QLatin1String(name), QString::fromUtf8(help), QLatin1String(value))
                  : QCommandLineOption(QLatin1String(name), QString::fromUtf8(help));
-}
-
-// The coordinator's own options, and those it sets per agent: never passed on to the agents as given.
-QStringList notForAgents()
-{
-    QStringList out = ldapAgentOptionNames();
-    out << QStringLiteral("json") << QStringLiteral("quiet") << QStringLiteral("password-file")
-        << QStringLiteral("threads") << QStringLiteral("rate") << QStringLiteral("start-at")
-        << QStringLiteral("interval-histograms") << QStringLiteral("no-server-counters");
-    for (const auto& o : historyOptions())
-        out << o.names().constFirst();
-    return out;
-}
-
-bool takesValue(const QList<QCommandLineOption>& all, const QString& name)
-{
-    for (const auto& o : all)
-        if (o.names().constFirst() == name)
-            return !o.valueName().isEmpty();
-    return false;
 }
 
 QString defaultAgentCommand()
@@ -141,8 +121,7 @@ int checkAgentUse(const QCommandLineParser& p, const LdapLoadSpec& load, int age
 
 } // namespace
 
-int coordinatorFromParser(const QCommandLineParser& p, const QString& op, const QList<QCommandLineOption>& all,
-    const LdapLoadSpec& load, Agents::CoordinatorSpec* spec)
+int coordinatorFromParser(const QCommandLineParser& p, const LdapLoadSpec& load, Agents::CoordinatorSpec* spec)
 {
     if (!p.isSet(QStringLiteral("agents"))) {
         for (const QString& name : ldapAgentOptionNames())
@@ -164,16 +143,7 @@ int coordinatorFromParser(const QCommandLineParser& p, const QString& op, const 
         = p.isSet(QStringLiteral("agent-command")) ? p.value(QStringLiteral("agent-command")) : defaultAgentCommand();
     s.allowClockSkew = p.isSet(QStringLiteral("allow-clock-skew"));
     s.continueOnLoss = p.value(QStringLiteral("on-agent-loss")) == u"continue";
-    s.args = QStringList { op };
-    const QStringList skip = notForAgents();
-    for (const QString& name : p.optionNames()) {
-        if (skip.contains(name) || s.args.contains(QStringLiteral("--") + name))
-            continue;
-        s.args << QStringLiteral("--") + name;
-        if (takesValue(all, name))
-            s.args << p.value(name);
-    }
-    s.args << QStringLiteral("--no-server-counters");
+    s.args = Agents::agentLoadArgs(load); // the one the GUI's LDAP page uses
     return ExitOk;
 }
 

@@ -18,8 +18,7 @@ QList<QCommandLineOption> ldapRunOptions(); // --start-at --interval-histograms 
 int ldapRunOptionsFromParser(const QCommandLineParser& p, LdapLoadSpec* spec);
 
 // Checks the agent options and fills the coordinator's spec: the hosts, the split (fewer threads than agents is
-// refused), and the agents' command line made of this one's load options. Exit 2 naming the option.
-int coordinatorFromParser(const QCommandLineParser& p, const QString& op, const QList<QCommandLineOption>& all,
-    const LdapLoadSpec& load, Agents::CoordinatorSpec* spec);
+// refused), and the agents' command line made of the load (Agents::agentLoadArgs). Exit 2 naming the option.
+int coordinatorFromParser(const QCommandLineParser& p, const LdapLoadSpec& load, Agents::CoordinatorSpec* spec);
 
 } // namespace Cli

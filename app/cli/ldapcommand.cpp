@@ -275,7 +275,7 @@ int runLdapCommand(const QStringList& argsIn)
             return badArgument(QStringLiteral("--") + e.field, e.detail);
     Agents::CoordinatorSpec agents;
     if (op != u"probe")
-        if (int rc = coordinatorFromParser(p, op, allOptions(), s, &agents))
+        if (int rc = coordinatorFromParser(p, s, &agents))
             return rc;
     const bool useAgents = !agents.hosts.isEmpty();
 

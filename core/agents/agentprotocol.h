@@ -20,7 +20,8 @@
 //   C→A ping     {t1}                      A→C pong {t1, realtime_ns, monotonic_ns} (the agent's clocks)
 //   C→A start    {at_epoch_ns} — in the agent's own CLOCK_REALTIME (the coordinator corrected it by the offset)
 //   A→C started  {realtime_ns, monotonic_ns} — when its measured phase actually began
-//   A→C interval {index, interval: a record's intervals[i] with latency_histogram_ns, also per by_operation}
+//   A→C interval {index, interval: a record's intervals[i] with latency_histogram_ns, also per by_operation,
+//                 cpu_s: the agent's CPU seconds so far (optional)}
 //   A→C final    {status, failure, summary, warnings, cpu_s} — then the agent exits
 //   C→A stop     {reason} — stop now (cancel, another agent lost); closing the agent's stdin means the same
 //   A→C error    {message, exit} — the agent could not run (bad spec, cannot connect); then it exits

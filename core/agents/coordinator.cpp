@@ -202,6 +202,14 @@ void Coordinator::onFinished(AgentLink& a, int, QProcess::ExitStatus)
 
 void Coordinator::handle(AgentLink& a, const QJsonObject& m)
 {
+    const AgentLink::Phase before = a.phase;
+    handleMessage(a, m);
+    if (a.phase != before && a.phase != AgentLink::Phase::Final) // a final's state goes out with its figures
+        publishStates();
+}
+
+void Coordinator::handleMessage(AgentLink& a, const QJsonObject& m)
+{
     const QString type = m.value(QStringLiteral("type")).toString();
     if (type == u"hello") {
         a.hello = m;
@@ -223,12 +231,14 @@ void Coordinator::handle(AgentLink& a, const QJsonObject& m)
         onInterval(a, m);
     } else if (type == u"final") {
         a.final = m;
+        a.cpuS = m.value(QStringLiteral("cpu_s")).toDouble(a.cpuS);
         if (a.phase < AgentLink::Phase::Started) { // it could not connect, or was stopped before the start
             lose(a, QStringLiteral("could not start: ") + m.value(QStringLiteral("failure")).toString());
             return;
         }
         a.phase = AgentLink::Phase::Final;
         release();
+        publishStates();
     } else if (type == u"error") {
         lose(a, m.value(QStringLiteral("message")).toString());
     }
@@ -259,7 +269,9 @@ void Coordinator::onInterval(AgentLink& a, const QJsonObject& m)
         return;
     }
     a.intervals << LoadInterval::fromJson(m.value(QStringLiteral("interval")).toObject());
+    a.cpuS = m.value(QStringLiteral("cpu_s")).toDouble(a.cpuS);
     release();
+    publishStates();
 }
 
 bool Coordinator::all(AgentLink::Phase atLeast) const
@@ -368,6 +380,7 @@ void Coordinator::lose(AgentLink& a, const QString& why)
         a.proc->kill();
     const QString sentence
         = sharpName(a) + u' ' + why + (started ? QStringLiteral(" in interval %1").arg(a.intervals.size()) : QString());
+    publishStates();
     if (m_stopping)
         return;
     if (!started || !m_spec.continueOnLoss) {

@@ -23,6 +23,7 @@ struct CoordinatorSpec
     bool continueOnLoss = false; // else an agent lost stops the run (failed)
     double readyTimeoutS = 60; // launch to ready, per agent
     bool printAgentStderr = true; // each agent's stderr to this stderr, prefixed with its name
+    bool publishAgentStates = false; // each agent's state, ok/s and CPU as status samples (agentlive.h): the GUI
 };
 
 // Launches the agents, measures their clock offsets, starts them at one instant, merges their intervals by index

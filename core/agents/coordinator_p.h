@@ -44,6 +44,7 @@ struct AgentLink
     int64_t startedRealNs = 0; // the agent's clock
     QList<LoadInterval> intervals;
     QJsonObject final;
+    double cpuS = -1; // its process's CPU seconds, from its last interval or its final message
     uint64_t lastHeardNs = 0; // monotonic, this machine
     QString lostWhy;
     bool gone = false; // the process has exited
@@ -66,6 +67,7 @@ private:
     void onStderr(AgentLink& a);
     void onFinished(AgentLink& a, int code, QProcess::ExitStatus status);
     void handle(AgentLink& a, const QJsonObject& m);
+    void handleMessage(AgentLink& a, const QJsonObject& m);
     void onPong(AgentLink& a, const QJsonObject& m);
     void onInterval(AgentLink& a, const QJsonObject& m);
     void allProbed();
@@ -77,6 +79,7 @@ private:
     void send(AgentLink& a, const QJsonObject& m);
     void release();
     void checkDone();
+    void publishStates();
     bool all(AgentLink::Phase atLeast) const;
     QJsonValue readServerInterval();
     QString sharpName(const AgentLink& a) const;

@@ -15,6 +15,9 @@ struct Sample
     QJsonObject values;
 
     QJsonObject toJson() const;
+    // A status sample (series "status: ..."): what a run is doing (core/agents/agentlive.h), not an interval of
+    // it; the history never stores one.
+    bool isStatus() const { return series.startsWith(QLatin1String("status: ")); }
 };
 
 using SampleBatch = QList<Sample>;

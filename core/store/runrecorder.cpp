@@ -34,8 +34,15 @@ void RunRecorder::track(int runId, const QString& kind, const QJsonObject& spec,
 
 void RunRecorder::onSamples(int runId, const SampleBatch& batch)
 {
-    if (const auto it = m_tickets.constFind(runId); it != m_tickets.cend())
-        m_service->appendSamples(*it, batch);
+    const auto it = m_tickets.constFind(runId);
+    if (it == m_tickets.cend())
+        return;
+    SampleBatch intervals;
+    for (const Sample& s : batch)
+        if (!s.isStatus())
+            intervals << s;
+    if (!intervals.isEmpty())
+        m_service->appendSamples(*it, intervals);
 }
 
 void RunRecorder::onFinished(int runId, const RunRecord& record)

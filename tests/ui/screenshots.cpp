@@ -4,6 +4,7 @@
 #include "core/run/proberunner.h"
 #include "core/sizing/referencecurve.h"
 #include "ui/charts/livechartview.h"
+#include "ui/pages/ldapagentsform.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
@@ -152,6 +153,39 @@ bool ldapShots(Shooter& s, const SandboxInfo& sbx)
     return true;
 }
 
+// A load from two local agents (the build's dirbench-cli, first in PATH) after "Check agents": the Hosts tab, the
+// check's rows and the live strip of agents above the charts, 5 s into the run.
+bool ldapAgentsShot(Shooter& s, const SandboxInfo& sbx)
+{
+    if (!s.wanted(QStringLiteral("ldap-agents")))
+        return true;
+    LdapPage* page = s.window->ldapPage();
+    LdapAgentsForm* form = page->agentsForm();
+    QString why;
+    UiSandbox::fillSearch(page, sbx, 8);
+    page->loadForm()->setNumber(QStringLiteral("threads"), 4);
+    form->setSource(LdapAgentsForm::Source::Hosts);
+    form->setHosts(QStringLiteral("local:2"));
+    QSignalSpy checked(form, &LdapAgentsForm::checkFinished);
+    form->runCheck(page->connectionForm()->uri());
+    if (!checked.wait(60000))
+        return fail(QStringLiteral("ldap-agents check"), QStringLiteral("no answer in 60 s"));
+    QSignalSpy done(page, &LdapPage::runFinished);
+    page->start();
+    QElapsedTimer shown;
+    shown.start();
+    while (done.isEmpty() && shown.elapsed() < 5000)
+        QTest::qWait(50);
+    auto* tabs = page->findChild<QTabWidget*>(QStringLiteral("ldapFormTabs"));
+    if (!s.shoot(QStringLiteral("ldap-agents"), page, [tabs] { tabs->setCurrentIndex(2); }))
+        return false;
+    if (!UiScenes::ended(done, 60000, &why))
+        return fail(QStringLiteral("ldap-agents load"), why);
+    form->setSource(LdapAgentsForm::Source::ThisMachine);
+    tabs->setCurrentIndex(0);
+    return true;
+}
+
 bool historyShot(Shooter& s)
 {
     if (!s.wanted(QStringLiteral("history-page")))
@@ -293,6 +327,8 @@ int main(int argc, char** argv)
     if (s.sizes.isEmpty())
         return std::fprintf(stderr, "screenshots: --sizes: WxH[,WxH...], at least 640x480\n"), 2;
 
+    // The agents of the ldap-agents shot run `dirbench-cli agent`: this build's.
+    qputenv("PATH", (QStringLiteral(DIRBENCH_CLI_DIR) + u':' + qEnvironmentVariable("PATH")).toLocal8Bit());
     QTemporaryDir settings, disk(QDir::tempPath() + QStringLiteral("/dirbench-shots-XXXXXX"));
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
     qputenv("DIRBENCH_HISTORY", settings.filePath(QStringLiteral("history.sqlite")).toLocal8Bit());
@@ -307,7 +343,8 @@ int main(int argc, char** argv)
     window.resize(s.sizes.first());
     window.show();
     const bool ok = replicationShot(s) && workloadShot(s, disk.path()) && otherShots(s, sbx.info())
-        && ldapShots(s, sbx.info()) && historyShot(s) && diskShots(s, sbx.info(), disk.path());
+        && ldapShots(s, sbx.info()) && ldapAgentsShot(s, sbx.info()) && historyShot(s)
+        && diskShots(s, sbx.info(), disk.path());
     window.close();
     runner.waitForDone(20000);
     std::printf("%d screenshots (%s)\n", s.saved, ok ? "all" : "stopped at a failure");

@@ -6,8 +6,10 @@
 #include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
 #include "ui/offthread.h"
+#include "ui/pages/ldapagentsform.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
+#include "ui/widgets/agentstrip.h"
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/probeview.h"
@@ -33,6 +35,8 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     , m_connection(new LdapConnectionForm(this))
     , m_demoBox(new DemoDirectoryBox(demo, this))
     , m_loadForm(new LdapLoadForm(this))
+    , m_agentsForm(new LdapAgentsForm(this))
+    , m_strip(new AgentStrip(this))
     , m_formTabs(new QTabWidget(this))
     , m_probeButton(new QPushButton(tr("Probe"), this))
     , m_startButton(new QPushButton(tr("Start load"), this))
@@ -70,6 +74,11 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     loadLayout->addStretch(1);
     m_formTabs->addTab(Scrolled::vertically(connectionPage, this), tr("Connection"));
     m_formTabs->addTab(Scrolled::vertically(loadPage, this), tr("Load"));
+    auto* hostsPage = new QWidget(this);
+    auto* hostsLayout = new QVBoxLayout(hostsPage);
+    hostsLayout->addWidget(m_agentsForm);
+    hostsLayout->addStretch(1);
+    m_formTabs->addTab(Scrolled::vertically(hostsPage, this), tr("Hosts"));
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_probeButton);
@@ -86,13 +95,18 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
 
     m_resultTabs->addTab(m_loadView, tr("Load"));
     m_resultTabs->addTab(m_probeView, tr("Server"));
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_strip);
+    right->addWidget(m_resultTabs, 1);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(leftWidget);
-    layout->addWidget(m_resultTabs, 1);
+    layout->addLayout(right, 1);
 
     connect(m_probeButton, &QPushButton::clicked, this, &LdapPage::probe);
     connect(m_startButton, &QPushButton::clicked, this, &LdapPage::start);
     connect(m_cancelButton, &QPushButton::clicked, this, &LdapPage::cancel);
+    connect(
+        m_agentsForm, &LdapAgentsForm::checkRequested, this, [this] { m_agentsForm->runCheck(m_connection->uri()); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &LdapPage::onProgress);
     RunQueue::follow(
         m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
@@ -116,18 +130,25 @@ void LdapPage::setUri(const QString& uri)
 
 QString LdapPage::errorField() const
 {
-    return m_connection->errorField().isEmpty() ? m_loadForm->errorField() : m_connection->errorField();
+    for (const QString& f : { m_connection->errorField(), m_loadForm->errorField(), m_agentsForm->errorField() })
+        if (!f.isEmpty())
+            return f;
+    return {};
 }
 
 QString LdapPage::errorText() const
 {
-    return m_connection->errorText().isEmpty() ? m_loadForm->errorText() : m_connection->errorText();
+    for (const QString& t : { m_connection->errorText(), m_loadForm->errorText(), m_agentsForm->errorText() })
+        if (!t.isEmpty())
+            return t;
+    return {};
 }
 
 void LdapPage::clearErrors()
 {
     m_connection->clearError();
     m_loadForm->clearError();
+    m_agentsForm->clearError();
 }
 
 void LdapPage::showError(const ProbeError& error)
@@ -136,6 +157,9 @@ void LdapPage::showError(const ProbeError& error)
     if (LdapConnectionForm::ownsField(error.field)) {
         m_connection->showError(error);
         m_formTabs->setCurrentIndex(0);
+    } else if (LdapAgentsForm::ownsField(error.field)) {
+        m_agentsForm->showError(error);
+        m_formTabs->setCurrentIndex(2);
     } else {
         m_loadForm->showError(error);
         m_formTabs->setCurrentIndex(1);
@@ -171,6 +195,11 @@ void LdapPage::start()
         return;
     }
     m_connection->readTarget(&spec.target);
+    m_agentsRun.reset();
+    if (m_agentsForm->usesAgents()) {
+        startWithAgents(spec);
+        return;
+    }
     checkOffThread(
         [spec] {
             ProbeError e;
@@ -219,7 +248,15 @@ void LdapPage::launchLoad(const LdapLoadSpec& spec)
     m_resultTabs->setCurrentWidget(m_loadView);
     m_probing = false;
     m_runLabel = spec.kindName();
-    m_runId = m_runner->start(Ldap::makeLoadJob(spec));
+    QStringList agentNames;
+    if (const auto agents = std::exchange(m_agentsRun, std::nullopt)) {
+        for (const Agents::AgentHost& h : agents->hosts)
+            agentNames << h.name;
+        m_runId = m_runner->start([agents = *agents](RunContext& ctx) { return Agents::runAgents(agents, ctx); });
+    } else {
+        m_runId = m_runner->start(Ldap::makeLoadJob(spec));
+    }
+    m_strip->begin(agentNames);
     RunRecorder::of(m_runner)->track(m_runId, spec.kindName(), spec.toJson()); // saved in the history as it goes
     m_loadView->showRunning(tr("Connecting to %1…").arg(spec.target.uri));
     m_progress->setFormat(tr("starting…"));
@@ -274,13 +311,6 @@ void LdapPage::onProgress(int runId, double fraction, const QString& phase)
     showRunProgress(m_progress, fraction, phase);
 }
 
-void LdapPage::onSamples(int runId, const SampleBatch& samples)
-{
-    if (runId != m_runId || runId == 0 || m_probing)
-        return;
-    m_loadView->addSamples(samples);
-}
-
 void LdapPage::onFinished(int runId, const RunRecord& record)
 {
     if (runId != m_runId || runId == 0)
@@ -294,6 +324,7 @@ void LdapPage::onFinished(int runId, const RunRecord& record)
                                          : tr("Probe %1: %2").arg(record.status, record.failure);
     } else {
         m_lastRecord = record;
+        m_strip->finish(record);
         message = m_runLabel + QStringLiteral(": ") + m_loadView->finish(record);
     }
     m_progress->setValue(record.status == u"ok" ? m_progress->maximum() : m_progress->value());
@@ -306,74 +337,13 @@ void LdapPage::onFinished(int runId, const RunRecord& record)
         emit runFinished(record);
 }
 
-void LdapPage::onDemoStarted(const SandboxInfo& info)
-{
-    LdapTarget t;
-    const bool tls = !info.ldapsUri.isEmpty();
-    t.uri = tls ? info.ldapsUri : info.uri;
-    t.caFile = tls ? info.caFile : QString();
-    t.auth = LdapTarget::Auth::Simple;
-    t.bindDn = info.bindDn;
-    t.password = DemoDirectory::readPassword(info); // memory only
-    m_connection->setTarget(t);
-    const QString range = QStringLiteral("[0-%1]").arg(std::max(0, info.entries - 1));
-    m_loadForm->setOperation(QStringLiteral("search"));
-    m_loadForm->setText(QStringLiteral("base"), info.peopleBase);
-    m_loadForm->setText(QStringLiteral("filter"), QStringLiteral("(uid=user") + range + u')');
-    m_loadForm->setText(QStringLiteral("dn"), QStringLiteral("uid=user") + range + u',' + info.peopleBase);
-    m_loadForm->setText(QStringLiteral("attr"), QStringLiteral("description"));
-    m_loadForm->setText(QStringLiteral("value"), QStringLiteral("dirbench [0-999999]"));
-    m_loadForm->setText(QStringLiteral("parent"), info.peopleBase);
-    emit statusMessage(
-        tr("Demo directory running at %1 (%2 entries); the forms are filled in.").arg(t.uri).arg(info.entries));
-    if (m_loadWhenDemoReady > 0 && !isRunning()) {
-        m_loadForm->setNumber(QStringLiteral("duration"), m_loadWhenDemoReady);
-        m_loadWhenDemoReady = 0;
-        start();
-    }
-}
-
 void LdapPage::setRunning(bool running)
 {
     m_connection->setInputsEnabled(!running);
     m_loadForm->setInputsEnabled(!running);
+    m_agentsForm->setInputsEnabled(!running);
     m_probeButton->setEnabled(!running);
     m_startButton->setEnabled(!running);
     m_cancelButton->setEnabled(running);
     emit runningChanged(running);
-}
-
-bool LdapPage::showsKind(const QString& kind) const
-{
-    return kind.startsWith(u"ldap-");
-}
-
-bool LdapPage::showRecord(const RunRecord& record, QString* error)
-{
-    if (!showsKind(record.kind) || isRunning()) {
-        if (error)
-            *error = isRunning() ? tr("the LDAP page is running a test; open the saved run when it has finished")
-                                 : tr("the LDAP page cannot show a saved \"%1\" run").arg(record.kind);
-        return false;
-    }
-    if (record.kind == u"ldap-probe")
-        showSavedProbe(record);
-    else
-        showSavedLoad(record);
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("saved run"));
-    return true;
-}
-
-void LdapPage::showSavedProbe(const RunRecord& record)
-{
-    m_probeView->setRecord(record);
-    m_resultTabs->setCurrentWidget(m_probeView);
-}
-
-void LdapPage::showSavedLoad(const RunRecord& record)
-{
-    m_loadView->clear();
-    m_loadView->finish(record);
-    m_resultTabs->setCurrentWidget(m_loadView);
 }

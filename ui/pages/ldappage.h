@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/agents/coordinator.h"
 #include "core/common/runrecord.h"
 #include "core/common/sample.h"
 #include "core/ldap/loadspec.h"
@@ -9,8 +10,10 @@
 #include <functional>
 #include <optional>
 
+class AgentStrip;
 class DemoDirectory;
 class DemoDirectoryBox;
+class LdapAgentsForm;
 class LdapConnectionForm;
 class LdapLoadForm;
 class LdapLoadView;
@@ -22,7 +25,9 @@ struct ProbeSpec;
 struct SandboxInfo;
 
 // The LDAP page: a connection (with profiles and the demo directory) and a load form on the left; Probe, Start and
-// Cancel; on the right the live load view (ops/s, latency, server counters, result codes) and the probe view.
+// Cancel; on the right the live load view (ops/s, latency, server counters, result codes) and the probe view. With
+// "these hosts" (or both) on the Hosts tab the load runs from agents (Agents::runAgents, as `ldap --agents`), a
+// strip above the charts showing each agent's state and figures live.
 // Every engine call (probe, load, sandbox) is a job on the shared ProbeRunner; the page ignores every run id but
 // its own. Loads that write ask first.
 class LdapPage final : public Page
@@ -40,6 +45,8 @@ public:
 
     LdapConnectionForm* connectionForm() const { return m_connection; }
     LdapLoadForm* loadForm() const { return m_loadForm; }
+    LdapAgentsForm* agentsForm() const { return m_agentsForm; }
+    AgentStrip* agentStrip() const { return m_strip; }
     LdapLoadView* loadView() const { return m_loadView; }
     ProbeView* probeView() const { return m_probeView; }
     DemoDirectoryBox* demoBox() const { return m_demoBox; }
@@ -72,6 +79,7 @@ signals:
 private:
     void launchLoad(const LdapLoadSpec& spec);
     void startChecked(const LdapLoadSpec& spec);
+    void startWithAgents(const LdapLoadSpec& spec);
     void launchProbe(const ProbeSpec& spec);
     void checkOffThread(std::function<ProbeError()> check, std::function<void()> then);
     void showError(const ProbeError& error);
@@ -89,6 +97,8 @@ private:
     LdapConnectionForm* m_connection = nullptr;
     DemoDirectoryBox* m_demoBox = nullptr;
     LdapLoadForm* m_loadForm = nullptr;
+    LdapAgentsForm* m_agentsForm = nullptr;
+    AgentStrip* m_strip = nullptr;
     QTabWidget* m_formTabs = nullptr;
     QPushButton* m_probeButton = nullptr;
     QPushButton* m_startButton = nullptr;
@@ -104,6 +114,7 @@ private:
     bool m_probing = false;
     QString m_runLabel;
     double m_loadWhenDemoReady = 0;
+    std::optional<Agents::CoordinatorSpec> m_agentsRun; // the next load's agents, once checked
     RunRecord m_lastRecord;
     RunRecord m_lastProbe;
 };

@@ -174,6 +174,7 @@ void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources)
         || r.spec.value(QStringLiteral("ramp")).toString().startsWith(u"rate");
     section.blocks << ReportBlock::keyValues(resultRows(s, coalesced, openLoop));
     operationTable(s, coalesced, section);
+    agentsTable(r, section);
     resultCodes(s.all, section);
     serverCounters(s.server.toObject(), section);
     loadCharts(r.intervals, section, coalesced);

@@ -11,6 +11,8 @@ void disk(const RunRecord& r, ReportSection& section, QStringList& sources);
 void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources);
 // "9,812.3 ok/s, p99 1.52 ms, 88 errors": an LDAP load's line in the overview.
 QString ldapHeadline(const RunRecord& r);
+// A load from many hosts: a row per agent of agents[] (share, ok, ok/s, offset, RTT, start, status, CPU).
+void agentsTable(const RunRecord& r, ReportSection& section);
 // The charts of LDAP load intervals (ok/s and completed ops/s, latency, per kind of operation for a mix, faults,
 // cn=monitor rates); experiments' loads use them too. `coalescedReads` marks the latency charts.
 void loadCharts(const QJsonArray& intervals, ReportSection& section, bool coalescedReads = false);

@@ -1,0 +1,119 @@
+// The agents' `ldap` command line made from an LdapLoadSpec (agentargs.h: `ldap --agents` and the LDAP page), the
+// split's rules with their field names, and the agents' status samples (agentlive.h) that are never intervals.
+// That every operation's line is taken by a real agent: tst_agents (CLI) and tst_ldapagents (the page).
+#include "core/agents/agentargs.h"
+#include "core/agents/agentlive.h"
+
+#include <QTest>
+
+class TestAgentArgs : public QObject
+{
+    Q_OBJECT
+private slots:
+    void searchCarriesTheTargetButNoSecretNorShare();
+    void optionsFollowTheOperation();
+    void splitRulesNameTheirField();
+    void statusSamplesRoundTrip();
+};
+
+namespace {
+
+QString valueOf(const QStringList& args, const QString& option)
+{
+    const qsizetype i = args.indexOf(option);
+    return i >= 0 && i + 1 < args.size() ? args.at(i + 1) : QString();
+}
+
+} // namespace
+
+void TestAgentArgs::searchCarriesTheTargetButNoSecretNorShare()
+{
+    LdapLoadSpec s;
+    s.target.uri = "ldaps://ds1.example.com:636";
+    s.target.auth = LdapTarget::Auth::Simple;
+    s.target.bindDn = "cn=admin,dc=example,dc=com";
+    s.target.password = "s3cret";
+    s.target.caFile = "/etc/ssl/ca.pem";
+    s.target.opTimeoutMs = 2500;
+    s.base = "ou=people,dc=example,dc=com";
+    s.filter = "(uid=user[0-99])";
+    s.attrs = { "cn", "mail" };
+    s.threads = 8;
+    s.rate = 1000;
+    s.okCodes = { 0, 32 };
+    const QStringList a = Agents::agentLoadArgs(s);
+    QCOMPARE(a.first(), QStringLiteral("search"));
+    QCOMPARE(valueOf(a, "--uri"), s.target.uri);
+    QCOMPARE(valueOf(a, "--bind-dn"), s.target.bindDn);
+    QCOMPARE(valueOf(a, "--ca-file"), s.target.caFile);
+    QCOMPARE(valueOf(a, "--op-timeout"), QStringLiteral("2.5"));
+    QCOMPARE(valueOf(a, "--filter"), s.filter);
+    QCOMPARE(valueOf(a, "--attrs"), QStringLiteral("cn,mail"));
+    QCOMPARE(valueOf(a, "--ok-codes"), QStringLiteral("0,32"));
+    QCOMPARE(valueOf(a, "--duration"), QStringLiteral("10"));
+    QCOMPARE(a.last(), QStringLiteral("--no-server-counters"));
+    for (const QString& x : a)
+        QVERIFY2(!x.contains("s3cret"), qPrintable(x)); // the password goes over the agent's stdin only
+    QVERIFY(!a.contains("--threads")); // set per agent by the coordinator
+    QVERIFY(!a.contains("--rate"));
+    QVERIFY(!a.contains("--password-file"));
+}
+
+void TestAgentArgs::optionsFollowTheOperation()
+{
+    LdapLoadSpec bind;
+    bind.target.uri = "ldap://127.0.0.1:389";
+    bind.mix = { { LdapOpKind::Bind, 100 } };
+    bind.dnPattern = "uid=user[0-9],ou=people,dc=example,dc=com";
+    bind.bindNewConnection = true;
+    const QStringList b = Agents::agentLoadArgs(bind);
+    QCOMPARE(b.first(), QStringLiteral("bind"));
+    QCOMPARE(valueOf(b, "--mode"), QStringLiteral("new-connection"));
+    QVERIFY(!b.contains("--connections")); // refused with new-connection binds: each bind has its own
+    QVERIFY(!b.contains("--outstanding")); // a bind is alone on its connection
+    QVERIFY(!b.contains("--filter"));
+
+    LdapLoadSpec mixed = bind;
+    mixed.mix = { { LdapOpKind::Search, 80 }, { LdapOpKind::AddDelete, 20 } };
+    mixed.filter = "(uid=x)";
+    mixed.parentDn = "ou=people,dc=example,dc=com";
+    mixed.ramp = "outstanding:1,2@5";
+    const QStringList m = Agents::agentLoadArgs(mixed);
+    QCOMPARE(m.mid(0, 3), QStringList({ "mixed", "--mix", "search=80,adddel=20" }));
+    QCOMPARE(valueOf(m, "--parent"), mixed.parentDn);
+    QVERIFY(!m.contains("--dn")); // neither search nor adddel takes it
+    QVERIFY(!m.contains("--mode"));
+    QCOMPARE(valueOf(m, "--ramp"), mixed.ramp);
+    QVERIFY(!m.contains("--duration")); // the ramp sets it
+}
+
+void TestAgentArgs::splitRulesNameTheirField()
+{
+    LdapLoadSpec s;
+    s.threads = 3;
+    QVERIFY(!Agents::checkAgentSplit(s, 3).isError());
+    const ProbeError few = Agents::checkAgentSplit(s, 4);
+    QCOMPARE(few.field, QStringLiteral("threads"));
+    QVERIFY2(few.detail.startsWith("3 threads for 4 agents"), qPrintable(few.detail));
+    s.ramp = "rate:100,200@5";
+    QCOMPARE(Agents::checkAgentSplit(s, 2).field, QStringLiteral("ramp"));
+}
+
+void TestAgentArgs::statusSamplesRoundTrip()
+{
+    Agents::AgentsLive live;
+    live.rows = { { "local 1", "running", 10.5, 11, 42, 0.25 }, { "local 2", "lost", 0, 0, 7, -1 } };
+    const Sample s = live.toSample(3.5);
+    QVERIFY(s.isStatus());
+    QCOMPARE(s.t, 3.5);
+    const auto back = Agents::AgentsLive::fromSample(s);
+    QVERIFY(back);
+    QCOMPARE(back->rows, live.rows);
+    Sample interval;
+    interval.values = { { "ok", 5 } };
+    QVERIFY(!interval.isStatus());
+    QVERIFY(!Agents::AgentsLive::fromSample(interval));
+}
+
+QTEST_MAIN(TestAgentArgs)
+#include "tst_agentargs.moc"
