@@ -53,6 +53,7 @@ run_gui() { # RECORD -> ok/s
         --json "$1" >"$1.log" 2>&1 || lb_die "dirbench-gui-load: $(tail -3 "$1.log")"
     sed -n 's/^ok_per_s //p' "$1.log"
 }
+window_cpu() { sed -n 's/^window_cpu_s //p' "$1.log"; } # RECORD -> the window thread's CPU seconds in that run
 
 echo "search load: $THREADS threads, $CONNECTIONS connections, ${DURATION}s, $ENTRIES entries; $PAIRS pairs"
 echo "load average before: $(lb_loadavg)"
@@ -64,9 +65,19 @@ for i in $(seq 1 "$PAIRS"); do
         c=$(run_cli "$LB_WORK/cli.$i.json"); g=$(run_gui "$LB_WORK/gui.$i.json")
     fi
     guis+=("$g") clis+=("$c")
-    printf 'pair %d: GUI %s ok/s, CLI %s ok/s, GUI/CLI %s\n' "$i" "$g" "$c" \
-        "$(python3 -c "print(f'{$g / $c:.3f}')")"
+    printf 'pair %d: GUI %s ok/s, CLI %s ok/s, GUI/CLI %s; the window thread used %s s of CPU\n' "$i" "$g" "$c" \
+        "$(python3 -c "print(f'{$g / $c:.3f}')")" "$(window_cpu "$LB_WORK/gui.$i.json")"
 done
+# The same load on both sides, or the ratio prices something else (an anonymous GUI load once did: the server's
+# ACLs, not the window): the specs may differ only in the interval (the GUI draws every 0.5 s).
+python3 - "$LB_WORK/gui.1.json" "$LB_WORK/cli.1.json" <<'PY' || lb_die "the GUI and the CLI ran different loads"
+import json, sys
+g, c = (json.load(open(p))["spec"] for p in sys.argv[1:3])
+diff = [k for k in sorted(set(g) | set(c)) if k != "interval_s" and g.get(k) != c.get(k)]
+for k in diff:
+    print(f"spec.{k}: GUI {g.get(k)!r}, CLI {c.get(k)!r}", file=sys.stderr)
+sys.exit(1 if diff else 0)
+PY
 python3 - "${guis[*]}" "${clis[*]}" <<'PY'
 import statistics, sys
 g = [float(x) for x in sys.argv[1].split()]

@@ -69,6 +69,7 @@ int main(int argc, char** argv)
     t.uri = cli.value("uri");
     t.bindDn = cli.value("bind-dn");
     t.password = password;
+    t.auth = LdapTarget::Auth::Simple; // as dirbench-cli binds with --bind-dn (an anonymous load is another load)
     page->connectionForm()->setTarget(t);
     LdapLoadForm* f = page->loadForm();
     f->setOperation(QStringLiteral("search"));
