@@ -37,7 +37,7 @@ whole=$([ -z "${LINT_FILES:-}" ] && echo 1 || echo 0)
 # LINT_SINCE=auto: the analysers' findings in a source can change only when the source, a header it includes or the
 # analysers' settings change. .ci/lint-clean names a commit whose whole tree was clean; a source is analysed again
 # when it or any file of this repository it depends on (the build's own dependency list, ninja -t deps) differs
-# from that commit. Settings (.clang-tidy, this script, the CMake files) changed, no .ci/lint-clean, its commit not
+# from that commit. Settings (.clang-tidy, this script, the top CMake files) changed, no .ci/lint-clean, its commit not
 # in this clone, or a build directory outside the repository: everything is analysed.
 since_clean() {
   local base root
@@ -47,7 +47,9 @@ since_clean() {
   [ "$(cd "$BUILD_DIR/.." && pwd -P)" = "$root" ] || return 1
   local changed
   changed=$( (git diff --name-only "$base" -- && git diff --name-only HEAD -- && git ls-files --others --exclude-standard) | sort -u)
-  if echo "$changed" | grep -qE '^(\.clang-tidy|scripts/lint\.sh|CMakeLists\.txt|cmake/|.*/CMakeLists\.txt)$'; then
+  # The directories' own CMakeLists.txt only list sources and libraries (a new source is a changed file itself);
+  # the compile flags live in the top CMakeLists.txt and cmake/.
+  if echo "$changed" | grep -qE '^(\.clang-tidy|scripts/lint\.sh|CMakeLists\.txt|cmake/.*)$'; then
     echo "lint: the analysers' settings changed since $base: everything is analysed"
     return 1
   fi
