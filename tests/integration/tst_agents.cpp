@@ -15,6 +15,8 @@
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QMap>
+#include <QProcess>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -172,6 +174,8 @@ private slots:
 
 private:
     void playbookChecks(const QString& dir, const QString& inventory);
+    static QMap<QString, QList<QJsonObject>> runPlaybook(
+        const QString& dir, const QString& inventory, const QStringList& extra);
     QStringList loadArgs(const QString& op, const QString& json, const QStringList& more) const;
     QJsonObject m_live; // exactMerge's record (with --interval-histograms), for mergeEqualsLiveMerge
     QTemporaryDir m_tmp;
@@ -658,10 +662,10 @@ void TstAgents::multiHostOverSsh()
         playbookChecks(dir, inventory);
 }
 
-// packaging/ansible/agents.yml against the three namespaces: its checks only (no deb: the namespaces share this
-// machine's packages, so its install would be this machine's). Each host reports the version of the build's
-// dirbench-cli, and its time synchronisation either on or, where no sync daemon runs (as here), failed by name.
-void TstAgents::playbookChecks(const QString& dir, const QString& inventory)
+// packaging/ansible/agents.yml over ssh to the three namespaces; the playbook's JSON report, per task name the
+// hosts' results.
+QMap<QString, QList<QJsonObject>> TstAgents::runPlaybook(
+    const QString& dir, const QString& inventory, const QStringList& extra)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -673,33 +677,81 @@ void TstAgents::playbookChecks(const QString& dir, const QString& inventory)
     env.insert(QStringLiteral("ANSIBLE_STDOUT_CALLBACK"), QStringLiteral("json"));
     p.setProcessEnvironment(env);
     p.start(QStringLiteral("ansible-playbook"),
-        { QStringLiteral("-i"), inventory, QStringLiteral(DIRBENCH_SOURCE_DIR "/packaging/ansible/agents.yml"),
-            QStringLiteral("-e"), QStringLiteral("dirbench_cli=" DIRBENCH_CLI_PATH) });
-    QVERIFY(p.waitForFinished(180000));
+        QStringList { QStringLiteral("-i"), inventory,
+            QStringLiteral(DIRBENCH_SOURCE_DIR "/packaging/ansible/agents.yml"), QStringLiteral("-e"),
+            QStringLiteral("dirbench_cli=" DIRBENCH_CLI_PATH) }
+            + extra);
+    QMap<QString, QList<QJsonObject>> byTask;
+    if (!p.waitForFinished(180000))
+        return byTask;
     const QByteArray out = p.readAllStandardOutput();
     const QJsonObject doc = QJsonDocument::fromJson(out).object();
-    QVERIFY2(!doc.isEmpty(), out.right(2000).constData());
-    int versions = 0, timeChecks = 0;
+    if (doc.isEmpty())
+        qWarning("ansible-playbook: %s", out.right(2000).constData());
     for (const auto& play : doc.value(QStringLiteral("plays")).toArray())
         for (const auto& task : play.toObject().value(QStringLiteral("tasks")).toArray()) {
             const QJsonObject t = task.toObject();
             const QString name = t.value(QStringLiteral("task")).toObject().value(QStringLiteral("name")).toString();
-            const QJsonObject results = t.value(QStringLiteral("hosts")).toObject();
-            for (const auto& r : results) {
-                const QJsonObject o = r.toObject();
-                if (name.startsWith(QLatin1String("Run dirbench-cli --version"))
-                    && o.value(QStringLiteral("stdout")).toString() == QStringLiteral("dirbench-cli " DIRBENCH_VERSION))
-                    ++versions;
-                if (name.startsWith(QLatin1String("Check that time synchronisation"))
-                    && (o.value(QStringLiteral("stdout")).toString().contains(QLatin1String("synchronized"))
-                        || o.value(QStringLiteral("stderr"))
-                               .toString()
-                               .contains(QLatin1String("no synchronised clock"))))
-                    ++timeChecks;
-            }
+            for (const auto& r : t.value(QStringLiteral("hosts")).toObject())
+                byTask[name] << r.toObject();
+        }
+    return byTask;
+}
+
+// The playbook's checks (no deb): each host reports the version of the build's dirbench-cli, and its time
+// synchronisation either on or, where no sync daemon runs (as here), failed by name. Then its install tasks in
+// check mode (--check), with a package made here: the namespaces share this machine's file system and packages, so
+// a real install would be this machine's; the copy finds the file in place and apt says what it would do.
+void TstAgents::playbookChecks(const QString& dir, const QString& inventory)
+{
+    const auto checks = runPlaybook(dir, inventory, {});
+    QVERIFY(!checks.isEmpty());
+    int versions = 0, timeChecks = 0;
+    for (auto it = checks.constBegin(); it != checks.constEnd(); ++it)
+        for (const QJsonObject& o : it.value()) {
+            if (it.key().startsWith(QLatin1String("Run dirbench-cli --version"))
+                && o.value(QStringLiteral("stdout")).toString() == QStringLiteral("dirbench-cli " DIRBENCH_VERSION))
+                ++versions;
+            if (it.key().startsWith(QLatin1String("Check that time synchronisation"))
+                && (o.value(QStringLiteral("stdout")).toString().contains(QLatin1String("synchronized"))
+                    || o.value(QStringLiteral("stderr")).toString().contains(QLatin1String("no synchronised clock"))))
+                ++timeChecks;
         }
     QCOMPARE(versions, 3);
     QCOMPARE(timeChecks, 3);
+
+    const QString root = dir + QStringLiteral("/deb-root"), deb = dir + QStringLiteral("/dirbench-test.deb");
+    QVERIFY(QDir().mkpath(root + QStringLiteral("/DEBIAN")));
+    QFile control(root + QStringLiteral("/DEBIAN/control"));
+    QVERIFY(control.open(QIODevice::WriteOnly));
+    control.write("Package: dirbench-agent-check\nVersion: 0.0.1\nArchitecture: all\nMaintainer: DirBench tests "
+                  "<tests@localhost>\nDescription: the playbook's install task in check mode\n");
+    control.close();
+    QCOMPARE(QProcess::execute(QStringLiteral("dpkg-deb"),
+                 { QStringLiteral("--root-owner-group"), QStringLiteral("--build"), root, deb }),
+        0);
+    const auto install = runPlaybook(dir, inventory,
+        { QStringLiteral("--check"), QStringLiteral("-e"), QStringLiteral("deb=") + deb, QStringLiteral("-e"),
+            QStringLiteral("deb_dest=") + deb });
+    for (const char* task : { "Copy the DirBench package to the host", "Install DirBench" }) {
+        QList<QJsonObject> results;
+        for (auto it = install.constBegin(); it != install.constEnd(); ++it)
+            if (it.key().startsWith(QLatin1String(task)))
+                results << it.value();
+        QCOMPARE(results.size(), 3);
+        int changed = 0;
+        for (const QJsonObject& o : results)
+            changed += o.value(QStringLiteral("changed")).toBool() ? 1 : 0;
+        qInfo("%s (check mode): would change %d of 3 hosts", task, changed);
+        if (QLatin1String(task).startsWith(QLatin1String("Install")))
+            QCOMPARE(changed, 3); // the package is on none of them: each would install it
+        for (const QJsonObject& o : results)
+            QVERIFY2(!o.value(QStringLiteral("failed")).toBool() && !o.value(QStringLiteral("skipped")).toBool(),
+                qPrintable(task + QStringLiteral(": ") + QString::fromUtf8(QJsonDocument(o).toJson())));
+    }
+    QCOMPARE(QProcess::execute(
+                 QStringLiteral("dpkg-query"), { QStringLiteral("-W"), QStringLiteral("dirbench-agent-check") }),
+        1); // check mode: nothing installed
 }
 
 QTEST_GUILESS_MAIN(TstAgents)
