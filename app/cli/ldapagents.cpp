@@ -107,9 +107,6 @@ int checkAgentUse(const QCommandLineParser& p, const LdapLoadSpec& load, int age
     if (p.isSet(QStringLiteral("start-at")))
         return badArgument(QStringLiteral("--start-at"),
             QStringLiteral("not with --agents: the coordinator starts the agents at one instant itself"));
-    if (load.ramp.startsWith(QLatin1String("rate:")))
-        return badArgument(QStringLiteral("--ramp"),
-            QStringLiteral("a rate ramp is not split across --agents yet: use --rate, or an outstanding ramp"));
     if (p.isSet(QStringLiteral("on-agent-loss"))) {
         const QString v = p.value(QStringLiteral("on-agent-loss"));
         if (v != u"fail" && v != u"continue")

@@ -1,5 +1,7 @@
 #include "core/agents/agentargs.h"
 
+#include "core/agents/agentmerge.h"
+
 #include <algorithm>
 
 namespace Agents {
@@ -124,13 +126,21 @@ ProbeError checkAgentSplit(const LdapLoadSpec& load, int agents)
             QStringLiteral("%1 threads for %2 agents: Threads is the total, at least one per agent")
                 .arg(load.threads)
                 .arg(agents));
-    if (load.ramp.startsWith(QLatin1String("rate:")))
-        return ProbeError::invalid(QStringLiteral("ramp"),
-            QStringLiteral("a rate ramp is not split across agents yet: use a rate, or an outstanding ramp"));
     if (load.startAtEpochNs > 0)
         return ProbeError::invalid(
             QStringLiteral("start-at"), QStringLiteral("not with agents: the coordinator starts them at one instant"));
     return {};
+}
+
+QString agentRamp(const QString& ramp, int index, int agents)
+{
+    const auto r = LoadRamp::parse(ramp, nullptr);
+    if (!r || r->what != LoadRamp::What::Rate || agents <= 0)
+        return ramp;
+    QStringList steps;
+    for (double v : r->values)
+        steps << QString::number(splitRate(v, agents).value(index), 'g', 17);
+    return QStringLiteral("rate:") + steps.join(u',') + u'@' + QString::number(r->stepSeconds, 'g', 17);
 }
 
 } // namespace Agents

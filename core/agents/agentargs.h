@@ -15,7 +15,12 @@ namespace Agents {
 QStringList agentLoadArgs(const LdapLoadSpec& load);
 
 // The split's rules, as `ldap --agents` applies them: at least one thread per agent (--threads is the total), no
-// absolute start, no rate ramp. An error naming the field ("threads", "ramp") or none.
+// absolute start (a rate ramp is split step by step: agentRamp). An error naming the field ("threads",
+// "start-at") or none.
 ProbeError checkAgentSplit(const LdapLoadSpec& load, int agents);
+
+// Agent `index` of `agents`'s share of a ramp: a rate ramp's every step split as --rate is (splitRate), so the
+// agents' steps add up to the ramp's; any other ramp (outstanding, per thread) is the same for every agent.
+QString agentRamp(const QString& ramp, int index, int agents);
 
 } // namespace Agents

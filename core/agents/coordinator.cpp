@@ -1,5 +1,6 @@
 // The coordinator's state machine: launch, hello, ready, clock probe, start, intervals, final, loss.
 // The record it builds is in coordinatorrecord.cpp.
+#include "core/agents/agentargs.h"
 #include "core/agents/agentmerge.h"
 #include "core/agents/coordinator_p.h"
 #include "core/common/units.h"
@@ -151,6 +152,8 @@ void Coordinator::launch(AgentLink& a)
     s.args << QStringLiteral("--threads") << QString::number(a.threads);
     if (a.rate > 0)
         s.args << QStringLiteral("--rate") << QString::number(a.rate, 'g', 17);
+    if (const qsizetype ramp = s.args.indexOf(QStringLiteral("--ramp")); ramp >= 0 && ramp + 1 < s.args.size())
+        s.args[ramp + 1] = agentRamp(s.args.at(ramp + 1), a.index, int(m_agents.size()));
     s.password = m_spec.load.target.password;
     s.runTag = m_runTag;
     s.index = a.index;

@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 class TestAgentArgs : public QObject
 {
     Q_OBJECT
@@ -13,6 +15,7 @@ private slots:
     void searchCarriesTheTargetButNoSecretNorShare();
     void optionsFollowTheOperation();
     void splitRulesNameTheirField();
+    void rateRampIsSplitStepByStep();
     void statusSamplesRoundTrip();
 };
 
@@ -96,7 +99,28 @@ void TestAgentArgs::splitRulesNameTheirField()
     QCOMPARE(few.field, QStringLiteral("threads"));
     QVERIFY2(few.detail.startsWith("3 threads for 4 agents"), qPrintable(few.detail));
     s.ramp = "rate:100,200@5";
-    QCOMPARE(Agents::checkAgentSplit(s, 2).field, QStringLiteral("ramp"));
+    QVERIFY(!Agents::checkAgentSplit(s, 2).isError()); // split step by step (agentRamp)
+}
+
+// A rate ramp's steps are split as --rate is; the agents' steps add up to the ramp's. An outstanding ramp is per
+// thread: every agent runs it as given.
+void TestAgentArgs::rateRampIsSplitStepByStep()
+{
+    QCOMPARE(Agents::agentRamp("rate:1000,3000@5", 0, 2), QStringLiteral("rate:500,1500@5"));
+    QCOMPARE(Agents::agentRamp("rate:1000,3000@5", 1, 2), QStringLiteral("rate:500,1500@5"));
+    double first = 0, second = 0; // whole rates split in whole shares (334, 333, 333), others evenly
+    for (int i = 0; i < 3; ++i) {
+        const auto r = LoadRamp::parse(Agents::agentRamp("rate:1000,12.5@2.5", i, 3), nullptr);
+        QVERIFY(r && r->what == LoadRamp::What::Rate);
+        QCOMPARE(r->values.size(), 2);
+        QCOMPARE(r->stepSeconds, 2.5);
+        QVERIFY(r->values.at(0) == 333 || r->values.at(0) == 334);
+        first += r->values.at(0);
+        second += r->values.at(1);
+    }
+    QCOMPARE(first, 1000.0);
+    QVERIFY(std::abs(second - 12.5) < 1e-9);
+    QCOMPARE(Agents::agentRamp("outstanding:1,2,4@5", 1, 2), QStringLiteral("outstanding:1,2,4@5"));
 }
 
 void TestAgentArgs::statusSamplesRoundTrip()

@@ -162,6 +162,7 @@ private slots:
     void initTestCase();
     void exactMerge();
     void mergeEqualsLiveMerge();
+    void rateRampSplitAcrossAgents();
     void separateRunsMerge();
     void agentKilled();
     void agentKilledContinue();
@@ -265,6 +266,42 @@ void TstAgents::exactMerge()
 
 // The live record's agents, written as the records of separately launched agents, merged by `dirbench-cli merge`:
 // the same intervals and summary, to the bucket.
+// --ramp rate:200,400@2 from two agents: each runs its half of every step (the record's shares), the merged
+// intervals' target rate is the ramp's, and what was done follows it step by step.
+void TstAgents::rateRampSplitAcrossAgents()
+{
+    const QString json = m_tmp.filePath(QStringLiteral("ramp.json"));
+    const auto r = CliRun::run(loadArgs(QStringLiteral("search"), json,
+        { QStringLiteral("--agents"), QStringLiteral("local:2"), QStringLiteral("--agent-command"),
+            QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("2"),
+            QStringLiteral("--ramp"), QStringLiteral("rate:200,400@2") }));
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject rec = readJson(json);
+    const QJsonArray intervals = rec.value(QStringLiteral("intervals")).toArray();
+    QCOMPARE(intervals.size(), 4);
+    QMap<int, double> okByStep, targetByStep;
+    for (const auto& v : intervals) {
+        const QJsonObject i = v.toObject();
+        const int step = i.value(QStringLiteral("step")).toInt(-1);
+        okByStep[step] += num(i, "ok");
+        targetByStep[step] = num(i, "target_rate");
+    }
+    QCOMPARE(targetByStep.value(0), 200.0);
+    QCOMPARE(targetByStep.value(1), 400.0);
+    for (int step : { 0, 1 }) { // 2 s a step, open loop: within 10 % of the ramp's rate
+        const double perS = okByStep.value(step) / 2;
+        qInfo("step %d: %.1f ok/s of %.0f", step, perS, targetByStep.value(step));
+        QVERIFY2(std::abs(perS - targetByStep.value(step)) <= 0.1 * targetByStep.value(step),
+            qPrintable(QString::number(perS)));
+    }
+    for (const auto& v : rec.value(QStringLiteral("agents")).toArray()) {
+        const QJsonArray own = v.toObject().value(QStringLiteral("intervals")).toArray();
+        QCOMPARE(own.size(), 4);
+        QCOMPARE(num(own.first().toObject(), "target_rate"), 100.0);
+        QCOMPARE(num(own.last().toObject(), "target_rate"), 200.0);
+    }
+}
+
 void TstAgents::mergeEqualsLiveMerge()
 {
     if (m_live.isEmpty())
