@@ -54,7 +54,7 @@ private slots:
 private:
     QString write(const QByteArray& bytes)
     {
-        const QString path = m_dir.filePath(QStringLiteral("access"));
+        QString path = m_dir.filePath(QStringLiteral("access"));
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
             return {};
