@@ -10,6 +10,7 @@
 #include "core/store/runstore.h"
 #include "ui/charts/livechartview.h"
 #include "ui/demodirectory.h"
+#include "ui/pages/ldapagentsform.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/serverlogseries.h"
 #include "uisandbox.h"
@@ -68,6 +69,14 @@ void TstLdapServerLog::badPathStartsNothing()
         QCOMPARE(page.errorField(), QStringLiteral("server-log"));
         QVERIFY2(page.errorText().startsWith(QStringLiteral("Server access log:")), qPrintable(page.errorText()));
     }
+    // A load from agents: refused at once, naming the field.
+    page.loadForm()->setText(QStringLiteral("server-log"), Ds389Sandbox::accessLogPath(m_ds->info().dir));
+    page.agentsForm()->setSource(LdapAgentsForm::Source::Hosts);
+    page.agentsForm()->setHosts(QStringLiteral("127.0.0.1"));
+    page.start();
+    QVERIFY(!page.isRunning());
+    QCOMPARE(started.count(), 0);
+    QCOMPARE(page.errorField(), QStringLiteral("server-log"));
 }
 
 void TstLdapServerLog::serverSeriesBesideTheClient()

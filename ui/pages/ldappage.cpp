@@ -197,11 +197,15 @@ void LdapPage::start()
     }
     m_connection->readTarget(&spec.target);
     m_agentsRun.reset();
+    const QString serverLog = m_loadForm->text(QStringLiteral("server-log"));
     if (m_agentsForm->usesAgents()) {
-        startWithAgents(spec);
+        if (serverLog.isEmpty())
+            startWithAgents(spec);
+        else // the agents' record is put together elsewhere: the server's view is for a load from here
+            showError(ProbeError::invalid(
+                QStringLiteral("server-log"), tr("only for a load from this machine, not from agents")));
         return;
     }
-    const QString serverLog = m_loadForm->text(QStringLiteral("server-log"));
     checkOffThread(
         [spec, serverLog] {
             ProbeError e;
