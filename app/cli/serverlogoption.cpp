@@ -31,16 +31,9 @@ void attachServerLog(const ServerLogOption& o, RunRecord& rec, std::FILE* out)
 {
     if (!o.isSet())
         return;
-    const auto window = ServerLogView::windowOf(rec.summary, rec.intervals);
-    QString error;
-    const auto view = window ? ServerLogView::read(o.path, o.offset, *window, &error) : std::nullopt;
-    if (!view) {
-        rec.addWarning(QStringLiteral("server-log"),
-            QStringLiteral("the server's access log was not read: %1")
-                .arg(window ? error : QStringLiteral("the run has no measured window")));
+    const auto view = ServerLogView::attach(o.path, o.offset, rec);
+    if (!view)
         return;
-    }
-    rec.extra.insert(QStringLiteral("server_log"), *view);
     const QJsonObject s = view->value(QLatin1String("summary")).toObject();
     const QJsonObject etime = s.value(QLatin1String("etime_ms")).toObject();
     const QJsonObject client = rec.summary.value(QLatin1String("latency_ms")).toObject();

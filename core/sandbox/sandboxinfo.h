@@ -45,6 +45,10 @@ struct SandboxOptions
     // Also listen on these ldap:// URLs, e.g. ldap://10.231.7.1:389/ on a bridge a network-namespace test made
     // (the one server of a sandbox without a topology). Tests only: the sandbox is otherwise loopback-only.
     QStringList extraListenUris;
+    // slapd in the foreground logging `stats` (-d stats) with its stderr appended to DIR/slapd-stats.log
+    // (SlapdSandbox::accessLogPath): the server's own view of each operation, written as it answers (stderr is
+    // unbuffered). The one server of a sandbox without a topology.
+    bool accessLog = false;
 };
 
 // A server of a sandbox beside the first one (SandboxInfo::uri): a consumer, or the second provider of a mirror.

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QThread>
 
 #include <cerrno>
@@ -31,6 +32,42 @@ ProbeError runFailure(const QString& what, const SlapdTools::Result& r)
     if (r.cancelled)
         return ioError({}, ProbeError::Kind::Cancelled);
     return ioError(SlapdTools::describe(what, r));
+}
+
+// slapd -d stats in the foreground, detached from us (it outlives the caller like the daemon does).
+ProbeError launchLogging(
+    const SlapdNode& node, const QString& slapd, const QStringList& args, RunContext* ctx, bool* portTaken)
+{
+    QProcess p;
+    p.setProgram(slapd);
+    p.setArguments(QStringList { QStringLiteral("-d"), QStringLiteral("stats") } + args);
+    p.setStandardInputFile(QProcess::nullDevice());
+    p.setStandardOutputFile(QProcess::nullDevice());
+    p.setStandardErrorFile(node.statsLog, QIODevice::Append);
+    const qint64 before = QFileInfo(node.statsLog).size();
+    qint64 pid = 0;
+    if (!p.startDetached(&pid))
+        return ioError(QStringLiteral("cannot run ") + slapd + QStringLiteral(": ") + p.errorString());
+    const QDeadlineTimer ready(kReadyTimeoutMs);
+    while (!SlapdTools::tcpConnects(node.port)) {
+        if (!SlapdTools::processAlive(pid)) {
+            QFile log(node.statsLog);
+            QByteArray said;
+            if (log.open(QIODevice::ReadOnly) && log.seek(before))
+                said = log.read(4096).trimmed();
+            *portTaken = said.contains("Address already in use");
+            return ioError(QStringLiteral("slapd exited right after it started: ") + QString::fromLocal8Bit(said));
+        }
+        if (ctx && ctx->stopRequested()) {
+            SlapdTools::terminate(pid, 10000);
+            return ioError({}, ProbeError::Kind::Cancelled);
+        }
+        if (ready.hasExpired())
+            return ioError(QStringLiteral("slapd did not listen within %1 s").arg(kReadyTimeoutMs / 1000),
+                ProbeError::Kind::Timeout);
+        QThread::msleep(20);
+    }
+    return {};
 }
 
 } // namespace
@@ -123,6 +160,8 @@ ProbeError SlapdSteps::launch(const SlapdNode& node, const QString& slapd, RunCo
         urls << node.ldapsUri();
     urls << node.extraUrls;
     const QStringList args { QStringLiteral("-f"), node.conf(), QStringLiteral("-h"), urls.join(u' ') };
+    if (!node.statsLog.isEmpty())
+        return launchLogging(node, slapd, args, ctx, portTaken);
     const SlapdTools::Result r = SlapdTools::run(slapd, args, 30000, ctx);
     if (r.ok())
         return {};

@@ -18,6 +18,7 @@ struct SlapdNode
     QStringList extraUrls; // further listeners (SandboxOptions::extraListenUris)
     SlapdConfig::Params params;
     qint64 pid = 0; // set by waitReady()
+    QString statsLog; // non-empty: slapd runs in the foreground (-d stats), its stderr appended to this file
 
     QString conf() const { return dir + QStringLiteral("/slapd.conf"); }
     QString socketPath() const { return dir + QStringLiteral("/ldapi"); }
@@ -45,7 +46,8 @@ ProbeError writeConfig(const SlapdNode& node);
 ProbeError loadData(const SlapdNode& node, const QString& slapadd, int entries, const QByteArray& hash,
     bool lockoutPolicy, const QStringList& extraArgs, RunContext* ctx);
 // Process: slapd -f DIR/slapd.conf -h "ldap://… ldapi://… [ldaps://…]"; *portTaken when it failed because its
-// port was in use.
+// port was in use. With statsLog: slapd -d stats, detached, stdin and stdout /dev/null, stderr appended to the
+// file (never a pipe), returned once it listens or is gone.
 ProbeError launch(const SlapdNode& node, const QString& slapd, RunContext* ctx, bool* portTaken);
 // Waits until the daemon accepts connections on every listener and sets node.pid.
 ProbeError waitReady(SlapdNode& node, RunContext* ctx);

@@ -86,8 +86,10 @@ ProbeError validateTopology(const SandboxOptions& opt)
     if (t.kind == SandboxTopology::Kind::Replicas && (t.replicas < 1 || t.replicas > SandboxTopology::kMaxReplicas))
         return ProbeError::invalid(
             QStringLiteral("replicas"), QStringLiteral("must be between 1 and %1").arg(SandboxTopology::kMaxReplicas));
-    if (opt.tls || opt.ppolicyLockout)
-        return ProbeError::invalid(opt.tls ? QStringLiteral("tls") : QStringLiteral("ppolicy-lockout"),
+    if (opt.tls || opt.ppolicyLockout || opt.accessLog)
+        return ProbeError::invalid(opt.tls ? QStringLiteral("tls")
+                : opt.accessLog            ? QStringLiteral("access-log")
+                                           : QStringLiteral("ppolicy-lockout"),
             QStringLiteral("not with replicas or a mirror"));
     if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("syncprov")))
         return ioError(QStringLiteral("the syncprov overlay (syncprov.so) is not installed"));
@@ -200,6 +202,8 @@ ProbeError startProcess(Start& s)
         if (s.node.tlsPort == s.node.port) // the given --port was the free one just picked
             continue;
         s.node.extraUrls = s.opt.extraListenUris;
+        if (s.opt.accessLog)
+            s.node.statsLog = SlapdSandbox::accessLogPath(s.node.dir);
         bool portTaken = false;
         err = SlapdSteps::launch(s.node, s.programs.slapd, s.ctx, &portTaken);
         if (err.isError() && portTaken && s.opt.port == 0 && attempt < 2)
@@ -267,6 +271,11 @@ QString SlapdSandbox::currentDir()
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return QFile::decodeName(f.readAll().trimmed());
+}
+
+QString SlapdSandbox::accessLogPath(const QString& dir)
+{
+    return dir + QStringLiteral("/slapd-stats.log");
 }
 
 QString SlapdSandbox::slapdProgram()

@@ -16,7 +16,8 @@ class RunContext;
 //
 // DIR holds slapd.conf (rootpw as {SSHA} only), db/ (back-mdb), password (0600, the one generated password of the
 // admin and of every uid=userN; never printed or logged), sandbox.json (SandboxInfo, no password), slapd.pid and
-// the ldapi socket. The slapd process is a daemon: it outlives the caller until stop().
+// the ldapi socket (and slapd-stats.log with SandboxOptions::accessLog). The slapd process is a daemon (with
+// accessLog a detached foreground slapd -d stats): it outlives the caller until stop().
 //
 // start() also writes the path of DIR to currentFile() (unless options.makeCurrent is false) so that
 // findRunning("") finds the most recent sandbox. Every function is synchronous and may block: start() for
@@ -53,6 +54,8 @@ public:
     static QString currentFile();
     // The sandbox directory currentFile() names (running or not), or empty.
     static QString currentDir();
+    // DIR/slapd-stats.log: slapd's `stats` lines (written when SandboxOptions::accessLog was set).
+    static QString accessLogPath(const QString& dir);
     // Path of the slapd program, or empty when it is not installed (tests skip then).
     static QString slapdProgram();
 };

@@ -170,9 +170,11 @@ std::optional<QJsonObject> read(const QString& path, qint64 offset, const Window
         { QStringLiteral("from_byte"), double(offset) }, { QStringLiteral("operations_logged"), double(sink.logged()) },
         { QStringLiteral("summary"), summary }, { QStringLiteral("intervals"), sink.intervalsJson() },
         { QStringLiteral("note"),
-            QStringLiteral("the server's own times per operation, by the interval the server logged its result in; "
-                           "read after the load from the part of the log written during it; a server that "
-                           "buffers its log shows fewer operations (389-ds: nsslapd-accesslog-logbuffering)") } };
+            QStringLiteral(
+                "the server's own times per operation, by the interval the server logged its result in; "
+                "read after the load from the part of the log written during it; a server that "
+                "buffers its log shows fewer operations (389-ds: nsslapd-accesslog-logbuffering; then the warning "
+                "server-log-lags)") } };
 }
 
 } // namespace ServerLogView

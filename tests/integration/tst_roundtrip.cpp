@@ -5,10 +5,13 @@
 // template shares within 2 percentage points, connections within 5 %, the fitted Zipf alpha within 0.1. And the
 // server's own view of a load (ldap --server-log) beside the client's latency.
 #include "core/sandbox/ds389sandbox.h"
+#include "core/sandbox/sandboxguard.h"
+#include "core/sandbox/slapdsandbox.h"
 #include "tests/common/clirun.h"
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -92,6 +95,7 @@ private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void captureAnalyzeReplayCapture();
     void serverLogBesideClient();
+    void openldapServerLog();
 
 private:
     QTemporaryDir m_dir;
@@ -182,6 +186,37 @@ void TstRoundTrip::captureAnalyzeReplayCapture()
 // The server's own view (ldap --server-log): the access log's operations fall into the load's intervals; in the
 // whole window the server answered what the client counted (give or take the operations at each edge), and its etime is
 // no larger than the client's latency (which holds it) at the median.
+namespace {
+
+// The record's server_log against the client's own figures: an interval of the server's per interval of the
+// client's, each logged operation in exactly one, their sum the client's count within the window's edges.
+void checkServerView(const QJsonObject& r, const QString& format)
+{
+    QVERIFY(!r.isEmpty());
+    const QJsonObject view = r.value("server_log").toObject();
+    QCOMPARE(view.value("format").toString(), format);
+    const QJsonArray intervals = view.value("intervals").toArray();
+    QCOMPARE(intervals.size(), r.value("intervals").toArray().size());
+    double sum = 0;
+    for (const auto& v : intervals)
+        sum += v.toObject().value("ops").toDouble();
+    const QJsonObject summary = view.value("summary").toObject();
+    QCOMPARE(sum, summary.value("ops").toDouble()); // each logged operation in exactly one interval
+    const double client = r.value("summary").toObject().value("ops").toDouble();
+    qInfo("%s: server answered %.0f in the window, the client counted %.0f", qPrintable(format), sum, client);
+    // The edges: operations in flight when the window opens and closes, and the server's stamp (taken as it logs
+    // the result, before the client reads it) against the window's wall clock: 2 % of the count.
+    QVERIFY2(std::abs(sum - client) <= std::max(4.0, 0.02 * client) && client > 500,
+        qPrintable(QString::number(sum - client)));
+    const double etime = summary.value("etime_ms").toObject().value("p50").toDouble();
+    const double latency = r.value("summary").toObject().value("latency_ms").toObject().value("p50").toDouble();
+    QVERIFY2(etime > 0 && etime <= latency * 1.1, qPrintable(QString("%1 vs %2").arg(etime).arg(latency)));
+    for (const auto& w : r.value("warnings").toArray()) // written as it answers: no lag
+        QVERIFY2(!w.toObject().value("code").toString().startsWith("server-log"), qPrintable(w.toString()));
+}
+
+} // namespace
+
 void TstRoundTrip::serverLogBesideClient()
 {
     if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
@@ -200,26 +235,38 @@ void TstRoundTrip::serverLogBesideClient()
     QVERIFY2(load.code == 0, load.err.constData());
     QVERIFY2(load.out.contains("server's own view (389-access)"), load.out.constData());
     const QJsonObject r = readJson(rec);
-    QVERIFY(!r.isEmpty());
-    const QJsonObject view = r.value("server_log").toObject();
-    QCOMPARE(view.value("format").toString(), QStringLiteral("389-access"));
-    const QJsonArray intervals = view.value("intervals").toArray();
-    QCOMPARE(intervals.size(), r.value("intervals").toArray().size());
-    double sum = 0;
-    for (const auto& v : intervals)
-        sum += v.toObject().value("ops").toDouble();
-    const QJsonObject summary = view.value("summary").toObject();
-    QCOMPARE(sum, summary.value("ops").toDouble()); // each logged operation in exactly one interval
-    const double client = r.value("summary").toObject().value("ops").toDouble();
-    qInfo("server answered %.0f in the window, the client counted %.0f", sum, client);
-    // The edges: operations in flight when the window opens and closes, and the server's stamp (taken as it logs
-    // the result, before the client reads it) against the window's wall clock: 2 % of the count.
-    QVERIFY2(std::abs(sum - client) <= std::max(4.0, 0.02 * client) && client > 500,
-        qPrintable(QString::number(sum - client)));
-    const double etime = summary.value("etime_ms").toObject().value("p50").toDouble();
-    const double latency = r.value("summary").toObject().value("latency_ms").toObject().value("p50").toDouble();
-    QVERIFY2(etime > 0 && etime <= latency * 1.1, qPrintable(QString("%1 vs %2").arg(etime).arg(latency)));
-    QVERIFY(summary.value("wtime_ms").toObject().value("count").toDouble() == sum); // 389: wtime and optime too
+    checkServerView(r, QStringLiteral("389-access"));
+    const QJsonObject summary = r.value("server_log").toObject().value("summary").toObject();
+    QCOMPARE(summary.value("wtime_ms").toObject().value("count").toDouble(), summary.value("ops").toDouble());
+}
+
+// `sandbox start --access-log` (OpenLDAP): slapd -d stats with its stderr appended to a file in the sandbox, read
+// by --server-log after an unthrottled load (the most lines per second the sandbox writes).
+void TstRoundTrip::openldapServerLog()
+{
+    if (SlapdSandbox::slapdProgram().isEmpty())
+        QSKIP("no slapd installed");
+    const Result started = cli({ "sandbox", "start", "--access-log", "--entries", "2000", "--dir", m_dir.path() });
+    QVERIFY2(started.code == 0, started.err.constData());
+    QMap<QString, QString> kv;
+    for (const QByteArray& line : started.out.split('\n'))
+        if (const qsizetype eq = line.indexOf('='); eq > 0)
+            kv.insert(QString::fromUtf8(line.left(eq)), QString::fromUtf8(line.mid(eq + 1)));
+    SandboxGuard guard(SlapdSandbox::load(kv.value("DIR")));
+    QVERIFY2(guard, started.out.constData());
+    const QString log = kv.value("ACCESS_LOG");
+    QCOMPARE(log, SlapdSandbox::accessLogPath(kv.value("DIR")));
+    QVERIFY2(QFileInfo(log).isFile(), qPrintable(log));
+    const QString rec = m_dir.filePath("openldap-serverlog.json");
+    const Result load = cli({ "ldap", "search", "--uri", kv.value("URI"), "--bind-dn", kv.value("BIND_DN"),
+        "--password-file", kv.value("PASSWORD_FILE"), "--base", kv.value("PEOPLE_BASE"), "--filter", "uid=user[0-1999]",
+        "--duration", "3", "--threads", "2", "--server-log", log, "--no-history", "--json", rec });
+    QVERIFY2(load.code == 0, load.err.constData());
+    QVERIFY2(load.out.contains("server's own view (openldap-stats)"), load.out.constData());
+    const QJsonObject r = readJson(rec);
+    checkServerView(r, QStringLiteral("openldap-stats"));
+    const QJsonObject summary = r.value("server_log").toObject().value("summary").toObject();
+    QCOMPARE(summary.value("qtime_ms").toObject().value("count").toDouble(), summary.value("ops").toDouble());
 }
 
 QTEST_GUILESS_MAIN(TstRoundTrip)

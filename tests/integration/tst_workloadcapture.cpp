@@ -1,7 +1,7 @@
 // Real access logs through `workload analyze`: a 389-ds sandbox with its access log on (unbuffered), and a slapd
 // sandbox run in the foreground with `-d 256` (OpenLDAP stats lines with their nanosecond stamps, stderr into a
 // file), each driven by `dirbench-cli ldap mixed`. Inside the load's measured window the log's per-template counts
-// match the load's record.
+// match the load's record. And the 389-ds sandbox driven by another client, 389-ds-base's own ldclt.
 #include "core/ldap/ldaptarget.h"
 #include "core/sandbox/ds389sandbox.h"
 #include "core/workload/workloadfile.h"
@@ -11,13 +11,17 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
+#include <cmath>
 #include <csignal>
 
 namespace {
@@ -160,6 +164,7 @@ class TstWorkloadCapture : public QObject
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void ds389MixedLoad();
+    void ds389Ldclt();
     void openldapStatsLog();
     void openldapAccesslogLdif();
 
@@ -191,6 +196,64 @@ void TstWorkloadCapture::ds389MixedLoad()
     if (QTest::currentTestFailed())
         return;
     countInWindow(log, m_dir.filePath("389.dbwl"), load, "389-access");
+}
+
+// ldclt's exact searches (-e esearch,random) of uid=userXXXX, XXXX a random number of 0..1999 zero-padded to
+// four digits: the part of the access log written while it ran, analysed, is ldclt's searches exactly.
+void TstWorkloadCapture::ds389Ldclt()
+{
+    const QString ldclt = QStandardPaths::findExecutable("ldclt");
+    if (ldclt.isEmpty())
+        QSKIP("no ldclt (389-ds-base's load client) on PATH");
+    if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
+        QSKIP(qPrintable("no 389-ds: " + why));
+    Ds389Options o;
+    o.entries = 2000;
+    o.accessLog = true;
+    ProbeError e;
+    Ds389Guard ds(Ds389Sandbox::start(o, &e));
+    QVERIFY2(ds.isValid(), qPrintable(e.detail));
+    const QString log = Ds389Sandbox::accessLogPath(ds.info().dir);
+    const qint64 before = QFileInfo(log).size();
+    const int threads = 2, perThread = 300;
+    QProcess run;
+    run.setProcessChannelMode(QProcess::MergedChannels);
+    // Anonymous (the sandbox's ACI lets anyone read); -N 1: one 10 s sample, by when the 600 searches are done.
+    run.start(ldclt,
+        { "-h", "127.0.0.1", "-p", QString::number(QUrl(ds.info().uri).port()), "-b", ds.info().peopleBase, "-f",
+            "uid=userXXXX", "-r", "0", "-R", "1999", "-e", "esearch,random", "-n", QString::number(threads), "-T",
+            QString::number(perThread), "-N", "1" });
+    QVERIFY(run.waitForFinished(60000));
+    const QByteArray said = run.readAll();
+    QVERIFY2(run.exitCode() == 0, said.constData());
+    QVERIFY2(said.contains("total:    600"), said.constData()); // ldclt's own count
+    QFile f(log);
+    QVERIFY(f.open(QIODevice::ReadOnly) && f.seek(before));
+    const QByteArray part = f.readAll();
+    const int logged = int(part.count("SRCH base=\"ou=people,dc=example,dc=com\" scope=2 filter=\"(uid=user"));
+    QCOMPARE(logged, threads * perThread); // the server's own count of them
+    const QString partFile = m_dir.filePath("ldclt-access");
+    QFile out(partFile);
+    QVERIFY(out.open(QIODevice::WriteOnly) && out.write(part) == part.size());
+    out.close();
+    const Result r = cli({ "workload", "analyze", "--log", partFile, "--json", "-" });
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject analysis = QJsonDocument::fromJson(r.out).object();
+    const QJsonObject search = templateOf(analysis, "search", "(uid=?1)");
+    QCOMPARE(search.value("count").toInt(), logged);
+    QCOMPARE(search.value("without_result").toInt(), 0);
+    QCOMPARE(search.value("result_codes").toObject().value("0").toInt(), logged);
+    // userNNNN zero-padded: user0000..user0999 name no entry (the sandbox's are user0..user1999), half the range.
+    const double none = search.value("entries").toObject().value("zero_share").toDouble();
+    QVERIFY2(std::abs(none - 0.5) < 0.1, qPrintable(QString::number(none)));
+    // 600 uniform draws of 2000 keys: 2000 (1 - (1 - 1/2000)^600) = 518 distinct expected, HyperLogLog within 5 %.
+    const QJsonObject skew = search.value("skew").toObject();
+    const double expected = 2000 * (1 - std::pow(1 - 1 / 2000.0, logged));
+    qInfo("ldclt: %d searches logged; %.0f keys estimated, %.0f expected; top key share %.3f", logged,
+        skew.value("keys_estimated").toDouble(), expected, skew.value("top_key_share").toDouble());
+    QCOMPARE(skew.value("model").toString(), QString("uniform"));
+    QVERIFY(std::abs(skew.value("keys_estimated").toDouble() - expected) < 0.08 * expected);
+    QVERIFY(skew.value("top_key_share").toDouble() < 0.02);
 }
 
 void TstWorkloadCapture::openldapStatsLog()

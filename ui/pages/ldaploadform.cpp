@@ -127,6 +127,10 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     row(QStringLiteral("interval"), addSeconds(QStringLiteral("interval"), QStringLiteral("intervalSpin"), 0.1, 3600));
     row(QStringLiteral("fail-after"),
         addSeconds(QStringLiteral("fail-after"), QStringLiteral("failAfterSpin"), 0.5, 86400));
+    row(QStringLiteral("server-log"),
+        addEdit(QStringLiteral("server-log"), QStringLiteral("serverLogEdit"),
+            tr("Optional: the server's access log on this machine (389-ds unbuffered, OpenLDAP stats to a file); "
+               "its per-operation times go beside the client's latency")));
     setNumber(QStringLiteral("warmup"), defaults.warmupSec);
     setNumber(QStringLiteral("duration"), defaults.durationSec);
     setNumber(QStringLiteral("interval"), defaults.intervalSec);
@@ -203,7 +207,7 @@ QString LdapLoadForm::fieldLabel(const QString& field)
         { QStringLiteral("outstanding"), tr("Outstanding") }, { QStringLiteral("rate"), tr("Rate") },
         { QStringLiteral("ramp"), tr("Ramp") }, { QStringLiteral("warmup"), tr("Warm-up") },
         { QStringLiteral("duration"), tr("Duration") }, { QStringLiteral("interval"), tr("Interval") },
-        { QStringLiteral("fail-after"), tr("Fail after") } };
+        { QStringLiteral("fail-after"), tr("Fail after") }, { QStringLiteral("server-log"), tr("Server access log") } };
     return labels.value(field, field);
 }
 

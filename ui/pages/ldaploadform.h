@@ -16,7 +16,8 @@ class QSpinBox;
 // rate and the timing. It reads itself into an LdapLoadSpec (fields the operation does not use are left at their
 // defaults and disabled) and shows an error next to the field it names. Field names are the CLI's option names,
 // as CompiledLoad::compile names them: mix, base, scope, filter, attrs, dn, attr, value, mode, parent, access,
-// threads, connections, outstanding, rate, ramp, warmup, duration, interval, fail-after.
+// threads, connections, outstanding, rate, ramp, warmup, duration, interval, fail-after; and server-log (the
+// target's access log, read after the load: not part of the spec, see LdapPage).
 class LdapLoadForm final : public QWidget
 {
     Q_OBJECT
@@ -31,7 +32,7 @@ public:
     // "search", "bind", "modify", "compare", "adddel" or "mixed".
     void setOperation(const QString& op);
     QString operation() const;
-    // Text fields by name: mix, base, filter, attrs, dn, attr, value, parent, access, ramp.
+    // Text fields by name: mix, base, filter, attrs, dn, attr, value, parent, access, ramp, server-log.
     void setText(const QString& field, const QString& text);
     QString text(const QString& field) const;
     // Number fields by name: threads, connections, outstanding, rate, warmup, duration, interval, fail-after.

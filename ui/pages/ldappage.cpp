@@ -9,6 +9,7 @@
 #include "ui/pages/ldapagentsform.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
+#include "ui/pages/serverlogjob.h"
 #include "ui/widgets/agentstrip.h"
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/ldaploadview.h"
@@ -196,17 +197,25 @@ void LdapPage::start()
     }
     m_connection->readTarget(&spec.target);
     m_agentsRun.reset();
+    const QString serverLog = m_loadForm->text(QStringLiteral("server-log"));
     if (m_agentsForm->usesAgents()) {
-        startWithAgents(spec);
+        if (serverLog.isEmpty())
+            startWithAgents(spec);
+        else // the agents' record is put together elsewhere: the server's view is for a load from here
+            showError(ProbeError::invalid(
+                QStringLiteral("server-log"), tr("only for a load from this machine, not from agents")));
         return;
     }
     checkOffThread(
-        [spec] {
+        [spec, serverLog] {
             ProbeError e;
             std::ignore = CompiledLoad::compile(spec, &e); // only its verdict matters here: the engine compiles again
-            return e;
+            return e.isError() ? e : ServerLogJob::check(serverLog);
         },
-        [this, spec] { startChecked(spec); });
+        [this, spec, serverLog] {
+            m_serverLog = serverLog;
+            startChecked(spec);
+        });
 }
 
 // The connection's files (CA, client certificate and key) are read on a thread of their own: a hung mount keeps that
@@ -254,7 +263,7 @@ void LdapPage::launchLoad(const LdapLoadSpec& spec)
             agentNames << h.name;
         m_runId = m_runner->start([agents = *agents](RunContext& ctx) { return Agents::runAgents(agents, ctx); });
     } else {
-        m_runId = m_runner->start(Ldap::makeLoadJob(spec));
+        m_runId = m_runner->start(ServerLogJob::wrap(Ldap::makeLoadJob(spec), std::exchange(m_serverLog, {})));
     }
     m_strip->begin(agentNames);
     RunRecorder::of(m_runner)->track(m_runId, spec.kindName(), spec.toJson()); // saved in the history as it goes

@@ -113,6 +113,7 @@ private:
     int m_lastTicket = 0;
     bool m_probing = false;
     QString m_runLabel;
+    QString m_serverLog; // the next load's server access log, once checked (empty: none)
     double m_loadWhenDemoReady = 0;
     std::optional<Agents::CoordinatorSpec> m_agentsRun; // the next load's agents, once checked
     RunRecord m_lastRecord;

@@ -11,6 +11,7 @@
 #include "ui/models/resultcodemodel.h"
 #include "ui/report/loadfigures.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/serverlogseries.h"
 #include "ui/widgets/stableheightbox.h"
 #include "ui/widgets/warningslabel.h"
 
@@ -417,6 +418,7 @@ QString LdapLoadView::finish(const RunRecord& record)
     setCoalescedReads(LoadFigures::coalescedReads(record.spec));
     if (!record.intervals.isEmpty())
         drawRecord(samplesFromIntervals(record.intervals));
+    ServerLogSeries::draw(m_latencyChart, record.extra.value(QLatin1String("server_log")).toObject());
     if (!s.all.resultCodes.empty())
         m_codes->setCounts(s.all.resultCodes);
     m_warnings->setWarnings(record.warnings);

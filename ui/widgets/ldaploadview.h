@@ -24,7 +24,8 @@ struct RunRecord;
 // errors/s join it once an operation fails), the server's own completed operations/s from cn=monitor, latency
 // p50/p95/p99 in ms (and p99 per kind of operation in a mix), the server's threads, waiters and connections, all
 // on one time axis; a table of the figures per kind of operation; the result codes; a summary line and the
-// warnings. Latency figures say "(coalesced reads)" when the run held responses in the socket. What the server does
+// warnings; with the record's server_log, the server's etime p50/p99 dashed beside the client's (ServerLogSeries).
+// Latency figures say "(coalesced reads)" when the run held responses in the socket. What the server does
 // not expose is written "not exposed", never drawn as 0.
 class DrawQueue;
 
