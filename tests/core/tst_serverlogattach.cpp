@@ -2,6 +2,7 @@
 // record gets when the log cannot be read or holds clearly fewer operations than the client completed (a server
 // that buffers its log).
 #include "core/common/runrecord.h"
+#include "core/workload/serverlogtail.h"
 #include "core/workload/serverlogview.h"
 
 #include <QFile>
@@ -50,6 +51,7 @@ private slots:
     void seriesBesideTheClient();
     void fewerThanTheClientLags();
     void unreadableIsAWarning();
+    void tailFollowsTheLog();
 
 private:
     QString write(const QByteArray& bytes)
@@ -98,6 +100,40 @@ void TstServerLogAttach::unreadableIsAWarning()
     noWindow.kind = QStringLiteral("ldap-load");
     QVERIFY(!ServerLogView::attach(write(log389(3)), 0, noWindow));
     QVERIFY(noWindow.hasWarning("server-log"));
+}
+
+// The live tail (ServerLogTail): each poll gives what the server answered since the last; a line still being
+// written waits for the next poll, a request and its result join across two polls; what was there before the
+// offset is not the load's; the slice survives its status sample.
+void TstServerLogAttach::tailFollowsTheLog()
+{
+    const QByteArray before = log389(3), load = log389(10);
+    const QString path = write(before);
+    QVERIFY(!path.isEmpty());
+    ServerLogTail tail(path, before.size());
+    QVERIFY(!tail.poll()); // nothing new
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::Append));
+    const qsizetype cut = load.indexOf("RESULT", load.indexOf("op=4 RESULT") - 1) + 3; // inside op 4's result
+    f.write(load.left(cut));
+    f.flush();
+    const auto first = tail.poll();
+    QVERIFY(first);
+    QCOMPARE(first->ops, uint64_t(4)); // ops 0-3; op 4's result is not whole yet
+    QCOMPARE(first->etimeP50Ms, 0.03);
+    QCOMPARE(first->fromEpochNs, kStartNs + 100000000);
+    QCOMPARE(first->toEpochNs, kStartNs + 103000000);
+    f.write(load.mid(cut));
+    f.flush();
+    const auto second = tail.poll();
+    QVERIFY(second);
+    QCOMPARE(second->ops, uint64_t(6)); // op 4 joined to its request of the first poll, and 5-9
+    QCOMPARE(second->fromEpochNs, kStartNs + 104000000);
+    QVERIFY(!tail.poll());
+    const auto back = ServerLogTail::Slice::fromSample(second->toSample());
+    QVERIFY(back && back->ops == 6 && back->etimeP99Ms == second->etimeP99Ms);
+    QVERIFY(second->toSample().isStatus());
+    QVERIFY(!ServerLogTail::Slice::fromSample(Sample {}));
 }
 
 QTEST_GUILESS_MAIN(TstServerLogAttach)

@@ -203,6 +203,20 @@ void LiveChartView::clear()
     updatePlaceholder();
 }
 
+void LiveChartView::removeSeries(const QString& series)
+{
+    QLineSeries* s = m_series.take(series);
+    if (!s)
+        return;
+    m_chart->removeSeries(s);
+    delete s;
+    m_seriesAxis.remove(series);
+    m_order.removeAll(series);
+    m_legend->sync(m_chart);
+    requestRescale();
+    updatePlaceholder();
+}
+
 void LiveChartView::setAxisTitles(const QString& x, const QString& y)
 {
     m_xAxis->setTitleText(x);

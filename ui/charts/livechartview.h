@@ -62,6 +62,7 @@ public:
     // A series stays on the axis it was first appended to.
     void appendPoints(const QString& series, const QList<QPointF>& points, Axis axis = Axis::Left);
     void clear();
+    void removeSeries(const QString& series); // its points and its legend entry; nothing when there is none
     void setAxisTitles(const QString& x, const QString& y);
     void setRightAxisTitle(const QString& title);
     // Draws a series dashed (now or when it appears), e.g. one that often lies on top of another.

@@ -3,6 +3,7 @@
 #include "core/agents/agentargs.h"
 #include "core/agents/agentlive.h"
 #include "core/ldap/loadspec.h"
+#include "core/workload/serverlogtail.h"
 #include "ui/pages/ldapagentsform.h"
 #include "ui/pages/ldappage.h"
 #include "ui/widgets/agentstrip.h"
@@ -50,6 +51,8 @@ void LdapPage::onSamples(int runId, const SampleBatch& samples)
     for (const Sample& s : samples) {
         if (const auto live = Agents::AgentsLive::fromSample(s))
             m_strip->showLive(*live);
+        else if (const auto slice = ServerLogTail::Slice::fromSample(s))
+            m_loadView->addServerSlice(*slice);
         else if (!s.isStatus())
             intervals << s;
     }

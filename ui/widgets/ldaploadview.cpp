@@ -15,6 +15,7 @@
 #include "ui/widgets/stableheightbox.h"
 #include "ui/widgets/warningslabel.h"
 
+#include <QDateTime>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -208,6 +209,8 @@ void LdapLoadView::clear()
     m_warnings->setWarnings({});
     m_countersLabel->setText(tr("–"));
     m_live = false;
+    m_liveStartEpochMs = 0;
+    m_pendingSlices.clear();
 }
 
 void LdapLoadView::begin(const LdapLoadSpec& spec)
@@ -293,6 +296,12 @@ void LdapLoadView::addSamples(const SampleBatch& samples)
     }
     const double lastT = m_lastT;
     const QStringList kinds = m_kinds;
+    if (m_live) { // the batch left the engine at most a drain tick after its interval ended: the start is at most that
+        const double start = double(QDateTime::currentMSecsSinceEpoch()) - lastT * 1000;
+        m_liveStartEpochMs = m_liveStartEpochMs > 0 ? std::min(m_liveStartEpochMs, start) : start;
+        for (const auto& slice : std::exchange(m_pendingSlices, {}))
+            addServerSlice(slice);
+    }
     const std::function<void()> steps[] = {
         [this, ops, failed, lastT] { drawOps(ops, failed, lastT); },
         [this, latency, kinds, lastT] { drawLatency(latency, kinds, lastT); },
@@ -310,6 +319,19 @@ void LdapLoadView::addSamples(const SampleBatch& samples)
         else
             step();
     }
+}
+
+void LdapLoadView::addServerSlice(const ServerLogTail::Slice& slice)
+{
+    if (!m_live)
+        return;
+    if (m_liveStartEpochMs <= 0) {
+        m_pendingSlices << slice;
+        return;
+    }
+    const double t = (double(slice.toEpochNs) / 1e6 - m_liveStartEpochMs) / 1000;
+    if (t > 0)
+        ServerLogSeries::appendLive(m_latencyChart, t, slice.etimeP50Ms, slice.etimeP99Ms);
 }
 
 // Fixed order of the series so the colours mean the same thing on every run.
@@ -418,6 +440,7 @@ QString LdapLoadView::finish(const RunRecord& record)
     setCoalescedReads(LoadFigures::coalescedReads(record.spec));
     if (!record.intervals.isEmpty())
         drawRecord(samplesFromIntervals(record.intervals));
+    ServerLogSeries::remove(m_latencyChart); // what was drawn live: the record's own view replaces it
     ServerLogSeries::draw(m_latencyChart, record.extra.value(QLatin1String("server_log")).toObject());
     if (!s.all.resultCodes.empty())
         m_codes->setCounts(s.all.resultCodes);

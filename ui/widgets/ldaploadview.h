@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/sample.h"
+#include "core/workload/serverlogtail.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -41,6 +42,9 @@ public:
     void begin(const LdapLoadSpec& spec);
     void showRunning(const QString& text);
     void addSamples(const SampleBatch& samples);
+    // The server's own etime while the load runs (the page's Server access log, followed live): drawn at the
+    // load's time of its results, as far as the batches' arrival tells it; the record's exact view replaces it.
+    void addServerSlice(const ServerLogTail::Slice& slice);
     // Redraws from the record's intervals, takes the totals and shows how the run ended. Returns the summary line.
     QString finish(const RunRecord& record);
 
@@ -92,6 +96,8 @@ private:
     QStringList m_kinds; // a mix's kinds of operation, in the order their series appeared
     QList<QPointF> m_completedSoFar, m_errorsSoFar; // drawn from the first failed operation on
     double m_lastT = 0;
+    double m_liveStartEpochMs = 0; // the live load's measured start, on this clock (0: no batch yet)
+    QList<ServerLogTail::Slice> m_pendingSlices; // slices that came before the first batch
     bool m_serverSeen = false; // some interval had the server's counters
     bool m_failuresShown = false;
     bool m_coalesced = false;

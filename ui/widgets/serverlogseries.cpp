@@ -14,6 +14,32 @@ QString name(const QString& percentile)
     return QCoreApplication::translate("LdapLoadView", "server etime %1").arg(percentile);
 }
 
+namespace {
+
+void style(LiveChartView* chart)
+{
+    for (const QString& percentile : { QStringLiteral("p50"), QStringLiteral("p99") }) {
+        chart->setDashed(name(percentile));
+        chart->setColorLike(name(percentile), percentile);
+    }
+}
+
+} // namespace
+
+void appendLive(LiveChartView* chart, double t, double p50Ms, double p99Ms)
+{
+    style(chart);
+    const LiveChartView::Batch batch(chart);
+    chart->appendPoints(name(QStringLiteral("p50")), { QPointF(t, p50Ms) });
+    chart->appendPoints(name(QStringLiteral("p99")), { QPointF(t, p99Ms) });
+}
+
+void remove(LiveChartView* chart)
+{
+    chart->removeSeries(name(QStringLiteral("p50")));
+    chart->removeSeries(name(QStringLiteral("p99")));
+}
+
 int draw(LiveChartView* chart, const QJsonObject& serverLog)
 {
     const QJsonArray intervals = serverLog.value(QLatin1String("intervals")).toArray();
@@ -29,13 +55,10 @@ int draw(LiveChartView* chart, const QJsonObject& serverLog)
         p50 << QPointF(t, etime.value(QLatin1String("p50")).toDouble());
         p99 << QPointF(t, etime.value(QLatin1String("p99")).toDouble());
     }
+    style(chart);
     const LiveChartView::Batch batch(chart);
-    for (const auto& [percentile, points] :
-        { std::pair { QStringLiteral("p50"), &p50 }, { QStringLiteral("p99"), &p99 } }) {
-        chart->setDashed(name(percentile));
-        chart->setColorLike(name(percentile), percentile);
-        chart->appendPoints(name(percentile), *points);
-    }
+    chart->appendPoints(name(QStringLiteral("p50")), p50);
+    chart->appendPoints(name(QStringLiteral("p99")), p99);
     return int(p50.size());
 }
 

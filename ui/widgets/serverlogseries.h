@@ -15,5 +15,9 @@ QString name(const QString& percentile); // "p50" -> "server etime p50"
 // Draws the series of serverLog (the record's extra "server_log"; nothing when it is empty). Returns the number
 // of points of each.
 int draw(LiveChartView* chart, const QJsonObject& serverLog);
+// While the load runs: one point of each at `t` (core/workload/serverlogtail.h's live slices), and the live points
+// taken off before the record's own are drawn.
+void appendLive(LiveChartView* chart, double t, double p50Ms, double p99Ms);
+void remove(LiveChartView* chart);
 
 } // namespace ServerLogSeries
