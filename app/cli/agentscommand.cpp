@@ -27,8 +27,8 @@ const char* const kDescription = R"(The agents of a load from many hosts.
       agent answered (and reached the URI), else 1.
   agents k8s-manifest --image IMAGE --count N [--namespace NS] [--name NAME] [--out FILE]
       writes a Kubernetes Indexed Job (JSON, for kubectl apply -f) of N pods, each running one agent with its
-      stdin open for 'kubectl attach -i' (a closed stdin stops it). Untested against a cluster; the
-      coordinator does not launch through kubectl yet.
+      stdin open for 'kubectl attach -i' (a closed stdin stops it); 'ldap ... --agents k8s:[NS/]JOB:N'
+      attaches to them. Untested against a cluster.
 )";
 
 int runK8sManifest(const QCommandLineParser& p)

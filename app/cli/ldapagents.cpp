@@ -36,7 +36,8 @@ QList<QCommandLineOption> ldapAgentOptions()
     return {
         opt("agents",
             "Run the load from agents: host names as in ~/.ssh/config (load1,load2), @FILE, ansible:INV:GROUP, "
-            "this (this machine) or local:N (N processes here, no ssh). --rate and --threads are totals.",
+            "this (this machine), local:N (N processes here, no ssh) or k8s:[NS/]JOB:N (the pods of agents "
+            "k8s-manifest, through kubectl attach). --rate and --threads are totals.",
             "HOSTS"),
         opt("ssh-option", "One ssh argument for every agent's ssh (repeatable), e.g. -Jbastion.", "OPT"),
         opt("agent-command", "The program the agents run (default dirbench-cli).", "CMD"),
@@ -132,6 +133,9 @@ int coordinatorFromParser(const QCommandLineParser& p, const LdapLoadSpec& load,
         return badArgument(QStringLiteral("--agents"), why);
     if (int rc = checkAgentUse(p, load, int(hosts->size())))
         return rc;
+    const bool anySsh = std::any_of(hosts->begin(), hosts->end(), [](const auto& h) { return !h.local && !h.isPod(); });
+    if (!anySsh && p.isSet(QStringLiteral("ssh-option")))
+        return badArgument(QStringLiteral("--ssh-option"), QStringLiteral("no agent of --agents is reached over ssh"));
     Agents::CoordinatorSpec& s = *spec;
     s.load = load;
     s.hosts = *hosts;

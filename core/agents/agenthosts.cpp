@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 
 namespace Agents {
@@ -23,7 +24,7 @@ bool addHostsOfFile(const QString& path, QList<AgentHost>* out, QString* error)
     while (!f.atEnd()) {
         const QString line = QString::fromUtf8(f.readLine()).section(u'#', 0, 0).trimmed();
         if (!line.isEmpty())
-            out->append({ line, line == u"this" });
+            out->append(AgentHost::named(line, line == u"this"));
     }
     return true;
 }
@@ -46,7 +47,7 @@ bool addAnsibleGroup(const QString& spec, QList<AgentHost>* out, QString* error)
     }
     const QStringList hosts = ansibleGroupHosts(p.readAllStandardOutput(), rest.mid(colon + 1), error);
     for (const QString& h : hosts)
-        out->append({ h, false });
+        out->append(AgentHost::named(h));
     return !hosts.isEmpty();
 }
 
@@ -84,6 +85,33 @@ QStringList ansibleGroupHosts(const QByteArray& inventoryJson, const QString& gr
     return hosts;
 }
 
+// k8s:[NAMESPACE/]JOB:N: the pods of completion index 0 … N-1.
+static bool addJobPods(const QString& item, QList<AgentHost>* out, QString* error)
+{
+    const QStringList parts = item.mid(4).split(u':');
+    bool ok = false;
+    const int n = parts.size() == 2 ? parts.at(1).toInt(&ok) : 0;
+    const QStringList where = parts.value(0).split(u'/');
+    const QString job = where.last(), ns = where.size() == 2 ? where.first() : QString();
+    static const QRegularExpression dnsName(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
+    if (!ok || n < 1 || n > kMaxAgents || where.size() > 2 || !dnsName.match(job).hasMatch()
+        || (!ns.isEmpty() && !dnsName.match(ns).hasMatch())) {
+        *error = QStringLiteral("'") + item
+            + QStringLiteral("': expected k8s:[NAMESPACE/]JOB:N (names as Kubernetes spells them, N from 1 to %1)")
+                  .arg(kMaxAgents);
+        return false;
+    }
+    for (int i = 0; i < n; ++i) {
+        AgentHost h;
+        h.name = QStringLiteral("%1/%2").arg(job).arg(i);
+        h.k8sJob = job;
+        h.k8sNamespace = ns;
+        h.k8sIndex = i;
+        out->append(h);
+    }
+    return true;
+}
+
 std::optional<QList<AgentHost>> parseAgentList(const QString& text, QString* error)
 {
     QList<AgentHost> out;
@@ -103,7 +131,10 @@ std::optional<QList<AgentHost>> parseAgentList(const QString& text, QString* err
                 return std::nullopt;
             }
             for (int i = 1; i <= n; ++i)
-                out.append({ QStringLiteral("local %1").arg(i), true });
+                out.append(AgentHost::named(QStringLiteral("local %1").arg(i), true));
+        } else if (item.startsWith(QLatin1String("k8s:"))) {
+            if (!addJobPods(item, &out, error))
+                return std::nullopt;
         } else if (item.startsWith(u'@')) {
             if (!addHostsOfFile(item.mid(1), &out, error))
                 return std::nullopt;
@@ -112,7 +143,7 @@ std::optional<QList<AgentHost>> parseAgentList(const QString& text, QString* err
                 = QStringLiteral("'") + item + QStringLiteral("' is not a host name (ssh options go in --ssh-option)");
             return std::nullopt;
         } else {
-            out.append({ item, item == u"this" });
+            out.append(AgentHost::named(item, item == u"this"));
         }
     }
     if (out.isEmpty()) {

@@ -45,12 +45,25 @@ QString exitText(const AgentLink& a)
     return QStringLiteral("exit status %1").arg(a.proc->exitCode());
 }
 
+// Finds the pod by the Job controller's labels (job-name, batch.kubernetes.io/job-completion-index: Kubernetes
+// 1.28 or later) and replaces the shell with kubectl attach.
+QString podAttachScript(const AgentHost& host)
+{
+    const QString ns = host.k8sNamespace.isEmpty() ? QString() : QStringLiteral(" -n ") + host.k8sNamespace;
+    return QStringLiteral("pod=$(kubectl get pods%1 -l job-name=%2,batch.kubernetes.io/job-completion-index=%3 "
+                          "-o name) && [ -n \"$pod\" ] && exec kubectl attach -i -q%1 -c agent \"$pod\"")
+        .arg(ns, host.k8sJob)
+        .arg(host.k8sIndex);
+}
+
 } // namespace
 
 QStringList agentCommandLine(const CoordinatorSpec& spec, const AgentHost& host)
 {
     if (host.local)
         return { spec.agentCommand, QStringLiteral("agent") };
+    if (host.isPod()) // the pod of this index, then attached to: the same stream, and a closed stdin stops it
+        return { QStringLiteral("sh"), QStringLiteral("-c"), podAttachScript(host) };
     QStringList cmd { QStringLiteral("ssh") };
     cmd << spec.sshOptions;
     cmd << QStringLiteral("-T") << QStringLiteral("-o") << QStringLiteral("BatchMode=yes") << QStringLiteral("-o")

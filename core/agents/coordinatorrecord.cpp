@@ -38,10 +38,14 @@ QJsonArray intervalsJson(const QList<LoadInterval>& list)
 QJsonObject Coordinator::specAgents() const
 {
     const bool local = std::all_of(m_spec.hosts.begin(), m_spec.hosts.end(), [](const auto& h) { return h.local; });
+    const bool pods = std::all_of(m_spec.hosts.begin(), m_spec.hosts.end(), [](const auto& h) { return h.isPod(); });
     QStringList hosts;
     for (const auto& h : m_spec.hosts)
         hosts << h.name;
-    return QJsonObject { { QStringLiteral("launcher"), local ? QStringLiteral("local") : QStringLiteral("ssh") },
+    return QJsonObject { { QStringLiteral("launcher"),
+                             local      ? QStringLiteral("local")
+                                 : pods ? QStringLiteral("kubectl")
+                                        : QStringLiteral("ssh") },
         { QStringLiteral("hosts"), QJsonArray::fromStringList(hosts) },
         { QStringLiteral("count"), int(m_spec.hosts.size()) },
         { QStringLiteral("ssh_options"), QJsonArray::fromStringList(m_spec.sshOptions) },

@@ -4,10 +4,12 @@
 #include "core/agents/agenthosts.h"
 #include "core/agents/agentmerge.h"
 #include "core/agents/agentprotocol.h"
+#include "core/agents/coordinator.h"
 #include "core/agents/k8smanifest.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,6 +28,7 @@ private slots:
     void agentListForms();
     void ansibleGroupsFollowChildren();
     void k8sManifestIsAnIndexedJobWithStdin();
+    void k8sPodsAreAttachedTo();
 };
 
 namespace {
@@ -307,6 +310,35 @@ void TstAgentMerge::k8sManifestIsAnIndexedJobWithStdin()
     s.nameSpace.clear();
     QVERIFY(
         !Agents::k8sIndexedJob(s).value(QStringLiteral("metadata")).toObject().contains(QStringLiteral("namespace")));
+}
+
+// --agents k8s:[NAMESPACE/]JOB:N: a host per completion index, reached by a shell that finds the pod by the Job
+// controller's labels and execs kubectl attach -i on the container "agent" (the manifest's). No cluster here: the
+// command line is checked, and sh parses it.
+void TstAgentMerge::k8sPodsAreAttachedTo()
+{
+    QString why;
+    const auto pods = Agents::parseAgentList(QStringLiteral("k8s:perf/dirbench-agents:3,load1"), &why);
+    QVERIFY2(pods && pods->size() == 4, qPrintable(why));
+    QCOMPARE(pods->at(2).name, QStringLiteral("dirbench-agents/2"));
+    QVERIFY(pods->at(2).isPod() && !pods->at(2).local && !pods->at(3).isPod());
+    QCOMPARE(pods->at(2).k8sNamespace, QStringLiteral("perf"));
+    Agents::CoordinatorSpec spec;
+    const QStringList cmd = Agents::agentCommandLine(spec, pods->at(2));
+    QCOMPARE(cmd.mid(0, 2), (QStringList { QStringLiteral("sh"), QStringLiteral("-c") }));
+    const QString script = cmd.at(2);
+    QVERIFY2(script.contains(QLatin1String("kubectl get pods -n perf -l job-name=dirbench-agents,"
+                                           "batch.kubernetes.io/job-completion-index=2 -o name")),
+        qPrintable(script));
+    QVERIFY2(script.contains(QLatin1String("exec kubectl attach -i -q -n perf -c agent \"$pod\"")), qPrintable(script));
+    QCOMPARE(QProcess::execute(QStringLiteral("sh"), { QStringLiteral("-n"), QStringLiteral("-c"), script }), 0);
+    const auto noNs = Agents::parseAgentList(QStringLiteral("k8s:job1:1"), &why);
+    QVERIFY(noNs && noNs->size() == 1 && noNs->first().k8sNamespace.isEmpty());
+    QVERIFY(!Agents::agentCommandLine(spec, noNs->first()).at(2).contains(QLatin1String(" -n ")));
+    for (const char* bad : { "k8s:job", "k8s:job:0", "k8s:Job:2", "k8s:a/b/c:2", "k8s:job:x" }) {
+        QVERIFY2(!Agents::parseAgentList(QLatin1String(bad), &why), bad);
+        QVERIFY2(why.contains(QLatin1String("k8s:[NAMESPACE/]JOB:N")), qPrintable(why));
+    }
 }
 
 QTEST_GUILESS_MAIN(TstAgentMerge)

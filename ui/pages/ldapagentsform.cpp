@@ -154,7 +154,7 @@ std::optional<QList<Agents::AgentHost>> LdapAgentsForm::hosts(const QString& lin
 {
     QList<Agents::AgentHost> out;
     if (withThis)
-        out.append({ QStringLiteral("this"), true });
+        out.append(Agents::AgentHost::named(QStringLiteral("this"), true));
     const QStringList all = lines.split(u'\n');
     for (qsizetype i = 0; i < all.size(); ++i) {
         const QString line = all.at(i).section(u'#', 0, 0).trimmed();
