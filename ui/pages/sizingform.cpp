@@ -16,8 +16,6 @@
 
 namespace {
 
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
-
 // The form's fields in order: CLI name, SizingInput origin key, placeholder.
 struct Field
 {
@@ -87,7 +85,7 @@ SizingForm::SizingForm(QWidget* parent)
     m_ldifLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
 
     auto* layout = new QVBoxLayout(this);
@@ -239,7 +237,7 @@ void SizingForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QLineEdit* w = m_edits.value(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setToolTip(text);
     }
 }
