@@ -1,6 +1,7 @@
 #include "ui/pages/sizingform.h"
 
 #include "core/common/units.h"
+#include "core/sizing/recommendation.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -10,6 +11,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -152,6 +154,29 @@ void SizingForm::setText(const QString& field, const QString& text)
         clearError();
         emit edited();
     }
+}
+
+QString SizingForm::specKey(const QString& field)
+{
+    for (const Field& f : kFields)
+        if (field == QLatin1String(f.name))
+            return QString::fromLatin1(f.key);
+    return {};
+}
+
+void SizingForm::setFromSpec(const QJsonObject& spec)
+{
+    const auto kind = SizingInput::serverFromName(spec.value(QStringLiteral("server")).toString());
+    {
+        const QSignalBlocker block(m_serverCombo);
+        setServer(kind.value_or(SizingServer::Ds389));
+    }
+    updateForServer();
+    for (const Field& f : kFields) {
+        const QJsonValue v = spec.value(QLatin1String(f.key));
+        m_edits.value(QString::fromLatin1(f.name))->setText(v.isDouble() ? SizingText::num(v.toDouble()) : QString());
+    }
+    clearError();
 }
 
 QString SizingForm::text(const QString& field) const
