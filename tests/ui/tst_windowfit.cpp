@@ -125,7 +125,8 @@ QList<QPair<QString, double>> messageContrasts()
     if (insecure)
         out << qMakePair(insecure->objectName(), paintedContrast(insecure, insecure->text()));
     for (QLabel* l : window.findChildren<QLabel*>()) {
-        if (l->objectName().endsWith("rrorLabel") || l->objectName() == "invalidLabel")
+        if (l->objectName().endsWith("rrorLabel") || l->objectName() == "invalidLabel"
+            || l->objectName() == "probeFailureLabel")
             out << qMakePair(l->objectName(), paintedContrast(l, "--threads: not a number (\"eight\")"));
     }
     return out;
@@ -207,7 +208,8 @@ void TestWindowFit::messagesReadInBothPalettes()
         QApplication::setPalette(p);
         const auto measured = messageContrasts();
         QApplication::setPalette(light);
-        QVERIFY2(measured.size() >= 12, qPrintable(QString::number(measured.size()))); // 9 forms, sizing, 2 boxes
+        QVERIFY2(
+            measured.size() >= 13, qPrintable(QString::number(measured.size()))); // 9 forms, sizing, probe, 2 boxes
         QStringList names, poor;
         for (const auto& [name, ratio] : measured) {
             qInfo("window %s: %-22s %.2f:1", qPrintable(p.color(QPalette::Window).name()), qPrintable(name), ratio);
@@ -217,6 +219,7 @@ void TestWindowFit::messagesReadInBothPalettes()
         }
         QVERIFY(names.contains("insecureWarning"));
         QVERIFY(names.contains("loadErrorLabel"));
+        QVERIFY(names.contains("probeFailureLabel"));
         QVERIFY2(poor.isEmpty(), qPrintable(poor.join(", ")));
     }
     // the banner follows a palette change (a dark box on a dark window, not a bright yellow patch)
