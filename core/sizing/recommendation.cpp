@@ -22,6 +22,26 @@ QJsonObject Recommendation::toJson() const
     return o;
 }
 
+Recommendation Recommendation::fromJson(const QJsonObject& o)
+{
+    auto str = [&o](const char* k) { return o.value(QLatin1String(k)).toString(); };
+    Recommendation r;
+    r.name = str("name");
+    r.value = o.value(QStringLiteral("value")).toDouble();
+    r.unit = str("unit");
+    r.formula = str("formula");
+    r.computation = str("computation");
+    r.source = str("source");
+    r.apply = str("apply"); // null: nothing to set
+    r.note = str("note");
+    for (const auto& v : o.value(QStringLiteral("inputs")).toArray()) {
+        const QJsonObject i = v.toObject();
+        r.inputs.append({ i.value(QStringLiteral("name")).toString(), i.value(QStringLiteral("value")).toDouble(),
+            i.value(QStringLiteral("unit")).toString(), i.value(QStringLiteral("origin")).toString() });
+    }
+    return r;
+}
+
 const Recommendation* SizingResult::find(const QString& n) const
 {
     for (const auto& r : recommendations)

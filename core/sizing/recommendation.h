@@ -33,6 +33,7 @@ struct Recommendation
     QString note; // what to check, what was assumed
 
     QJsonObject toJson() const;
+    static Recommendation fromJson(const QJsonObject& o); // what toJson wrote (a saved record's)
     bool operator==(const Recommendation&) const = default;
 };
 

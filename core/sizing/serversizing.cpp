@@ -61,4 +61,37 @@ RunRecord buildRecord(
     return rec;
 }
 
+std::optional<SizingResult> resultOf(const RunRecord& record, QString* error)
+{
+    const QJsonObject& s = record.summary;
+    const QString why = record.kind != u"sizing"
+        ? QStringLiteral("this is a \"%1\" record, not a sizing").arg(record.kind)
+        : !s.value(QStringLiteral("recommendations")).isArray() ? QStringLiteral("the record holds no recommendations")
+                                                                : QString();
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    SizingResult r;
+    r.server = s.value(QStringLiteral("server")).toString();
+    r.warnings = record.warnings;
+    for (const auto& v : s.value(QStringLiteral("recommendations")).toArray())
+        r.recommendations.append(Recommendation::fromJson(v.toObject()));
+    const QJsonObject apply = s.value(QStringLiteral("apply")).toObject();
+    r.apply = apply.value(QStringLiteral("text")).toString();
+    r.applyFormat = apply.value(QStringLiteral("format")).toString();
+    const QStringList own = { QStringLiteral("server"), QStringLiteral("recommendations"), QStringLiteral("apply"),
+        QStringLiteral("ldif") };
+    for (auto it = s.begin(); it != s.end(); ++it) {
+        if (own.contains(it.key()))
+            continue;
+        if (it.value().isObject() || it.value().isArray())
+            r.extra.insert(it.key(), it.value());
+        else
+            r.terms.insert(it.key(), it.value());
+    }
+    return r;
+}
+
 } // namespace ServerSizing

@@ -23,4 +23,8 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error);
 RunRecord buildRecord(const SizingInput& in, const SizingResult& result, const LdifStats* ldif = nullptr,
     const QJsonObject& environment = {});
 
+// The result a "sizing" record holds (the inverse of buildRecord's summary: the terms, recommendations, apply text
+// and extra blocks, the record's warnings); nullopt with *error for a record of another kind or without a result.
+std::optional<SizingResult> resultOf(const RunRecord& record, QString* error = nullptr);
+
 } // namespace ServerSizing

@@ -154,6 +154,20 @@ private slots:
                 for (const char* k : { "name", "value", "unit", "formula", "inputs", "source", "apply" })
                     QVERIFY2(v.toObject().contains(QLatin1String(k)), k);
             QCOMPARE(s.value(QStringLiteral("apply")).toObject().value(QStringLiteral("applied")).toBool(true), false);
+            // and the result read back from the saved record is the one computed (what the Sizing page shows)
+            const auto shown = ServerSizing::resultOf(*back, &why);
+            QVERIFY2(shown, qPrintable(why));
+            QCOMPARE(shown->server, r->server);
+            QCOMPARE(shown->terms, r->terms);
+            QCOMPARE(shown->recommendations, r->recommendations);
+            QCOMPARE(shown->warnings, r->warnings);
+            QCOMPARE(shown->apply, r->apply);
+            QCOMPARE(shown->applyFormat, r->applyFormat);
+            QCOMPARE(shown->extra, r->extra);
+            RunRecord other = *back;
+            other.kind = QStringLiteral("curve");
+            QVERIFY(!ServerSizing::resultOf(other, &why));
+            QVERIFY2(why.contains(QStringLiteral("\"curve\"")), qPrintable(why));
         }
     }
 };

@@ -1,6 +1,7 @@
 // The main window: it fits a 1366 x 768 laptop screen (each page's minimum size is printed, so a page that grows
 // too wide is named); its menus and shortcuts (no Esc for cancel); Help → About names the versions and the history;
-// File → Open record shows real records (made by dirbench-cli) read-only in the Disk and the LDAP page.
+// File → Open record shows real records (made by dirbench-cli) read-only in the Disk and the LDAP page (the Sizing
+// page: tst_sizingpage), and refuses a kind no page shows.
 #include "core/common/buildinfo.h"
 #include "core/ldap/ldapsession.h"
 #include "core/run/proberunner.h"
@@ -16,6 +17,9 @@
 #include "ui/widgets/savedrunbanner.h"
 
 #include <QAction>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -223,10 +227,22 @@ void TestMainWindow::openRecordShowsAnLdapRunReadOnly()
 
 void TestMainWindow::openRecordRefusesWhatNoPageShows()
 {
-    const QString path = m_dir.filePath("sizing.json");
+    // A real record made under a kind no page shows ("ldif-stats", the Sizing page's own LDIF job; the Sizing page
+    // shows "sizing" records, tst_sizingpage).
+    const QString made = m_dir.filePath("sizing.json");
     const QStringList err = runCli(
-        { "sizing", "--server", "openldap", "--db-size-mb", "1200", "--threads", "4", "--json", path, "--no-history" });
+        { "sizing", "--server", "openldap", "--db-size-mb", "1200", "--threads", "4", "--json", made, "--no-history" });
     QVERIFY2(err.isEmpty(), qPrintable(err.join("")));
+    QFile in(made);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject json = QJsonDocument::fromJson(in.readAll()).object();
+    QCOMPARE(json.value("kind").toString(), QStringLiteral("sizing"));
+    json.insert("kind", "ldif-stats");
+    const QString path = m_dir.filePath("ldif-stats.json");
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(json).toJson());
+    out.close();
     ProbeRunner runner;
     MainWindow window(&runner);
     QSignalSpy opened(&window, &MainWindow::recordOpened);
@@ -234,7 +250,7 @@ void TestMainWindow::openRecordRefusesWhatNoPageShows()
     QTRY_COMPARE(opened.count(), 1);
     QVERIFY(!opened.at(0).at(0).toBool());
     const QString message = opened.at(0).at(1).toString();
-    QVERIFY2(message.contains("sizing"), qPrintable(message));
+    QVERIFY2(message.contains("ldif-stats"), qPrintable(message));
     QVERIFY(window.savedRunBanner()->isHidden());
 
     window.openRecordFile(m_dir.filePath("missing.json"));

@@ -9,15 +9,19 @@
 #include "ui/mainwindow.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
+#include "ui/widgets/savedrunbanner.h"
 #include "ui/widgets/sizingresultview.h"
 #include "uisandbox.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -25,6 +29,9 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
+
+#include <cmath>
 
 namespace {
 
@@ -51,6 +58,8 @@ private slots:
     void ldifMeasureFillsEntries();
     void serverReadFillsInputs();
     void saveInHistory();
+    void savedRecordShownReadOnly();
+    void savedRecordOfAnotherKindRefused();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -260,6 +269,101 @@ void TestSizingPage::saveInHistory()
     typeInto(&page, "threads", QStringLiteral("x"));
     page.recompute();
     QVERIFY(!page.saveInHistory());
+}
+
+// A record dirbench-cli made, opened with File → Open record…: the form holds its spec, read-only, the view its
+// figures; Start makes a new sizing from those inputs, with the same figures.
+void TestSizingPage::savedRecordShownReadOnly()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sizing.json"));
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        { "sizing", "--server", "389ds", "--threads", "16", "--dbcache-mb", "1200", "--entries", "400000",
+            "--entry-cache-bytes-per-entry", "2500", "--import-cache-mb", "0", "--json", path, "--no-history" });
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto rec = RunRecord::fromJsonBytes(file.readAll());
+    QVERIFY(rec);
+    QCOMPARE(rec->kind, QStringLiteral("sizing"));
+
+    ProbeRunner runner;
+    QSignalSpy started(&runner, &ProbeRunner::started);
+    MainWindow window(&runner);
+    QSignalSpy opened(&window, &MainWindow::recordOpened);
+    window.openRecordFile(path);
+    QTRY_COMPARE(opened.count(), 1);
+    QVERIFY2(opened.at(0).at(0).toBool(), qPrintable(opened.at(0).at(1).toString()));
+    auto* page = window.findChild<SizingPage*>();
+    QVERIFY(page);
+    QCOMPARE(window.currentPage(), page);
+
+    // The form: the record's spec (the page's own example has 8 threads and a 685 MB dbcache).
+    QCOMPARE(page->form()->server(), SizingServer::Ds389);
+    QCOMPARE(page->form()->text("threads"), QStringLiteral("16"));
+    QCOMPARE(page->form()->text("dbcache-mb"), QStringLiteral("1200"));
+    for (const char* f : { "threads", "dbcache-mb", "entry-cache-mb", "import-cache-mb", "entries",
+             "entry-cache-bytes-per-entry", "db-size-mb", "users" }) {
+        const QJsonValue v = rec->spec.value(SizingForm::specKey(QString::fromLatin1(f)));
+        const QString text = page->form()->text(QString::fromLatin1(f));
+        if (v.isDouble())
+            QVERIFY2(text.toDouble() == v.toDouble(), f);
+        else
+            QVERIFY2(text.isEmpty(), f);
+    }
+    // The view: the record's figures.
+    const QJsonObject& s = rec->summary;
+    SizingResultView* view = page->resultView();
+    QCOMPARE(view->applyText(), s.value("apply").toObject().value("text").toString());
+    const QJsonArray recs = s.value("recommendations").toArray();
+    QCOMPARE(view->recommendationCount(), int(recs.size()));
+    QTextDocument shown;
+    shown.setHtml(view->recommendationsHtml());
+    for (const QJsonValue& r : recs) {
+        const QString line = r.toObject().value("name").toString() + ": ";
+        QVERIFY2(shown.toPlainText().contains(line), qPrintable(line));
+        QVERIFY(shown.toPlainText().contains(r.toObject().value("computation").toString()));
+    }
+    const double total = s.value("total_ram_mb").toDouble();
+    QVERIFY(total > 0);
+    QCOMPARE(view->totalText(), "Total RAM: " + Units::formatNumber(total, total == std::round(total) ? 0 : 1) + " MB");
+
+    // Read-only: nothing ran, nothing saved, the banner says so.
+    QVERIFY(!page->form()->isEnabled());
+    QVERIFY(!page->findChild<QPushButton*>("saveHistoryButton")->isEnabled());
+    QVERIFY(!page->saveInHistory());
+    QCOMPARE(started.count(), 0);
+    QVERIFY(page->lastRecord().kind.isEmpty());
+    QVERIFY(!window.savedRunBanner()->isHidden());
+    QVERIFY(window.savedRunBanner()->text().contains("sizing.json"));
+
+    // Start: a sizing made now from those inputs (the same figures), editable, no banner.
+    page->start();
+    QVERIFY(page->form()->isEnabled());
+    QVERIFY(!page->showingSaved());
+    QVERIFY(window.savedRunBanner()->isHidden());
+    QCOMPARE(page->lastRecord().summary.value("total_ram_mb").toDouble(), total);
+    QCOMPARE(page->resultView()->applyText(), s.value("apply").toObject().value("text").toString());
+}
+
+void TestSizingPage::savedRecordOfAnotherKindRefused()
+{
+    ProbeRunner runner;
+    SizingPage page(&runner);
+    RunRecord disk;
+    disk.kind = "disk";
+    QString why;
+    QVERIFY(!page.showRecord(disk, &why));
+    QVERIFY2(why.contains("\"disk\" record, not a sizing"), qPrintable(why));
+    QVERIFY(page.form()->isEnabled());
+    QCOMPARE(page.form()->text("threads"), QStringLiteral("8")); // untouched
+    RunRecord empty;
+    empty.kind = "sizing";
+    QVERIFY(!page.showRecord(empty, &why));
+    QVERIFY2(why.contains("no recommendations"), qPrintable(why));
+    QVERIFY(!page.showingSaved());
 }
 
 QTEST_MAIN(TestSizingPage)

@@ -1,16 +1,21 @@
 // The main window fits a 1366 x 768 screen on every page: its minimumSizeHint() leaves room for a title bar at the
 // default text size, and stays within the screen at View → Text size → Large (the forms scroll instead). Measured
 // in the fullest state a page can be in: every hidden part shown (results, live charts, notes) and every warnings
-// box holding three warnings. The warnings box reads in the light and the dark palette (contrast ≥ 4.5:1).
+// box holding three warnings. The warnings box reads in the light and the dark palette (contrast ≥ 4.5:1), and so
+// do the saved-run banner, the insecure-connection warning and every form's error text, measured on their pixels.
 #include "core/common/runrecord.h"
 #include "core/run/proberunner.h"
 #include "ui/mainwindow.h"
 #include "ui/textsize.h"
 #include "ui/widgets/notestyle.h"
+#include "ui/widgets/savedrunbanner.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QAbstractScrollArea>
 #include <QApplication>
+#include <QHash>
+#include <QImage>
+#include <QLabel>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTest>
@@ -22,6 +27,7 @@ private slots:
     void everyPageFitsAtTheDefaultTextSize();
     void everyPageFitsAtLargeText();
     void warningsReadInBothPalettes();
+    void messagesReadInBothPalettes();
     void cleanup();
 };
 
@@ -79,6 +85,51 @@ QStringList measureFilled(QSize limit)
     for (int i = 0; i < tabs->count(); ++i)
         fill(tabs->widget(i));
     return tooBig(window, limit);
+}
+
+// A label as it paints: its most frequent colour is its background, the pixel farthest from that its text. The
+// contrast of the two (a glyph's stem is fully covered, so that pixel is the text's own colour).
+double paintedContrast(QLabel* label, const QString& text)
+{
+    label->setText(text);
+    label->show();
+    label->ensurePolished();
+    label->setFixedSize(label->sizeHint().expandedTo(QSize(200, 20))); // whatever size its hidden page has now
+    const QImage image = label->grab().toImage();
+    QHash<QRgb, int> count;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            ++count[image.pixel(x, y)];
+    QRgb background = 0;
+    for (auto it = count.cbegin(); it != count.cend(); ++it)
+        if (it.value() > count.value(background))
+            background = it.key();
+    double best = 1;
+    for (auto it = count.cbegin(); it != count.cend(); ++it)
+        best = std::max(best, WarningsLabel::contrastRatio(QColor(it.key()), QColor(background)));
+    return best;
+}
+
+// The messages of every page, made under `palette`, each with its painted contrast.
+QList<QPair<QString, double>> messageContrasts()
+{
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    QList<QPair<QString, double>> out;
+    RunRecord rec;
+    rec.kind = "disk";
+    rec.started = QDateTime::currentDateTime();
+    auto* banner = window.savedRunBanner();
+    out << qMakePair(QStringLiteral("savedRunBanner"), paintedContrast(banner, SavedRunBanner::textFor(rec, "a file")));
+    auto* insecure = window.findChild<QLabel*>("insecureWarning");
+    if (insecure)
+        out << qMakePair(insecure->objectName(), paintedContrast(insecure, insecure->text()));
+    for (QLabel* l : window.findChildren<QLabel*>()) {
+        if (l->objectName().endsWith("rrorLabel") || l->objectName() == "invalidLabel"
+            || l->objectName() == "probeFailureLabel")
+            out << qMakePair(l->objectName(), paintedContrast(l, "--threads: not a number (\"eight\")"));
+    }
+    return out;
 }
 
 } // namespace
@@ -142,6 +193,44 @@ void TestWindowFit::warningsReadInBothPalettes()
     QApplication::sendEvent(&label, &changed);
     QVERIFY(label.styleSheet().contains(WarningsLabel::colours(light).background.name()));
     QVERIFY(label.text().contains(WarningsLabel::colours(light).code.name()));
+}
+
+void TestWindowFit::messagesReadInBothPalettes()
+{
+    const QPalette light = QApplication::style()->standardPalette();
+    const QPalette dark(QColor(0x35, 0x35, 0x35), QColor(0x2a, 0x2a, 0x2a));
+    for (const QPalette& p : { light, dark }) {
+        // the colours themselves, on the background they are meant for
+        for (const auto& box : { NoteStyle::savedRunBox(p), NoteStyle::dangerBox(p) })
+            QVERIFY(WarningsLabel::contrastRatio(box.text, box.background) >= 4.5);
+        QVERIFY(WarningsLabel::contrastRatio(NoteStyle::errorColour(p), p.color(QPalette::Window)) >= 4.5);
+        // and as they paint, on every page of a window made under this palette
+        QApplication::setPalette(p);
+        const auto measured = messageContrasts();
+        QApplication::setPalette(light);
+        QVERIFY2(
+            measured.size() >= 13, qPrintable(QString::number(measured.size()))); // 9 forms, sizing, probe, 2 boxes
+        QStringList names, poor;
+        for (const auto& [name, ratio] : measured) {
+            qInfo("window %s: %-22s %.2f:1", qPrintable(p.color(QPalette::Window).name()), qPrintable(name), ratio);
+            names << name;
+            if (ratio < 4.5)
+                poor << QStringLiteral("%1 %2:1").arg(name).arg(ratio, 0, 'f', 2);
+        }
+        QVERIFY(names.contains("insecureWarning"));
+        QVERIFY(names.contains("loadErrorLabel"));
+        QVERIFY(names.contains("probeFailureLabel"));
+        QVERIFY2(poor.isEmpty(), qPrintable(poor.join(", ")));
+    }
+    // the banner follows a palette change (a dark box on a dark window, not a bright yellow patch)
+    SavedRunBanner banner;
+    QVERIFY(banner.styleSheet().contains(NoteStyle::savedRunBox(light).background.name()));
+    QApplication::setPalette(dark);
+    QEvent changed(QEvent::ApplicationPaletteChange);
+    QApplication::sendEvent(&banner, &changed);
+    QVERIFY(banner.styleSheet().contains(NoteStyle::savedRunBox(dark).background.name()));
+    QVERIFY(NoteStyle::savedRunBox(dark).background.lightnessF() < 0.5);
+    QApplication::setPalette(light);
 }
 
 QTEST_MAIN(TestWindowFit)

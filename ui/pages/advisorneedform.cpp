@@ -1,5 +1,7 @@
 #include "ui/pages/advisorneedform.h"
 
+#include "ui/widgets/notestyle.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -65,7 +67,7 @@ bool AdvisorNeedForm::read(const CloudCatalog::Catalog& c, CloudCatalog::Require
         m_errorField = field;
         m_errorText = why;
         if (QLineEdit* e = edit(field))
-            e->setStyleSheet(QStringLiteral("border: 1px solid #c62828;"));
+            e->setStyleSheet(NoteStyle::errorFieldSheet());
         return false;
     };
     const QLocale locale;

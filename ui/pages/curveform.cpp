@@ -1,6 +1,7 @@
 #include "ui/pages/curveform.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -9,9 +10,7 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
-namespace {
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
-} // namespace
+namespace { } // namespace
 
 CurveForm::CurveForm(QWidget* parent)
     : QWidget(parent)
@@ -41,7 +40,7 @@ CurveForm::CurveForm(QWidget* parent)
     m_cacheEntriesEdit->setToolTip(tr("working-set: entries the server's cache holds"));
     m_errorLabel->setObjectName(QStringLiteral("curveErrorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
     m_fields = { { QStringLiteral("mode"), m_modeCombo }, { QStringLiteral("points"), m_pointsEdit },
         { QStringLiteral("seconds-per-point"), m_secondsEdit }, { QStringLiteral("warmup"), m_warmupEdit },
@@ -132,7 +131,7 @@ void CurveForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setFocus();
     }
 }

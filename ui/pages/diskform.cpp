@@ -18,7 +18,6 @@
 namespace {
 
 const QString kDirKey = QStringLiteral("disk/dir");
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
 
 ProbeError unreadable(const QString& field, const QString& text, const QString& example)
 {
@@ -88,7 +87,7 @@ DiskForm::DiskForm(QWidget* parent)
 
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
 
     m_fields = { { QStringLiteral("dir"), m_dirEdit }, { QStringLiteral("size"), m_sizeEdit },
@@ -220,7 +219,7 @@ void DiskForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = fieldWidget(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setToolTip(text);
         w->setFocus();
     }

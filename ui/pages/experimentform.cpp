@@ -1,5 +1,7 @@
 #include "ui/pages/experimentform.h"
 
+#include "ui/widgets/notestyle.h"
+
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -7,9 +9,7 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
-namespace {
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
-} // namespace
+namespace { } // namespace
 
 ExperimentForm::ExperimentForm(QWidget* parent)
     : QWidget(parent)
@@ -46,7 +46,7 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_edits.value(QStringLiteral("points"))->setText(QStringLiteral("1,2,4,8,16,32"));
     m_edits.value(QStringLiteral("entries"))->setText(QStringLiteral("1000,10000,100000"));
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    NoteStyle::applyError(m_errorLabel, false);
     m_errorLabel->setWordWrap(true);
     m_errorLabel->hide();
     auto* layout = new QVBoxLayout(this);
@@ -149,7 +149,7 @@ void ExperimentForm::showError(const ProbeError& error)
     clearError();
     m_errorField = error.field;
     if (QLineEdit* e = m_edits.value(error.field))
-        e->setStyleSheet(kErrorStyle);
+        e->setStyleSheet(NoteStyle::errorFieldSheet());
     m_errorLabel->setText(error.field.isEmpty() ? error.message() : error.field + QStringLiteral(": ") + error.detail);
     m_errorLabel->show();
 }

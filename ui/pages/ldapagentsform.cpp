@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "ui/offthread.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -17,8 +18,6 @@
 #include <cmath>
 
 namespace {
-
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
 
 struct CheckOutcome
 {
@@ -72,7 +71,7 @@ LdapAgentsForm::LdapAgentsForm(QWidget* parent)
     m_checkTable->setMinimumHeight(110);
     m_errorLabel->setObjectName(QStringLiteral("agentsErrorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    NoteStyle::applyError(m_errorLabel, false);
     m_errorLabel->hide();
     auto* note = new QLabel(tr("Threads and rate are totals, split evenly across the agents (at least one thread "
                                "each). Each host runs the agent command over ssh (BatchMode: keys, no prompt); "
@@ -249,7 +248,7 @@ void LdapAgentsForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setToolTip(text);
         w->setFocus();
     }

@@ -1,6 +1,7 @@
 #include "ui/pages/ldapconnectionform.h"
 
 #include "ui/pages/ldapprofilebar.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,11 +14,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-namespace {
-
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
-
-} // namespace
+namespace { } // namespace
 
 LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     : QWidget(parent)
@@ -65,8 +62,7 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     m_insecureWarning->setWordWrap(true);
     m_insecureWarning->setText(tr("⚠ The server's certificate is not checked: anyone in the path can read the "
                                   "password and the traffic. Use only on a test network."));
-    m_insecureWarning->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #8e1b1b; border: 1px "
-                                                    "solid #e5a3a3; border-radius: 3px; padding: 3px 5px; }"));
+    NoteStyle::applyBox(m_insecureWarning, NoteStyle::dangerBox);
     m_insecureWarning->hide();
     for (QDoubleSpinBox* s : { m_networkTimeoutSpin, m_opTimeoutSpin }) {
         s->setRange(0.1, 3600);
@@ -81,7 +77,7 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     m_opTimeoutSpin->setToolTip(tr("Seconds to wait for each operation; late ones are abandoned"));
     m_errorLabel->setObjectName(QStringLiteral("connectionErrorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
 
     QLayout* caRow = nullptr;
@@ -253,7 +249,7 @@ void LdapConnectionForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setToolTip(text);
         w->setFocus();
     }

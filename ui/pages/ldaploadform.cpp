@@ -1,6 +1,7 @@
 #include "ui/pages/ldaploadform.h"
 
 #include "core/sandbox/sandboxinfo.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -13,8 +14,6 @@
 #include <algorithm>
 
 namespace {
-
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
 
 QStringList opsOf(const QString& op, const QString& mixText)
 {
@@ -139,7 +138,7 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
 
     m_errorLabel->setObjectName(QStringLiteral("loadErrorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -350,7 +349,7 @@ void LdapLoadForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setToolTip(text);
         w->setFocus();
     }

@@ -2,12 +2,15 @@
 
 #include "ui/models/connectionprofiles.h"
 #include "ui/models/keyring.h"
+#include "ui/widgets/notestyle.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPalette>
 #include <QPushButton>
 
 LdapProfileBar::LdapProfileBar(std::function<LdapTarget()> target, QWidget* parent)
@@ -153,6 +156,8 @@ void LdapProfileBar::refresh(const QString& select)
 void LdapProfileBar::showMessage(const QString& text, bool error)
 {
     m_label->setText(text);
-    m_label->setStyleSheet(error ? QStringLiteral("color: #c62828;") : QStringLiteral("color: #555555;"));
+    const QPalette p = QApplication::palette();
+    m_label->setStyleSheet(
+        QStringLiteral("color: %1;").arg((error ? NoteStyle::errorColour(p) : NoteStyle::colour(p)).name()));
     m_label->show();
 }

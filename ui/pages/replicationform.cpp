@@ -2,6 +2,7 @@
 
 #include "core/sandbox/sandboxinfo.h"
 #include "ui/pages/ldapconnectionform.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -13,8 +14,6 @@
 #include <QVBoxLayout>
 
 namespace {
-
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
 
 QDoubleSpinBox* spin(QWidget* parent, const QString& name, double lo, double hi, double value, const QString& suffix)
 {
@@ -59,7 +58,7 @@ ReplicationForm::ReplicationForm(QWidget* parent)
     m_maxLagSpin->setSpecialValueText(tr("no verdict"));
     m_maxLagSpin->setToolTip(tr("A verdict per consumer: its p99 lag at most this (0: no verdict)"));
     m_errorLabel->setObjectName(QStringLiteral("replicationErrorLabel"));
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    NoteStyle::applyError(m_errorLabel, false);
     m_errorLabel->setWordWrap(true);
     m_errorLabel->hide();
 
@@ -190,7 +189,7 @@ void ReplicationForm::showError(const ProbeError& error)
     m_errorLabel->setText(error.message());
     m_errorLabel->show();
     if (QWidget* w = fieldWidget(error.field)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setFocus();
     }
 }

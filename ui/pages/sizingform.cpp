@@ -1,6 +1,7 @@
 #include "ui/pages/sizingform.h"
 
 #include "core/common/units.h"
+#include "core/sizing/recommendation.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -10,13 +11,12 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <cmath>
 
 namespace {
-
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
 
 // The form's fields in order: CLI name, SizingInput origin key, placeholder.
 struct Field
@@ -87,7 +87,7 @@ SizingForm::SizingForm(QWidget* parent)
     m_ldifLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
 
     auto* layout = new QVBoxLayout(this);
@@ -154,6 +154,29 @@ void SizingForm::setText(const QString& field, const QString& text)
         clearError();
         emit edited();
     }
+}
+
+QString SizingForm::specKey(const QString& field)
+{
+    for (const Field& f : kFields)
+        if (field == QLatin1String(f.name))
+            return QString::fromLatin1(f.key);
+    return {};
+}
+
+void SizingForm::setFromSpec(const QJsonObject& spec)
+{
+    const auto kind = SizingInput::serverFromName(spec.value(QStringLiteral("server")).toString());
+    {
+        const QSignalBlocker block(m_serverCombo);
+        setServer(kind.value_or(SizingServer::Ds389));
+    }
+    updateForServer();
+    for (const Field& f : kFields) {
+        const QJsonValue v = spec.value(QLatin1String(f.key));
+        m_edits.value(QString::fromLatin1(f.name))->setText(v.isDouble() ? SizingText::num(v.toDouble()) : QString());
+    }
+    clearError();
 }
 
 QString SizingForm::text(const QString& field) const
@@ -239,7 +262,7 @@ void SizingForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QLineEdit* w = m_edits.value(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setToolTip(text);
     }
 }

@@ -5,6 +5,7 @@
 #include "core/sizing/sizinginput.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QWidget>
 
 #include <optional>
@@ -38,6 +39,10 @@ public:
     void setServer(SizingServer server);
     void setText(const QString& field, const QString& text);
     QString text(const QString& field) const;
+    // The inputs a saved record's spec holds (SizingInput::toJson): the server kind and each field, empty where the
+    // spec has none. Emits no edited().
+    void setFromSpec(const QJsonObject& spec);
+    static QString specKey(const QString& field); // "dbcache-mb" -> "dbcache_mb"
     QLineEdit* edit(const QString& field) const { return m_edits.value(field); }
     QPushButton* ldifButton() const { return m_ldifButton; }
 

@@ -49,12 +49,12 @@ SizingPage::SizingPage(ProbeRunner* runner, QWidget* parent)
     m_serverLabel->setObjectName(QStringLiteral("serverLabel"));
     m_serverLabel->setWordWrap(true);
     m_serverLabel->setTextFormat(Qt::PlainText);
-    auto* save = new QPushButton(tr("Save in history"), this);
-    save->setObjectName(QStringLiteral("saveHistoryButton"));
-    save->setToolTip(tr("Keep this sizing (inputs, every number and its reasoning) in the run history"));
-    connect(save, &QPushButton::clicked, this, &SizingPage::saveInHistory);
+    m_saveButton = new QPushButton(tr("Save in history"), this);
+    m_saveButton->setObjectName(QStringLiteral("saveHistoryButton"));
+    m_saveButton->setToolTip(tr("Keep this sizing (inputs, every number and its reasoning) in the run history"));
+    connect(m_saveButton, &QPushButton::clicked, this, &SizingPage::saveInHistory);
     formLayout->addWidget(m_serverButton);
-    formLayout->addWidget(save);
+    formLayout->addWidget(m_saveButton);
     formLayout->addWidget(m_serverLabel);
     formLayout->addStretch(1);
     auto* note = new QLabel(tr("Sizes in MB = 10<sup>6</sup> bytes, as the HP guide prints them. An empty field is "
@@ -112,6 +112,8 @@ void SizingPage::recompute()
 
 RunRecord SizingPage::record() const
 {
+    if (m_saved)
+        return *m_saved;
     SizingInput in;
     if (!m_result || m_form->readInput(&in).isError())
         return {};
@@ -143,6 +145,7 @@ QString SizingPage::errorText() const
 
 void SizingPage::start()
 {
+    leaveSaved();
     m_made = true;
     recompute();
 }
@@ -167,6 +170,7 @@ void SizingPage::measureLdif(const QString& path)
 {
     if (isRunning())
         return;
+    leaveSaved();
     auto out = std::make_shared<std::optional<LdifStats>>();
     m_pending = out;
     m_runId = m_runner->start([path, out](RunContext& ctx) {
@@ -238,6 +242,7 @@ void SizingPage::readServer(const LdapTarget& target, const QString& base)
 {
     if (isRunning())
         return;
+    leaveSaved();
     auto out = std::make_shared<std::optional<ServerInventory>>();
     m_pendingServer = out;
     m_runId = m_runner->start([target, base, out](RunContext& ctx) {
@@ -303,6 +308,10 @@ QString SizingPage::serverText() const
 
 bool SizingPage::saveInHistory()
 {
+    if (m_saved) {
+        emit statusMessage(tr("A saved sizing is shown read-only; Start makes a new one from its inputs"));
+        return false;
+    }
     const RunRecord rec = record();
     if (rec.kind.isEmpty()) {
         emit statusMessage(tr("Nothing to save: %1").arg(errorText()));

@@ -37,6 +37,11 @@ public:
 
     QString title() const override { return tr("Sizing"); }
     bool isRunning() const override { return m_runId != 0; }
+    // A saved "sizing" record, read-only: the form holds its spec (disabled), the view its summary. Start leaves it
+    // (the form is editable again and computes anew); refused while an LDIF or a server is being read.
+    bool showsKind(const QString& kind) const override { return kind == u"sizing"; }
+    bool showRecord(const RunRecord& record, QString* error = nullptr) override;
+    bool showingSaved() const { return m_saved.has_value(); }
 
     SizingForm* form() const { return m_form; }
     SizingResultView* resultView() const { return m_view; }
@@ -45,7 +50,8 @@ public:
     RunRecord record() const;
     // record() once the user made a sizing (Start, Save in history, an LDIF measured, a server read); before that
     // an empty record: the form's untouched example is not a run, and a report leaves it out.
-    RunRecord lastRecord() const { return m_made ? record() : RunRecord(); }
+    // A saved record shown is record() but not the page's own run (as on the other pages): no lastRecord().
+    RunRecord lastRecord() const { return m_made && !m_saved ? record() : RunRecord(); }
     QString errorField() const;
     QString errorText() const;
     // Reads this LDIF as a job (what the button does after its file dialog).
@@ -78,6 +84,8 @@ private:
     void onServerRead(const RunRecord& record);
     void applyLive(SizingInput* in) const;
     void onFinished(int runId, const RunRecord& record);
+    void setSavedMode(const std::optional<RunRecord>& saved);
+    void leaveSaved();
 
     ProbeRunner* m_runner;
     SizingForm* m_form = nullptr;
@@ -91,5 +99,7 @@ private:
     LdapLoadProvider m_ldapProvider;
     QPushButton* m_serverButton = nullptr;
     QLabel* m_serverLabel = nullptr;
+    QPushButton* m_saveButton = nullptr;
+    std::optional<RunRecord> m_saved;
     bool m_made = false;
 };

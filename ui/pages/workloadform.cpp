@@ -2,6 +2,7 @@
 
 #include "core/workload/logreader.h"
 #include "core/workload/workload.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,8 +18,6 @@
 #include <QVBoxLayout>
 
 namespace {
-
-const QString kErrorStyle = QStringLiteral("border: 1px solid #c62828; border-radius: 2px; padding: 1px;");
 
 // Epoch seconds or ISO 8601 (a time without a zone is UTC, as the CLI reads it).
 std::optional<uint64_t> parseTime(const QString& text)
@@ -98,7 +97,7 @@ WorkloadForm::WorkloadForm(QWidget* parent)
 
     m_errorLabel->setObjectName(QStringLiteral("workloadErrorLabel"));
     m_errorLabel->setWordWrap(true);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+    NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -226,7 +225,7 @@ void WorkloadForm::showError(const ProbeError& error)
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(kErrorStyle);
+        w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setFocus();
     }
 }

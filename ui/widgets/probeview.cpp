@@ -66,7 +66,7 @@ ProbeView::ProbeView(QWidget* parent)
     m_evidenceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_failureLabel->setObjectName(QStringLiteral("probeFailureLabel"));
     m_failureLabel->setWordWrap(true);
-    m_failureLabel->setStyleSheet(QStringLiteral("QLabel { color: #c62828; font-weight: bold; }"));
+    NoteStyle::applyError(m_failureLabel);
     m_timings->setObjectName(QStringLiteral("probeTimings"));
     m_tlsNone->setObjectName(QStringLiteral("probeTlsNone"));
     m_tlsNone->setWordWrap(true);

@@ -1,5 +1,7 @@
 #include "ui/widgets/savedrunbanner.h"
 
+#include "ui/widgets/notestyle.h"
+
 #include <QLocale>
 
 SavedRunBanner::SavedRunBanner(QWidget* parent)
@@ -8,7 +10,7 @@ SavedRunBanner::SavedRunBanner(QWidget* parent)
     setObjectName(QStringLiteral("savedRunBanner"));
     setWordWrap(true);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
-    setStyleSheet(QStringLiteral("background: #fff3cd; color: #5c4400; border: 1px solid #e0c46c; padding: 4px;"));
+    NoteStyle::applyBox(this, NoteStyle::savedRunBox);
     hide();
 }
 

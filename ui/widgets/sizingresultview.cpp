@@ -66,7 +66,7 @@ SizingResultView::SizingResultView(QWidget* parent)
     m_termsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_invalidLabel->setObjectName(QStringLiteral("invalidLabel"));
     m_invalidLabel->setWordWrap(true);
-    m_invalidLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    NoteStyle::applyError(m_invalidLabel, false);
     m_invalidLabel->hide();
     m_warnings->setObjectName(QStringLiteral("sizingWarnings"));
     m_recommendations->setObjectName(QStringLiteral("recommendationsView"));

@@ -1,0 +1,58 @@
+// The Sizing page with a saved "sizing" record (File → Open record…, the History page's "open"), read-only.
+#include "core/sizing/serversizing.h"
+#include "ui/pages/sizingform.h"
+#include "ui/pages/sizingpage.h"
+#include "ui/widgets/sizingresultview.h"
+
+#include <QJsonObject>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
+
+bool SizingPage::showRecord(const RunRecord& record, QString* error)
+{
+    QString why;
+    const auto result = isRunning() ? std::nullopt : ServerSizing::resultOf(record, &why);
+    if (!result) {
+        if (error)
+            *error = isRunning() ? tr("the Sizing page is reading an LDIF file or a server; open the saved run when "
+                                      "it has finished")
+                                 : tr("the Sizing page cannot show this record: %1").arg(why);
+        return false;
+    }
+    m_debounce->stop();
+    m_live.reset();
+    m_form->clearLdifStats();
+    m_view->setLdifStats(nullptr);
+    m_form->setFromSpec(record.spec);
+    m_result = *result;
+    m_view->setResult(*result);
+    const QString vendor = record.server.toObject().value(QStringLiteral("vendor")).toString();
+    m_serverLabel->setText(vendor.isEmpty() ? QString() : tr("Inputs read from %1 when it was made").arg(vendor));
+    setSavedMode(record);
+    emit statusMessage(tr("Saved sizing: %1").arg(m_view->totalText()));
+    return true;
+}
+
+void SizingPage::setSavedMode(const std::optional<RunRecord>& saved)
+{
+    m_saved = saved;
+    const bool editable = !saved;
+    m_form->setEnabled(editable);
+    m_serverButton->setEnabled(editable);
+    m_saveButton->setEnabled(editable);
+}
+
+// Back to a sizing made now (Start, an LDIF measure, a server read). The window drops its "viewing a saved run"
+// banner when a page starts a run; a sizing computes at once, so Start says it started and finished.
+void SizingPage::leaveSaved()
+{
+    if (!m_saved)
+        return;
+    m_serverLabel->clear();
+    setSavedMode(std::nullopt);
+    if (!isRunning()) {
+        emit runningChanged(true);
+        emit runningChanged(false);
+    }
+}
