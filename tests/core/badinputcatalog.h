@@ -207,7 +207,6 @@ inline QList<Command> commands(const QString& scratch)
             + QList<Arg> { { "--agents", "local:1", K::Agents },
                 { "--agent-command", "/nonexistent/dirbench-cli", K::Count, false },
                 { "--on-agent-loss", "fail", K::AgentLoss }, { "--allow-clock-skew", "", K::Count, false },
-                { "--ssh-option", "-oBatchMode=yes", K::Count, false },
                 { "--interval-histograms", "", K::Count, false },
                 { "--source-address", "127.0.0.1,127.0.0.2", K::SourceAddress } });
     out.last().name = "ldap search --agents";

@@ -334,7 +334,10 @@ void TstAgentMerge::k8sPodsAreAttachedTo()
     QCOMPARE(QProcess::execute(QStringLiteral("sh"), { QStringLiteral("-n"), QStringLiteral("-c"), script }), 0);
     const auto noNs = Agents::parseAgentList(QStringLiteral("k8s:job1:1"), &why);
     QVERIFY(noNs && noNs->size() == 1 && noNs->first().k8sNamespace.isEmpty());
-    QVERIFY(!Agents::agentCommandLine(spec, noNs->first()).at(2).contains(QLatin1String(" -n ")));
+    const QString noNsScript = Agents::agentCommandLine(spec, noNs->first()).at(2);
+    QVERIFY2(noNsScript.contains(QLatin1String("kubectl get pods -l job-name=job1,"))
+            && noNsScript.contains(QLatin1String("kubectl attach -i -q -c agent")),
+        qPrintable(noNsScript));
     for (const char* bad : { "k8s:job", "k8s:job:0", "k8s:Job:2", "k8s:a/b/c:2", "k8s:job:x" }) {
         QVERIFY2(!Agents::parseAgentList(QLatin1String(bad), &why), bad);
         QVERIFY2(why.contains(QLatin1String("k8s:[NAMESPACE/]JOB:N")), qPrintable(why));

@@ -564,6 +564,13 @@ void TstAgents::agentsCheck()
         QStringLiteral("--agents"), QStringLiteral("local:1"), QStringLiteral("--agent-command"),
         QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--uri"), QStringLiteral("ldap://127.0.0.1:1") });
     QCOMPARE(unreachable.code, 1);
+    // An ssh option with no agent over ssh does not apply: refused, naming it, before anything starts.
+    const auto sshless = CliRun::run(loadArgs(QStringLiteral("search"), m_tmp.filePath(QStringLiteral("none.json")),
+        { QStringLiteral("--agents"), QStringLiteral("local:1"), QStringLiteral("--ssh-option"),
+            QStringLiteral("-oBatchMode=yes") }));
+    QCOMPARE(sshless.code, 2);
+    QVERIFY2(sshless.err.contains("--ssh-option"), sshless.err.constData());
+    QVERIFY(!QFile::exists(m_tmp.filePath(QStringLiteral("none.json"))));
 }
 
 // --source-address 127.0.0.1,127.0.0.2 (loopback, on one host): the server sees connections from both.
