@@ -92,7 +92,8 @@ static bool addJobPods(const QString& item, QList<AgentHost>* out, QString* erro
     bool ok = false;
     const int n = parts.size() == 2 ? parts.at(1).toInt(&ok) : 0;
     const QStringList where = parts.value(0).split(u'/');
-    const QString job = where.last(), ns = where.size() == 2 ? where.first() : QString();
+    const QString& job = where.last();
+    const QString ns = where.size() == 2 ? where.first() : QString();
     static const QRegularExpression dnsName(QStringLiteral("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"));
     if (!ok || n < 1 || n > kMaxAgents || where.size() > 2 || !dnsName.match(job).hasMatch()
         || (!ns.isEmpty() && !dnsName.match(ns).hasMatch())) {

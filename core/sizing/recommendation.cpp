@@ -34,7 +34,8 @@ Recommendation Recommendation::fromJson(const QJsonObject& o)
     r.source = str("source");
     r.apply = str("apply"); // null: nothing to set
     r.note = str("note");
-    for (const auto& v : o.value(QStringLiteral("inputs")).toArray()) {
+    const QJsonArray inputs = o.value(QStringLiteral("inputs")).toArray();
+    for (const auto& v : inputs) {
         const QJsonObject i = v.toObject();
         r.inputs.append({ i.value(QStringLiteral("name")).toString(), i.value(QStringLiteral("value")).toDouble(),
             i.value(QStringLiteral("unit")).toString(), i.value(QStringLiteral("origin")).toString() });

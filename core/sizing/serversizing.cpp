@@ -76,7 +76,8 @@ std::optional<SizingResult> resultOf(const RunRecord& record, QString* error)
     SizingResult r;
     r.server = s.value(QStringLiteral("server")).toString();
     r.warnings = record.warnings;
-    for (const auto& v : s.value(QStringLiteral("recommendations")).toArray())
+    const QJsonArray recommendations = s.value(QStringLiteral("recommendations")).toArray();
+    for (const auto& v : recommendations)
         r.recommendations.append(Recommendation::fromJson(v.toObject()));
     const QJsonObject apply = s.value(QStringLiteral("apply")).toObject();
     r.apply = apply.value(QStringLiteral("text")).toString();

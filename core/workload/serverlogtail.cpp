@@ -76,8 +76,8 @@ Sample ServerLogTail::Slice::toSample() const
 {
     Sample s;
     s.series = QLatin1String(kSeries);
-    s.values = { { QStringLiteral("from_epoch_ms"), double(fromEpochNs / 1000000) },
-        { QStringLiteral("to_epoch_ms"), double(toEpochNs / 1000000) }, { QStringLiteral("ops"), double(ops) },
+    s.values = { { QStringLiteral("from_epoch_ms"), std::floor(double(fromEpochNs) / 1e6) },
+        { QStringLiteral("to_epoch_ms"), std::floor(double(toEpochNs) / 1e6) }, { QStringLiteral("ops"), double(ops) },
         { QStringLiteral("etime_p50_ms"), etimeP50Ms }, { QStringLiteral("etime_p99_ms"), etimeP99Ms } };
     return s;
 }

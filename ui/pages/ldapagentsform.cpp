@@ -278,7 +278,7 @@ void LdapAgentsForm::updateEnabled()
 {
     const bool agents = usesAgents();
     m_sourceCombo->setEnabled(m_inputsEnabled);
-    for (QWidget* w : m_fields)
+    for (QWidget* w : std::as_const(m_fields))
         w->setEnabled(m_inputsEnabled && agents);
     m_checkButton->setEnabled(m_inputsEnabled && agents && !m_checking);
     m_checkButton->setText(m_checking ? tr("Checking agents…") : tr("Check agents"));
