@@ -60,9 +60,10 @@ inline double secondsToMs(sv s)
 {
     uint64_t whole = 0;
     size_t i = 0;
-    while (i < s.size() && isDigit(s[i]) && i < 12)
+    while (i < s.size() && isDigit(s[i]) && i < 10)
         whole = whole * 10 + uint64_t(s[i++] - '0');
-    if (i == 0)
+    // Ten digits or more (over 31 years) is a corrupt line, and its nanoseconds would not fit a uint64_t: unknown.
+    if (i == 0 || i == 10)
         return -1;
     double frac = 0, scale = 0.1;
     if (i < s.size() && s[i] == '.')

@@ -103,6 +103,7 @@ private slots:
     void ds389ResultNeverComes();
     void ds389ResultBeforeRequest();
     void ds389TruncatedAndGarbage();
+    void ds389TimesOutOfRange();
     void ds389FilterCutAt512();
     void ds389OlderFormat();
     void ds389AllOperations();
@@ -257,6 +258,28 @@ void TstWorkloadParse::ds389TruncatedAndGarbage()
     const auto* b = c.find(1, 2);
     QVERIFY(b);
     QCOMPARE(b->dn, std::string("uid=a"));
+}
+
+// A corrupt time (the fuzzer's etime of 1e21 s) is unknown (-1), not a value whose nanoseconds overflow a uint64_t;
+// the longest time still read is 999999999 s.
+void TstWorkloadParse::ds389TimesOutOfRange()
+{
+    Collect c;
+    Parse389 p(&c);
+    feed(p,
+        { at(1) + "conn=1 op=1 SRCH base=\"dc=x\" scope=2 filter=\"(uid=a)\" attrs=ALL",
+            at(2) + "conn=1 op=1 RESULT err=0 tag=101 nentries=1 wtime=1e18 optime=1000000000 etime=1000000000000000000000",
+            at(3) + "conn=1 op=2 SRCH base=\"dc=x\" scope=2 filter=\"(uid=b)\" attrs=ALL",
+            at(4) + "conn=1 op=2 RESULT err=0 tag=101 nentries=1 wtime=0.5 optime=0.25 etime=999999999.5" });
+    const auto* bad = c.find(1, 1);
+    QVERIFY(bad && bad->haveResult);
+    QCOMPARE(bad->etimeMs, -1.0);
+    QCOMPARE(bad->optimeMs, -1.0);
+    QCOMPARE(bad->wtimeMs, 1000.0); // "1e18": the digits before the 'e' only, as the server never writes exponents
+    const auto* longest = c.find(1, 2);
+    QVERIFY(longest && longest->haveResult);
+    QCOMPARE(longest->etimeMs, 999999999500.0);
+    QCOMPARE(longest->wtimeMs, 500.0);
 }
 
 void TstWorkloadParse::ds389FilterCutAt512()
