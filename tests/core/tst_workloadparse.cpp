@@ -268,7 +268,9 @@ void TstWorkloadParse::ds389TimesOutOfRange()
     Parse389 p(&c);
     feed(p,
         { at(1) + "conn=1 op=1 SRCH base=\"dc=x\" scope=2 filter=\"(uid=a)\" attrs=ALL",
-            at(2) + "conn=1 op=1 RESULT err=0 tag=101 nentries=1 wtime=1e18 optime=1000000000 etime=1000000000000000000000",
+            at(2)
+                + "conn=1 op=1 RESULT err=0 tag=101 nentries=1 wtime=1e18 optime=1000000000 "
+                  "etime=1000000000000000000000",
             at(3) + "conn=1 op=2 SRCH base=\"dc=x\" scope=2 filter=\"(uid=b)\" attrs=ALL",
             at(4) + "conn=1 op=2 RESULT err=0 tag=101 nentries=1 wtime=0.5 optime=0.25 etime=999999999.5" });
     const auto* bad = c.find(1, 1);
