@@ -11,6 +11,7 @@
 #include "ui/models/operationmodel.h"
 #include "ui/models/resultcodemodel.h"
 #include "ui/widgets/ldaploadview.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QJsonArray>
 #include <QLabel>
@@ -188,7 +189,8 @@ void TestLdapLoadView::partlyExposedServer()
     QCOMPARE(view.serverChart()->pointCount(QStringLiteral("threads active")), 2);
     QVERIFY(!view.serverChart()->seriesNames().contains(QStringLiteral("read waiters"))); // absent, not 0
     const QString counters = view.countersText();
-    QVERIFY2(counters.contains(QStringLiteral("read waiters: <span style=\"color:#8a6d1a\">not exposed")),
+    QVERIFY2(counters.contains(QStringLiteral("read waiters: <span style=\"color:%1\">not exposed")
+                                   .arg(NoteStyle::warnColourNow().name())),
         qPrintable(counters));
     QVERIFY(counters.contains(QStringLiteral("threads active: <b>2</b>")));
     QVERIFY(!view.serverChart()->isPlaceholderVisible());

@@ -6,6 +6,7 @@
 #include "core/common/runrecord.h"
 #include "core/run/proberunner.h"
 #include "ui/mainwindow.h"
+#include "ui/models/resultcodemodel.h"
 #include "ui/textsize.h"
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/savedrunbanner.h"
@@ -203,7 +204,25 @@ void TestWindowFit::messagesReadInBothPalettes()
         // the colours themselves, on the background they are meant for
         for (const auto& box : { NoteStyle::savedRunBox(p), NoteStyle::dangerBox(p) })
             QVERIFY(WarningsLabel::contrastRatio(box.text, box.background) >= 4.5);
-        QVERIFY(WarningsLabel::contrastRatio(NoteStyle::errorColour(p), p.color(QPalette::Window)) >= 4.5);
+        for (const QColor& c :
+            { NoteStyle::errorColour(p), NoteStyle::passColour(p), NoteStyle::warnColour(p), NoteStyle::busyColour(p) })
+            for (const auto role : { QPalette::Window, QPalette::Base })
+                QVERIFY2(WarningsLabel::contrastRatio(c, p.color(role)) >= 4.5,
+                    qPrintable(c.name() + u" on " + p.color(role).name()));
+        // a table's red follows the palette: an error code in the result-code table
+        QApplication::setPalette(p);
+        ResultCodeModel codes;
+        codes.setCounts({ { 0, 10.0 }, { 32, 2.0 } });
+        bool sawError = false;
+        for (int r = 0; r < codes.rowCount(); ++r) {
+            const QVariant fg = codes.data(codes.index(r, 0), Qt::ForegroundRole);
+            if (fg.isValid()) {
+                QCOMPARE(fg.value<QBrush>().color(), NoteStyle::errorColour(p));
+                sawError = true;
+            }
+        }
+        QVERIFY(sawError);
+        QApplication::setPalette(light);
         // and as they paint, on every page of a window made under this palette
         QApplication::setPalette(p);
         const auto measured = messageContrasts();

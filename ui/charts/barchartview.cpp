@@ -3,7 +3,9 @@
 #include "ui/charts/chartexport.h"
 #include "ui/charts/chartlegend.h"
 #include "ui/charts/charttheme.h"
+#include "ui/widgets/notestyle.h"
 
+#include <QApplication>
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QLabel>
@@ -91,7 +93,7 @@ BarChartView::BarChartView(QWidget* parent)
     m_placeholder = new QLabel(this);
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
-    m_placeholder->setStyleSheet(QStringLiteral("color: #777777;"));
+    m_placeholder->setStyleSheet(QStringLiteral("color: %1;").arg(NoteStyle::colour(QApplication::palette()).name()));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);

@@ -3,7 +3,9 @@
 #include "ui/charts/chartexport.h"
 #include "ui/charts/chartlegend.h"
 #include "ui/charts/charttheme.h"
+#include "ui/widgets/notestyle.h"
 
+#include <QApplication>
 #include <QFontMetricsF>
 #include <QLabel>
 #include <QPainter>
@@ -113,7 +115,8 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_placeholder->setAlignment(Qt::AlignCenter);
     m_placeholder->setWordWrap(true);
     m_placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
-    m_placeholder->setStyleSheet(QStringLiteral("QLabel { color: #666666; background: transparent; }"));
+    m_placeholder->setStyleSheet(QStringLiteral("QLabel { color: %1; background: transparent; }")
+                                     .arg(NoteStyle::colour(QApplication::palette()).name()));
     m_placeholder->hide();
 }
 

@@ -1,5 +1,7 @@
 #include "ui/models/comparisonmodel.h"
 
+#include "ui/widgets/notestyle.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -90,9 +92,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ForegroundRole) {
         const QString v = d->verdict();
         if (v == u"better")
-            return QBrush(QColor(46, 125, 50));
+            return QBrush(NoteStyle::passColourNow());
         if (v == u"worse")
-            return QBrush(QColor(198, 40, 40));
+            return QBrush(NoteStyle::errorColourNow());
     }
     if (role == Qt::UserRole)
         return *d->deltaPct;

@@ -1,5 +1,8 @@
 #include "ui/models/historymodel.h"
 
+#include "ui/widgets/notestyle.h"
+
+#include <QApplication>
 #include <QBrush>
 #include <QColor>
 
@@ -50,9 +53,9 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const
     if (role == IdRole)
         return r->id;
     if (role == Qt::ForegroundRole && index.column() == Status && r->status != u"ok")
-        return QBrush(r->status == u"failed" || r->status == u"interrupted" ? QColor(198, 40, 40)
-                : r->status == u"running"                                   ? QColor(21, 101, 192)
-                                                                            : QColor(120, 120, 120));
+        return QBrush(r->status == u"failed" || r->status == u"interrupted" ? NoteStyle::errorColourNow()
+                : r->status == u"running"                                   ? NoteStyle::busyColourNow()
+                                          : NoteStyle::colour(QApplication::palette()));
     if (role == Qt::TextAlignmentRole && index.column() == Headline)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole)

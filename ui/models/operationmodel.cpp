@@ -1,6 +1,7 @@
 #include "ui/models/operationmodel.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QBrush>
 #include <QColor>
@@ -64,7 +65,7 @@ QVariant OperationModel::data(const QModelIndex& index, int role) const
         return int(index.column() == Operation ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (index.column() == Errors && f.errors > 0)
-            return QBrush(QColor(0xc6, 0x28, 0x28));
+            return QBrush(NoteStyle::errorColourNow());
         return {};
     default:
         return {};

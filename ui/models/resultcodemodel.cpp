@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/ldap/ldapsession.h"
+#include "ui/widgets/notestyle.h"
 
 #include <QBrush>
 #include <QColor>
@@ -56,7 +57,7 @@ QVariant ResultCodeModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         // Success (and compareFalse/compareTrue, the normal answers of a compare) in the normal colour.
         if (row.code != 0 && row.code != 5 && row.code != 6)
-            return QBrush(QColor(0xc6, 0x28, 0x28));
+            return QBrush(NoteStyle::errorColourNow());
         return {};
     default:
         return {};

@@ -1,5 +1,7 @@
 #include "ui/pages/advisorevalform.h"
 
+#include "ui/widgets/notestyle.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -238,7 +240,8 @@ void AdvisorEvalForm::recompute()
 QString AdvisorEvalForm::resultText() const
 {
     if (!m_evaluation)
-        return QStringLiteral("<span style='color:#c62828'>%1</span>").arg(m_error.toHtmlEscaped());
+        return QStringLiteral("<span style='color:%2'>%1</span>")
+            .arg(m_error.toHtmlEscaped(), NoteStyle::errorColourNow().name());
     const Evaluation& e = *m_evaluation;
     QStringList rows;
     auto row = [&](const QString& k, const QString& v) {
@@ -282,8 +285,9 @@ QString AdvisorEvalForm::resultText() const
     for (const auto& n : e.raw.notes)
         notes += QStringLiteral("<br>• ") + n.toHtmlEscaped();
     if (e.disk->uncertain)
-        notes += QStringLiteral("<br><span style='color:#b26a00'>%1</span>")
-                     .arg(tr("Marked uncertain in the catalog: re-check the live page."));
+        notes += QStringLiteral("<br><span style='color:%2'>%1</span>")
+                     .arg(tr("Marked uncertain in the catalog: re-check the live page."),
+                         NoteStyle::warnColourNow().name());
     return QStringLiteral("<table cellspacing='3'>%1</table><small>%2%3<br>%4</small>")
         .arg(rows.join(QString()), tr("Sources: "), src.join(QStringLiteral("; ")), notes);
 }

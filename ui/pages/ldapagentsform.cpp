@@ -223,7 +223,7 @@ void LdapAgentsForm::showChecks(const QList<Agents::AgentCheck>& checks)
             auto* item = new QTableWidgetItem(cells.at(col));
             item->setToolTip(col == 5 ? c.targetText() : cells.at(col));
             if (!c.ok())
-                item->setForeground(QColor(0xc6, 0x28, 0x28));
+                item->setForeground(NoteStyle::errorColourNow());
             m_checkTable->setItem(r, col, item);
         }
     }

@@ -244,9 +244,11 @@ QString ReplicationPage::verdictHtml(const RunRecord& record)
     const QStringList sentences = ReplicationFigures::verdictSentences(record);
     for (qsizetype i = 0; i < sentences.size(); ++i) {
         const bool ok = passed.value(i, true);
-        const QString badge = i >= passed.size() ? QString()
-            : ok                                 ? QStringLiteral("<span style=\"color:#2e7d32\">✓</span> ")
-                                                 : QStringLiteral("<span style=\"color:#c62828\">✗</span> ");
+        const QString badge = i >= passed.size()
+            ? QString()
+            : QStringLiteral("<span style=\"color:%1\">%2</span> ")
+                  .arg((ok ? NoteStyle::passColourNow() : NoteStyle::errorColourNow()).name(),
+                      ok ? QStringLiteral("✓") : QStringLiteral("✗"));
         lines << badge + sentences.at(i).toHtmlEscaped();
     }
     if (lines.isEmpty())

@@ -106,8 +106,8 @@ void DemoDirectoryBox::updateState()
     case DemoDirectory::State::Stopped:
         m_statusLabel->setText(m_demo->lastError().isEmpty()
                 ? tr("A private OpenLDAP server with generated people, for trying DirBench out.")
-                : tr("<span style=\"color:#c62828\">Could not start: %1</span>")
-                      .arg(m_demo->lastError().toHtmlEscaped()));
+                : tr("<span style=\"color:%2\">Could not start: %1</span>")
+                      .arg(m_demo->lastError().toHtmlEscaped(), NoteStyle::errorColourNow().name()));
         break;
     case DemoDirectory::State::Starting:
         m_statusLabel->setText(tr("Starting (%1 entries)…").arg(Units::formatNumber(m_entriesSpin->value(), 0)));

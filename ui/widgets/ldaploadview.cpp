@@ -10,6 +10,7 @@
 #include "ui/models/operationmodel.h"
 #include "ui/models/resultcodemodel.h"
 #include "ui/report/loadfigures.h"
+#include "ui/widgets/notestyle.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/serverlogseries.h"
 #include "ui/widgets/stableheightbox.h"
@@ -395,7 +396,8 @@ void LdapLoadView::fitOperationTable()
 void LdapLoadView::showCounters(const QJsonValue& server)
 {
     if (!server.isObject()) {
-        m_countersLabel->setText(tr("<span style=\"color:#8a6d1a\">not exposed</span> (cn=monitor not readable)"));
+        m_countersLabel->setText(tr("<span style=\"color:%1\">not exposed</span> (cn=monitor not readable)")
+                                     .arg(NoteStyle::warnColourNow().name()));
         return;
     }
     const QJsonObject o = server.toObject();
@@ -403,9 +405,10 @@ void LdapLoadView::showCounters(const QJsonValue& server)
     for (const ServerKey& k : kServerKeys) {
         const QJsonValue x = o.value(QLatin1String(k.key));
         parts << tr(k.label) + QStringLiteral(": ")
-                + (x.isDouble() ? QStringLiteral("<b>") + Units::formatNumber(x.toDouble(), k.gauge ? 0 : 1)
+                + (x.isDouble()
+                        ? QStringLiteral("<b>") + Units::formatNumber(x.toDouble(), k.gauge ? 0 : 1)
                             + QStringLiteral("</b>")
-                                : tr("<span style=\"color:#8a6d1a\">not exposed</span>"));
+                        : tr("<span style=\"color:%1\">not exposed</span>").arg(NoteStyle::warnColourNow().name()));
     }
     m_countersLabel->setText(parts.join(QStringLiteral("<br>")));
 }

@@ -72,6 +72,41 @@ QColor NoteStyle::errorColour(const QPalette& palette)
     return isDark(palette) ? QColor(0xff, 0x8a, 0x80) : QColor(0xc6, 0x28, 0x28);
 }
 
+QColor NoteStyle::passColour(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0x6c, 0xc0, 0x70) : QColor(0x27, 0x6b, 0x2b);
+}
+
+QColor NoteStyle::warnColour(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0xe3, 0xb3, 0x5c) : QColor(0x8a, 0x5a, 0x00);
+}
+
+QColor NoteStyle::busyColour(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0x90, 0xca, 0xf9) : QColor(0x15, 0x65, 0xc0);
+}
+
+QColor NoteStyle::errorColourNow()
+{
+    return errorColour(QApplication::palette());
+}
+
+QColor NoteStyle::passColourNow()
+{
+    return passColour(QApplication::palette());
+}
+
+QColor NoteStyle::warnColourNow()
+{
+    return warnColour(QApplication::palette());
+}
+
+QColor NoteStyle::busyColourNow()
+{
+    return busyColour(QApplication::palette());
+}
+
 void NoteStyle::applyError(QLabel* label, bool bold)
 {
     const QString weight = bold ? QStringLiteral(" font-weight: bold;") : QString();

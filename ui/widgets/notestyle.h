@@ -19,6 +19,17 @@ void apply(QLabel* label);
 // The red of an error text on the window (a form's field error): dark red on a light window, light red on a dark.
 QColor errorColour(const QPalette& palette);
 void applyError(QLabel* label, bool bold = true);
+// The other status colours of a text on the window or in a table (its base), in the same two shades: a pass or a
+// better figure (green), a warning (amber), a run in progress (blue). Read the palette when painting, so a change of
+// palette repaints in the new shade.
+QColor passColour(const QPalette& palette);
+QColor warnColour(const QPalette& palette);
+QColor busyColour(const QPalette& palette);
+// The same for the application's palette now (for models and rich text, which have no widget of their own).
+QColor errorColourNow();
+QColor passColourNow();
+QColor warnColourNow();
+QColor busyColourNow();
 // The style sheet that outlines the field an error names (the error's red, for the application's palette now).
 QString errorFieldSheet();
 

@@ -168,8 +168,9 @@ void ProbeView::setTls(const QJsonObject& tls)
                                keyType.isEmpty() ? QString() : QStringLiteral("(") + keyType + u')'),
         this);
     m_keyLabel->setObjectName(QStringLiteral("probeKeyLabel"));
-    m_keyLabel->setStyleSheet(QStringLiteral("QLabel { font-size: 14pt; font-weight: bold; color: %1; }")
-                                  .arg(weakKey(keyType, bits) ? QStringLiteral("#c62828") : QStringLiteral("#2e7d32")));
+    m_keyLabel->setStyleSheet(
+        QStringLiteral("QLabel { font-size: 14pt; font-weight: bold; color: %1; }")
+            .arg((weakKey(keyType, bits) ? NoteStyle::errorColourNow() : NoteStyle::passColourNow()).name()));
     m_tlsForm->addRow(tr("Key"), m_keyLabel);
     m_tlsForm->addRow(tr("Protocol"),
         factLabel(tls.value(QStringLiteral("protocol")).toString() + QStringLiteral(" · ")
@@ -182,7 +183,7 @@ void ProbeView::setTls(const QJsonObject& tls)
             + (days.isDouble() ? tr(" (%n day(s) left)", nullptr, int(days.toDouble())) : QString()),
         this);
     if (days.isDouble() && days.toDouble() < 30)
-        expiry->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+        expiry->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(NoteStyle::errorColourNow().name()));
     m_tlsForm->addRow(tr("Expires"), expiry);
     QStringList sans;
     const QJsonArray sansArray = tls.value(QStringLiteral("sans")).toArray();
@@ -191,8 +192,9 @@ void ProbeView::setTls(const QJsonObject& tls)
     m_tlsForm->addRow(tr("Names"), factLabel(sans.isEmpty() ? tr("none") : sans.join(QStringLiteral(", ")), this));
     const bool verified = tls.value(QStringLiteral("verified")).toBool();
     auto* check = factLabel(verified ? tr("verified") : tr("NOT verified (trusted anyway)"), this);
-    check->setStyleSheet(
-        verified ? QStringLiteral("color: #2e7d32;") : QStringLiteral("color: #c62828; font-weight: bold;"));
+    check->setStyleSheet(verified
+            ? QStringLiteral("color: %1;").arg(NoteStyle::passColourNow().name())
+            : QStringLiteral("color: %1; font-weight: bold;").arg(NoteStyle::errorColourNow().name()));
     m_tlsForm->addRow(tr("Certificate"), check);
 }
 

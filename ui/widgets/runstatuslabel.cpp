@@ -21,7 +21,7 @@ QColor failedColour()
 
 QColor doneColour()
 {
-    return NoteStyle::isDark(QApplication::palette()) ? QColor(0x6c, 0xc0, 0x70) : QColor(0x2e, 0x7d, 0x32);
+    return NoteStyle::passColourNow();
 }
 
 } // namespace

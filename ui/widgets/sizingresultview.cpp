@@ -149,10 +149,7 @@ QString SizingResultView::recommendationHtml(const Recommendation& r)
         h += QStringLiteral("<div>%1 %2</div>").arg(tr("Inputs:"), ins.join(QStringLiteral(", ")));
     }
     if (!r.note.isEmpty())
-        h += QStringLiteral("<div style='color:%2'>%1</div>")
-                 .arg(esc(r.note),
-                     NoteStyle::isDark(QApplication::palette()) ? QStringLiteral("#e3b35c")
-                                                                : QStringLiteral("#8a5a00"));
+        h += QStringLiteral("<div style='color:%2'>%1</div>").arg(esc(r.note), NoteStyle::warnColourNow().name());
     if (!r.source.isEmpty())
         h += QStringLiteral("<div style='color:%3'>%1 %2</div>").arg(tr("Source:"), esc(r.source), noteColour());
     return h;
