@@ -24,6 +24,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTabWidget>
@@ -115,27 +116,38 @@ public:
         const QByteArray what = QByteArray(receiver->metaObject()->className()) + '/'
             + QByteArray::number(int(e->type())) + ' ' + receiver->objectName().toUtf8()
             + (receiver->parent() ? QByteArray(" in ") + receiver->parent()->metaObject()->className() : QByteArray());
-        QElapsedTimer t;
-        t.start();
+        const qint64 begin = m_since.nsecsElapsed();
         const bool r = QApplication::notify(receiver, e);
         --m_depth;
-        if (t.nsecsElapsed() > m_longestNs) {
-            m_longestNs = t.nsecsElapsed();
+        const qint64 took = m_since.nsecsElapsed() - begin;
+        if (took > m_longestNs) {
+            m_longestNs = took;
             m_longest = what;
         }
+        if (m_traceNs > 0 && took >= m_traceNs)
+            m_traced << QByteArray::number(begin / 1e9, 'f', 3) + " s  " + QByteArray::number(took / 1e6, 'f', 1)
+                    + " ms  " + what;
         return r;
     }
     void resetLongest()
     {
         m_longestNs = 0;
         m_longest.clear();
+        m_traced.clear();
+        m_since.start();
     }
     QByteArray longest() const { return m_longest + " " + QByteArray::number(m_longestNs / 1e6, 'f', 1) + " ms"; }
+    // --trace-events-ms: every event of at least that long, with when it began in the step
+    void setTraceMs(double ms) { m_traceNs = qint64(ms * 1e6); }
+    QList<QByteArray> traced() const { return m_traced; }
 
 private:
     int m_depth = 0;
     qint64 m_longestNs = 0;
+    qint64 m_traceNs = 0;
+    QElapsedTimer m_since;
     QByteArray m_longest;
+    QList<QByteArray> m_traced;
 };
 
 // Runs the event loop until done() holds (checked on every event-loop pass) or ms passed; no sleeping.
@@ -180,6 +192,7 @@ struct Step
     double seconds = 0;
     qint64 beats = 0;
     QByteArray longestEvent;
+    QList<QByteArray> traced;
     bool ok = true;
 };
 
@@ -213,6 +226,9 @@ int main(int argc, char* argv[])
                 QStringLiteral("FILE") },
             { QStringLiteral("load-seconds"), QStringLiteral("The live search load's duration (default 10)."),
                 QStringLiteral("S") },
+            { QStringLiteral("trace-events-ms"),
+                QStringLiteral("Print every event that took at least MS, with when it began in its step."),
+                QStringLiteral("MS") },
             { QStringLiteral("heartbeat-ms"),
                 QStringLiteral("The heartbeat's period (default 1; 0: a zero timer that keeps the GUI thread busy)."),
                 QStringLiteral("MS") } });
@@ -242,6 +258,7 @@ int main(int argc, char* argv[])
     if (!slapd)
         std::fprintf(stderr, "gui_responsiveness: no sandbox slapd: the live load is left out\n");
 
+    app.setTraceMs(p.value(QStringLiteral("trace-events-ms")).toDouble());
     const int heartbeatMs
         = p.isSet(QStringLiteral("heartbeat-ms")) ? p.value(QStringLiteral("heartbeat-ms")).toInt() : 1;
     Heartbeat beat(heartbeatMs);
@@ -260,6 +277,7 @@ int main(int argc, char* argv[])
         s.seconds = t.elapsed() / 1000.0;
         s.beats = beat.beats();
         s.longestEvent = app.longest();
+        s.traced = app.traced();
         steps << s;
     };
 
@@ -356,11 +374,16 @@ int main(int argc, char* argv[])
             rs << window->ldapPage()->lastRecord();
             names << QStringLiteral("live load");
         }
-        QString error;
-        const bool ok = ReportExport::exportTo(rs, names, pdf, &error);
-        if (!ok)
-            std::fprintf(stderr, "gui_responsiveness: export: %s\n", qPrintable(error));
-        return ok;
+        // As Export report… does: the job on its own thread, its progress dialog and the status bar in the window.
+        ReportExport::Job* job = ReportExport::startWithProgress(window, { rs, names, pdf, {}, {} });
+        bool done = false, ok = false;
+        QObject::connect(job, &ReportExport::Job::finished, [&](bool good, const QString& pathOrError) {
+            done = true;
+            ok = good;
+            if (!good)
+                std::fprintf(stderr, "gui_responsiveness: export: %s\n", qPrintable(pathOrError));
+        });
+        return runUntil([&] { return done; }, 60000) && ok && QFileInfo(pdf).size() > 0;
     });
     QFile::remove(pdf);
 
@@ -375,6 +398,8 @@ int main(int argc, char* argv[])
             s.longestCpuMs, s.beats, s.seconds,
             !s.ok ? "FAILED" : (counted ? "" : "(not counted: the window is built)"));
         std::printf("    longest event: %s\n", s.longestEvent.constData());
+        for (const QByteArray& t : s.traced)
+            std::printf("      %s\n", t.constData());
     }
     std::printf("overall longest stall: %.1f ms (target < 50 ms, heartbeat every %d ms): %s\n", worst, heartbeatMs,
         worst < 50 ? "met" : "NOT met");

@@ -6,7 +6,7 @@
 # written through the store, the main window, and the steps open History, filter (typed), show 500 more, compare
 # two, a live search load against a sandbox slapd (LOAD_SECONDS, default 10), export a PDF report of them. A
 # 1 ms precise-timer heartbeat (HEARTBEAT_MS; 0 = a zero timer, which keeps the GUI thread busy) measures the
-# longest event-loop stall of each step; target < 50 ms. HOME, XDG dirs, TMPDIR
+# longest event-loop stall of each step; target < 50 ms. TRACE_EVENTS_MS=N lists every event of N ms or more. HOME, XDG dirs, TMPDIR
 # and DIRBENCH_HISTORY point into the temporary directory, which is removed at the end. Nice'd: a bench.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,4 +33,5 @@ for profile in rand-read commit; do
     records+=(--record "$out")
 done
 echo "gui_responsiveness: $runs runs, a ${load}-second live load; $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-nice -n 10 "$driver" --runs "$runs" --load-seconds "$load" --heartbeat-ms "${HEARTBEAT_MS:-1}" "${records[@]}"
+nice -n 10 "$driver" --runs "$runs" --load-seconds "$load" --heartbeat-ms "${HEARTBEAT_MS:-1}" \
+    --trace-events-ms "${TRACE_EVENTS_MS:-0}" "${records[@]}"

@@ -140,6 +140,7 @@ void TestLdapPage::searchLoadDrawsLiveCharts()
         page.loadView()->resultModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QSignalSpy finished(&page, &LdapPage::runFinished);
     UiSandbox::fillSearch(&page, m_sbx.info(), 2);
+    QSignalSpy running(&page, &LdapPage::runningChanged);
     page.start();
     QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
     // Points arrive while the load runs, not only at the end.
@@ -170,6 +171,11 @@ void TestLdapPage::searchLoadDrawsLiveCharts()
     QVERIFY(!view->serverChart()->isPlaceholderVisible());
     QVERIFY2(view->countersText().contains(QStringLiteral("threads active")), qPrintable(view->countersText()));
     QVERIFY(page.findChild<QWidget*>(QStringLiteral("filterEdit"))->isEnabled()); // unlocked again
+    // Locked once from the check of the connection's files to the end (not unlocked and locked again between
+    // the check and the load: that laid the whole page out twice at the load's start).
+    QCOMPARE(running.count(), 2);
+    QCOMPARE(running.at(0).at(0).toBool(), true);
+    QCOMPARE(running.at(1).at(0).toBool(), false);
 }
 
 void TestLdapPage::badFilterStartsNothing()

@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QFontMetricsF>
+#include <QGraphicsScene>
 #include <QLabel>
 #include <QPainter>
 #include <QResizeEvent>
@@ -99,6 +100,9 @@ LiveChartView::LiveChartView(QWidget* parent)
     m_view = new QChartView(m_chart, this);
     m_view->setObjectName(QStringLiteral("chartView"));
     m_view->setRenderHint(QPainter::Antialiasing);
+    // A live chart moves its items at every batch (series, axes, grid lines): a BSP index of them is rebuilt each
+    // time (a queued update of the scene per change), which a scene of a few dozen items does not need.
+    m_view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     // The whole view (plot and legend) has the minimum: a caller that lowers it shrinks the plot, never drops the
     // legend or cuts the plot's axis off.
     setMinimumHeight(200);
@@ -266,10 +270,13 @@ QString LiveChartView::title() const
 }
 
 // QtCharts cuts a title wider than the chart ("Server threads and connections (cn=m..."): wrapped instead.
+// Set only when it changes: a new title lays the whole chart out again (its axes' labels are text documents).
 void LiveChartView::fitTitle()
 {
-    m_chart->setTitle(
-        ChartTheme::wrapped(m_title, QFontMetricsF(m_chart->titleFont()), std::max(60, m_view->width() - 24)));
+    const QString wrapped
+        = ChartTheme::wrapped(m_title, QFontMetricsF(m_chart->titleFont()), std::max(60, m_view->width() - 24));
+    if (m_chart->title() != wrapped)
+        m_chart->setTitle(wrapped);
 }
 
 void LiveChartView::setPlaceholderText(const QString& text)
@@ -394,6 +401,10 @@ void LiveChartView::rescale()
         double yMax = r.max * 1.05;
         if (yMax <= r.min)
             yMax = r.min + 1;
+        // Up to the next tick: the axis (and its labels, text items) then changes only when the data crosses a
+        // tick, not at every batch whose maximum moves a little.
+        const double step = niceStep(yMax - r.min, 6);
+        yMax = r.min + std::ceil((yMax - r.min) / step - 1e-9) * step;
         setAxis(axis, r.min, yMax, 6);
     }
 }

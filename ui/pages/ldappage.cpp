@@ -121,7 +121,7 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     connect(m_demo, &DemoDirectory::stopped, this, [this] { emit statusMessage(tr("Demo directory stopped.")); });
     connect(m_demo, &DemoDirectory::failed, this,
         [this](const QString& why) { emit statusMessage(tr("Demo directory: %1").arg(why)); });
-    setRunning(false);
+    lockInputs(false);
 }
 
 void LdapPage::setUri(const QString& uri)
@@ -219,7 +219,9 @@ void LdapPage::start()
 }
 
 // The connection's files (CA, client certificate and key) are read on a thread of their own: a hung mount keeps that
-// thread, not the window. What comes next (a probe, a load) waits for the answer; Cancel drops it.
+// thread, not the window. What comes next (a probe, a load) waits for the answer; Cancel drops it. A check that
+// passes goes straight on to the run, the inputs still disabled: enabling every input and disabling it again a
+// moment later restyled and laid out the whole page twice, inside the first stall of a load.
 void LdapPage::checkOffThread(std::function<ProbeError()> check, std::function<void()> then)
 {
     const int ticket = m_checkTicket = ++m_lastTicket;
@@ -229,12 +231,14 @@ void LdapPage::checkOffThread(std::function<ProbeError()> check, std::function<v
         if (ticket != m_checkTicket)
             return; // cancelled meanwhile
         m_checkTicket = 0;
-        setRunning(false);
-        m_progress->setFormat(tr("idle"));
         if (e.isError())
             showError(e);
         else
             then();
+        if (!isRunning()) { // refused, or waiting for the user (a write load's confirmation)
+            setRunning(false);
+            m_progress->setFormat(tr("idle"));
+        }
     });
 }
 
@@ -348,6 +352,13 @@ void LdapPage::onFinished(int runId, const RunRecord& record)
 
 void LdapPage::setRunning(bool running)
 {
+    if (running != m_locked)
+        lockInputs(running);
+}
+
+void LdapPage::lockInputs(bool running)
+{
+    m_locked = running;
     m_connection->setInputsEnabled(!running);
     m_loadForm->setInputsEnabled(!running);
     m_agentsForm->setInputsEnabled(!running);

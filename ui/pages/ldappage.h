@@ -90,7 +90,8 @@ private:
     void onDemoStarted(const SandboxInfo& info);
     void showSavedProbe(const RunRecord& record);
     void showSavedLoad(const RunRecord& record);
-    void setRunning(bool running);
+    void setRunning(bool running); // on a change only
+    void lockInputs(bool running); // the inputs, buttons and runningChanged, always
 
     ProbeRunner* m_runner;
     DemoDirectory* m_demo;
@@ -111,6 +112,7 @@ private:
     int m_runId = 0;
     int m_checkTicket = 0; // the pending check's; 0 = none
     int m_lastTicket = 0;
+    bool m_locked = false; // the inputs are disabled (a check or a run); setRunning acts on a change only
     bool m_probing = false;
     QString m_runLabel;
     QString m_serverLog; // the next load's server access log, once checked (empty: none)
