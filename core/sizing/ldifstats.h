@@ -55,6 +55,8 @@ struct LdifStats
     double mbPerSecond() const { return seconds > 0 ? double(bytes) / 1e6 / seconds : 0; }
     const LdifAttributeStat* attribute(const QString& lowerName) const;
     QJsonObject toJson(int maxAttributes = 40) const;
+    // What toJson wrote (a saved sizing's "ldif"), its attributes as far as they were kept; nullopt without entries.
+    static std::optional<LdifStats> fromJson(const QJsonObject& o);
 };
 
 // Streams LDIF (RFC 2849) of any size in constant memory per distinct attribute: folded lines, base64 (`::`) and

@@ -116,3 +116,40 @@ QJsonObject LdifStats::toJson(int maxAttributes) const
             QStringLiteral("plain LDIF text of the entry: one 'name: value\\n' per value, unfolded, base64 decoded, "
                            "dn line included") } };
 }
+
+std::optional<LdifStats> LdifStats::fromJson(const QJsonObject& o)
+{
+    if (!o.value(QLatin1String("entries")).isDouble())
+        return std::nullopt;
+    const auto n = [&o](const char* k) { return qint64(o.value(QLatin1String(k)).toDouble()); };
+    LdifStats s;
+    s.path = o.value(QLatin1String("path")).toString();
+    s.entries = n("entries");
+    s.changeRecords = n("change_records");
+    s.malformedLines = n("malformed_lines");
+    s.bytes = n("bytes");
+    s.meanEntryBytes = o.value(QLatin1String("mean_entry_bytes")).toDouble();
+    s.p95EntryBytes = n("p95_entry_bytes");
+    s.maxEntryBytes = n("max_entry_bytes");
+    s.totalEntryBytes = n("total_entry_bytes");
+    s.base64Values = n("base64_values");
+    s.urlValues = n("url_values");
+    s.foldedLines = n("folded_lines");
+    s.comments = n("comments");
+    s.seconds = o.value(QLatin1String("seconds")).toDouble();
+    const QJsonArray attrs = o.value(QLatin1String("attributes")).toArray();
+    for (const QJsonValue& v : attrs) {
+        const QJsonObject a = v.toObject();
+        s.attributes.append(
+            { a.value(QLatin1String("name")).toString(), qint64(a.value(QLatin1String("entries")).toDouble()),
+                qint64(a.value(QLatin1String("values")).toDouble()), a.value(QLatin1String("presence")).toDouble() });
+    }
+    const QJsonArray cands = o.value(QLatin1String("index_candidates")).toArray();
+    for (const QJsonValue& v : cands) {
+        const QJsonObject c = v.toObject();
+        s.indexCandidates.append(
+            { c.value(QLatin1String("attribute")).toString(), c.value(QLatin1String("presence")).toDouble(),
+                c.value(QLatin1String("index")).toString(), c.value(QLatin1String("reason")).toString() });
+    }
+    return s;
+}

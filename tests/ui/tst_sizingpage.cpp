@@ -27,6 +27,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
@@ -60,6 +61,7 @@ private slots:
     void saveInHistory();
     void savedRecordShownReadOnly();
     void savedRecordOfAnotherKindRefused();
+    void savedRecordKeepsItsLdif();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -273,6 +275,61 @@ void TestSizingPage::saveInHistory()
 
 // A record dirbench-cli made, opened with File → Open record…: the form holds its spec, read-only, the view its
 // figures; Start makes a new sizing from those inputs, with the same figures.
+// A sizing made from an LDIF file shows, saved, what that file held: its sizes under the form and the attribute
+// table (the record keeps the 40 most frequent attributes and the index candidates).
+void TestSizingPage::savedRecordKeepsItsLdif()
+{
+    QTemporaryDir dir;
+    const QString ldif = dir.filePath(QStringLiteral("people.ldif"));
+    QFile out(ldif);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 50; ++i)
+        out.write(
+            QStringLiteral("dn: uid=u%1,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: u%1\ncn: User "
+                           "%1\nsn: %1\n%2\n")
+                .arg(i)
+                .arg(i % 2 ? QStringLiteral("mail: u%1@example.com\n").arg(i) : QString())
+                .toUtf8());
+    out.close();
+    const QString path = dir.filePath(QStringLiteral("sizing.json"));
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        { "sizing", "--server", "389ds", "--ldif", ldif, "--json", path, "--no-history" });
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const auto rec = RunRecord::fromJsonBytes(file.readAll());
+    QVERIFY(rec);
+    const QJsonObject saved = rec->summary.value("ldif").toObject();
+    QCOMPARE(saved.value("entries").toInt(), 50);
+    const QJsonArray attrs = saved.value("attributes").toArray();
+    QVERIFY(attrs.size() >= 5);
+
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    QSignalSpy opened(&window, &MainWindow::recordOpened);
+    window.openRecordFile(path);
+    QTRY_COMPARE(opened.count(), 1);
+    QVERIFY2(opened.at(0).at(0).toBool(), qPrintable(opened.at(0).at(1).toString()));
+    auto* page = window.findChild<SizingPage*>();
+    QVERIFY(page->form()->ldifStats());
+    QCOMPARE(page->form()->ldifStats()->entries, qint64(50));
+    QCOMPARE(page->form()->ldifStats()->maxEntryBytes, qint64(saved.value("max_entry_bytes").toDouble()));
+    auto* table = page->resultView()->findChild<QTableWidget*>("attributeTable");
+    QVERIFY(table);
+    QCOMPARE(table->rowCount(), int(attrs.size()));
+    QStringList names;
+    for (int r = 0; r < table->rowCount(); ++r)
+        names << table->item(r, 0)->text();
+    for (const QJsonValue& a : attrs)
+        QVERIFY2(names.contains(a.toObject().value("name").toString()), qPrintable(names.join(", ")));
+    // the saved result, not one computed again from the form
+    const double total = rec->summary.value("total_ram_mb").toDouble();
+    QCOMPARE(page->resultView()->totalText(),
+        "Total RAM: " + Units::formatNumber(total, total == std::round(total) ? 0 : 1) + " MB");
+}
+
 void TestSizingPage::savedRecordShownReadOnly()
 {
     QTemporaryDir dir;

@@ -1,4 +1,5 @@
 // The Sizing page with a saved "sizing" record (File → Open record…, the History page's "open"), read-only.
+#include "core/sizing/ldifstats.h"
 #include "core/sizing/serversizing.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
@@ -7,6 +8,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTimer>
 
 bool SizingPage::showRecord(const RunRecord& record, QString* error)
@@ -25,6 +27,11 @@ bool SizingPage::showRecord(const RunRecord& record, QString* error)
     m_form->clearLdifStats();
     m_view->setLdifStats(nullptr);
     m_form->setFromSpec(record.spec);
+    if (const auto ldif = LdifStats::fromJson(record.summary.value(QStringLiteral("ldif")).toObject())) {
+        const QSignalBlocker quiet(m_form); // the saved result is shown as it was, not computed again
+        m_form->setLdifStats(*ldif);
+        m_view->setLdifStats(&*ldif);
+    }
     m_result = *result;
     m_view->setResult(*result);
     const QString vendor = record.server.toObject().value(QStringLiteral("vendor")).toString();
