@@ -33,6 +33,7 @@
 #include <QTextDocument>
 
 #include <cmath>
+#include <optional>
 
 namespace {
 
@@ -43,6 +44,24 @@ void typeInto(SizingPage* page, const char* field, const QString& text)
     e->selectAll();
     QTest::keyClick(e, Qt::Key_Backspace);
     QTest::keyClicks(e, text);
+}
+
+// A sizing record made by the real CLI (`dirbench-cli sizing ARGS --json PATH`); nullopt with `why` on failure.
+std::optional<RunRecord> cliSizing(const QStringList& args, const QString& path, QString* why)
+{
+    QProcess cli;
+    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
+        QStringList { "sizing" } + args + QStringList { "--json", path, "--no-history" });
+    if (!cli.waitForFinished(60000) || cli.exitCode() != 0) {
+        *why = QString::fromLocal8Bit(cli.readAllStandardError());
+        return std::nullopt;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *why = file.errorString();
+        return std::nullopt;
+    }
+    return RunRecord::fromJsonBytes(file.readAll());
 }
 
 } // namespace
@@ -292,15 +311,9 @@ void TestSizingPage::savedRecordKeepsItsLdif()
                 .toUtf8());
     out.close();
     const QString path = dir.filePath(QStringLiteral("sizing.json"));
-    QProcess cli;
-    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
-        { "sizing", "--server", "389ds", "--ldif", ldif, "--json", path, "--no-history" });
-    QVERIFY(cli.waitForFinished(60000));
-    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const auto rec = RunRecord::fromJsonBytes(file.readAll());
-    QVERIFY(rec);
+    QString why;
+    const auto rec = cliSizing({ "--server", "389ds", "--ldif", ldif }, path, &why);
+    QVERIFY2(rec, qPrintable(why));
     const QJsonObject saved = rec->summary.value("ldif").toObject();
     QCOMPARE(saved.value("entries").toInt(), 50);
     const QJsonArray attrs = saved.value("attributes").toArray();
@@ -334,16 +347,11 @@ void TestSizingPage::savedRecordShownReadOnly()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("sizing.json"));
-    QProcess cli;
-    cli.start(QStringLiteral(DIRBENCH_CLI_PATH),
-        { "sizing", "--server", "389ds", "--threads", "16", "--dbcache-mb", "1200", "--entries", "400000",
-            "--entry-cache-bytes-per-entry", "2500", "--import-cache-mb", "0", "--json", path, "--no-history" });
-    QVERIFY(cli.waitForFinished(60000));
-    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const auto rec = RunRecord::fromJsonBytes(file.readAll());
-    QVERIFY(rec);
+    QString why;
+    const auto rec = cliSizing({ "--server", "389ds", "--threads", "16", "--dbcache-mb", "1200", "--entries", "400000",
+                                   "--entry-cache-bytes-per-entry", "2500", "--import-cache-mb", "0" },
+        path, &why);
+    QVERIFY2(rec, qPrintable(why));
     QCOMPARE(rec->kind, QStringLiteral("sizing"));
 
     ProbeRunner runner;
