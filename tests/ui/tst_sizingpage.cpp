@@ -64,6 +64,19 @@ std::optional<RunRecord> cliSizing(const QStringList& args, const QString& path,
     return RunRecord::fromJsonBytes(file.readAll());
 }
 
+// Opens a saved record in a window as File → Open record… does; false with `why` when the window refused it.
+bool openInWindow(MainWindow* window, const QString& path, QString* why)
+{
+    QSignalSpy opened(window, &MainWindow::recordOpened);
+    window->openRecordFile(path);
+    if (opened.isEmpty() && !opened.wait(10000)) {
+        *why = QStringLiteral("no recordOpened signal");
+        return false;
+    }
+    *why = opened.at(0).at(1).toString();
+    return opened.at(0).at(0).toBool();
+}
+
 } // namespace
 
 class TestSizingPage : public QObject
@@ -321,10 +334,7 @@ void TestSizingPage::savedRecordKeepsItsLdif()
 
     ProbeRunner runner;
     MainWindow window(&runner);
-    QSignalSpy opened(&window, &MainWindow::recordOpened);
-    window.openRecordFile(path);
-    QTRY_COMPARE(opened.count(), 1);
-    QVERIFY2(opened.at(0).at(0).toBool(), qPrintable(opened.at(0).at(1).toString()));
+    QVERIFY2(openInWindow(&window, path, &why), qPrintable(why));
     auto* page = window.findChild<SizingPage*>();
     QVERIFY(page->form()->ldifStats());
     QCOMPARE(page->form()->ldifStats()->entries, qint64(50));
@@ -357,10 +367,7 @@ void TestSizingPage::savedRecordShownReadOnly()
     ProbeRunner runner;
     QSignalSpy started(&runner, &ProbeRunner::started);
     MainWindow window(&runner);
-    QSignalSpy opened(&window, &MainWindow::recordOpened);
-    window.openRecordFile(path);
-    QTRY_COMPARE(opened.count(), 1);
-    QVERIFY2(opened.at(0).at(0).toBool(), qPrintable(opened.at(0).at(1).toString()));
+    QVERIFY2(openInWindow(&window, path, &why), qPrintable(why));
     auto* page = window.findChild<SizingPage*>();
     QVERIFY(page);
     QCOMPARE(window.currentPage(), page);
