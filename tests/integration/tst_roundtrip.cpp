@@ -173,8 +173,16 @@ void TstRoundTrip::captureAnalyzeReplayCapture()
     const double opened = b.value("churn").toObject().value("connects").toDouble() - setup;
     qInfo("connections: logged %.0f, in the workload %.0f, replayed %.0f (and the replay's setup connection)", logged,
         planned, opened);
-    QCOMPARE(planned, logged);
-    QCOMPARE(opened, logged);
+    // The window starts at an arbitrary byte of the log: an operation of the sandbox's own setup may have its
+    // request before it and its result inside (one run of the loaded full suite logged a modify so). The analysis
+    // counts that result's connection as seen working; the workload, which can replay only requests, has no such
+    // connection. Each result without its request accounts for at most one connection, and is counted.
+    const double orphans = a.value("unmatched").toObject().value("results_without_request").toDouble();
+    if (orphans > 0)
+        qInfo("the window opens with %.0f result(s) of a request before it", orphans);
+    QVERIFY2(planned <= logged && logged - planned <= orphans,
+        qPrintable(QStringLiteral("logged %1, planned %2, orphan results %3").arg(logged).arg(planned).arg(orphans)));
+    QCOMPARE(opened, planned);
     const double alphaA = searchA.value("skew").toObject().value("alpha").toDouble();
     const QJsonObject searchB = templateOf(b, "search", "(uid=?1)");
     QCOMPARE(searchB.value("skew").toObject().value("model").toString(), QStringLiteral("zipf"));
