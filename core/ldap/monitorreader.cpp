@@ -123,7 +123,10 @@ QMap<QString, double> MonitorReader::readOpenLdap(LdapSession& s, ProbeError* er
 QMap<QString, double> MonitorReader::read389(LdapSession& s, ProbeError* error)
 {
     QMap<QString, double> m;
-    auto readEntry = [&](const QString& dn, const QList<QPair<const char*, const char*>>& map) -> bool {
+    auto readEntry = [&](const QString& dn, const QList<QPair<const char*, const char*>>& map,
+                         QMap<QString, double>* into = nullptr) -> bool {
+        if (!into)
+            into = &m;
         QList<LdapSession::Entry> out;
         QStringList attrs;
         for (const auto& p : map)
@@ -139,7 +142,7 @@ QMap<QString, double> MonitorReader::read389(LdapSession& s, ProbeError* error)
         for (const auto& p : map) {
             double v = 0;
             if (toNumber(out.first().first(QLatin1String(p.first)), &v))
-                m.insert(QLatin1String(p.second), v);
+                into->insert(QLatin1String(p.second), v);
         }
         if (dn == u"cn=monitor")
             m_backendMonitorDn = QString::fromUtf8(out.first().first(QStringLiteral("backendmonitordn")));
@@ -151,16 +154,29 @@ QMap<QString, double> MonitorReader::read389(LdapSession& s, ProbeError* error)
                 { "threads", "threads_open" }, { "readwaiters", "read_waiters" }, { "entriessent", "entries_sent" },
                 { "bytessent", "bytes_sent" }, { "maxthreadsperconnhits", "max_threads_per_conn_hits" } }))
         return m;
+    // The backend's cache counters are read just before and just after the operation counts, and their mean is
+    // kept: each read is a round trip that a loaded server answers late, and lookups per search (the cache tries
+    // over the searches, curves) compares counts of two entries; read once, after them, a run's last read could be
+    // 5 % off. (The mean is rounded: counters stay whole numbers.)
+    const QList<QPair<const char*, const char*>> backend { { "entrycachehits", "entry_cache_hits" },
+        { "entrycachetries", "entry_cache_tries" }, { "currententrycachesize", "entry_cache_size" },
+        { "currententrycachecount", "entry_cache_count" }, { "maxentrycachesize", "entry_cache_max_size" },
+        { "dncachehits", "dn_cache_hits" }, { "dncachetries", "dn_cache_tries" } };
+    QMap<QString, double> early;
+    const bool haveBackend = !m_backendMonitorDn.isEmpty() && readEntry(m_backendMonitorDn, backend, &early);
     readEntry(QStringLiteral("cn=snmp,cn=monitor"),
         { { "searchops", "search_completed" }, { "compareops", "compare_completed" },
             { "addentryops", "add_completed" }, { "removeentryops", "delete_completed" },
             { "modifyentryops", "modify_completed" }, { "simpleauthbinds", "simple_binds" }, { "errors", "errors" } });
-    if (!m_backendMonitorDn.isEmpty())
-        readEntry(m_backendMonitorDn,
-            { { "entrycachehits", "entry_cache_hits" }, { "entrycachetries", "entry_cache_tries" },
-                { "currententrycachesize", "entry_cache_size" }, { "currententrycachecount", "entry_cache_count" },
-                { "maxentrycachesize", "entry_cache_max_size" }, { "dncachehits", "dn_cache_hits" },
-                { "dncachetries", "dn_cache_tries" } });
+    if (haveBackend) {
+        QMap<QString, double> late;
+        if (!readEntry(m_backendMonitorDn, backend, &late))
+            late = early;
+        for (auto it = late.cbegin(); it != late.cend(); ++it)
+            m.insert(it.key(),
+                isCounter(it.key()) && early.contains(it.key()) ? std::round((early.value(it.key()) + it.value()) / 2)
+                                                                : it.value());
+    }
     readEntry(QStringLiteral("cn=monitor,cn=ldbm database,cn=plugins,cn=config"),
         { { "dbcachehits", "db_cache_hits" }, { "dbcachetries", "db_cache_tries" } });
     return m;
