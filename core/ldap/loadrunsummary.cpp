@@ -39,12 +39,22 @@ void LoadRun::cleanUp()
                 .search(
                     m_spec.parentDn, LdapSession::OneLevel, u'(' + pattern + u')', { QStringLiteral("1.1") }, &found)
                 .isError()) {
-        for (const auto& e : std::as_const(found))
-            cleaner.remove(e.dn).isError() ? ++left : ++removed;
+        for (const auto& e : std::as_const(found)) {
+            // No such object: the run's own delete, still on its way when the cleanup looked, got there first.
+            const ProbeError err = cleaner.remove(e.dn);
+            const bool gone = !err.isError() || (err.kind == ProbeError::Kind::Ldap && err.nativeCode == 32);
+            gone ? ++removed : ++left;
+        }
     } else {
         left = -1;
     }
     m_rec.summary.insert(QStringLiteral("cleanup_removed"), removed);
+    if (const int unanswered = m_shared->unansweredAdds.load(); unanswered > 0)
+        m_rec.addWarning(QStringLiteral("cleanup-unanswered"),
+            QString::number(unanswered)
+                + QStringLiteral(" adds had no answer when the run ended (abandoned); the server may still commit "
+                                 "them after the cleanup looked: search ")
+                + m_spec.parentDn + QStringLiteral(" for (") + pattern + u')');
     if (left != 0)
         m_rec.addWarning(QStringLiteral("cleanup"),
             left < 0 ? QString(QStringLiteral("could not look for the entries this run added under ") + m_spec.parentDn)

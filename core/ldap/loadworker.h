@@ -35,6 +35,7 @@ struct LoadShared
     std::atomic<int> window { 1 }; // outstanding operations per connection
     std::atomic<uint64_t> lastSuccessNs { 0 };
     std::atomic<int> ready { 0 }; // workers whose first connections were tried
+    std::atomic<int> unansweredAdds { 0 }; // adds still without an answer when the run ended: they may yet commit
 };
 
 // One load thread: its own connections (one LDAP* each, never shared), multiplexed with epoll, each keeping up to
@@ -123,7 +124,7 @@ private:
     static constexpr int kBatchMinInflight = 8;
     static constexpr double kBatchShare = 0.5;
     static constexpr uint64_t kBatchWaitNs = 2000000ULL;
-    static constexpr uint64_t kFinishWaitNs = 500000000ULL; // write loads: the end waits this long for adds
+    static constexpr uint64_t kFinishWaitNs = 500000000ULL; // write loads: the end waits at least this for adds
     static constexpr int kMaxSendsPerRound = 4096;
     static constexpr uint64_t kSpinNs = 80000ULL; // open loop: polled, not slept, this close to a due send
     static constexpr int64_t kAfterEnd = INT64_MAX; // m_localIndex past the measured span

@@ -271,9 +271,12 @@ void LoadWorker::finish()
         c.unsent.clear();
         c.dirty = false;
     }
-    // Adds in flight may still commit: wait for them (bounded), so that the cleanup sees every entry made.
+    // Adds in flight may still commit: wait for them, as long as the operation timeout would (a loaded server
+    // answers late, and an add abandoned now may commit after the cleanup looked), so that the cleanup sees
+    // every entry made.
     m_stopping = true;
-    const uint64_t end = nowNs() + kFinishWaitNs;
+    const uint64_t end
+        = nowNs() + std::max<uint64_t>(kFinishWaitNs, uint64_t(m_shared.load.spec.target.opTimeoutMs) * 1000000ULL);
     epoll_event events[64];
     auto inflight = [this] {
         return std::any_of(m_conns.begin(), m_conns.end(), [](const Conn& c) { return c.up && c.inflight > 0; });
@@ -289,8 +292,10 @@ void LoadWorker::finish()
 
 void LoadWorker::abandonAll()
 {
+    int adds = 0;
     for (Conn& c : m_conns) {
         for (Slot& s : c.slotTable) {
+            adds += s.busy && c.up && s.op == int(LdapOpKind::AddDelete) ? 1 : 0;
             if (s.busy && c.up)
                 c.session->abandon(s.msgid);
             s = Slot();
@@ -298,6 +303,8 @@ void LoadWorker::abandonAll()
         c.inflight = 0;
         c.session->close();
     }
+    if (adds > 0)
+        m_shared.unansweredAdds.fetch_add(adds, std::memory_order_relaxed);
 }
 
 void LoadWorker::flushSends()

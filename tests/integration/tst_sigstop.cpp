@@ -92,6 +92,7 @@ private slots:
     void cliLoadFailsWithinTheWindow_data();
     void cliLoadFailsWithinTheWindow();
     void runLoadFailsWithinTheWindow();
+    void writeLoadEndingOnAFrozenServerLeavesNothing();
 
 private:
     static QStringList loadArgs(const QString& kind, const SandboxInfo& s, const QString& json);
@@ -291,6 +292,60 @@ void TstSigstop::runLoadFailsWithinTheWindow()
         return;
     QVERIFY(freeze.resume());
     checkServesAgain(sbx.info());
+}
+
+// An add+delete load whose end meets a server that answers late (slapd frozen for kLateMs at the stop, longer than
+// the end's old 500 ms wait): the adds in flight are answered after all, and the cleanup, which looks only after
+// them, removes every entry the run made. Before, they were abandoned and could commit after the cleanup looked.
+void TstSigstop::writeLoadEndingOnAFrozenServerLeavesNothing()
+{
+    constexpr unsigned long kLateMs = 1500; // how long the server does not answer: a fault's length, not a wait
+    QString why;
+    SandboxGuard sbx = start(kEntries, false, &why);
+    QVERIFY2(sbx, qPrintable(why));
+    Freeze freeze(sbx->pid);
+    LdapLoadSpec s;
+    s.target = admin(sbx.info());
+    s.target.networkTimeoutMs = 10000;
+    s.target.opTimeoutMs = 10000;
+    s.mix = { { LdapOpKind::AddDelete, 100 } };
+    s.parentDn = sbx->peopleBase;
+    s.threads = kThreads;
+    s.connections = kConnections;
+    s.outstanding = kOutstanding;
+    s.durationSec = 120;
+    s.failAfterSec = 30;
+    RunContext ctx;
+    RunRecord r;
+    std::thread t([&] { r = Ldap::runLoad(s, ctx); });
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    while (ctx.samplesAdded() < 2 && sinceStart.elapsed() < 60000)
+        QThread::msleep(20);
+    const bool loaded = ctx.samplesAdded() >= 2;
+    const bool frozen = loaded && freeze.stop();
+    ctx.requestStop(); // the end arrives while the adds in flight have no answer
+    if (frozen)
+        QThread::msleep(kLateMs);
+    const bool resumed = freeze.resume();
+    t.join();
+    QVERIFY2(loaded && frozen && resumed, "the load did not get going, or slapd could not be frozen or resumed");
+    const QJsonObject rec = r.toJson();
+    const QJsonObject sum = rec.value("summary").toObject();
+    qInfo("  %.0f adds ok, %.0f errors, %.0f removed by the cleanup", sum.value("ok").toDouble(),
+        sum.value("errors").toDouble(), sum.value("cleanup_removed").toDouble());
+    QVERIFY(sum.value("ok").toDouble() > 0);
+    for (const QJsonValue& w : rec.value("warnings").toArray())
+        QVERIFY2(!w.toObject().value("code").toString().startsWith(u"cleanup"),
+            qPrintable(w.toObject().value("message").toString()));
+    LdapSession check;
+    QVERIFY(!check.open(admin(sbx.info())).isError());
+    QList<LdapSession::Entry> left;
+    QVERIFY(!check
+                 .search(sbx->peopleBase, LdapSession::OneLevel, QStringLiteral("(uid=dirbench-*)"),
+                     { QStringLiteral("1.1") }, &left)
+                 .isError());
+    QCOMPARE(left.size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TstSigstop)
