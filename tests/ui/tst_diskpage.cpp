@@ -6,6 +6,7 @@
 #include "ui/pages/diskform.h"
 #include "ui/pages/diskpage.h"
 #include "ui/widgets/diskdeviceview.h"
+#include "ui/widgets/runprogress.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -46,6 +47,7 @@ class TestDiskPage : public QObject
     Q_OBJECT
 private slots:
     void initTestCase();
+    void progressRepaintsAtMostFourTimesASecond();
     void seqWriteRunFinishes();
     void badInputNamesTheField_data();
     void badInputNamesTheField();
@@ -565,6 +567,27 @@ void TestDiskPage::queuedRunSaysItWaits()
     release = true;
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
     QVERIFY(!bar->format().startsWith(u"waiting"));
+}
+
+// Every page's bar: a new value within 250 ms of the last one shown waits (a short run moves 0.5 % at every
+// report, 16 a second, and each value repaints the bar); a new phase, the start and the end are shown at once.
+void TestDiskPage::progressRepaintsAtMostFourTimesASecond()
+{
+    QProgressBar bar;
+    bar.setRange(0, 1000);
+    showRunProgress(&bar, 0.1, QString());
+    QCOMPARE(bar.value(), 100);
+    showRunProgress(&bar, 0.2, QString()); // at once after the last: not yet
+    QCOMPARE(bar.value(), 100);
+    showRunProgress(&bar, 0.25, QStringLiteral("cleaning up"));
+    QCOMPARE(bar.value(), 250);
+    QCOMPARE(bar.format(), QStringLiteral("cleaning up – %p%"));
+    showRunProgress(&bar, 0.3, QStringLiteral("cleaning up"));
+    QCOMPARE(bar.value(), 250);
+    showRunProgress(&bar, 1.0, QStringLiteral("cleaning up"));
+    QCOMPARE(bar.value(), 1000);
+    showRunProgress(&bar, 0.0, QString());
+    QCOMPARE(bar.value(), 0);
 }
 
 QTEST_MAIN(TestDiskPage)

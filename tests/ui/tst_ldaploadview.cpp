@@ -16,10 +16,12 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QPointer>
+#include <QSignalSpy>
 #include <QTest>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 
@@ -118,6 +120,7 @@ private slots:
     void oldRecordIsMarkedDerived();
     void coalescedReadsAreMarked();
     void liveBatchesLayOutNothingAbove();
+    void liveTimeAxisSpansThePlannedRun();
 };
 
 void TestLdapLoadView::okPerSecondIsTheHeadline()
@@ -367,6 +370,32 @@ void TestLdapLoadView::coalescedReadsAreMarked()
     QVERIFY(!done.finish(rec).contains(QStringLiteral("coalesced")));
     QVERIFY(!done.latencyChart()->title().contains(QStringLiteral("coalesced")));
     QVERIFY(!done.operationsCaption().contains(QStringLiteral("coalesced")));
+}
+
+// Live, the time axis spans the planned run from the first batch and is not set again at the next ones (each
+// change lays the axis and its text labels out again); the record's own span replaces it at the end.
+void TestLdapLoadView::liveTimeAxisSpansThePlannedRun()
+{
+    LdapLoadView view;
+    LdapLoadSpec spec;
+    spec.durationSec = 30;
+    view.begin(spec);
+    view.addSamples({ sample(interval(0.5, 0)) });
+    QTRY_COMPARE(view.opsChart()->xRange(), std::make_pair(0.0, 30.0));
+    QTRY_COMPARE(view.latencyChart()->xRange(), std::make_pair(0.0, 30.0));
+    auto* chartView = view.opsChart()->findChild<QChartView*>(QStringLiteral("chartView"));
+    QVERIFY(chartView);
+    auto* xAxis = qobject_cast<QValueAxis*>(chartView->chart()->axes(Qt::Horizontal).value(0));
+    QVERIFY(xAxis);
+    QSignalSpy xChanged(xAxis, &QValueAxis::rangeChanged);
+    const QList<LoadInterval> run { interval(0.5, 0), interval(1.0, 0), interval(1.5, 0) };
+    view.addSamples({ sample(run.at(1)) });
+    view.addSamples({ sample(run.at(2)) });
+    QTRY_COMPARE(view.opsChart()->pointCount(LdapLoadView::okSeries()), 3);
+    QCOMPARE(xChanged.count(), 0);
+    view.finish(record(QStringLiteral("ldap-search"), run, summaryOf(figures(1500, 0, 1.5, 1.5), 1.5)));
+    QCOMPARE(view.opsChart()->xRange(), std::make_pair(0.0, 1.5));
+    QCOMPARE(view.serverChart()->xRange().second, 1.5);
 }
 
 QTEST_MAIN(TestLdapLoadView)

@@ -188,6 +188,7 @@ void LdapLoadView::resetCharts()
     m_completedSoFar.clear();
     m_errorsSoFar.clear();
     m_lastT = 0;
+    m_plannedT = 0;
     m_serverSeen = false;
     m_failuresShown = false;
     m_derived = false;
@@ -220,6 +221,15 @@ void LdapLoadView::begin(const LdapLoadSpec& spec)
     m_operationName = operationOfKind(spec.kindName());
     setCoalescedReads(spec.coalesceReads);
     m_live = true;
+    // The time axis spans the whole run from its first batch, so that it is not laid out again (its labels are
+    // text items) at every batch; a run of unknown length grows it as the batches come.
+    m_plannedT = spec.durationSec;
+    if (!spec.ramp.isEmpty()) {
+        const auto ramp = LoadRamp::parse(spec.ramp, nullptr);
+        m_plannedT = ramp ? ramp->stepSeconds * double(ramp->values.size()) : 0;
+    }
+    if (!std::isfinite(m_plannedT) || m_plannedT < 0)
+        m_plannedT = 0;
 }
 
 void LdapLoadView::setCoalescedReads(bool on)
@@ -296,6 +306,7 @@ void LdapLoadView::addSamples(const SampleBatch& samples)
         failed = failed || last.all.errors > 0;
     }
     const double lastT = m_lastT;
+    const double axisT = m_live ? std::max(m_lastT, m_plannedT) : m_lastT; // the time axis's end
     const QStringList kinds = m_kinds;
     if (m_live) { // the batch left the engine at most a drain tick after its interval ended: the start is at most that
         const double start = double(QDateTime::currentMSecsSinceEpoch()) - lastT * 1000;
@@ -304,9 +315,9 @@ void LdapLoadView::addSamples(const SampleBatch& samples)
             addServerSlice(slice);
     }
     const std::function<void()> steps[] = {
-        [this, ops, failed, lastT] { drawOps(ops, failed, lastT); },
-        [this, latency, kinds, lastT] { drawLatency(latency, kinds, lastT); },
-        [this, gauges, lastT] { drawServer(gauges, lastT); },
+        [this, ops, failed, axisT] { drawOps(ops, failed, axisT); },
+        [this, latency, kinds, axisT] { drawLatency(latency, kinds, axisT); },
+        [this, gauges, axisT] { drawServer(gauges, axisT); },
         [this, samples, last] {
             for (const Sample& s : samples)
                 m_codes->addCounts(LoadInterval::fromJson(s.values).all.resultCodes);
@@ -443,6 +454,9 @@ QString LdapLoadView::finish(const RunRecord& record)
     setCoalescedReads(LoadFigures::coalescedReads(record.spec));
     if (!record.intervals.isEmpty())
         drawRecord(samplesFromIntervals(record.intervals));
+    if (std::exchange(m_plannedT, 0) > 0) // the record's own span, not the plan (a run stopped early ends sooner)
+        for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
+            c->setMinimumXRange(0, m_lastT);
     ServerLogSeries::remove(m_latencyChart); // what was drawn live: the record's own view replaces it
     ServerLogSeries::draw(m_latencyChart, record.extra.value(QLatin1String("server_log")).toObject());
     if (!s.all.resultCodes.empty())

@@ -96,6 +96,7 @@ private:
     QStringList m_kinds; // a mix's kinds of operation, in the order their series appeared
     QList<QPointF> m_completedSoFar, m_errorsSoFar; // drawn from the first failed operation on
     double m_lastT = 0;
+    double m_plannedT = 0; // a live run's planned length: its time axis spans it from the start (0: unknown)
     double m_liveStartEpochMs = 0; // the live load's measured start, on this clock (0: no batch yet)
     QList<ServerLogTail::Slice> m_pendingSlices; // slices that came before the first batch
     bool m_serverSeen = false; // some interval had the server's counters
