@@ -6,6 +6,24 @@
 #include "core/workload/parseopenldap.h"
 
 #include <algorithm>
+#include <cctype>
+
+bool JoinedOp::isMonitorRead() const
+{
+    if (kind != WorkloadOpKind::Search)
+        return false;
+    static constexpr std::string_view kMonitor = "cn=monitor";
+    const auto sameAs = [](std::string_view a, std::string_view b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+        });
+    };
+    const std::string_view d(dn);
+    const size_t firstComma = d.find(',');
+    const size_t lastComma = d.rfind(',');
+    return sameAs(d.substr(0, firstComma), kMonitor)
+        || (lastComma != std::string_view::npos && sameAs(d.substr(lastComma + 1), kMonitor));
+}
 
 void JoinedOp::clear()
 {

@@ -40,6 +40,10 @@ struct JoinedOp
     bool unindexed = false; // 389 notes=U or A
 
     void clear();
+    // A search of the server's monitor (a base whose first or last RDN is cn=monitor: OpenLDAP's cn=Monitor tree,
+    // 389-ds's cn=monitor, cn=snmp,cn=monitor and the backends' cn=monitor,cn=NAME,...): what a tool reads
+    // beside a load (DirBench's own per-interval reads among them), not the load.
+    bool isMonitorRead() const;
 };
 
 // Receives what a parser makes of a log, in log order of the events that complete them.

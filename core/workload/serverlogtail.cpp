@@ -65,7 +65,7 @@ void ServerLogTail::feed(std::string_view line)
 
 void ServerLogTail::operation(const JoinedOp& op)
 {
-    if (!op.haveResult || !op.endNs || op.etimeMs < 0)
+    if (!op.haveResult || !op.endNs || op.etimeMs < 0 || op.isMonitorRead())
         return;
     m_etime.record(uint64_t(std::llround(op.etimeMs * 1e6)));
     m_from = m_from ? std::min(m_from, op.endNs) : op.endNs;

@@ -79,6 +79,10 @@ public:
             ++m_outside;
             return;
         }
+        if (op.isMonitorRead()) {
+            ++m_monitor;
+            return;
+        }
         size_t i = 0;
         while (i < m_endsNs.size() && op.endNs > m_endsNs[i])
             ++i;
@@ -103,13 +107,14 @@ public:
     const Times& all() const { return m_all; }
     uint64_t logged() const { return m_logged; }
     uint64_t outside() const { return m_outside; }
+    uint64_t monitorReads() const { return m_monitor; }
 
 private:
     const ServerLogView::Window& m_w;
     std::vector<uint64_t> m_endsNs;
     std::vector<Times> m_times;
     Times m_all;
-    uint64_t m_logged = 0, m_outside = 0;
+    uint64_t m_logged = 0, m_outside = 0, m_monitor = 0;
 };
 
 std::vector<std::string> firstLines(const QByteArray& bytes, int n)
@@ -166,6 +171,7 @@ std::optional<QJsonObject> read(const QString& path, qint64 offset, const Window
     parser->finish();
     QJsonObject summary = timesJson(sink.all());
     summary.insert(QStringLiteral("outside_window"), double(sink.outside()));
+    summary.insert(QStringLiteral("monitor_reads_excluded"), double(sink.monitorReads()));
     return QJsonObject { { QStringLiteral("path"), path }, { QStringLiteral("format"), logFormatName(format) },
         { QStringLiteral("from_byte"), double(offset) }, { QStringLiteral("operations_logged"), double(sink.logged()) },
         { QStringLiteral("summary"), summary }, { QStringLiteral("intervals"), sink.intervalsJson() },

@@ -50,6 +50,7 @@ class TstServerLogAttach : public QObject
 private slots:
     void seriesBesideTheClient();
     void fewerThanTheClientLags();
+    void monitorReadsAreNotTheLoad();
     void unreadableIsAWarning();
     void tailFollowsTheLog();
 
@@ -79,6 +80,34 @@ void TstServerLogAttach::seriesBesideTheClient()
     QCOMPARE(intervals.at(1).toObject().value("ops").toInt(), 0);
     QCOMPARE(intervals.at(0).toObject().value("etime_ms").toObject().value("p50").toDouble(), 0.03);
     QVERIFY(r.warnings.isEmpty());
+}
+
+// DirBench's own reads of cn=monitor each interval (389-ds: cn=monitor, cn=snmp,cn=monitor, the backend's
+// cn=monitor,cn=userRoot,...) are in the server's log beside the load: counted apart, not as the load's.
+void TstServerLogAttach::monitorReadsAreNotTheLoad()
+{
+    QByteArray log = log389(20);
+    const char* const bases[] = { "cn=monitor", "cn=snmp,cn=monitor",
+        "cn=monitor,cn=userRoot,cn=ldbm database,cn=plugins,cn=config", "cn=Monitor" };
+    int op = 100;
+    for (const char* base : bases) {
+        const QByteArray stamp = "[01/Dec/2026:10:00:00.500000000 +0000] conn=2 op=" + QByteArray::number(op++);
+        log += stamp + " SRCH base=\"" + base + "\" scope=0 filter=\"(objectClass=*)\" attrs=ALL\n";
+        log += stamp + " RESULT err=0 tag=101 nentries=1 wtime=0.000010 optime=0.000020 etime=0.000030\n";
+    }
+    // Not a monitor: a user whose RDN only contains the word.
+    log += "[01/Dec/2026:10:00:00.600000000 +0000] conn=2 op=200 SRCH base=\"cn=monitoring team,dc=x\" scope=0 "
+           "filter=\"(objectClass=*)\" attrs=ALL\n";
+    log += "[01/Dec/2026:10:00:00.600000000 +0000] conn=2 op=200 RESULT err=0 tag=101 nentries=1 etime=0.000030\n";
+    RunRecord r = record(21);
+    const QString path = write(log);
+    QVERIFY(!path.isEmpty());
+    const auto view = ServerLogView::attach(path, 0, r);
+    QVERIFY(view);
+    const QJsonObject summary = view->value("summary").toObject();
+    QCOMPARE(summary.value("ops").toInt(), 21);
+    QCOMPARE(summary.value("monitor_reads_excluded").toInt(), 4);
+    QCOMPARE(view->value("intervals").toArray().at(0).toObject().value("ops").toInt(), 21);
 }
 
 void TstServerLogAttach::fewerThanTheClientLags()
