@@ -37,8 +37,9 @@ whole=$([ -z "${LINT_FILES:-}" ] && echo 1 || echo 0)
 # LINT_SINCE=auto: the analysers' findings in a source can change only when the source, a header it includes or the
 # analysers' settings change. .ci/lint-clean names a commit whose whole tree was clean; a source is analysed again
 # when it or any file of this repository it depends on (the build's own dependency list, ninja -t deps) differs
-# from that commit. Settings (.clang-tidy, this script, the top CMake files) changed, no .ci/lint-clean, its commit not
-# in this clone, or a build directory outside the repository: everything is analysed.
+# from that commit; only the repository's sources, never those the build generates (moc's). Settings (.clang-tidy,
+# this script, the top CMake files) changed, no .ci/lint-clean, its commit not in this clone, or a build directory
+# outside the repository: everything is analysed.
 since_clean() {
   local base root
   base=$(tr -d ' \n' <.ci/lint-clean 2>/dev/null) || return 1
@@ -58,7 +59,7 @@ since_clean() {
     function rel(p) { if (index(p, root) == 1) return substr(p, length(root) + 1); sub(/^\.\.\//, "", p); return p }
     /^[^ \t]/ { if (src != "" && hit) print src; src = ""; hit = 0; next }
     /^[ \t]/ { p = rel($1); if (src == "" && p ~ /^(core|ui|app)\/.*\.cpp$/) src = p; if (p in changed) hit = 1 }
-    END { if (src != "" && hit) print src }' | sort -u)
+    END { if (src != "" && hit) print src }' | sort -u | comm -12 - <(git ls-files 'core/*.cpp' 'ui/*.cpp' 'app/*.cpp' | sort))
   echo "lint: ${#product[@]} sources changed (or depend on what changed) since $base, the last whole clean tree"
 }
 if [ "${LINT_SINCE:-}" = auto ] && [ "$whole" = 1 ] && [[ $LINT == *tidy* || $LINT == *clazy* ]]; then
