@@ -15,7 +15,8 @@
 # Other users of the host (its load average is printed) compete with both clients, and the GUI's load threads run
 # 5 nice levels down, the CLI's at the shell's: CLI_NICE=5 runs the CLI at the same level, so that the pair prices
 # only the window's own work. The CPU per operation of each client process is printed too: the figure that other
-# users of the host move least.
+# users of the host move least. So is each run's steal time (/proc/stat: the hypervisor running other guests on
+# these CPUs), which moves single pairs by far more than the 5 % measured.
 #
 # Usage:  bench/gui_overhead.sh          (no arguments)
 # Env:    DURATION=10 seconds per run    PAIRS=3    THREADS=2    CONNECTIONS=2    ENTRIES=10000    SPLIT_CPUS=1
@@ -67,16 +68,19 @@ echo "search load: $THREADS threads, $CONNECTIONS connections, ${DURATION}s, $EN
 echo "load average before: $(lb_loadavg)"
 guis=() clis=() gcpus=() ccpus=()
 for i in $(seq 1 "$PAIRS"); do
+    t0=$(lb_cpu_ticks)
     if ((i % 2)); then
-        g=$(run_gui "$LB_WORK/gui.$i.json"); c=$(run_cli "$LB_WORK/cli.$i.json")
+        g=$(run_gui "$LB_WORK/gui.$i.json"); t1=$(lb_cpu_ticks); c=$(run_cli "$LB_WORK/cli.$i.json")
+        gs=$(lb_steal_pct "$t0" "$t1") cs=$(lb_steal_pct "$t1" "$(lb_cpu_ticks)")
     else
-        c=$(run_cli "$LB_WORK/cli.$i.json"); g=$(run_gui "$LB_WORK/gui.$i.json")
+        c=$(run_cli "$LB_WORK/cli.$i.json"); t1=$(lb_cpu_ticks); g=$(run_gui "$LB_WORK/gui.$i.json")
+        cs=$(lb_steal_pct "$t0" "$t1") gs=$(lb_steal_pct "$t1" "$(lb_cpu_ticks)")
     fi
     guis+=("$g") clis+=("$c")
     gc=$(cpu_per_op "$LB_WORK/gui.$i.json") cc=$(cpu_per_op "$LB_WORK/cli.$i.json")
     gcpus+=("$gc") ccpus+=("$cc")
-    printf 'pair %d: GUI %s ok/s, CLI %s ok/s, GUI/CLI %s; CPU per operation GUI %s µs, CLI %s µs; the window thread used %s s of CPU\n' \
-        "$i" "$g" "$c" "$(python3 -c "print(f'{$g / $c:.3f}')")" "$gc" "$cc" "$(window_cpu "$LB_WORK/gui.$i.json")"
+    printf 'pair %d: GUI %s ok/s, CLI %s ok/s, GUI/CLI %s; CPU per operation GUI %s µs, CLI %s µs; the window thread used %s s of CPU; steal GUI %s %%, CLI %s %%\n' \
+        "$i" "$g" "$c" "$(python3 -c "print(f'{$g / $c:.3f}')")" "$gc" "$cc" "$(window_cpu "$LB_WORK/gui.$i.json")" "$gs" "$cs"
 done
 # The same load on both sides, or the ratio prices something else (an anonymous GUI load once did: the server's
 # ACLs, not the window): the specs may differ only in the interval (the GUI draws every 0.5 s).

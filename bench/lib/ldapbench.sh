@@ -18,6 +18,8 @@
 #                           (its /proc/PID/stat; it includes serving the few monitor reads), over the same window
 #   lb_stop PID             SIGINT to the client (ldclt prints its summary and exits), then waits for it
 #   lb_loadavg              the 1/5/15-minute load average
+#   lb_cpu_ticks            "steal total" jiffies of all CPUs so far (/proc/stat): two readings give the share
+#                           of time the hypervisor gave the CPUs to others (lb_steal_pct BEFORE AFTER)
 #   lb_py                   path of ldapbench.py (tables and medians)
 
 LB_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -167,6 +169,14 @@ lb_stop() {
 
 lb_loadavg() {
     cut -d' ' -f1-3 /proc/loadavg
+}
+
+lb_cpu_ticks() {
+    awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $9, t; exit }' /proc/stat
+}
+
+lb_steal_pct() { # "STEAL TOTAL" "STEAL TOTAL" -> steal in % of the CPU time between them
+    python3 -c 'import sys; s0, t0 = map(int, sys.argv[1].split()); s1, t1 = map(int, sys.argv[2].split()); print(f"{100 * (s1 - s0) / max(1, t1 - t0):.1f}")' "$1" "$2"
 }
 
 lb_py() {
