@@ -96,6 +96,7 @@ private slots:
 
 private:
     static QStringList loadArgs(const QString& kind, const SandboxInfo& s, const QString& json);
+    static LdapLoadSpec inProcessSpec(const SandboxInfo& s, int timeoutMs, double failAfterS);
     static void checkServesAgain(const SandboxInfo& s);
     static void checkRecord(const QJsonObject& r, qint64 stoppedAtMs);
 };
@@ -131,6 +132,22 @@ QStringList TstSigstop::loadArgs(const QString& kind, const SandboxInfo& s, cons
           << "--value"
           << "sigstop [0-999]";
     return a;
+}
+
+// An in-process load as the admin (cn=monitor read each interval), of kThreads x kConnections x kOutstanding, long
+// enough that only its failure window or a stop ends it.
+LdapLoadSpec TstSigstop::inProcessSpec(const SandboxInfo& sbx, int timeoutMs, double failAfterS)
+{
+    LdapLoadSpec s;
+    s.target = admin(sbx);
+    s.target.networkTimeoutMs = timeoutMs;
+    s.target.opTimeoutMs = timeoutMs;
+    s.threads = kThreads;
+    s.connections = kConnections;
+    s.outstanding = kOutstanding;
+    s.durationSec = 120;
+    s.failAfterSec = failAfterS;
+    return s;
 }
 
 void TstSigstop::checkRecord(const QJsonObject& r, qint64 stoppedAtMs)
@@ -245,18 +262,10 @@ void TstSigstop::runLoadFailsWithinTheWindow()
     SandboxGuard sbx = start(kEntries, false, &why);
     QVERIFY2(sbx, qPrintable(why));
     Freeze freeze(sbx->pid);
-    LdapLoadSpec s;
-    s.target = admin(sbx.info());
-    s.target.networkTimeoutMs = 1000;
-    s.target.opTimeoutMs = int(kOpTimeoutS * 1000);
+    LdapLoadSpec s = inProcessSpec(sbx.info(), int(kOpTimeoutS * 1000), kFailAfterS);
     s.base = sbx->peopleBase;
     s.filter = QStringLiteral("uid=user[0-%1]").arg(kEntries - 1);
     s.attrs = { QStringLiteral("1.1") };
-    s.threads = kThreads;
-    s.connections = kConnections;
-    s.outstanding = kOutstanding;
-    s.durationSec = 120;
-    s.failAfterSec = kFailAfterS;
     RunContext ctx;
     RunRecord r;
     QElapsedTimer sinceStart;
@@ -304,17 +313,9 @@ void TstSigstop::writeLoadEndingOnAFrozenServerLeavesNothing()
     SandboxGuard sbx = start(kEntries, false, &why);
     QVERIFY2(sbx, qPrintable(why));
     Freeze freeze(sbx->pid);
-    LdapLoadSpec s;
-    s.target = admin(sbx.info());
-    s.target.networkTimeoutMs = 10000;
-    s.target.opTimeoutMs = 10000;
+    LdapLoadSpec s = inProcessSpec(sbx.info(), 10000, 30);
     s.mix = { { LdapOpKind::AddDelete, 100 } };
     s.parentDn = sbx->peopleBase;
-    s.threads = kThreads;
-    s.connections = kConnections;
-    s.outstanding = kOutstanding;
-    s.durationSec = 120;
-    s.failAfterSec = 30;
     RunContext ctx;
     RunRecord r;
     std::thread t([&] { r = Ldap::runLoad(s, ctx); });
