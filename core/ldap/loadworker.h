@@ -125,6 +125,7 @@ private:
     static constexpr double kBatchShare = 0.5;
     static constexpr uint64_t kBatchWaitNs = 2000000ULL;
     static constexpr uint64_t kFinishWaitNs = 500000000ULL; // write loads: the end waits at least this for adds
+    static constexpr uint64_t kFinishWaitMaxNs = 30000000000ULL; // ... and at most this (else the op timeout)
     static constexpr int kMaxSendsPerRound = 4096;
     static constexpr uint64_t kSpinNs = 80000ULL; // open loop: polled, not slept, this close to a due send
     static constexpr int64_t kAfterEnd = INT64_MAX; // m_localIndex past the measured span

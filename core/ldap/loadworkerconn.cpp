@@ -273,10 +273,11 @@ void LoadWorker::finish()
     }
     // Adds in flight may still commit: wait for them, as long as the operation timeout would (a loaded server
     // answers late, and an add abandoned now may commit after the cleanup looked), so that the cleanup sees
-    // every entry made.
+    // every entry made. At most kFinishWaitMaxNs: a stop never waits longer on a hung server (the cleanup's
+    // warning then names what may still appear).
     m_stopping = true;
-    const uint64_t end
-        = nowNs() + std::max<uint64_t>(kFinishWaitNs, uint64_t(m_shared.load.spec.target.opTimeoutMs) * 1000000ULL);
+    const uint64_t opTimeoutNs = uint64_t(m_shared.load.spec.target.opTimeoutMs) * 1000000ULL;
+    const uint64_t end = nowNs() + std::clamp(opTimeoutNs, kFinishWaitNs, kFinishWaitMaxNs);
     epoll_event events[64];
     auto inflight = [this] {
         return std::any_of(m_conns.begin(), m_conns.end(), [](const Conn& c) { return c.up && c.inflight > 0; });
