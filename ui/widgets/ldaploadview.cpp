@@ -305,11 +305,10 @@ void LdapLoadView::addSamples(const SampleBatch& samples)
         addSample(s, last, ops, latency, gauges);
         failed = failed || last.all.errors > 0;
     }
-    const double lastT = m_lastT;
     const double axisT = m_live ? std::max(m_lastT, m_plannedT) : m_lastT; // the time axis's end
     const QStringList kinds = m_kinds;
     if (m_live) { // the batch left the engine at most a drain tick after its interval ended: the start is at most that
-        const double start = double(QDateTime::currentMSecsSinceEpoch()) - lastT * 1000;
+        const double start = double(QDateTime::currentMSecsSinceEpoch()) - m_lastT * 1000;
         m_liveStartEpochMs = m_liveStartEpochMs > 0 ? std::min(m_liveStartEpochMs, start) : start;
         for (const auto& slice : std::exchange(m_pendingSlices, {}))
             addServerSlice(slice);
@@ -347,7 +346,7 @@ void LdapLoadView::addServerSlice(const ServerLogTail::Slice& slice)
 }
 
 // Fixed order of the series so the colours mean the same thing on every run.
-void LdapLoadView::drawOps(const Points& ops, bool failed, double lastT)
+void LdapLoadView::drawOps(const Points& ops, bool failed, double axisEnd)
 {
     const LiveChartView::Batch batch(m_opsChart); // one axis layout for the whole batch
     m_opsChart->appendPoints(okSeries(), ops.value(okSeries()));
@@ -355,28 +354,28 @@ void LdapLoadView::drawOps(const Points& ops, bool failed, double lastT)
     for (const ServerKey& k : kServerKeys)
         if (!k.gauge)
             m_opsChart->appendPoints(seriesName(k), ops.value(seriesName(k)));
-    m_opsChart->setMinimumXRange(0, lastT);
+    m_opsChart->setMinimumXRange(0, axisEnd);
     if (m_derived)
         m_opsChart->setTitle(tr("Operations per second (ok/s derived: ops − errors)"));
 }
 
-void LdapLoadView::drawLatency(const Points& latency, const QStringList& kinds, double lastT)
+void LdapLoadView::drawLatency(const Points& latency, const QStringList& kinds, double axisEnd)
 {
     const LiveChartView::Batch batch(m_latencyChart);
     for (const char* p : kPercentiles)
         m_latencyChart->appendPoints(QLatin1String(p), latency.value(QLatin1String(p)));
     for (const QString& kind : kinds)
         m_latencyChart->appendPoints(kindLatencySeries(kind), latency.value(kindLatencySeries(kind)));
-    m_latencyChart->setMinimumXRange(0, lastT);
+    m_latencyChart->setMinimumXRange(0, axisEnd);
 }
 
-void LdapLoadView::drawServer(const Points& gauges, double lastT)
+void LdapLoadView::drawServer(const Points& gauges, double axisEnd)
 {
     const LiveChartView::Batch batch(m_serverChart);
     for (const ServerKey& k : kServerKeys)
         if (k.gauge)
             m_serverChart->appendPoints(seriesName(k), gauges.value(seriesName(k)));
-    m_serverChart->setMinimumXRange(0, lastT);
+    m_serverChart->setMinimumXRange(0, axisEnd);
     if (!m_serverSeen)
         m_serverChart->setPlaceholderText(tr("Not exposed: the server's counters (cn=monitor) cannot be read "
                                              "with this bind, or this server has none DirBench can read."));

@@ -72,9 +72,10 @@ private:
     void setCoalescedReads(bool on);
     void addSample(const Sample& s, const LoadInterval& i, Points& ops, Points& latency, Points& gauges);
     void appendRates(const QList<QPointF>& completed, const QList<QPointF>& errors, bool failed);
-    void drawOps(const Points& ops, bool failed, double lastT);
-    void drawLatency(const Points& latency, const QStringList& kinds, double lastT);
-    void drawServer(const Points& gauges, double lastT);
+    // axisEnd: where the time axis ends (the newest t, or a live run's planned length)
+    void drawOps(const Points& ops, bool failed, double axisEnd);
+    void drawLatency(const Points& latency, const QStringList& kinds, double axisEnd);
+    void drawServer(const Points& gauges, double axisEnd);
     void showOperations(const LoadInterval& last);
     void showLastInterval(const LoadInterval& last);
     void showCounters(const QJsonValue& server);
