@@ -185,17 +185,20 @@ double p99(std::vector<double> v)
 
 } // namespace
 
-std::optional<double> markerStateLagMs(
-    const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 tSupplierNs, qint64 tConsumerNs)
+size_t markersShown(const std::vector<qint64>& seen, qint64 tConsumerNs)
+{
+    // seen is in marker order and its times never decrease.
+    return size_t(std::upper_bound(seen.begin(), seen.end(), tConsumerNs, [](qint64 t, qint64 s) { return t < s; })
+        - seen.begin());
+}
+
+std::optional<double> markerStateLagMs(const std::vector<qint64>& acks, size_t held, qint64 tSupplierNs)
 {
     size_t n = 0; // the newest marker acknowledged by the supplier's reading
     for (size_t k = 0; k < acks.size(); ++k)
         if (acks[k] > 0 && acks[k] <= tSupplierNs)
             n = k + 1;
-    // seen is in marker order and its times never decrease: the markers shown by the consumer's reading.
-    const size_t j = size_t(std::upper_bound(seen.begin(), seen.end(), tConsumerNs, [](qint64 t, qint64 s) {
-        return t < s;
-    }) - seen.begin());
+    const size_t j = held;
     if (n == 0 || j == 0)
         return std::nullopt;
     if (j >= n)
@@ -279,13 +282,20 @@ QJsonObject Monitor::compose(
             con.ok && !con.state.monitorError.isEmpty() ? QJsonValue(con.state.monitorError) : QJsonValue());
     }
     const qint64 tCon = con.state.csnReadNs;
+    // The consumer's own copy of the marker, read beside its CSNs; the watcher's view (which a busy consumer can
+    // deliver late) only where that read failed.
+    const bool fromEntry = con.ok && con.state.markerHeld >= 0;
+    const size_t held = fromEntry ? size_t(con.state.markerHeld) : markersShown(seen, tCon);
     const std::optional<double> measured
-        = lag && sup.ok ? markerStateLagMs(acks, seen, sup.state.csnReadNs, tCon) : std::nullopt;
+        = lag && sup.ok ? markerStateLagMs(acks, held, sup.state.csnReadNs) : std::nullopt;
     const double tolerance = toleranceMs(resolution, m_settings.markerRate, m_settings.pollMs);
     v.insert(QStringLiteral("lag_ms"), msOrNull(lag));
     v.insert(QStringLiteral("lag_source"),
         lag ? QJsonValue(con.fresh ? QStringLiteral("csn") : QStringLiteral("last-reading")) : QJsonValue());
     v.insert(QStringLiteral("measured_lag_ms"), msOrNull(measured));
+    v.insert(QStringLiteral("measured_from"),
+        measured ? QJsonValue(fromEntry ? QStringLiteral("marker-entry") : QStringLiteral("watcher")) : QJsonValue());
+    v.insert(QStringLiteral("consumer_marker"), con.ok ? QJsonValue(qint64(held)) : QJsonValue());
     v.insert(QStringLiteral("tolerance_ms"), std::round(tolerance * 1000) / 1000);
     v.insert(QStringLiteral("vendor_disagrees"), disagrees(lag, measured, tolerance));
     readings[0] = sup.state.csnReadNs;

@@ -21,9 +21,11 @@ struct RunRecord;
 //   when unknown) and lag_source ("csn"; "last-reading" while the consumer cannot be read: its state as last read,
 //   against the supplier's now, which is what a monitor polling it shows and an upper bound), measured_lag_ms
 //   (the same state difference from the markers, at the same two readings: ack time of the newest marker the
-//   supplier acknowledged by its reading - ack time of the newest the consumer showed by its reading),
-//   tolerance_ms (resolution + two marker periods + the poll period + 50 ms), vendor_disagrees (|measured -
-//   vendor| > tolerance);
+//   supplier acknowledged by its reading - ack time of the newest the consumer held at its reading),
+//   measured_from ("marker-entry": the consumer's copy of the marker entry, read right after its CSNs in the same
+//   session; "watcher": when that read failed, the newest marker its watcher had shown by then, which a busy
+//   consumer catching up can deliver late), consumer_marker (that marker's number), tolerance_ms (resolution + two
+//   marker periods + the poll period + 50 ms), vendor_disagrees (|measured - vendor| > tolerance);
 //   OpenLDAP: monitor ({"cn=Consumer NNN": {provider_uris, connection, phase, next_connect, last_connect,
 //   last_contact, last_cookie_received, last_cookie_sent}} or null, monitor_error);
 //   389-ds: supplier_ruv / consumer_ruv ([{rid, url, min_csn, max_csn}]), agreement ({dn, uri, state, message,
@@ -80,14 +82,15 @@ private:
     std::vector<History> m_history;
 };
 
-// The markers' state difference (see measured_lag_ms above), nullopt when the supplier has acknowledged nothing
-// by tSupplierNs or the consumer has shown nothing by tConsumerNs.
-std::optional<double> markerStateLagMs(
-    const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 tSupplierNs, qint64 tConsumerNs);
+// How many markers the watcher had shown by tConsumerNs (seen: when it showed each).
+size_t markersShown(const std::vector<qint64>& seen, qint64 tConsumerNs);
+// The markers' state difference (see measured_lag_ms above) with the consumer holding markers 1..held, nullopt
+// when the supplier has acknowledged nothing by tSupplierNs or the consumer holds none.
+std::optional<double> markerStateLagMs(const std::vector<qint64>& acks, size_t held, qint64 tSupplierNs);
 
 // How far apart the vendor's lag and the markers' may be and still agree (tolerance_ms): the CSN's resolution, a
 // marker period at each end (one the supplier had committed but not yet acknowledged at its reading, one the
-// consumer held that the watcher had not read yet), the poll period and 50 ms.
+// consumer applied between its CSN read and its marker read), the poll period and 50 ms.
 double toleranceMs(double resolutionMs, double markerRate, int pollMs);
 // vendor_disagrees: both figures known and more than the tolerance apart.
 bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, double toleranceMs);

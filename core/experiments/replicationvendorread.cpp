@@ -1,6 +1,7 @@
 #include "core/experiments/replicationvendorread.h"
 
 #include "core/experiments/replicationcsn.h"
+#include "core/experiments/replicationmarker.h"
 #include "core/experiments/replicationwatch.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/serveridentity.h"
@@ -142,6 +143,21 @@ void readConflicts(LdapSession& s, const QString& suffix, ServerState* out)
         out->conflicts = found.size();
 }
 
+// The consumer's copy of the marker entry: its highest marker number, 0 while it is not there; unread on an error.
+void readMarker(LdapSession& s, const QString& dn, ServerState* out)
+{
+    constexpr int kNoSuchObject = 32;
+    QList<LdapSession::Entry> found;
+    const ProbeError e = s.search(dn, LdapSession::Base, QStringLiteral("(objectClass=*)"),
+        { QStringLiteral("description") }, &found, 0, kReadTimeoutMs);
+    if (!e.isError())
+        out->markerHeld = found.isEmpty()
+            ? 0
+            : ReplicationMarker::highest(found.constFirst().attributes.value(QStringLiteral("description")));
+    else if (e.nativeCode == kNoSuchObject)
+        out->markerHeld = 0;
+}
+
 Agreement agreementFrom(const LdapSession::Entry& e)
 {
     Agreement a;
@@ -200,6 +216,7 @@ ProbeError identify(LdapSession& s, const QString& dn, Identity* out)
         e.isError())
         return e;
     out->kind = ServerIdentity::fromRootDse(dse.value(0)).kind;
+    out->markerDn = dn;
     out->suffix.clear();
     for (const QByteArray& v : dse.value(0).attributes.value(QStringLiteral("namingcontexts"))) {
         const QString nc = QString::fromUtf8(v);
@@ -234,8 +251,10 @@ ProbeError read(LdapSession& s, const Identity& id, Role role, ServerState* out)
     if (id.kind == u"openldap") {
         if (ProbeError e = readContextCsn(s, id.suffix, out); e.isError())
             return e;
-        if (role == Role::Consumer)
+        if (role == Role::Consumer) {
+            readMarker(s, id.markerDn, out);
             readSyncreplMonitor(s, id.suffix, out);
+        }
         return {};
     }
     if (id.kind != u"389ds")
@@ -244,6 +263,7 @@ ProbeError read(LdapSession& s, const Identity& id, Role role, ServerState* out)
     if (ProbeError e = readRuv(s, id.suffix, out, &maxCsns); e.isError())
         return e;
     if (role == Role::Consumer) {
+        readMarker(s, id.markerDn, out);
         readConflicts(s, id.suffix, out);
         return {};
     }

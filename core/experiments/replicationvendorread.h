@@ -49,6 +49,7 @@ struct Identity
 {
     QString kind; // "openldap", "389ds"; anything else is not read
     QString suffix; // the naming context that holds the marker entry
+    QString markerDn;
 };
 
 // One reading of a server.
@@ -63,11 +64,14 @@ struct ServerState
     QJsonValue monitor; // OpenLDAP consumer: {"cn=Consumer 001": {provider_uris, phase, ...}}; null when unreadable
     QString monitorError;
     qint64 conflicts = -1; // 389-ds consumer: entries with nsds5ReplConflict; -1 unknown
+    // Consumer: the highest marker number its copy of the marker entry held, read right after the CSNs in the same
+    // session (what a client reading the consumer then got); 0 while the entry is not there, -1 when unread.
+    qint64 markerHeld = -1;
 };
 
 // The target with its timeouts cut to kReadTimeoutMs.
 LdapTarget shortTimeouts(LdapTarget t);
-// The server's kind and the naming context (root DSE) that holds `dn` (else the first one).
+// The server's kind and the naming context (root DSE) that holds `dn` (else the first one), and `dn` itself.
 ProbeError identify(LdapSession& s, const QString& dn, Identity* out);
 ProbeError read(LdapSession& s, const Identity& id, Role role, ServerState* out);
 // The 389-ds agreements of the suffix (none from other servers).

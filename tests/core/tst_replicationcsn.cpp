@@ -86,23 +86,28 @@ void TstReplicationCsn::agreementUris()
 
 void TstReplicationCsn::markerStateLag()
 {
+    using ReplicationVendor::markersShown;
     using ReplicationVendor::markerStateLagMs;
     const qint64 ms = 1000000;
-    // Markers acknowledged at 100, 200, ..., 1000 ms (marker 4 failed); the consumer showed 1-3 by 350 ms, then
+    // Markers acknowledged at 100, 200, ..., 1000 ms (marker 4 failed); the watcher showed 1-3 by 350 ms, then
     // stopped.
     std::vector<qint64> acks { 100 * ms, 200 * ms, 300 * ms, -1, 500 * ms, 600 * ms, 700 * ms, 800 * ms, 900 * ms,
         1000 * ms };
     const std::vector<qint64> seen { 110 * ms, 210 * ms, 350 * ms };
-    QCOMPARE(*markerStateLagMs(acks, seen, 1000 * ms, 1000 * ms), 700.0); // 1000 - 300
-    QCOMPARE(*markerStateLagMs(acks, seen, 650 * ms, 1000 * ms), 300.0); // the supplier read earlier: 600 - 300
-    QCOMPARE(*markerStateLagMs(acks, seen, 1000 * ms, 250 * ms), 800.0); // the consumer read at 250 ms: 2 shown
-    QCOMPARE(*markerStateLagMs(acks, seen, 300 * ms, 1000 * ms), 0.0); // caught up with the supplier's reading
-    QVERIFY(!markerStateLagMs(acks, seen, 50 * ms, 1000 * ms)); // the supplier had acknowledged nothing
-    QVERIFY(!markerStateLagMs(acks, seen, 1000 * ms, 100 * ms)); // the consumer had shown nothing
-    const std::vector<qint64> seenFour { 110 * ms, 210 * ms, 350 * ms, 450 * ms };
-    QCOMPARE(*markerStateLagMs(acks, seenFour, 1000 * ms, 1000 * ms), 700.0); // 4 failed: 3's ack stands in
+    QCOMPARE(markersShown(seen, 1000 * ms), size_t(3));
+    QCOMPARE(markersShown(seen, 350 * ms), size_t(3)); // shown at that very time
+    QCOMPARE(markersShown(seen, 250 * ms), size_t(2));
+    QCOMPARE(markersShown(seen, 100 * ms), size_t(0));
+    QCOMPARE(*markerStateLagMs(acks, 3, 1000 * ms), 700.0); // 1000 - 300
+    QCOMPARE(*markerStateLagMs(acks, 3, 650 * ms), 300.0); // the supplier read earlier: 600 - 300
+    QCOMPARE(*markerStateLagMs(acks, 2, 1000 * ms), 800.0); // the consumer held 2
+    QCOMPARE(*markerStateLagMs(acks, 3, 300 * ms), 0.0); // caught up with the supplier's reading
+    QCOMPARE(*markerStateLagMs(acks, 7, 500 * ms), 0.0); // ahead of the supplier's (older) reading
+    QVERIFY(!markerStateLagMs(acks, 3, 50 * ms)); // the supplier had acknowledged nothing
+    QVERIFY(!markerStateLagMs(acks, 0, 1000 * ms)); // the consumer held none
+    QCOMPARE(*markerStateLagMs(acks, 4, 1000 * ms), 700.0); // 4 failed: 3's ack stands in
     acks[3] = 400 * ms;
-    QCOMPARE(*markerStateLagMs(acks, seenFour, 1000 * ms, 1000 * ms), 600.0);
+    QCOMPARE(*markerStateLagMs(acks, 4, 1000 * ms), 600.0);
 }
 
 void TstReplicationCsn::disagreement()

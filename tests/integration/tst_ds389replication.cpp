@@ -191,6 +191,7 @@ void TstDs389Replication::frozenConsumerMarkerAndRuvLag()
         if (!w.value("lag_ms").isDouble() || !w.value("measured_lag_ms").isDouble())
             continue;
         ++pairs;
+        QCOMPARE(w.value("measured_from").toString(), QStringLiteral("marker-entry"));
         const double lag = w.value("lag_ms").toDouble(), measured = w.value("measured_lag_ms").toDouble();
         qInfo("t %.1f s: RUV lag %.0f ms (%s), markers %.0f ms", iv.toObject().value("t").toDouble(), lag,
             qPrintable(w.value("lag_source").toString()), measured);

@@ -72,8 +72,8 @@ LdapTarget TstReplication::admin(const QString& uri) const
     return LdapFixture::admin(m_pair.info(), uri);
 }
 
-// Intervals in which both the server's lag and the markers' are known; each pair must agree within the tolerance
-// the record states (-1 when one does not).
+// Intervals in which both the server's lag and the markers' (from the consumer's copy of the marker entry) are known;
+// each pair must agree within the tolerance the record states (-1 when one does not).
 int TstReplication::vendorAgreements(const RunRecord& rec, const QString& uri)
 {
     int both = 0;
@@ -84,6 +84,11 @@ int TstReplication::vendorAgreements(const RunRecord& rec, const QString& uri)
             return -1;
         if (!v.value("lag_ms").isDouble() || !v.value("measured_lag_ms").isDouble())
             continue;
+        if (v.value("measured_from").toString() != u"marker-entry") { // the consumer's copy, not the watcher's view
+            qWarning("interval at %.1f s: measured from %s", iv.toObject().value("t").toDouble(),
+                qPrintable(v.value("measured_from").toString()));
+            return -1;
+        }
         const double d = std::abs(v.value("lag_ms").toDouble() - v.value("measured_lag_ms").toDouble());
         if (d > v.value("tolerance_ms").toDouble() || v.value("vendor_disagrees").toBool()) {
             qWarning("interval at %.1f s: contextCSN lag %.1f ms, markers %.1f ms", iv.toObject().value("t").toDouble(),
