@@ -296,6 +296,7 @@ QJsonObject Monitor::compose(
     v.insert(QStringLiteral("measured_from"),
         measured ? QJsonValue(fromEntry ? QStringLiteral("marker-entry") : QStringLiteral("watcher")) : QJsonValue());
     v.insert(QStringLiteral("consumer_marker"), con.ok ? QJsonValue(qint64(held)) : QJsonValue());
+    v.insert(QStringLiteral("watcher_marker"), con.ok ? QJsonValue(qint64(markersShown(seen, tCon))) : QJsonValue());
     v.insert(QStringLiteral("tolerance_ms"), std::round(tolerance * 1000) / 1000);
     v.insert(QStringLiteral("vendor_disagrees"), disagrees(lag, measured, tolerance));
     readings[0] = sup.state.csnReadNs;

@@ -24,12 +24,12 @@ struct RunRecord;
 //   supplier acknowledged by its reading - ack time of the newest the consumer held at its reading),
 //   measured_from ("marker-entry": the consumer's copy of the marker entry, read right after its CSNs in the same
 //   session; "watcher": when that read failed, the newest marker its watcher had shown by then, which a busy
-//   consumer catching up can deliver late), consumer_marker (that marker's number), tolerance_ms (resolution + two
-//   marker periods + the poll period + 50 ms), vendor_disagrees (|measured - vendor| > tolerance);
-//   OpenLDAP: monitor ({"cn=Consumer NNN": {provider_uris, connection, phase, next_connect, last_connect,
-//   last_contact, last_cookie_received, last_cookie_sent}} or null, monitor_error);
-//   389-ds: supplier_ruv / consumer_ruv ([{rid, url, min_csn, max_csn}]), agreement ({dn, uri, state, message,
-//   status_json, last_update_status, changes_sent_since_startup, changes_sent, max_csn, update_in_progress} or
+//   consumer catching up can deliver late), consumer_marker (that marker's number), watcher_marker (the newest the
+//   watcher had shown by the consumer's reading), tolerance_ms (resolution + two marker periods + the poll period + 50
+//   ms), vendor_disagrees (|measured - vendor| > tolerance); OpenLDAP: monitor ({"cn=Consumer NNN": {provider_uris,
+//   connection, phase, next_connect, last_connect, last_contact, last_cookie_received, last_cookie_sent}} or null,
+//   monitor_error); 389-ds: supplier_ruv / consumer_ruv ([{rid, url, min_csn, max_csn}]), agreement ({dn, uri, state,
+//   message, status_json, last_update_status, changes_sent_since_startup, changes_sent, max_csn, update_in_progress} or
 //   null), agreement_lag_ms (lib389's get_lag_time: |nsds5AgmtMaxCSN - the consumer's RUV max CSN for the
 //   supplier's replica id|, what dsconf and Cockpit show), conflicts (entries with nsds5ReplConflict).
 // The first disagreement per consumer adds the warning vendor-lag-disagrees.

@@ -236,6 +236,15 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
         grown = std::max(grown, v.value("lag_ms").toDouble());
     }
     const int both = vendorAgreements(rec, uri);
+    qint64 watcherBehind = 0; // markers the consumer held at its reading that its watcher had not yet shown
+    for (const QJsonValue iv : rec.intervals) {
+        const QJsonObject v
+            = iv.toObject().value("consumers").toObject().value(uri).toObject().value("vendor").toObject();
+        watcherBehind = std::max(
+            watcherBehind, qint64(v.value("consumer_marker").toDouble() - v.value("watcher_marker").toDouble()));
+    }
+    qInfo("frozen 3 s: the watcher showed up to %lld markers fewer than the consumer held at a reading",
+        static_cast<long long>(watcherBehind));
     const QJsonObject v = c.value("vendor").toObject();
     qInfo("frozen 3 s: %d intervals unread (contextCSN lag up to %.0f ms), %d with both figures, lag max %.1f ms",
         unread, grown, both, v.value("lag_max_ms").toDouble());
