@@ -10,11 +10,13 @@
 #include "core/sandbox/slapdconfig.h"
 #include "core/sandbox/slapdtools.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QThread>
 #include <QUrl>
 
 #include <cerrno>
@@ -60,6 +62,32 @@ QString userName()
     return pw ? QString::fromLocal8Bit(pw->pw_name) : QString();
 }
 
+// 389-ds answers the modify before it updates its ACI cache (op_shared_modify calls plugin_call_acl_mods_update after
+// the backend has sent the result), so a read just after it can still be refused. Nothing signals when it has
+// taken effect: an anonymous read of the suffix entry is tried until it sees the entry, for at most 10 s.
+bool aciInEffect(const SandboxInfo& info)
+{
+    constexpr int kWithinMs = 10000;
+    constexpr int kRetryMs = 20;
+    LdapTarget anonymous;
+    anonymous.uri = info.uri;
+    LdapSession s;
+    if (s.open(anonymous).isError())
+        return false;
+    const QDeadlineTimer deadline(kWithinMs);
+    for (;;) {
+        QList<LdapSession::Entry> found;
+        if (s.search(info.base, LdapSession::Base, QStringLiteral("(objectClass=*)"), { QStringLiteral("1.1") }, &found)
+                .isError())
+            return false;
+        if (found.size() == 1)
+            return true;
+        if (deadline.hasExpired())
+            return false;
+        QThread::msleep(kRetryMs);
+    }
+}
+
 bool addReadAci(const SandboxInfo& info, ProbeError* error)
 {
     LdapTarget t;
@@ -77,6 +105,11 @@ bool addReadAci(const SandboxInfo& info, ProbeError* error)
     if (e.isError()) {
         *error
             = ioError(QStringLiteral("cannot add the read ACI to ") + info.base + QStringLiteral(": ") + e.message());
+        return false;
+    }
+    if (!aciInEffect(info)) {
+        *error = ioError(QStringLiteral("the read ACI on ") + info.base
+            + QStringLiteral(" did not let an anonymous client read it within 10 s"));
         return false;
     }
     return true;
