@@ -130,7 +130,13 @@ void TstReplication::idlePairHasSmallLag()
     QVERIFY(rec.intervals.size() >= 3);
     const QJsonObject c = rec.summary.value("consumers").toObject().value(m_pair->replicas.constFirst().uri).toObject();
     const qint64 written = qint64(rec.summary.value("markers_written").toDouble());
-    QVERIFY2(written >= 50, qPrintable(QString::number(written)));
+    // 60 asked (20/s for 3 s). A loaded machine slows the writer (34 beside the whole suite and a CPU hog), and the
+    // record then says so and states the lag at the rate written.
+    QVERIFY2(written >= 30, qPrintable(QString::number(written)));
+    const double perS = rec.summary.value("write_ok_per_s").toDouble();
+    QVERIFY2(std::abs(perS - double(written) / 3) < 0.2 * perS, qPrintable(QString::number(perS)));
+    if (written < 50)
+        QVERIFY2(rec.hasWarning("marker-rate-not-reached"), qPrintable(QString::number(written)));
     QCOMPARE(qint64(c.value("markers_seen").toDouble()), written);
     QCOMPARE(c.value("unseen").toInt(), 0);
     QCOMPARE(c.value("method").toString(), QStringLiteral("sync")); // auto: the consumer offers RFC 4533 sync
