@@ -44,14 +44,17 @@ The connection options (--bind-dn, --password-file, --starttls, ...) apply to ev
 389-ds, consumers the supplier's replication agreements point at and --consumer does not name are discovered
 (cn=mapping tree,cn=config; the record lists them); elsewhere --consumer is required. A consumer that cannot be
 read is a warning (consumer-unreachable) and the run goes on; no readable consumer, or a supplier that
-acknowledges nothing for 10 s, fails the run (exit 1).
+acknowledges nothing for 10 s, fails the run (exit 1). A writer that sends fewer than 90 % of the markers
+--marker-rate asks for (a slow supplier or client) is a warning (marker-rate-not-reached); the verdict line then
+states the rate written.
 
 What the servers say, read once per interval beside the markers (read only, 1 s timeouts): OpenLDAP's
 contextCSN per server ID on the supplier and each consumer (1 us) and the consumer's cn=Monitor syncrepl entries
 (olmSR*, 2.5+); 389-ds's RUV (nsds50ruv, 1 s), the agreement's nsds5AgmtMaxCSN, state (green/amber/red) and
 message (nsds5replicaLastUpdateStatusJSON), nsds5replicaChangesSentSinceStartup, and the consumer's conflict
 entries (nsds5ReplConflict). The vendor's lag (supplier CSN time - consumer CSN time, the figure dsconf and
-contextCSN checks show) is printed beside the measured one; when the two differ by more than the CSN's
+contextCSN checks show) is printed beside the measured one (from the consumer's copy of the marker entry, read
+right after its CSNs: measured_from marker-entry; the watcher's view only where that read fails); when the two differ by more than the CSN's
 resolution plus two marker periods, the record flags vendor_disagrees and warns (vendor-lag-disagrees).
 
 In eDirectory's terms, -625 and -626 during synchronization (ndstrace, ndsrepair) mean replication failing
