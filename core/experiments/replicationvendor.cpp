@@ -176,6 +176,34 @@ void add389(QJsonObject& v, const ServerState& sup, const Poller::Reading& con, 
         con.fresh && con.state.conflicts >= 0 ? QJsonValue(con.state.conflicts) : QJsonValue());
 }
 
+std::optional<double> number(const QJsonObject& v, const char* key)
+{
+    const QJsonValue x = v.value(QLatin1String(key));
+    return x.isDouble() ? std::optional<double>(x.toDouble()) : std::nullopt;
+}
+
+// The markers' side, from the consumer's own copy of the marker entry read right after its CSNs (and right before
+// them: the upper bound); the watcher's view (which a busy consumer can deliver late) only where that read failed.
+// tSupplierNs 0: not compared (no vendor figure or no supplier reading).
+void addMeasured(QJsonObject& v, qint64 tSupplierNs, const Poller::Reading& con, const std::vector<qint64>& acks,
+    const std::vector<qint64>& seen)
+{
+    const qint64 tCon = con.state.csnReadNs;
+    const bool fromEntry = con.ok && con.state.markerHeld >= 0;
+    const size_t held = fromEntry ? size_t(con.state.markerHeld) : markersShown(seen, tCon);
+    const bool compared = tSupplierNs > 0;
+    const std::optional<double> after = compared ? markerStateLagMs(acks, held, tSupplierNs) : std::nullopt;
+    const std::optional<double> before = compared && con.ok && con.state.markerHeldBefore >= 0
+        ? markerStateLagMs(acks, size_t(con.state.markerHeldBefore), tSupplierNs)
+        : std::nullopt;
+    v.insert(QStringLiteral("measured_lag_ms"), msOrNull(after));
+    v.insert(QStringLiteral("measured_lag_before_ms"), msOrNull(after ? before : std::nullopt));
+    v.insert(QStringLiteral("measured_from"),
+        after ? QJsonValue(fromEntry ? QStringLiteral("marker-entry") : QStringLiteral("watcher")) : QJsonValue());
+    v.insert(QStringLiteral("consumer_marker"), con.ok ? QJsonValue(qint64(held)) : QJsonValue());
+    v.insert(QStringLiteral("watcher_marker"), con.ok ? QJsonValue(qint64(markersShown(seen, tCon))) : QJsonValue());
+}
+
 double p99(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -214,9 +242,13 @@ double toleranceMs(double resolutionMs, double markerRate, int pollMs)
     return resolutionMs + 2 * 1000.0 / markerRate + pollMs + kSkewMs;
 }
 
-bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, double toleranceMs)
+bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, std::optional<double> beforeMs,
+    double toleranceMs)
 {
-    return vendorMs && measuredMs && std::abs(*vendorMs - *measuredMs) > toleranceMs;
+    if (!vendorMs || !measuredMs)
+        return false;
+    return *vendorMs < *measuredMs - toleranceMs
+        || *vendorMs > std::max(*measuredMs, beforeMs.value_or(0)) + toleranceMs;
 }
 
 Monitor::Monitor(const LdapTarget& supplier, const QList<LdapTarget>& consumers, const Settings& settings)
@@ -282,23 +314,14 @@ QJsonObject Monitor::compose(
             con.ok && !con.state.monitorError.isEmpty() ? QJsonValue(con.state.monitorError) : QJsonValue());
     }
     const qint64 tCon = con.state.csnReadNs;
-    // The consumer's own copy of the marker, read beside its CSNs; the watcher's view (which a busy consumer can
-    // deliver late) only where that read failed.
-    const bool fromEntry = con.ok && con.state.markerHeld >= 0;
-    const size_t held = fromEntry ? size_t(con.state.markerHeld) : markersShown(seen, tCon);
-    const std::optional<double> measured
-        = lag && sup.ok ? markerStateLagMs(acks, held, sup.state.csnReadNs) : std::nullopt;
     const double tolerance = toleranceMs(resolution, m_settings.markerRate, m_settings.pollMs);
     v.insert(QStringLiteral("lag_ms"), msOrNull(lag));
     v.insert(QStringLiteral("lag_source"),
         lag ? QJsonValue(con.fresh ? QStringLiteral("csn") : QStringLiteral("last-reading")) : QJsonValue());
-    v.insert(QStringLiteral("measured_lag_ms"), msOrNull(measured));
-    v.insert(QStringLiteral("measured_from"),
-        measured ? QJsonValue(fromEntry ? QStringLiteral("marker-entry") : QStringLiteral("watcher")) : QJsonValue());
-    v.insert(QStringLiteral("consumer_marker"), con.ok ? QJsonValue(qint64(held)) : QJsonValue());
-    v.insert(QStringLiteral("watcher_marker"), con.ok ? QJsonValue(qint64(markersShown(seen, tCon))) : QJsonValue());
+    addMeasured(v, lag && sup.ok ? sup.state.csnReadNs : 0, con, acks, seen);
     v.insert(QStringLiteral("tolerance_ms"), std::round(tolerance * 1000) / 1000);
-    v.insert(QStringLiteral("vendor_disagrees"), disagrees(lag, measured, tolerance));
+    v.insert(QStringLiteral("vendor_disagrees"),
+        disagrees(lag, number(v, "measured_lag_ms"), number(v, "measured_lag_before_ms"), tolerance));
     readings[0] = sup.state.csnReadNs;
     readings[1] = tCon;
     return v;

@@ -25,13 +25,16 @@ struct RunRecord;
 //   measured_from ("marker-entry": the consumer's copy of the marker entry, read right after its CSNs in the same
 //   session; "watcher": when that read failed, the newest marker its watcher had shown by then, which a busy
 //   consumer catching up can deliver late), consumer_marker (that marker's number), watcher_marker (the newest the
-//   watcher had shown by the consumer's reading), tolerance_ms (resolution + two marker periods + the poll period + 50
-//   ms), vendor_disagrees (|measured - vendor| > tolerance); OpenLDAP: monitor ({"cn=Consumer NNN": {provider_uris,
-//   connection, phase, next_connect, last_connect, last_contact, last_cookie_received, last_cookie_sent}} or null,
-//   monitor_error); 389-ds: supplier_ruv / consumer_ruv ([{rid, url, min_csn, max_csn}]), agreement ({dn, uri, state,
-//   message, status_json, last_update_status, changes_sent_since_startup, changes_sent, max_csn, update_in_progress} or
-//   null), agreement_lag_ms (lib389's get_lag_time: |nsds5AgmtMaxCSN - the consumer's RUV max CSN for the
-//   supplier's replica id|, what dsconf and Cockpit show), conflicts (entries with nsds5ReplConflict).
+//   watcher had shown by the consumer's reading), measured_lag_before_ms (the same from the copy read right before
+//   the CSNs: the state they describe lies between the two reads, which a loaded machine can set far apart),
+//   tolerance_ms (resolution + two marker periods + the poll period + 50 ms), vendor_disagrees (the vendor's figure
+//   more than the tolerance outside [measured_lag_ms, measured_lag_before_ms]); OpenLDAP: monitor ({"cn=Consumer NNN":
+//   {provider_uris, connection, phase, next_connect, last_connect, last_contact, last_cookie_received,
+//   last_cookie_sent}} or null, monitor_error); 389-ds: supplier_ruv / consumer_ruv ([{rid, url, min_csn, max_csn}]),
+//   agreement ({dn, uri, state, message, status_json, last_update_status, changes_sent_since_startup, changes_sent,
+//   max_csn, update_in_progress} or null), agreement_lag_ms (lib389's get_lag_time: |nsds5AgmtMaxCSN - the consumer's
+//   RUV max CSN for the supplier's replica id|, what dsconf and Cockpit show), conflicts (entries with
+//   nsds5ReplConflict).
 // The first disagreement per consumer adds the warning vendor-lag-disagrees.
 namespace ReplicationVendor {
 
@@ -92,7 +95,10 @@ std::optional<double> markerStateLagMs(const std::vector<qint64>& acks, size_t h
 // marker period at each end (one the supplier had committed but not yet acknowledged at its reading, one the
 // consumer applied between its CSN read and its marker read), the poll period and 50 ms.
 double toleranceMs(double resolutionMs, double markerRate, int pollMs);
-// vendor_disagrees: both figures known and more than the tolerance apart.
-bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, double toleranceMs);
+// vendor_disagrees: the vendor's figure and the markers' (measuredMs, from the consumer's copy read right after its
+// CSNs) known, and the vendor's more than the tolerance below it or above the larger of it and beforeMs (from the
+// copy read right before them: the state the CSNs describe lies between the two reads).
+bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, std::optional<double> beforeMs,
+    double toleranceMs);
 
 } // namespace ReplicationVendor

@@ -144,18 +144,20 @@ void readConflicts(LdapSession& s, const QString& suffix, ServerState* out)
 }
 
 // The consumer's copy of the marker entry: its highest marker number, 0 while it is not there; unread on an error.
-void readMarker(LdapSession& s, const QString& dn, ServerState* out)
+// Returns the error when it is the connection's (a frozen server), not the server's answer.
+ProbeError readMarker(LdapSession& s, const QString& dn, qint64* out)
 {
     constexpr int kNoSuchObject = 32;
     QList<LdapSession::Entry> found;
-    const ProbeError e = s.search(dn, LdapSession::Base, QStringLiteral("(objectClass=*)"),
-        { QStringLiteral("description") }, &found, 0, kReadTimeoutMs);
+    ProbeError e = s.search(dn, LdapSession::Base, QStringLiteral("(objectClass=*)"), { QStringLiteral("description") },
+        &found, 0, kReadTimeoutMs);
     if (!e.isError())
-        out->markerHeld = found.isEmpty()
+        *out = found.isEmpty()
             ? 0
             : ReplicationMarker::highest(found.constFirst().attributes.value(QStringLiteral("description")));
     else if (e.nativeCode == kNoSuchObject)
-        out->markerHeld = 0;
+        *out = 0;
+    return e.nativeCode < 0 ? e : ProbeError {};
 }
 
 Agreement agreementFrom(const LdapSession::Entry& e)
@@ -248,22 +250,26 @@ QList<Agreement> readAgreements(LdapSession& s, const QString& suffix, ProbeErro
 ProbeError read(LdapSession& s, const Identity& id, Role role, ServerState* out)
 {
     out->id = id;
+    if (id.kind != u"openldap" && id.kind != u"389ds")
+        return {};
+    const bool consumer = role == Role::Consumer;
+    if (consumer)
+        if (ProbeError e = readMarker(s, id.markerDn, &out->markerHeldBefore); e.isError())
+            return e;
     if (id.kind == u"openldap") {
         if (ProbeError e = readContextCsn(s, id.suffix, out); e.isError())
             return e;
-        if (role == Role::Consumer) {
-            readMarker(s, id.markerDn, out);
+        if (consumer) {
+            readMarker(s, id.markerDn, &out->markerHeld);
             readSyncreplMonitor(s, id.suffix, out);
         }
         return {};
     }
-    if (id.kind != u"389ds")
-        return {};
     QList<ReplicationCsn::AgmtMaxCsn> maxCsns;
     if (ProbeError e = readRuv(s, id.suffix, out, &maxCsns); e.isError())
         return e;
-    if (role == Role::Consumer) {
-        readMarker(s, id.markerDn, out);
+    if (consumer) {
+        readMarker(s, id.markerDn, &out->markerHeld);
         readConflicts(s, id.suffix, out);
         return {};
     }

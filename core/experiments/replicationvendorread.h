@@ -64,8 +64,10 @@ struct ServerState
     QJsonValue monitor; // OpenLDAP consumer: {"cn=Consumer 001": {provider_uris, phase, ...}}; null when unreadable
     QString monitorError;
     qint64 conflicts = -1; // 389-ds consumer: entries with nsds5ReplConflict; -1 unknown
-    // Consumer: the highest marker number its copy of the marker entry held, read right after the CSNs in the same
-    // session (what a client reading the consumer then got); 0 while the entry is not there, -1 when unread.
+    // Consumer: the highest marker number its copy of the marker entry held, read in the same session right before
+    // and right after the CSNs (what a client reading the consumer then got), so that the state the CSNs describe
+    // lies between the two; 0 while the entry is not there, -1 when unread.
+    qint64 markerHeldBefore = -1;
     qint64 markerHeld = -1;
 };
 

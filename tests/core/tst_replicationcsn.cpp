@@ -116,12 +116,20 @@ void TstReplicationCsn::disagreement()
     QCOMPARE(toleranceMs(1000, 10, 5), 1255.0); // 389-ds: 1 s + 2 x 100 ms + 5 ms + 50 ms
     QCOMPARE(toleranceMs(0.001, 20, 5), 155.001); // OpenLDAP: 1 us + 2 x 50 ms + 5 ms + 50 ms
     const double t = toleranceMs(1000, 10, 5);
-    QVERIFY(!disagrees(3000, 2100, t)); // a frozen 389 consumer, RUV against markers
-    QVERIFY(!disagrees(1000, 0, t)); // the same CSN second or not
-    QVERIFY(disagrees(3000, 1000, t)); // a stale RUV: 2 s apart
-    QVERIFY(disagrees(0, 1300, t));
-    QVERIFY(!disagrees(std::nullopt, 5000, t)); // a figure unknown is no disagreement
-    QVERIFY(!disagrees(5000, std::nullopt, t));
+    QVERIFY(!disagrees(3000, 2100, std::nullopt, t)); // a frozen 389 consumer, RUV against markers
+    QVERIFY(!disagrees(1000, 0, std::nullopt, t)); // the same CSN second or not
+    QVERIFY(disagrees(3000, 1000, std::nullopt, t)); // a stale RUV: 2 s apart
+    QVERIFY(disagrees(0, 1300, std::nullopt, t));
+    QVERIFY(!disagrees(std::nullopt, 5000, 5000, t)); // a figure unknown is no disagreement
+    QVERIFY(!disagrees(5000, std::nullopt, std::nullopt, t));
+    // The copy read before the CSNs widens the range upwards only (OpenLDAP, 155 ms): the reads 500 ms apart.
+    const double o = toleranceMs(0.001, 20, 5);
+    QVERIFY(!disagrees(1450, 978, 1480, o)); // inside the two reads
+    QVERIFY(!disagrees(1600, 978, 1480, o)); // above, within the tolerance
+    QVERIFY(disagrees(1700, 978, 1480, o)); // above both
+    QVERIFY(disagrees(1450, 978, std::nullopt, o)); // no earlier read: only the one after counts
+    QVERIFY(disagrees(800, 978, 1480, o)); // below the later read's
+    QVERIFY(disagrees(1450, 978, 0, o)); // an earlier read that says less widens nothing
 }
 
 QTEST_GUILESS_MAIN(TstReplicationCsn)

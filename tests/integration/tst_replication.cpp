@@ -89,10 +89,13 @@ int TstReplication::vendorAgreements(const RunRecord& rec, const QString& uri)
                 qPrintable(v.value("measured_from").toString()));
             return -1;
         }
-        const double d = std::abs(v.value("lag_ms").toDouble() - v.value("measured_lag_ms").toDouble());
-        if (d > v.value("tolerance_ms").toDouble() || v.value("vendor_disagrees").toBool()) {
-            qWarning("interval at %.1f s: contextCSN lag %.1f ms, markers %.1f ms", iv.toObject().value("t").toDouble(),
-                v.value("lag_ms").toDouble(), v.value("measured_lag_ms").toDouble());
+        // The state the CSNs describe lies between the consumer's copies read right before and right after them.
+        const double lag = v.value("lag_ms").toDouble(), tolerance = v.value("tolerance_ms").toDouble();
+        const double after = v.value("measured_lag_ms").toDouble();
+        const double before = std::max(after, v.value("measured_lag_before_ms").toDouble(after));
+        if (lag < after - tolerance || lag > before + tolerance || v.value("vendor_disagrees").toBool()) {
+            qWarning("interval at %.1f s: contextCSN lag %.1f ms, markers %.1f-%.1f ms",
+                iv.toObject().value("t").toDouble(), lag, after, before);
             return -1;
         }
         ++both;
@@ -243,14 +246,19 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
     }
     const int both = vendorAgreements(rec, uri);
     qint64 watcherBehind = 0; // markers the consumer held at its reading that its watcher had not yet shown
+    double bracket = 0; // the widest range between the consumer's copies read before and after its CSNs
     for (const QJsonValue iv : rec.intervals) {
         const QJsonObject v
             = iv.toObject().value("consumers").toObject().value(uri).toObject().value("vendor").toObject();
         watcherBehind = std::max(
             watcherBehind, qint64(v.value("consumer_marker").toDouble() - v.value("watcher_marker").toDouble()));
+        if (v.value("measured_lag_before_ms").isDouble())
+            bracket = std::max(
+                bracket, v.value("measured_lag_before_ms").toDouble() - v.value("measured_lag_ms").toDouble());
     }
-    qInfo("frozen 3 s: the watcher showed up to %lld markers fewer than the consumer held at a reading",
-        static_cast<long long>(watcherBehind));
+    qInfo("frozen 3 s: the watcher showed up to %lld markers fewer than the consumer held at a reading; the copies "
+          "read before and after the CSNs up to %.0f ms apart",
+        static_cast<long long>(watcherBehind), bracket);
     const QJsonObject v = c.value("vendor").toObject();
     qInfo("frozen 3 s: %d intervals unread (contextCSN lag up to %.0f ms), %d with both figures, lag max %.1f ms",
         unread, grown, both, v.value("lag_max_ms").toDouble());
