@@ -100,6 +100,27 @@ QList<LoadInterval> mergeByIndex(const QList<QList<LoadInterval>>& perAgent, boo
     return out;
 }
 
+namespace {
+
+// The agents' send lags merged bucket-wise (open loop); nothing when one agent that had them sent no histogram.
+void mergeSendLag(const QList<LoadSummary>& summaries, LoadSummary& s)
+{
+    LatencyHistogram h;
+    for (const LoadSummary& a : summaries) {
+        if (!a.sendLagMs.p50)
+            continue;
+        if (a.sendLagHistogramNs.isEmpty())
+            return;
+        h.merge(LatencyHistogram::fromJson(a.sendLagHistogramNs));
+    }
+    if (h.count() == 0)
+        return;
+    s.sendLagMs = LatencyFigures::of(h);
+    s.sendLagHistogramNs = h.toJson();
+}
+
+} // namespace
+
 LoadSummary mergeSummary(const QList<QList<LoadInterval>>& perAgent, const QList<LoadSummary>& summaries)
 {
     LoadSummary s;
@@ -136,6 +157,7 @@ LoadSummary mergeSummary(const QList<QList<LoadInterval>>& perAgent, const QList
     if (haveCleanup)
         s.cleanupRemoved = removed;
     s.latencyHistogramNs = t.all.latency.toJson();
+    mergeSendLag(summaries, s);
     return s;
 }
 

@@ -262,6 +262,8 @@ QJsonObject LoadSummary::toJson() const
         o.insert(QStringLiteral("by_operation"), byKindJson(byOperation, true));
     if (sendLagMs.p50)
         o.insert(QStringLiteral("send_lag_ms"), sendLagMs.toJson(true));
+    if (!sendLagHistogramNs.isEmpty())
+        o.insert(QStringLiteral("send_lag_histogram_ns"), sendLagHistogramNs);
     o.insert(QStringLiteral("client_cpu_s"), orNull(clientCpuS));
     o.insert(QStringLiteral("client_cpu_us_per_op"), orNull(clientCpuUsPerOp()));
     o.insert(QStringLiteral("load_cpu_s"), orNull(loadCpuS));
@@ -288,6 +290,7 @@ LoadSummary LoadSummary::fromJson(const QJsonObject& o)
     s.connectFailures = o.value(QStringLiteral("connect_failures")).toDouble();
     s.missed = o.value(QStringLiteral("missed")).toDouble();
     s.sendLagMs = LatencyFigures::fromJson(o.value(QStringLiteral("send_lag_ms")).toObject());
+    s.sendLagHistogramNs = o.value(QStringLiteral("send_lag_histogram_ns")).toObject();
     s.clientCpuS = number(o, "client_cpu_s");
     s.loadCpuS = number(o, "load_cpu_s");
     if (o.value(QStringLiteral("setup_result_code")).isDouble())

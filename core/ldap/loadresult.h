@@ -82,6 +82,7 @@ struct LoadSummary
     double connectFailures = 0;
     double missed = 0;
     LatencyFigures sendLagMs; // open loop: scheduled time to the write that sent the operation
+    QJsonObject sendLagHistogramNs; // open loop: the send lags' histogram (sparse), so that hosts merge exactly
     std::optional<double> clientCpuS; // the whole process (GUI and disk threads included)
     std::optional<double> loadCpuS; // the load threads only (their thread CPU clocks)
     std::optional<int> setupResultCode; // the setup connection failed with this code

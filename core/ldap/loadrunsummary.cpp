@@ -76,6 +76,8 @@ void LoadRun::summarise()
     s.connectFailures = double(m_total.connectFailures);
     s.missed = double(m_total.missed);
     s.sendLagMs = LatencyFigures::of(m_total.sendLag);
+    if (m_total.sendLag.count() > 0)
+        s.sendLagHistogramNs = m_total.sendLag.toJson();
     s.clientCpuS = round3(m_cpu);
     s.loadCpuS = round3(m_loadCpu);
     if (m_spec.mix.size() > 1 && m_load->has(LdapOpKind::Bind))

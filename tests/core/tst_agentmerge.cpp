@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <utility>
+
 class TstAgentMerge : public QObject
 {
     Q_OBJECT
@@ -21,6 +23,7 @@ private slots:
     void histogramsMergeBucketWise();
     void percentilesComeFromTheMergedHistogram();
     void sumsStayExact();
+    void sendLagsMergeExactly();
     void missingIntervalsCountAgentsReporting();
     void recordsThatDoNotLineUpAreRefused();
     void lineBufferKeepsPartialLines();
@@ -146,6 +149,34 @@ void TstAgentMerge::sumsStayExact()
     QCOMPARE(s.seconds, 5.002);
     QCOMPARE(*s.clientCpuS, 1.5);
     QCOMPARE(LatencyHistogram::fromJson(s.latencyHistogramNs).count(), uint64_t(okSum + errSum));
+    QVERIFY(!s.sendLagMs.p50); // closed loop: no send lag
+    QVERIFY(s.sendLagHistogramNs.isEmpty());
+}
+
+// Open loop: each agent's send lags merge bucket-wise, as the latencies do, and the percentiles come from the merged
+// histogram (agent 0 sends 900 on time, agent 1 100 late: the p99 is agent 1's, the p50 agent 0's).
+void TstAgentMerge::sendLagsMergeExactly()
+{
+    QList<LoadSummary> summaries;
+    for (const auto& [n, lagNs] : { std::pair<uint64_t, uint64_t> { 900, 20000 }, { 100, 5000000 } }) {
+        LatencyHistogram h;
+        h.recordN(lagNs, n);
+        LoadSummary a;
+        a.seconds = 2;
+        a.sendLagMs = LatencyFigures::of(h);
+        a.sendLagHistogramNs = h.toJson();
+        summaries << LoadSummary::fromJson(a.toJson()); // as it arrives over the wire
+    }
+    const LoadSummary s = Agents::mergeSummary({ { agentInterval(10, 1000) }, { agentInterval(10, 1000) } }, summaries);
+    QCOMPARE(LatencyHistogram::fromJson(s.sendLagHistogramNs).count(), uint64_t(1000));
+    QVERIFY(std::abs(*s.sendLagMs.p50 - 0.02) < 0.001);
+    QVERIFY(std::abs(*s.sendLagMs.p99 - 5.0) < 0.03);
+    QVERIFY(std::abs(*s.sendLagMs.mean - (900 * 0.02 + 100 * 5.0) / 1000) < 0.001);
+    QVERIFY(s.toJson().contains(QStringLiteral("send_lag_ms")));
+    // An agent that had send lags but sent no histogram (an older one): no merged figure rather than a wrong one.
+    summaries[1].sendLagHistogramNs = {};
+    QVERIFY(
+        !Agents::mergeSummary({ { agentInterval(10, 1000) }, { agentInterval(10, 1000) } }, summaries).sendLagMs.p50);
 }
 
 void TstAgentMerge::missingIntervalsCountAgentsReporting()

@@ -8,6 +8,7 @@
 #include "core/common/histogram.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/ldaptarget.h"
+#include "core/ldap/loadresult.h"
 #include "ldapfixture.h"
 #include "tests/common/clirun.h"
 
@@ -225,7 +226,7 @@ void TstAgents::exactMerge()
     const QJsonArray agents = rec.value(QStringLiteral("agents")).toArray();
     QCOMPARE(agents.size(), 3);
     double agentsOk = 0, rateShares = 0;
-    LatencyHistogram agentsHist;
+    LatencyHistogram agentsHist, agentsSendLag;
     for (const auto& v : agents) {
         const QJsonObject a = v.toObject();
         QCOMPARE(a.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
@@ -237,7 +238,15 @@ void TstAgents::exactMerge()
         QVERIFY(a.value(QStringLiteral("cpu_s")).toDouble() > 0);
         agentsHist.merge(LatencyHistogram::fromJson(
             a.value(QStringLiteral("summary")).toObject().value(QStringLiteral("latency_histogram_ns")).toObject()));
+        agentsSendLag.merge(LatencyHistogram::fromJson(
+            a.value(QStringLiteral("summary")).toObject().value(QStringLiteral("send_lag_histogram_ns")).toObject()));
     }
+    // Open loop: the send lags merged exactly too (every operation sent has one).
+    QVERIFY(agentsSendLag.count() > 0);
+    QCOMPARE(LatencyHistogram::fromJson(sum.value(QStringLiteral("send_lag_histogram_ns")).toObject()).count(),
+        agentsSendLag.count());
+    QCOMPARE(sum.value(QStringLiteral("send_lag_ms")).toObject().value(QStringLiteral("p99")).toDouble(),
+        LatencyFigures::of(agentsSendLag).toJson(true).value(QStringLiteral("p99")).toDouble());
     QCOMPARE(rateShares, 600.0);
     double intervalsOk = 0;
     const QJsonArray intervals = rec.value(QStringLiteral("intervals")).toArray();
