@@ -53,9 +53,11 @@ contextCSN per server ID on the supplier and each consumer (1 us) and the consum
 (olmSR*, 2.5+); 389-ds's RUV (nsds50ruv, 1 s), the agreement's nsds5AgmtMaxCSN, state (green/amber/red) and
 message (nsds5replicaLastUpdateStatusJSON), nsds5replicaChangesSentSinceStartup, and the consumer's conflict
 entries (nsds5ReplConflict). The vendor's lag (supplier CSN time - consumer CSN time, the figure dsconf and
-contextCSN checks show) is printed beside the measured one (from the consumer's copy of the marker entry, read
-right after its CSNs: measured_from marker-entry; the watcher's view only where that read fails); when the two differ by more than the CSN's
-resolution plus two marker periods, the record flags vendor_disagrees and warns (vendor-lag-disagrees).
+contextCSN checks show) is printed beside the measured one (from the consumer's copies of the marker entry, read
+right before and after its CSNs: measured_from marker-entry; the watcher's view only where that read fails). The
+record's measured_lag_range_ms is what the markers allow whatever the delays (a marker's CSN lies between its
+write's send and its ack); when the figure is more than the CSN's resolution plus two marker periods outside
+that range, the record flags vendor_disagrees and warns (vendor-lag-disagrees).
 
 In eDirectory's terms, -625 and -626 during synchronization (ndstrace, ndsrepair) mean replication failing
 because NCP timed out, for example on a slow cloud disk: this measures the delay before it comes to that, and

@@ -64,13 +64,14 @@ void warnUnreachable(Run& r, const ReplicationWatch::Watcher& w)
 
 void takeInterval(Run& r, qint64 end)
 {
+    const std::vector<qint64> sends = r.writer.sends(); // before the acks: every ack has its send
     const std::vector<qint64> acks = r.writer.acks();
     const size_t acked = ackedCount(acks);
     QJsonObject consumers;
     for (size_t i = 0; i < r.watchers.size(); ++i) {
         QJsonObject c = ReplicationWatch::interval(acks, r.watchers[i]->seen(), end, r.accounts[i]);
         c.insert(QStringLiteral("reachable"), r.watchers[i]->reachable());
-        c.insert(QStringLiteral("vendor"), r.vendor->interval(i, acks, r.watchers[i]->seen(), r.rec));
+        c.insert(QStringLiteral("vendor"), r.vendor->interval(i, { acks, sends }, r.watchers[i]->seen(), r.rec));
         consumers.insert(r.watchers[i]->uri(), c);
         warnUnreachable(r, *r.watchers[i]);
     }

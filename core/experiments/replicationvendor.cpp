@@ -176,32 +176,43 @@ void add389(QJsonObject& v, const ServerState& sup, const Poller::Reading& con, 
         con.fresh && con.state.conflicts >= 0 ? QJsonValue(con.state.conflicts) : QJsonValue());
 }
 
-std::optional<double> number(const QJsonObject& v, const char* key)
-{
-    const QJsonValue x = v.value(QLatin1String(key));
-    return x.isDouble() ? std::optional<double>(x.toDouble()) : std::nullopt;
-}
-
-// The markers' side, from the consumer's own copy of the marker entry read right after its CSNs (and right before
-// them: the upper bound); the watcher's view (which a busy consumer can deliver late) only where that read failed.
-// tSupplierNs 0: not compared (no vendor figure or no supplier reading).
-void addMeasured(QJsonObject& v, qint64 tSupplierNs, const Poller::Reading& con, const std::vector<qint64>& acks,
-    const std::vector<qint64>& seen)
+// The markers' side, from the consumer's own copies of the marker entry read right before and right after its CSNs;
+// the watcher's view (which a busy consumer can deliver late) only where the read after failed. Returns the range
+// (nullopt when tSupplierNs is 0: no vendor figure or no supplier reading).
+std::optional<LagRange> addMeasured(
+    QJsonObject& v, qint64 tSupplierNs, const Poller::Reading& con, const Writes& w, const std::vector<qint64>& seen)
 {
     const qint64 tCon = con.state.csnReadNs;
     const bool fromEntry = con.ok && con.state.markerHeld >= 0;
     const size_t held = fromEntry ? size_t(con.state.markerHeld) : markersShown(seen, tCon);
+    const size_t before = con.ok && con.state.markerHeldBefore > 0 ? size_t(con.state.markerHeldBefore) : 0;
     const bool compared = tSupplierNs > 0;
-    const std::optional<double> after = compared ? markerStateLagMs(acks, held, tSupplierNs) : std::nullopt;
-    const std::optional<double> before = compared && con.ok && con.state.markerHeldBefore >= 0
-        ? markerStateLagMs(acks, size_t(con.state.markerHeldBefore), tSupplierNs)
-        : std::nullopt;
-    v.insert(QStringLiteral("measured_lag_ms"), msOrNull(after));
-    v.insert(QStringLiteral("measured_lag_before_ms"), msOrNull(after ? before : std::nullopt));
+    const std::optional<double> point = compared ? markerStateLagMs(w.acks, held, tSupplierNs) : std::nullopt;
+    const std::optional<LagRange> range
+        = point ? markerLagRangeMs(w, std::min(before, held), held, tSupplierNs) : std::nullopt;
+    v.insert(QStringLiteral("measured_lag_ms"), msOrNull(point));
+    v.insert(QStringLiteral("measured_lag_range_ms"),
+        range ? QJsonValue(QJsonArray { std::round(range->low * 1000) / 1000, msOrNull(range->high) }) : QJsonValue());
     v.insert(QStringLiteral("measured_from"),
-        after ? QJsonValue(fromEntry ? QStringLiteral("marker-entry") : QStringLiteral("watcher")) : QJsonValue());
+        point ? QJsonValue(fromEntry ? QStringLiteral("marker-entry") : QStringLiteral("watcher")) : QJsonValue());
     v.insert(QStringLiteral("consumer_marker"), con.ok ? QJsonValue(qint64(held)) : QJsonValue());
     v.insert(QStringLiteral("watcher_marker"), con.ok ? QJsonValue(qint64(markersShown(seen, tCon))) : QJsonValue());
+    return range;
+}
+
+// The time of marker k's write (1-based): its send, else (not recorded) its ack.
+qint64 sentAt(const Writes& w, size_t k)
+{
+    return k <= w.sends.size() && w.sends[k - 1] > 0 ? w.sends[k - 1] : w.acks[k - 1];
+}
+
+// The newest marker at or below k whose write succeeded, 0 if none.
+size_t newestAcked(const std::vector<qint64>& acks, size_t k)
+{
+    for (k = std::min(k, acks.size()); k > 0; --k)
+        if (acks[k - 1] > 0)
+            return k;
+    return 0;
 }
 
 double p99(std::vector<double> v)
@@ -237,18 +248,42 @@ std::optional<double> markerStateLagMs(const std::vector<qint64>& acks, size_t h
     return std::nullopt;
 }
 
+std::optional<LagRange> markerLagRangeMs(const Writes& w, size_t heldBefore, size_t heldAfter, qint64 tSupplierNs)
+{
+    size_t acked = 0, sent = 0; // the newest marker acknowledged, and sent (not failed), by the supplier's reading
+    for (size_t k = 0; k < w.acks.size(); ++k) {
+        if (w.acks[k] > 0 && w.acks[k] <= tSupplierNs)
+            acked = k + 1;
+        if (w.acks[k] != -1 && sentAt(w, k + 1) > 0 && sentAt(w, k + 1) <= tSupplierNs)
+            sent = k + 1;
+    }
+    const size_t after = newestAcked(w.acks, heldAfter);
+    if (acked == 0 || after == 0)
+        return std::nullopt;
+    LagRange r;
+    // Low: the supplier had at least `acked` (committed after its send), the consumer at most `after` (before its ack).
+    if (heldAfter < acked)
+        r.low = std::max(0.0, double(sentAt(w, acked) - w.acks[after - 1]) / 1e6);
+    // High: the supplier had at most `sent` (committed by its ack, or by the reading), the consumer at least
+    // heldBefore (committed after its send).
+    if (heldBefore > 0) {
+        const qint64 newest = w.acks[sent - 1] > 0 ? std::min(w.acks[sent - 1], tSupplierNs) : tSupplierNs;
+        r.high = heldBefore >= sent ? 0.0 : std::max(0.0, double(newest - sentAt(w, heldBefore)) / 1e6);
+        r.high = std::max(*r.high, r.low);
+    }
+    return r;
+}
+
 double toleranceMs(double resolutionMs, double markerRate, int pollMs)
 {
     return resolutionMs + 2 * 1000.0 / markerRate + pollMs + kSkewMs;
 }
 
-bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, std::optional<double> beforeMs,
-    double toleranceMs)
+bool disagrees(std::optional<double> vendorMs, const std::optional<LagRange>& range, double toleranceMs)
 {
-    if (!vendorMs || !measuredMs)
+    if (!vendorMs || !range)
         return false;
-    return *vendorMs < *measuredMs - toleranceMs
-        || *vendorMs > std::max(*measuredMs, beforeMs.value_or(0)) + toleranceMs;
+    return *vendorMs < range->low - toleranceMs || (range->high && *vendorMs > *range->high + toleranceMs);
 }
 
 Monitor::Monitor(const LdapTarget& supplier, const QList<LdapTarget>& consumers, const Settings& settings)
@@ -286,7 +321,7 @@ void Monitor::stop()
 }
 
 QJsonObject Monitor::compose(
-    size_t i, const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 (&readings)[2]) const
+    size_t i, const Writes& writes, const std::vector<qint64>& seen, qint64 (&readings)[2]) const
 {
     const Poller::Reading sup = m_supplier->latest();
     const Poller::Reading con = m_consumers[i]->latest();
@@ -318,19 +353,18 @@ QJsonObject Monitor::compose(
     v.insert(QStringLiteral("lag_ms"), msOrNull(lag));
     v.insert(QStringLiteral("lag_source"),
         lag ? QJsonValue(con.fresh ? QStringLiteral("csn") : QStringLiteral("last-reading")) : QJsonValue());
-    addMeasured(v, lag && sup.ok ? sup.state.csnReadNs : 0, con, acks, seen);
+    const std::optional<LagRange> range = addMeasured(v, lag && sup.ok ? sup.state.csnReadNs : 0, con, writes, seen);
     v.insert(QStringLiteral("tolerance_ms"), std::round(tolerance * 1000) / 1000);
-    v.insert(QStringLiteral("vendor_disagrees"),
-        disagrees(lag, number(v, "measured_lag_ms"), number(v, "measured_lag_before_ms"), tolerance));
+    v.insert(QStringLiteral("vendor_disagrees"), disagrees(lag, range, tolerance));
     readings[0] = sup.state.csnReadNs;
     readings[1] = tCon;
     return v;
 }
 
-QJsonValue Monitor::interval(size_t i, const std::vector<qint64>& acks, const std::vector<qint64>& seen, RunRecord& rec)
+QJsonValue Monitor::interval(size_t i, const Writes& writes, const std::vector<qint64>& seen, RunRecord& rec)
 {
     qint64 readings[2] = { 0, 0 };
-    QJsonObject v = compose(i, acks, seen, readings); // not const: returned by move
+    QJsonObject v = compose(i, writes, seen, readings); // not const: returned by move
     if (v.isEmpty())
         return QJsonValue();
     History& h = m_history[i];

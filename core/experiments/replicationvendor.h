@@ -25,10 +25,12 @@ struct RunRecord;
 //   measured_from ("marker-entry": the consumer's copy of the marker entry, read right after its CSNs in the same
 //   session; "watcher": when that read failed, the newest marker its watcher had shown by then, which a busy
 //   consumer catching up can deliver late), consumer_marker (that marker's number), watcher_marker (the newest the
-//   watcher had shown by the consumer's reading), measured_lag_before_ms (the same from the copy read right before
-//   the CSNs: the state they describe lies between the two reads, which a loaded machine can set far apart),
-//   tolerance_ms (resolution + two marker periods + the poll period + 50 ms), vendor_disagrees (the vendor's figure
-//   more than the tolerance outside [measured_lag_ms, measured_lag_before_ms]); OpenLDAP: monitor ({"cn=Consumer NNN":
+//   watcher had shown by the consumer's reading), measured_lag_range_ms ([low, high or null]: what the markers
+//   allow for that difference, whatever the delays on a loaded machine: a marker's CSN lies between its write's
+//   send and its ack, the supplier's state between the markers acknowledged and those sent by its reading, the
+//   consumer's between its copies read right before and right after its CSNs), tolerance_ms (resolution + two marker
+//   periods + the poll period + 50 ms), vendor_disagrees (the vendor's figure more than the tolerance outside the
+//   range); OpenLDAP: monitor ({"cn=Consumer NNN":
 //   {provider_uris, connection, phase, next_connect, last_connect, last_contact, last_cookie_received,
 //   last_cookie_sent}} or null, monitor_error); 389-ds: supplier_ruv / consumer_ruv ([{rid, url, min_csn, max_csn}]),
 //   agreement ({dn, uri, state, message, status_json, last_update_status, changes_sent_since_startup, changes_sent,
@@ -39,6 +41,22 @@ struct RunRecord;
 namespace ReplicationVendor {
 
 class Poller;
+
+// The marker writer's times (ReplicationWatch::Writer): acks[k-1] when marker k was acknowledged (0 in flight, -1
+// failed), sends[k-1] when its write was sent.
+struct Writes
+{
+    const std::vector<qint64>& acks;
+    const std::vector<qint64>& sends;
+};
+
+// What the markers allow for the state difference (measured_lag_range_ms), in ms; no high when the consumer held
+// no marker before its CSNs were read.
+struct LagRange
+{
+    double low = 0;
+    std::optional<double> high;
+};
 
 class Monitor
 {
@@ -57,9 +75,9 @@ public:
 
     void start(qint64 t0Ns);
     void stop();
-    // Consumer i's vendor object for the interval, from the newest readings (acks: the writer's, seen: consumer
+    // Consumer i's vendor object for the interval, from the newest readings (writes: the writer's, seen: consumer
     // i's watcher's). Adds the warning to rec on the consumer's first disagreement.
-    QJsonValue interval(size_t i, const std::vector<qint64>& acks, const std::vector<qint64>& seen, RunRecord& rec);
+    QJsonValue interval(size_t i, const Writes& writes, const std::vector<qint64>& seen, RunRecord& rec);
     // The summary's: the last interval's object with, over the run, lag_p99_ms and lag_max_ms (null without a
     // figure), readings, disagreeing_readings and vendor_disagrees (any of them).
     QJsonValue summary(size_t i) const;
@@ -74,8 +92,7 @@ private:
         bool warned = false;
     };
     // The object, and in readings the supplier's and the consumer's reading times it used.
-    QJsonObject compose(
-        size_t i, const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 (&readings)[2]) const;
+    QJsonObject compose(size_t i, const Writes& writes, const std::vector<qint64>& seen, qint64 (&readings)[2]) const;
 
     Settings m_settings;
     qint64 m_t0 = 0;
@@ -95,10 +112,11 @@ std::optional<double> markerStateLagMs(const std::vector<qint64>& acks, size_t h
 // marker period at each end (one the supplier had committed but not yet acknowledged at its reading, one the
 // consumer applied between its CSN read and its marker read), the poll period and 50 ms.
 double toleranceMs(double resolutionMs, double markerRate, int pollMs);
-// vendor_disagrees: the vendor's figure and the markers' (measuredMs, from the consumer's copy read right after its
-// CSNs) known, and the vendor's more than the tolerance below it or above the larger of it and beforeMs (from the
-// copy read right before them: the state the CSNs describe lies between the two reads).
-bool disagrees(std::optional<double> vendorMs, std::optional<double> measuredMs, std::optional<double> beforeMs,
-    double toleranceMs);
+// The range, with the consumer holding markers 1..heldBefore right before its CSNs were read (0: none, or unread)
+// and 1..heldAfter right after; nullopt when the supplier has acknowledged nothing by tSupplierNs or the consumer
+// holds none.
+std::optional<LagRange> markerLagRangeMs(const Writes& w, size_t heldBefore, size_t heldAfter, qint64 tSupplierNs);
+// vendor_disagrees: the vendor's figure and the range known, and the figure more than the tolerance outside it.
+bool disagrees(std::optional<double> vendorMs, const std::optional<LagRange>& range, double toleranceMs);
 
 } // namespace ReplicationVendor

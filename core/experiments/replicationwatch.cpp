@@ -54,6 +54,12 @@ std::vector<qint64> ReplicationWatch::Writer::acks() const
     return m_acks;
 }
 
+std::vector<qint64> ReplicationWatch::Writer::sends() const
+{
+    const std::lock_guard<std::mutex> lock(m_mutex);
+    return m_sends;
+}
+
 QString ReplicationWatch::Writer::lastError() const
 {
     const std::lock_guard<std::mutex> lock(m_mutex);
@@ -73,6 +79,7 @@ void ReplicationWatch::Writer::run(qint64 t0Ns)
         {
             const std::lock_guard<std::mutex> lock(m_mutex);
             m_acks.push_back(0);
+            m_sends.push_back(nowNs());
         }
         if (!e.isError())
             e = s.modifyReplace(m_dn, QStringLiteral("description"), { QByteArray::number(k) });

@@ -32,6 +32,8 @@ public:
     void stop();
     // ack[k-1]: when marker k was acknowledged; 0 = in flight or not written yet, -1 = the write failed.
     std::vector<qint64> acks() const;
+    // sends[k-1]: when marker k's write was sent (its CSN, the supplier's commit, lies between it and the ack).
+    std::vector<qint64> sends() const;
     qint64 lastAckNs() const { return m_lastAck.load(); }
     qint64 errors() const { return m_errors.load(); }
     QString lastError() const;
@@ -44,7 +46,7 @@ private:
     std::atomic<bool> m_stop { false };
     std::atomic<qint64> m_lastAck { 0 }, m_errors { 0 };
     mutable std::mutex m_mutex;
-    std::vector<qint64> m_acks;
+    std::vector<qint64> m_acks, m_sends;
     QString m_lastError;
     std::thread m_thread;
 };

@@ -17,6 +17,7 @@ private slots:
     void ruvAndAgreementValues();
     void agreementUris();
     void markerStateLag();
+    void markerLagRange();
     void disagreement();
 };
 
@@ -110,26 +111,63 @@ void TstReplicationCsn::markerStateLag()
     QCOMPARE(*markerStateLagMs(acks, 4, 1000 * ms), 600.0);
 }
 
+// The range the markers allow, whatever the delays: marker k sent at 100k ms and acknowledged 30 ms later, except
+// marker 5, whose ack took 250 ms (a loaded writer); marker 4 failed.
+void TstReplicationCsn::markerLagRange()
+{
+    using namespace ReplicationVendor;
+    const qint64 ms = 1000000;
+    std::vector<qint64> sends, acks;
+    for (qint64 k = 1; k <= 10; ++k) {
+        sends.push_back(100 * k * ms);
+        acks.push_back((100 * k + (k == 5 ? 250 : 30)) * ms);
+    }
+    acks[3] = -1;
+    const Writes w { acks, sends };
+    // The supplier read at 640 ms: 1-3 and 6 acknowledged by then (5's ack came at 750), 1-6 sent.
+    auto r = markerLagRangeMs(w, 2, 3, 640 * ms);
+    QVERIFY(r);
+    QCOMPARE(r->low, 600.0 - 330.0); // marker 6 sent at 600, marker 3 acknowledged at 330
+    QCOMPARE(*r->high, 630.0 - 200.0); // marker 6 acknowledged at 630 (by the reading), marker 2 sent at 200
+    // Held none before the CSNs: no upper bound.
+    r = markerLagRangeMs(w, 0, 3, 640 * ms);
+    QVERIFY(r && !r->high);
+    // Caught up: the consumer held 6 before and after.
+    r = markerLagRangeMs(w, 6, 6, 640 * ms);
+    QCOMPARE(r->low, 0.0);
+    QCOMPARE(*r->high, 0.0);
+    // Marker 7 sent at 700 and not yet acknowledged at a reading at 710: the supplier may hold it (by the reading).
+    acks[6] = 0;
+    r = markerLagRangeMs(w, 6, 6, 710 * ms);
+    QCOMPARE(r->low, 0.0);
+    QCOMPARE(*r->high, 710.0 - 600.0);
+    // The consumer held a failed marker's number (4): the newest acknowledged below it (3) stands in for the low end.
+    r = markerLagRangeMs(w, 4, 4, 640 * ms);
+    QCOMPARE(r->low, 600.0 - 330.0);
+    QVERIFY(!markerLagRangeMs(w, 2, 3, 50 * ms)); // the supplier had acknowledged nothing
+    QVERIFY(!markerLagRangeMs(w, 0, 0, 640 * ms)); // the consumer held nothing
+}
+
 void TstReplicationCsn::disagreement()
 {
     using namespace ReplicationVendor;
     QCOMPARE(toleranceMs(1000, 10, 5), 1255.0); // 389-ds: 1 s + 2 x 100 ms + 5 ms + 50 ms
     QCOMPARE(toleranceMs(0.001, 20, 5), 155.001); // OpenLDAP: 1 us + 2 x 50 ms + 5 ms + 50 ms
     const double t = toleranceMs(1000, 10, 5);
-    QVERIFY(!disagrees(3000, 2100, std::nullopt, t)); // a frozen 389 consumer, RUV against markers
-    QVERIFY(!disagrees(1000, 0, std::nullopt, t)); // the same CSN second or not
-    QVERIFY(disagrees(3000, 1000, std::nullopt, t)); // a stale RUV: 2 s apart
-    QVERIFY(disagrees(0, 1300, std::nullopt, t));
-    QVERIFY(!disagrees(std::nullopt, 5000, 5000, t)); // a figure unknown is no disagreement
-    QVERIFY(!disagrees(5000, std::nullopt, std::nullopt, t));
-    // The copy read before the CSNs widens the range upwards only (OpenLDAP, 155 ms): the reads 500 ms apart.
-    const double o = toleranceMs(0.001, 20, 5);
-    QVERIFY(!disagrees(1450, 978, 1480, o)); // inside the two reads
-    QVERIFY(!disagrees(1600, 978, 1480, o)); // above, within the tolerance
-    QVERIFY(disagrees(1700, 978, 1480, o)); // above both
-    QVERIFY(disagrees(1450, 978, std::nullopt, o)); // no earlier read: only the one after counts
-    QVERIFY(disagrees(800, 978, 1480, o)); // below the later read's
-    QVERIFY(disagrees(1450, 978, 0, o)); // an earlier read that says less widens nothing
+    const LagRange frozen { 2100, 2100 }, sameSecond { 0, 0 }, behind { 1000, 1000 }, ahead { 1300, 1300 };
+    QVERIFY(!disagrees(3000, frozen, t)); // a frozen 389 consumer, RUV against markers
+    QVERIFY(!disagrees(1000, sameSecond, t)); // the same CSN second or not
+    QVERIFY(disagrees(3000, behind, t)); // a stale RUV: 2 s apart
+    QVERIFY(disagrees(0, ahead, t));
+    QVERIFY(!disagrees(std::nullopt, frozen, t)); // a figure unknown is no disagreement
+    QVERIFY(!disagrees(5000, std::nullopt, t));
+    const double o = toleranceMs(0.001, 20, 5); // OpenLDAP: 155 ms
+    const LagRange wide { 978, 1480 };
+    QVERIFY(!disagrees(1450, wide, o)); // inside
+    QVERIFY(!disagrees(1600, wide, o)); // above, within the tolerance
+    QVERIFY(disagrees(1700, wide, o));
+    QVERIFY(disagrees(800, wide, o)); // below
+    QVERIFY(!disagrees(99999, LagRange { 978, std::nullopt }, o)); // no upper bound
 }
 
 QTEST_GUILESS_MAIN(TstReplicationCsn)

@@ -89,11 +89,12 @@ int TstReplication::vendorAgreements(const RunRecord& rec, const QString& uri)
                 qPrintable(v.value("measured_from").toString()));
             return -1;
         }
-        // The state the CSNs describe lies between the consumer's copies read right before and right after them.
+        // What the markers allow for the state difference, whatever the delays (the record's range).
         const double lag = v.value("lag_ms").toDouble(), tolerance = v.value("tolerance_ms").toDouble();
-        const double after = v.value("measured_lag_ms").toDouble();
-        const double before = std::max(after, v.value("measured_lag_before_ms").toDouble(after));
-        if (lag < after - tolerance || lag > before + tolerance || v.value("vendor_disagrees").toBool()) {
+        const QJsonArray range = v.value("measured_lag_range_ms").toArray();
+        const double after = range.at(0).toDouble(), before = range.at(1).toDouble(1e12);
+        if (range.size() != 2 || after > v.value("measured_lag_ms").toDouble() || lag < after - tolerance
+            || lag > before + tolerance || v.value("vendor_disagrees").toBool()) {
             qWarning("interval at %.1f s: contextCSN lag %.1f ms, markers %.1f-%.1f ms",
                 iv.toObject().value("t").toDouble(), lag, after, before);
             return -1;
@@ -246,18 +247,18 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
     }
     const int both = vendorAgreements(rec, uri);
     qint64 watcherBehind = 0; // markers the consumer held at its reading that its watcher had not yet shown
-    double bracket = 0; // the widest range between the consumer's copies read before and after its CSNs
+    double bracket = 0; // the widest range the markers allowed
     for (const QJsonValue iv : rec.intervals) {
         const QJsonObject v
             = iv.toObject().value("consumers").toObject().value(uri).toObject().value("vendor").toObject();
         watcherBehind = std::max(
             watcherBehind, qint64(v.value("consumer_marker").toDouble() - v.value("watcher_marker").toDouble()));
-        if (v.value("measured_lag_before_ms").isDouble())
-            bracket = std::max(
-                bracket, v.value("measured_lag_before_ms").toDouble() - v.value("measured_lag_ms").toDouble());
+        const QJsonArray range = v.value("measured_lag_range_ms").toArray();
+        if (range.size() == 2 && range.at(1).isDouble())
+            bracket = std::max(bracket, range.at(1).toDouble() - range.at(0).toDouble());
     }
-    qInfo("frozen 3 s: the watcher showed up to %lld markers fewer than the consumer held at a reading; the copies "
-          "read before and after the CSNs up to %.0f ms apart",
+    qInfo("frozen 3 s: the watcher showed up to %lld markers fewer than the consumer held at a reading; the markers' "
+          "range up to %.0f ms wide",
         static_cast<long long>(watcherBehind), bracket);
     const QJsonObject v = c.value("vendor").toObject();
     qInfo("frozen 3 s: %d intervals unread (contextCSN lag up to %.0f ms), %d with both figures, lag max %.1f ms",
