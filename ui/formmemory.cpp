@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSpinBox>
 #include <QVariant>
@@ -41,6 +42,8 @@ QVariant valueOf(const QWidget* input)
         return c->currentText();
     if (const auto* b = qobject_cast<const QCheckBox*>(input))
         return b->isChecked();
+    if (const auto* t = qobject_cast<const QPlainTextEdit*>(input))
+        return t->toPlainText();
     return {};
 }
 
@@ -58,6 +61,8 @@ void setValue(QWidget* input, const QVariant& v)
             c->setCurrentIndex(i);
     } else if (auto* b = qobject_cast<QCheckBox*>(input))
         b->setChecked(v.toBool());
+    else if (auto* t = qobject_cast<QPlainTextEdit*>(input))
+        t->setPlainText(v.toString());
 }
 
 } // namespace

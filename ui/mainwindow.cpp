@@ -16,6 +16,7 @@
 #include "ui/pages/experimentform.h"
 #include "ui/pages/experimentspage.h"
 #include "ui/pages/historypage.h"
+#include "ui/pages/ldapagentsform.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
@@ -132,7 +133,8 @@ QList<std::pair<QString, QWidget*>> MainWindow::forms() const
 {
     return { { QStringLiteral("disk"), m_diskPage->form() },
         { QStringLiteral("ldap-connection"), m_ldapPage->connectionForm() },
-        { QStringLiteral("ldap-load"), m_ldapPage->loadForm() }, { QStringLiteral("sizing"), m_sizingPage->form() },
+        { QStringLiteral("ldap-load"), m_ldapPage->loadForm() },
+        { QStringLiteral("ldap-agents"), m_ldapPage->agentsForm() }, { QStringLiteral("sizing"), m_sizingPage->form() },
         { QStringLiteral("curve"), m_curvePage->form() }, { QStringLiteral("experiments"), m_experimentsPage->form() },
         { QStringLiteral("replication"), m_replicationPage->form() },
         { QStringLiteral("advisor-eval"), m_advisorPage->evalForm() },

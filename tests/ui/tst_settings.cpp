@@ -10,6 +10,7 @@
 #include "ui/pages/diskpage.h"
 #include "ui/pages/experimentform.h"
 #include "ui/pages/experimentspage.h"
+#include "ui/pages/ldapagentsform.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
@@ -18,9 +19,11 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -71,6 +74,8 @@ void TestSettings::formsAndWindowComeBackWithoutThePassword()
         w.ldapPage()->connectionForm()->setTarget(t);
         w.ldapPage()->connectionForm()->findChild<QCheckBox*>("insecureCheck")->setChecked(true);
         w.ldapPage()->loadForm()->setText("filter", "(uid=projector[0-9])");
+        w.ldapPage()->agentsForm()->findChild<QPlainTextEdit*>("agentHostsEdit")->setPlainText("load1\nlocal:2");
+        w.ldapPage()->agentsForm()->findChild<QComboBox*>("loadSourceCombo")->setCurrentIndex(2); // both
         w.curvePage()->form()->setPointsText("0,50,100");
         w.experimentsPage()->form()->setText("points", "1,3,9");
         w.advisorPage()->needForm()->findChild<QLineEdit*>("needMbps")->setText("275");
@@ -100,6 +105,8 @@ void TestSettings::formsAndWindowComeBackWithoutThePassword()
     // Trusting any certificate is chosen anew each session.
     QVERIFY(!w.ldapPage()->connectionForm()->findChild<QCheckBox*>("insecureCheck")->isChecked());
     QCOMPARE(w.ldapPage()->loadForm()->text("filter"), QStringLiteral("(uid=projector[0-9])"));
+    QCOMPARE(w.ldapPage()->agentsForm()->hostsText(), QStringLiteral("load1\nlocal:2")); // the host list
+    QCOMPARE(w.ldapPage()->agentsForm()->findChild<QComboBox*>("loadSourceCombo")->currentIndex(), 2);
     QCOMPARE(line(w.curvePage()->form(), "pointsEdit"), QStringLiteral("0,50,100"));
     QCOMPARE(w.experimentsPage()->form()->edit("points")->text(), QStringLiteral("1,3,9"));
     QCOMPARE(line(w.advisorPage()->needForm(), "needMbps"), QStringLiteral("275"));
