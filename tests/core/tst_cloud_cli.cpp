@@ -201,8 +201,12 @@ void TstCloudCli::realDiskRecord()
     QStringList codes;
     for (const auto& v : s.value("flags").toArray())
         codes << v.toObject().value("code").toString();
-    // this VM's disk is not a P30: whichever way it went, the flags must say so consistently
-    QCOMPARE(codes.contains("above-published-max"), measured > 200 * 1.05);
+    // This VM's disk is not a P30: whichever way it went, the flags must say so consistently. A P30 sustains
+    // 200 MB/s and bursts on demand to 1000 MB/s (when enabled): above that is not the cloud disk, between the two
+    // only while bursting (a loaded run here measured in between).
+    qInfo("measured %.1f MB/s against the P30's 200 (1000 bursting)", measured);
+    QCOMPARE(codes.contains("above-published-max"), measured > 1000 * 1.05);
+    QCOMPARE(codes.contains("only-while-bursting"), measured > 200 * 1.05 && measured <= 1000 * 1.05);
     QCOMPARE(codes.contains("far-below-listed"), measured < 100);
     QVERIFY2(r.err.contains("saved in the history as run"), r.err.constData());
 
