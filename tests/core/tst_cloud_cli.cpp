@@ -152,7 +152,8 @@ void TstCloudCli::needJson()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject s = json(f.readAll()).value("summary").toObject();
     bool sawP10 = false;
-    for (const auto& v : s.value("disk_types").toArray())
+    const QJsonArray types = s.value("disk_types").toArray();
+    for (const auto& v : types)
         sawP10 |= v.toObject().value("tier").toString() == "P10";
     QVERIFY(sawP10);
     QCOMPARE(s.value("vms").toArray().size(), 5);
@@ -167,7 +168,8 @@ void TstCloudCli::seedExample()
     const QJsonArray cases = o.value("summary").toObject().value("cases").toArray();
     QCOMPARE(cases.size(), 6);
     QStringList codes;
-    for (const auto& w : o.value("warnings").toArray())
+    const QJsonArray warnings = o.value("warnings").toArray();
+    for (const auto& w : warnings)
         codes << w.toObject().value("code").toString();
     QVERIFY(codes.contains("above-published-max"));
     QVERIFY(codes.contains("far-below-listed"));
@@ -199,7 +201,8 @@ void TstCloudCli::realDiskRecord()
     QCOMPARE(s.value("evaluation").toObject().value("block_kib").toDouble(), 1024.0);
     QCOMPARE(s.value("evaluation").toObject().value("latency_basis").toString(), QString("measured"));
     QStringList codes;
-    for (const auto& v : s.value("flags").toArray())
+    const QJsonArray flags = s.value("flags").toArray();
+    for (const auto& v : flags)
         codes << v.toObject().value("code").toString();
     // This VM's disk is not a P30: whichever way it went, the flags must say so consistently. A P30 sustains
     // 200 MB/s and bursts on demand to 1000 MB/s (when enabled): above that is not the cloud disk, between the two
