@@ -7,6 +7,7 @@
 #include "app/cli/replicationload.h"
 #include "core/common/units.h"
 #include "core/experiments/replication.h"
+#include "core/experiments/replicationlag.h"
 #include "core/experiments/replicationvendorread.h"
 #include "core/run/proberunner.h"
 
@@ -26,19 +27,28 @@ const char* const kDescription = R"(How long until a write is everywhere: replic
 
 A marker, a sequence number in the description of --marker-dn, is written on the supplier N times a second
 (the entry is made an organizationalRole when it does not exist and removed at the end, also after a failure
-or Ctrl-C; an existing entry gets its description values back). Each consumer is watched for it: pushed where
+or Ctrl-C; an existing entry gets its description values back). The writer runs open loop: marker k is sent at
+its time with up to 8 writes unanswered; one that cannot be sent before the next is due is missed (counted per
+interval and in the summary, markers_missed), so a slow supplier still gets markers when lag is worst. Each consumer is watched for it: pushed where
 the consumer offers it (a base-scope RFC 4533 sync search in refreshAndPersist mode, OpenLDAP with syncprov; else
 a persistent search, 389-ds), else read every --poll-ms (default 5) by a base-scope search; marker k counts as
 seen when a value >= k is first seen (a consumer may skip values). --watch auto (the default) chooses per
 consumer from its root DSE's supportedControl, push fails the run (exit 1) where a consumer offers neither,
-poll always reads. Lag = time seen on the consumer - time the supplier acknowledged the write; one process
-reads every server, so one clock measures it. A marker seen before its acknowledgement arrived counts as lag 0
-(seen_before_ack). A marker not yet seen makes the consumer "behind for at least" the age of the oldest one,
-and is never dropped: after --duration the probe waits up to 15 s for the consumers to catch up. The record
-(kind replication) says the method per consumer (sync, psearch or poll) and for the run (or mixed).
+poll always reads. Lag = time seen on the consumer - time the supplier acknowledged the write (lag_ms: what a
+client reading after its write succeeded sees; the headline and the verdict); the record also keeps it from the
+write's send (lag_from_send_ms: an upper bound that includes the supplier's own queueing). One process reads
+every server, so one clock measures both. A marker seen before its acknowledgement arrived counts as lag 0 from
+the ack (seen_before_ack). A marker not yet seen makes the consumer "behind for at least" the age of the oldest
+one, and is never dropped: after --duration the probe waits up to 15 s for the consumers to catch up, and a
+marker still unseen then is censored: its lag is at least (end of the watch - its ack), it counts in every
+percentile at that bound, and a percentile that falls on or after such a marker is printed "> X" (p99_at_least
+in the record) and fails --max-lag-ms. The record (kind replication) says the method per consumer (sync,
+psearch or poll) and for the run (or mixed).
 
 Each interval line shows the writes acknowledged per second and, per consumer, the lag p50/p99/max of the markers
-seen in it, how many are behind and for how long. --max-lag-ms gives a verdict per consumer on its p99 lag.
+seen in it, how many are behind and for how long. --max-lag-ms gives a verdict per consumer on its p99 lag over
+every marker written, unseen ones included; a consumer that could not be read for longer than 10 s (the failure
+window; longest_unreadable_s) fails it too.
 The connection options (--bind-dn, --password-file, --starttls, ...) apply to every server;
 --consumer-bind-dn with --consumer-password-file (both or neither) binds to the consumers as another DN. On
 389-ds, consumers the supplier's replication agreements point at and --consumer does not name are discovered
@@ -198,11 +208,11 @@ int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
 
 QString lagText(const QJsonValue& v)
 {
-    if (!v.isObject())
+    const std::optional<ReplicationLag::Figures> f = ReplicationLag::Figures::fromJson(v);
+    if (!f)
         return QStringLiteral("-");
-    const QJsonObject o = v.toObject();
-    auto n = [&o](const char* k) { return Units::formatNumber(o.value(QLatin1String(k)).toDouble(), 1); };
-    return n("p50") + u'/' + n("p99") + u'/' + n("max");
+    return ReplicationLag::text(f->p50, f->p50AtLeast) + u'/' + ReplicationLag::text(f->p99, f->p99AtLeast) + u'/'
+        + ReplicationLag::text(f->max, f->maxAtLeast);
 }
 
 // Issue 13: the server's own lag beside the measured one (" vendor 1,000.0 ms", "!" when they disagree).
@@ -246,6 +256,8 @@ void printInterval(std::FILE* out, const Sample& s)
 {
     std::fprintf(out, "%7.1f s  writes %6s/s", s.t,
         qPrintable(Units::formatNumber(s.values.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
+    if (const qint64 missed = qint64(s.values.value(QStringLiteral("markers_missed")).toDouble()); missed > 0)
+        std::fprintf(out, " (%lld missed)", missed);
     const QJsonObject consumers = s.values.value(QStringLiteral("consumers")).toObject();
     for (auto it = consumers.begin(); it != consumers.end(); ++it) {
         const QJsonObject c = it.value().toObject();
@@ -266,17 +278,21 @@ void printSummary(std::FILE* out, const RunRecord& rec)
             ? QStringLiteral("marker_write_ok_per_s")
             : QStringLiteral("write_ok_per_s")); // beside a load, write_ok_per_s is the load's and the markers'
     std::fprintf(out,
-        "\nmarkers written %lld (%s/s on the supplier, the probe's own load), write errors %lld, method %s\n",
+        "\nmarkers written %lld (%s/s on the supplier, the probe's own load), write errors %lld, missed %lld, "
+        "method %s\n",
         qint64(s.value(QStringLiteral("markers_written")).toDouble()),
         qPrintable(Units::formatNumber(markerRate.toDouble(), 1)),
         qint64(s.value(QStringLiteral("write_errors")).toDouble()),
+        qint64(s.value(QStringLiteral("markers_missed")).toDouble()),
         qPrintable(s.value(QStringLiteral("method")).toString()));
     const QJsonObject consumers = s.value(QStringLiteral("consumers")).toObject();
     for (auto it = consumers.begin(); it != consumers.end(); ++it) {
         const QJsonObject c = it.value().toObject();
         std::fprintf(out,
-            "%s: lag ms p50/p99/max %s, seen %lld, unseen %lld (behind for at least %.1f s), seen before ack %lld\n",
+            "%s: lag ms p50/p99/max %s (from the send %s), seen %lld, unseen %lld (behind for at least %.1f s), seen "
+            "before ack %lld\n",
             qPrintable(it.key()), qPrintable(lagText(c.value(QStringLiteral("lag_ms")))),
+            qPrintable(lagText(c.value(QStringLiteral("lag_from_send_ms")))),
             qint64(c.value(QStringLiteral("markers_seen")).toDouble()),
             qint64(c.value(QStringLiteral("unseen")).toDouble()),
             c.value(QStringLiteral("behind_for_at_least_s")).toDouble(),

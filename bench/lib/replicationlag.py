@@ -50,13 +50,24 @@ def ramp(path):
     s = rec["summary"]
     if rec.get("status") != "ok":
         print(f"run {rec.get('status')}: {rec.get('failure')}")
-    print(f"{'step':>4} {'target/s':>9} {'writes/s':>9}  consumer: lag p50 / p99 ms, slope ms/s")
+    print(f"{'step':>4} {'target/s':>9} {'writes/s':>9}  consumer: lag p50 / p99 ms from the ack | from the send, "
+          f"slope ms/s")
     for st in s.get("steps", []):
         for uri, c in st["consumers"].items():
-            note = f", {c['unseen']} never seen" if c.get("unseen") else ""
+            note = f", {c['unseen']} never seen (censored)" if c.get("unseen") else ""
             knee = "  <- knee" if c.get("knee") else ""
+            bound = "> " if c.get("p99_at_least") else ""
             print(f"{st['step']:>4} {fmt(st.get('target_rate'), 0):>9} {fmt(st['write_rate']):>9}  "
-                  f"{uri}: {fmt(c['p50_ms'])} / {fmt(c['p99_ms'])}, {fmt(c['slope_ms_per_s'])}{note}{knee}")
+                  f"{uri}: {fmt(c['p50_ms'])} / {bound}{fmt(c['p99_ms'])} | {fmt(c.get('p50_from_send_ms'))} / "
+                  f"{bound}{fmt(c.get('p99_from_send_ms'))}, {fmt(c['slope_ms_per_s'])}{note}{knee}")
+    for uri, c in s.get("consumers", {}).items():
+        a, b = c.get("lag_ms") or {}, c.get("lag_from_send_ms") or {}
+        at = lambda o, k: ("> " if o.get(k + "_at_least") else "") + fmt(o.get(k))
+        print(f"whole run, {uri}: lag p50/p99/max from the ack {at(a, 'p50')} / {at(a, 'p99')} / {at(a, 'max')} ms, "
+              f"from the send {at(b, 'p50')} / {at(b, 'p99')} / {at(b, 'max')} ms; {c.get('markers_seen')} seen, "
+              f"{c.get('unseen')} censored, {c.get('seen_before_ack')} seen before their ack")
+    print(f"markers: {s.get('markers_written')} acknowledged, {s.get('markers_missed', 0)} missed (not sent on time), "
+          f"{s.get('write_errors')} write errors")
     load_s = s.get("load", {})
     print(f"load: {fmt(load_s.get('ok_per_s'))} ok/s over the ramp, {fmt(load_s.get('errors'), 0)} errors; "
           f"markers {fmt(s.get('marker_write_ok_per_s'))}/s")

@@ -3,6 +3,7 @@
 #include "core/common/environment.h"
 #include "core/common/sample.h"
 #include "core/common/units.h"
+#include "core/experiments/replicationlag.h"
 #include "core/experiments/replicationload.h"
 #include "core/experiments/replicationmarker.h"
 #include "core/experiments/replicationvendor.h"
@@ -13,7 +14,9 @@
 #include <QJsonArray>
 #include <QSet>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <thread>
 
@@ -36,6 +39,9 @@ struct Run
     qint64 t0 = 0;
     qint64 lastEnd = 0;
     size_t lastAcked = 0;
+    qint64 lastMissed = 0;
+    qint64 watchEnd = 0; // when the consumers stopped being watched: a marker unseen by then is censored
+    std::vector<double> unreadableS; // per consumer, the longest stretch it could not be read, at watchEnd
 
     Run(const ReplicationSpec& s, RunContext& c)
         : spec(s)
@@ -69,7 +75,7 @@ void takeInterval(Run& r, qint64 end)
     const size_t acked = ackedCount(acks);
     QJsonObject consumers;
     for (size_t i = 0; i < r.watchers.size(); ++i) {
-        QJsonObject c = ReplicationWatch::interval(acks, r.watchers[i]->seen(), end, r.accounts[i]);
+        QJsonObject c = ReplicationWatch::interval(acks, sends, r.watchers[i]->seen(), end, r.accounts[i]);
         c.insert(QStringLiteral("reachable"), r.watchers[i]->reachable());
         c.insert(QStringLiteral("vendor"), r.vendor->interval(i, { acks, sends }, r.watchers[i]->seen(), r.rec));
         consumers.insert(r.watchers[i]->uri(), c);
@@ -78,8 +84,10 @@ void takeInterval(Run& r, qint64 end)
     const double seconds = double(end - r.lastEnd) / 1e9;
     Sample s;
     s.t = double(end - r.t0) / 1e9;
+    const qint64 missed = r.writer.missed();
     s.values = { { QStringLiteral("write_ok_per_s"), seconds > 0 ? double(acked - r.lastAcked) / seconds : 0.0 },
-        { QStringLiteral("consumers"), consumers } };
+        { QStringLiteral("markers_missed"), missed - r.lastMissed }, { QStringLiteral("consumers"), consumers } };
+    r.lastMissed = missed;
     if (r.load)
         r.load->addTo(s);
     r.lastEnd = end;
@@ -99,9 +107,13 @@ bool waitUntil(Run& r, qint64 until)
     return true;
 }
 
+// Every reachable consumer shows the newest acknowledged marker.
 bool caughtUp(const Run& r)
 {
-    const size_t written = r.writer.acks().size();
+    const std::vector<qint64> acks = r.writer.acks();
+    size_t written = acks.size();
+    while (written > 0 && acks[written - 1] <= 0)
+        --written;
     for (const auto& w : r.watchers)
         if (w->reachable() && w->seen().size() < written)
             return false;
@@ -150,50 +162,92 @@ double markersPerS(Run& r, const std::vector<qint64>& acks)
     const double span = double(std::max<qint64>(r.lastEnd - r.t0, 1)) / 1e9;
     const double seconds = std::min(span, r.spec.durationS);
     const double asked = r.spec.markerRate * seconds;
-    if (double(acks.size()) < 0.9 * asked)
+    const auto sent
+        = qint64(std::count_if(acks.begin(), acks.end(), [](qint64 a) { return a != ReplicationLag::kMissed; }));
+    if (double(sent) < 0.9 * asked)
         r.rec.addWarning(QStringLiteral("marker-rate-not-reached"),
-            QStringLiteral("%1 markers were sent in %2 s where %3/s were asked (%4): the supplier or this client "
-                           "answered too slowly, and the lag figures are at the rate written")
-                .arg(acks.size())
+            QStringLiteral("%1 markers were sent in %2 s where %3/s were asked (%4; %5 missed: not sent on time "
+                           "with %6 writes unanswered): the supplier or this client answered too slowly, and the lag "
+                           "figures are at the rate written")
+                .arg(sent)
                 .arg(Units::formatNumber(seconds, 1), Units::formatNumber(r.spec.markerRate, 1),
-                    QStringLiteral("--marker-rate")));
+                    QStringLiteral("--marker-rate"))
+                .arg(r.writer.missed())
+                .arg(ReplicationLag::kMaxInFlight));
     return double(ackedCount(acks)) / seconds;
+}
+
+// One consumer's summary: both lags over every acknowledged marker, the censored ones (never seen by watchEnd)
+// counted at their lower bound.
+QJsonObject consumerSummary(const Run& r, size_t i, const ReplicationLag::Lags& l)
+{
+    const ReplicationWatch::Watcher& w = *r.watchers[i];
+    double behindS = 0;
+    for (size_t k = 0; k < l.censored.size(); ++k)
+        behindS = l.censored[k] ? std::max(behindS, l.fromAckMs[k] / 1000) : behindS;
+    const qint64 censored = l.censoredCount();
+    return { { QStringLiteral("lag_ms"), ReplicationLag::figuresJson(l.fromAckMs, l.censored) },
+        { QStringLiteral("lag_from_send_ms"), ReplicationLag::figuresJson(l.fromSendMs, l.censored) },
+        { QStringLiteral("markers_seen"), qint64(l.fromAckMs.size()) - censored },
+        { QStringLiteral("unseen"), censored }, { QStringLiteral("behind_for_at_least_s"), behindS },
+        { QStringLiteral("seen_before_ack"), l.seenBeforeAck },
+        { QStringLiteral("method"), ReplicationWatch::methodName(w) }, { QStringLiteral("reachable"), w.everReached() },
+        { QStringLiteral("longest_unreadable_s"), std::round(r.unreadableS[i] * 1000) / 1000 } };
+}
+
+// The consumer's verdict on --max-lag-ms: the p99 over every marker, unseen ones included; a p99 that is a lower
+// bound, no marker at all, or a consumer unreadable for longer than the failure window never passes.
+void addVerdict(
+    Run& r, size_t i, const std::optional<ReplicationLag::Figures>& lag, double writesPerS, QJsonArray* sentences)
+{
+    const QString& uri = r.watchers[i]->uri();
+    const bool unreadable = r.unreadableS[i] > r.spec.failAfterS;
+    const bool passed = lag && !lag->p99AtLeast && lag->p99 <= r.spec.maxLagMs && !unreadable;
+    QStringList why;
+    if (lag && lag->censored > 0)
+        why << QStringLiteral("%1 of %2 markers never seen").arg(lag->censored).arg(lag->count);
+    if (unreadable)
+        why << QStringLiteral("could not be read for %1 s, longer than the %2 s failure window")
+                   .arg(Units::formatNumber(r.unreadableS[i], 1), Units::formatNumber(r.spec.failAfterS, 0));
+    if (!lag)
+        why << QStringLiteral("no marker was acknowledged to measure from");
+    Verdict v { QStringLiteral("replication p99 lag <= %1 ms (%2)").arg(r.spec.maxLagMs).arg(uri),
+        QStringLiteral("the lag bound given (max lag)"), passed, lag ? lag->p99 : 0.0, r.spec.maxLagMs,
+        QStringLiteral("ms"), why.join(QStringLiteral("; ")), QStringLiteral("replication-p99-lag") };
+    if (lag && lag->p99AtLeast)
+        v.note = QStringLiteral("at least: ") + v.note;
+    r.rec.verdicts << v;
+    const QString lagText = lag
+        ? QString(QStringLiteral("p99 lag ") + ReplicationLag::text(lag->p99, lag->p99AtLeast) + QStringLiteral(" ms"))
+        : QStringLiteral("no lag measured");
+    sentences->append(
+        QStringLiteral("consumer %1: %2 at %3 writes/s, %4 %5 ms%6")
+            .arg(uri, lagText, Units::formatNumber(writesPerS, 1),
+                passed ? QStringLiteral("within") : QStringLiteral("not within"),
+                Units::formatNumber(r.spec.maxLagMs, 0),
+                why.isEmpty() ? QString() : QString(QStringLiteral(" (") + why.join(QStringLiteral("; ")) + u')')));
 }
 
 void summarise(Run& r)
 {
+    const std::vector<qint64> sends = r.writer.sends(); // before the acks: every ack has its send
     const std::vector<qint64> acks = r.writer.acks();
     const double writtenPerS = markersPerS(r, acks);
-    const qint64 now = nowNs();
+    if (r.watchEnd == 0)
+        r.watchEnd = nowNs();
+    r.unreadableS.resize(r.watchers.size(), 0.0);
     QJsonObject consumers;
     QJsonArray sentences;
     for (size_t i = 0; i < r.watchers.size(); ++i) {
-        const ReplicationWatch::Watcher& w = *r.watchers[i];
-        const QJsonObject last = ReplicationWatch::interval(acks, w.seen(), now, r.accounts[i]);
-        const QJsonValue lag = ReplicationWatch::lagJson(r.accounts[i].lagsMs);
-        consumers.insert(w.uri(),
-            QJsonObject { { QStringLiteral("lag_ms"), lag },
-                { QStringLiteral("markers_seen"), qint64(r.accounts[i].lagsMs.size()) },
-                { QStringLiteral("unseen"), last.value(QStringLiteral("behind")) },
-                { QStringLiteral("behind_for_at_least_s"), last.value(QStringLiteral("oldest_unseen_s")) },
-                { QStringLiteral("seen_before_ack"), r.accounts[i].seenBeforeAck },
-                { QStringLiteral("method"), ReplicationWatch::methodName(w) },
-                { QStringLiteral("reachable"), w.everReached() } });
-        if (r.spec.maxLagMs <= 0 || !lag.isObject())
-            continue;
-        const double p99 = lag.toObject().value(QStringLiteral("p99")).toDouble();
-        Verdict v { QStringLiteral("replication p99 lag <= %1 ms (%2)").arg(r.spec.maxLagMs).arg(w.uri()),
-            QStringLiteral("--max-lag-ms"), p99 <= r.spec.maxLagMs, p99, r.spec.maxLagMs, QStringLiteral("ms"), {},
-            QStringLiteral("replication-p99-lag") };
-        r.rec.verdicts << v;
-        sentences.append(QStringLiteral("consumer %1: p99 lag %2 ms at %3 writes/s, %4 %5 ms")
-                             .arg(w.uri(), Units::formatNumber(p99, 1),
-                                 Units::formatNumber(writtenPerS + (r.load ? r.load->writeOkPerS() : 0), 1),
-                                 v.passed ? QStringLiteral("within") : QStringLiteral("above"),
-                                 Units::formatNumber(r.spec.maxLagMs, 0)));
+        const ReplicationLag::Lags l = ReplicationLag::lags(acks, sends, r.watchers[i]->seen(), r.watchEnd);
+        consumers.insert(r.watchers[i]->uri(), consumerSummary(r, i, l));
+        if (r.spec.maxLagMs > 0)
+            addVerdict(r, i, ReplicationLag::figures(l.fromAckMs, l.censored),
+                writtenPerS + (r.load ? r.load->writeOkPerS() : 0), &sentences);
     }
     r.rec.summary = { { QStringLiteral("markers_written"), qint64(ackedCount(acks)) },
-        { QStringLiteral("write_errors"), r.writer.errors() }, { QStringLiteral("write_ok_per_s"), writtenPerS },
+        { QStringLiteral("write_errors"), r.writer.errors() }, { QStringLiteral("markers_missed"), r.writer.missed() },
+        { QStringLiteral("write_ok_per_s"), writtenPerS },
         { QStringLiteral("method"), ReplicationWatch::methodSet(r.watchers) },
         { QStringLiteral("poll_ms"), r.spec.pollMs }, { QStringLiteral("consumers"), consumers },
         { QStringLiteral("verdict_sentences"), sentences } };
@@ -322,6 +376,9 @@ RunRecord Experiments::runReplication(const ReplicationSpec& given, RunContext& 
     r.vendor->start(r.t0);
     QString failure = measure(r);
     r.writer.stop();
+    r.watchEnd = nowNs();
+    for (auto& w : r.watchers)
+        r.unreadableS.push_back(w->longestUnreadableS());
     for (auto& w : r.watchers)
         w->stop();
     r.vendor->stop();
@@ -329,7 +386,8 @@ RunRecord Experiments::runReplication(const ReplicationSpec& given, RunContext& 
         failure = r.load->finish(failure);
     summarise(r);
     addVendorSummary(r, discovered);
-    ReplicationLoad::addToSummary(r.rec, r.load.get(), r.t0, r.writer.acks(), r.watchers, spec.pollMs);
+    ReplicationLoad::addToSummary(
+        r.rec, r.load.get(), r.t0, { r.writer.acks(), r.writer.sends(), r.watchEnd }, r.watchers, spec.pollMs);
     bool anyReached = false;
     for (const auto& w : r.watchers)
         anyReached = anyReached || w->everReached();

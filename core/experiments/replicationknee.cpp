@@ -1,15 +1,11 @@
 #include "core/experiments/replicationknee.h"
 
+#include "core/experiments/replicationlag.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace {
-
-double percentile(const std::vector<double>& sorted, double q)
-{
-    const auto rank = size_t(std::ceil(q * double(sorted.size())));
-    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
-}
 
 // y against x by least squares; nullopt below two points or when every x is the same.
 std::optional<double> slope(const std::vector<double>& x, const std::vector<double>& y)
@@ -36,30 +32,29 @@ std::optional<double> slope(const std::vector<double>& x, const std::vector<doub
 
 } // namespace
 
-ReplicationKnee::StepLag ReplicationKnee::stepLag(
-    const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 beginNs, qint64 endNs, qint64 nowNs)
+ReplicationKnee::StepLag ReplicationKnee::stepLag(const std::vector<qint64>& acks, const std::vector<qint64>& sends,
+    const std::vector<qint64>& seen, qint64 beginNs, qint64 endNs, qint64 nowNs)
 {
     StepLag s;
-    std::vector<double> all, seenAt, seenLag;
-    for (size_t k = 0; k < acks.size(); ++k) {
-        const qint64 ack = acks[k];
-        if (ack <= 0 || ack < beginNs || ack >= endNs)
-            continue;
-        ++s.markers;
-        if (k >= seen.size()) {
-            ++s.unseen;
-            all.push_back(double(std::max<qint64>(nowNs - ack, 0)) / 1e6);
-            continue;
-        }
-        const double lag = double(std::max<qint64>(seen[k] - ack, 0)) / 1e6;
-        all.push_back(lag);
-        seenAt.push_back(double(ack - beginNs) / 1e9);
-        seenLag.push_back(lag);
+    const ReplicationLag::Lags l = ReplicationLag::lags(acks, sends, seen, nowNs, beginNs, endNs);
+    s.markers = qint64(l.fromAckMs.size());
+    s.unseen = l.censoredCount();
+    if (const std::optional<ReplicationLag::Figures> f = ReplicationLag::figures(l.fromAckMs, l.censored)) {
+        s.p50Ms = f->p50;
+        s.p99Ms = f->p99;
+        s.p99AtLeast = f->p99AtLeast;
     }
-    if (!all.empty()) {
-        std::sort(all.begin(), all.end());
-        s.p50Ms = percentile(all, 0.5);
-        s.p99Ms = percentile(all, 0.99);
+    if (const std::optional<ReplicationLag::Figures> f = ReplicationLag::figures(l.fromSendMs, l.censored);
+        f && !sends.empty()) {
+        s.p50FromSendMs = f->p50;
+        s.p99FromSendMs = f->p99;
+    }
+    std::vector<double> seenAt, seenLag;
+    for (size_t k = 0; k < acks.size(); ++k) {
+        if (acks[k] <= 0 || acks[k] < beginNs || acks[k] >= endNs || k >= seen.size())
+            continue;
+        seenAt.push_back(double(acks[k] - beginNs) / 1e9);
+        seenLag.push_back(double(std::max<qint64>(seen[k] - acks[k], 0)) / 1e6);
     }
     s.slopeMsPerS = slope(seenAt, seenLag);
     return s;

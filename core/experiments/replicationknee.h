@@ -13,9 +13,13 @@ struct StepLag
 {
     qint64 markers = 0; // acknowledged in the step
     qint64 unseen = 0; // of those, never seen on the consumer
-    // Percentiles of the step's markers' lag. A marker never seen counts with the lag it had at the end (a lower
-    // bound): a consumer that fell behind for good is not made to look better by leaving its markers out.
+    // Percentiles of the step's markers' lag from their acknowledgement (ReplicationLag: the one definition). A
+    // marker never seen counts with the lag it had at the end (a lower bound, then p99AtLeast): a consumer that fell
+    // behind for good is not made to look better by leaving its markers out.
     std::optional<double> p50Ms, p99Ms;
+    bool p99AtLeast = false;
+    // The same from the writes' sends (an upper bound that includes the supplier's queueing); without sends, none.
+    std::optional<double> p50FromSendMs, p99FromSendMs;
     // Least squares of the seen markers' lag against their acknowledgement time: how fast the lag grows through
     // the step (ms of lag per s). Null below two seen markers.
     std::optional<double> slopeMsPerS;
@@ -23,8 +27,8 @@ struct StepLag
 
 // The markers acknowledged in [beginNs, endNs): acks[k] and seen[k] as ReplicationWatch keeps them (ack 0 = not
 // acknowledged, -1 = failed; seen.size() = how many were seen), nowNs the end of the watch.
-StepLag stepLag(
-    const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 beginNs, qint64 endNs, qint64 nowNs);
+StepLag stepLag(const std::vector<qint64>& acks, const std::vector<qint64>& sends, const std::vector<qint64>& seen,
+    qint64 beginNs, qint64 endNs, qint64 nowNs);
 
 // Still growing at the end of the step: a positive slope, or markers that were never seen.
 bool growing(const StepLag& s);

@@ -30,6 +30,13 @@ void attach(ReplicationSpec& spec, LdapLoadSpec load);
 // Write operations (modify, adddel: each add and each delete) that succeeded per second.
 double writeOkPerS(const OpFigures& all, const OpFiguresByKind& byOperation, const LdapLoadSpec& spec);
 
+// The marker writer's times (ReplicationWatch::Writer::acks, sends) and when the consumers stopped being watched.
+struct Marks
+{
+    std::vector<qint64> acks, sends;
+    qint64 watchEndNs = 0;
+};
+
 class Runner
 {
 public:
@@ -55,13 +62,13 @@ public:
     // After finish() and the probe's summary: summary.load (the load's summary and status), the write rates
     // (write_ok_per_s = load + markers), the load's warnings, and after a ramp summary.steps and the knee.
     template <class Watchers>
-    void summarise(RunRecord& rec, const std::vector<qint64>& acks, const Watchers& watchers, double floorMs)
+    void summarise(RunRecord& rec, const Marks& marks, const Watchers& watchers, double floorMs)
     {
         std::vector<Seen> seen;
         seen.reserve(watchers.size());
         for (const auto& w : watchers)
             seen.push_back({ w->uri(), w->seen() });
-        summariseSeen(rec, acks, seen, floorMs);
+        summariseSeen(rec, marks, seen, floorMs);
     }
 
 private:
@@ -70,9 +77,8 @@ private:
         QString uri;
         std::vector<qint64> seen;
     };
-    void summariseSeen(RunRecord& rec, const std::vector<qint64>& acks, const std::vector<Seen>& seen, double floorMs);
-    QJsonArray steps(
-        const std::vector<qint64>& acks, const std::vector<Seen>& seen, double floorMs, QJsonObject* knee) const;
+    void summariseSeen(RunRecord& rec, const Marks& marks, const std::vector<Seen>& seen, double floorMs);
+    QJsonArray steps(const Marks& marks, const std::vector<Seen>& seen, double floorMs, QJsonObject* knee) const;
     void drain();
 
     LdapLoadSpec m_spec;
@@ -93,12 +99,11 @@ private:
 // counts from, so that a script can place an event it caused, e.g. a SIGSTOP, on the record's time axis), and the
 // load's part when there is a load.
 template <class Watchers>
-void addToSummary(RunRecord& rec, Runner* load, qint64 t0Ns, const std::vector<qint64>& acks, const Watchers& watchers,
-    double floorMs)
+void addToSummary(RunRecord& rec, Runner* load, qint64 t0Ns, const Marks& marks, const Watchers& watchers, double floorMs)
 {
     rec.summary.insert(QStringLiteral("t0_monotonic_s"), double(t0Ns) / 1e9);
     if (load)
-        load->summarise(rec, acks, watchers, floorMs);
+        load->summarise(rec, marks, watchers, floorMs);
 }
 
 } // namespace ReplicationLoad

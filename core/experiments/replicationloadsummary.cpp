@@ -17,8 +17,11 @@ QJsonValue orNull(const std::optional<double>& v)
 QJsonObject consumerStep(const ReplicationKnee::StepLag& l, bool knee)
 {
     return { { QStringLiteral("p50_ms"), orNull(l.p50Ms) }, { QStringLiteral("p99_ms"), orNull(l.p99Ms) },
+        { QStringLiteral("p50_from_send_ms"), orNull(l.p50FromSendMs) },
+        { QStringLiteral("p99_from_send_ms"), orNull(l.p99FromSendMs) },
         { QStringLiteral("slope_ms_per_s"), orNull(l.slopeMsPerS) }, { QStringLiteral("markers"), l.markers },
-        { QStringLiteral("unseen"), l.unseen }, { QStringLiteral("knee"), knee } };
+        { QStringLiteral("unseen"), l.unseen }, { QStringLiteral("p99_at_least"), l.p99AtLeast },
+        { QStringLiteral("knee"), knee } };
 }
 
 } // namespace
@@ -26,13 +29,13 @@ QJsonObject consumerStep(const ReplicationKnee::StepLag& l, bool knee)
 // One entry per step the load reached: its target, the measured write rate (load + markers) and, per consumer, the
 // lag of the markers acknowledged in it. *knee: {step, write_rate, target_rate, consumer} of the earliest knee.
 QJsonArray ReplicationLoad::Runner::steps(
-    const std::vector<qint64>& acks, const std::vector<Seen>& seen, double floorMs, QJsonObject* knee) const
+    const Marks& marks, const std::vector<Seen>& seen, double floorMs, QJsonObject* knee) const
 {
+    const std::vector<qint64>& acks = marks.acks;
     int count = 0;
     for (const LoadInterval& iv : m_intervals)
         count = std::max(count, iv.step.value_or(0) + 1);
     const auto stepNs = qint64(m_ramp.stepSeconds * 1e9);
-    const qint64 now = ReplicationWatch::nowNs();
     std::vector<std::vector<ReplicationKnee::StepLag>> lags(seen.size());
     std::vector<double> rates;
     rates.reserve(size_t(count));
@@ -46,7 +49,7 @@ QJsonArray ReplicationLoad::Runner::steps(
             acks.begin(), acks.end(), [&](qint64 a) { return a > 0 && a >= begin && a < begin + stepNs; }));
         rates.push_back((loadWrites + markers) / m_ramp.stepSeconds);
         for (size_t c = 0; c < seen.size(); ++c)
-            lags[c].push_back(ReplicationKnee::stepLag(acks, seen[c].seen, begin, begin + stepNs, now));
+            lags[c].push_back(ReplicationKnee::stepLag(acks, marks.sends, seen[c].seen, begin, begin + stepNs, marks.watchEndNs));
     }
     std::optional<size_t> first;
     std::vector<std::optional<size_t>> knees;
@@ -82,7 +85,7 @@ QJsonArray ReplicationLoad::Runner::steps(
 }
 
 void ReplicationLoad::Runner::summariseSeen(
-    RunRecord& rec, const std::vector<qint64>& acks, const std::vector<Seen>& seen, double floorMs)
+    RunRecord& rec, const Marks& marks, const std::vector<Seen>& seen, double floorMs)
 {
     QJsonObject load = m_rec.summary;
     load.insert(QStringLiteral("status"), m_rec.status);
@@ -104,7 +107,7 @@ void ReplicationLoad::Runner::summariseSeen(
     if (m_ramp.what == LoadRamp::What::None)
         return;
     QJsonObject knee;
-    rec.summary.insert(QStringLiteral("steps"), steps(acks, seen, floorMs, &knee));
+    rec.summary.insert(QStringLiteral("steps"), steps(marks, seen, floorMs, &knee));
     for (const char* key : { "step", "write_rate", "target_rate", "consumer" }) {
         const QJsonValue v = knee.value(QLatin1String(key));
         rec.summary.insert(QStringLiteral("knee_") + QLatin1String(key), v.isUndefined() ? QJsonValue() : v);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/proberror.h"
+#include "core/ldap/ldapsession.h"
 #include "core/ldap/ldaptarget.h"
 
 #include <QJsonObject>
@@ -13,8 +14,6 @@
 #include <thread>
 #include <vector>
 
-class LdapSession;
-
 // The marker probe's moving parts (core/experiments/replication.h): the writer on the supplier, a watcher per
 // consumer, and the arithmetic that turns their time stamps into interval figures. Every time stamp is
 // nowNs(), one steady clock.
@@ -22,7 +21,8 @@ namespace ReplicationWatch {
 
 qint64 nowNs();
 
-// Writes marker k = 1, 2, ... at t0 + (k-1)/rate into description of dn, one modify at a time.
+// Writes marker k = 1, 2, ... at t0 + (k-1)/rate into description of dn, open loop with up to
+// ReplicationLag::kMaxInFlight modifies in flight; a marker that cannot be sent before the next one is due is missed.
 class Writer
 {
 public:
@@ -30,21 +30,29 @@ public:
     ~Writer();
     void start(qint64 t0Ns);
     void stop();
-    // ack[k-1]: when marker k was acknowledged; 0 = in flight or not written yet, -1 = the write failed.
+    // ack[k-1]: when marker k was acknowledged; 0 = in flight or not written yet, ReplicationLag::kFailed = the
+    // write failed (or was not answered within 5 s of the end), ReplicationLag::kMissed = not sent on time.
     std::vector<qint64> acks() const;
     // sends[k-1]: when marker k's write was sent (its CSN, the supplier's commit, lies between it and the ack).
     std::vector<qint64> sends() const;
     qint64 lastAckNs() const { return m_lastAck.load(); }
     qint64 errors() const { return m_errors.load(); }
+    qint64 missed() const { return m_missed.load(); }
     QString lastError() const;
 
 private:
+    struct Flight;
+    static void answered(void* user, const LdapSession::Completion& c);
+    void settle(size_t index, qint64 ack, const QString& error);
+    void collect(Flight& f);
+    void send(Flight& f, qint64 k);
+    void miss();
     void run(qint64 t0Ns);
     LdapTarget m_target;
     QString m_dn;
     double m_rate;
     std::atomic<bool> m_stop { false };
-    std::atomic<qint64> m_lastAck { 0 }, m_errors { 0 };
+    std::atomic<qint64> m_lastAck { 0 }, m_errors { 0 }, m_missed { 0 };
     mutable std::mutex m_mutex;
     std::vector<qint64> m_acks, m_sends;
     QString m_lastError;
@@ -69,6 +77,9 @@ public:
     std::vector<qint64> seen() const;
     bool reachable() const { return m_reachable.load(); }
     bool everReached() const { return m_everReached.load(); }
+    // The longest stretch in which it could not be read (from start() until the first read, or from a failed
+    // connection or read until the next good one), up to now, in s.
+    double longestUnreadableS() const;
     // The first connection attempt is over: the method is chosen, the consumer refused, or it could not be read.
     bool settled() const { return m_settled.load(); }
     bool refused() const { return m_refused.load(); }
@@ -93,6 +104,7 @@ private:
     void lost(LdapSession& s, const ProbeError& e);
     bool pause(int ms) const; // false when asked to stop
     void record(qint64 highest, qint64 t);
+    void reached();
     LdapTarget m_target;
     QString m_dn;
     int m_pollMs;
@@ -100,6 +112,7 @@ private:
     std::atomic<int> m_method { Unknown };
     std::atomic<bool> m_stop { false }, m_reachable { false }, m_everReached { false };
     std::atomic<bool> m_settled { false }, m_refused { false };
+    std::atomic<qint64> m_downSince { 0 }, m_longestDown { 0 }; // ns; m_downSince 0: readable now
     mutable std::mutex m_mutex;
     std::vector<qint64> m_seen;
     QString m_lastError;
@@ -116,17 +129,15 @@ QString methodName(const Watcher& w);
 // The summary's method: the one every consumer used, "mixed" when they differ, "unknown" when none connected.
 QString methodSet(const Watchers& watchers);
 
-// One consumer's running account: the markers whose lag is counted so far, and every lag (ms).
+// One consumer's running account: the markers (in order) whose lag the intervals have counted so far.
 struct Account
 {
     size_t counted = 0;
-    qint64 seenBeforeAck = 0;
-    std::vector<double> lagsMs;
 };
-// The interval ending at nowNs: lags of the markers counted in it (seen and acknowledged), behind (acknowledged,
-// not seen), oldest_unseen_s, seen_before_ack; updates the account.
-QJsonObject interval(const std::vector<qint64>& acks, const std::vector<qint64>& seen, qint64 nowNs, Account& a);
-// {p50, p99, max} of the values, or null when there are none.
-QJsonValue lagJson(std::vector<double> lagsMs);
+// The interval ending at nowNs: lag_ms (from the acknowledgement) and lag_from_send_ms of the markers counted in
+// it (seen and answered; ReplicationLag), behind (acknowledged, not seen), oldest_unseen_s, seen_before_ack;
+// updates the account. The run's figures are the summary's, over every marker at once (ReplicationLag::lags).
+QJsonObject interval(const std::vector<qint64>& acks, const std::vector<qint64>& sends, const std::vector<qint64>& seen,
+    qint64 nowNs, Account& a);
 
 } // namespace ReplicationWatch

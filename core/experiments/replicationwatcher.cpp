@@ -4,6 +4,7 @@
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/ldapwatch.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -33,6 +34,7 @@ ReplicationWatch::Watcher::~Watcher()
 
 void ReplicationWatch::Watcher::start()
 {
+    m_downSince = nowNs();
     m_thread = std::thread([this] { run(); });
 }
 
@@ -115,7 +117,7 @@ ProbeError ReplicationWatch::Watcher::pollOnce(LdapSession& s)
     const qint64 t = nowNs();
     if (e.isError() && e.nativeCode != kNoSuchObject)
         return e;
-    m_reachable = m_everReached = true;
+    reached();
     if (!found.isEmpty())
         record(ReplicationMarker::highest(found.constFirst().attributes.value(QStringLiteral("description"))), t);
     pause(m_pollMs);
@@ -132,7 +134,8 @@ ProbeError ReplicationWatch::Watcher::push(LdapSession& s)
         if (!running) {
             if (ProbeError e = w.start(mode, m_dn, { QStringLiteral("description") }); e.isError())
                 return e;
-            running = m_reachable = m_everReached = true;
+            running = true;
+            reached();
         }
         QList<LdapSession::Entry> got;
         ProbeError e;
@@ -175,9 +178,24 @@ bool ReplicationWatch::Watcher::refusedPush(const ProbeError& e)
     return true;
 }
 
+void ReplicationWatch::Watcher::reached()
+{
+    m_reachable = m_everReached = true;
+    if (const qint64 since = m_downSince.exchange(0); since > 0)
+        m_longestDown = std::max(m_longestDown.load(), nowNs() - since);
+}
+
+double ReplicationWatch::Watcher::longestUnreadableS() const
+{
+    const qint64 since = m_downSince.load();
+    return double(std::max(m_longestDown.load(), since > 0 ? nowNs() - since : 0)) / 1e9;
+}
+
 void ReplicationWatch::Watcher::lost(LdapSession& s, const ProbeError& e)
 {
     m_reachable = false;
+    qint64 up = 0;
+    m_downSince.compare_exchange_strong(up, nowNs());
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
         m_lastError = e.message();

@@ -38,6 +38,7 @@ private slots:
     void idlePairHasSmallLag();
     void frozenConsumerFallsBehindAndRecovers_data();
     void frozenConsumerFallsBehindAndRecovers();
+    void frozenForTheRestFailsTheVerdict();
     void pushRefusedWhereNotOffered();
     void cliRecordAndRestore();
     void cliBadArguments();
@@ -270,6 +271,55 @@ void TstReplication::frozenConsumerFallsBehindAndRecovers()
     QVERIFY(v.value("reachable").toBool()); // the last reading, after it resumed
 }
 
+// The consumer frozen (SIGSTOP) from the second interval to the end of the run: the markers it never showed are
+// censored, not dropped; the p99 is a lower bound ("> X ms") and the verdict fails, whatever the markers it did show.
+void TstReplication::frozenForTheRestFailsTheVerdict()
+{
+    const qint64 pid = m_pair->replicas.constFirst().pid;
+    RunContext ctx;
+    RunRecord rec;
+    ReplicationSpec s = spec(20, 5);
+    s.maxLagMs = 1000;
+    s.graceS = 1; // the consumer stays frozen: the grace only prolongs the run
+    std::thread run([&] { rec = Experiments::runReplication(s, ctx); });
+    struct Resume // whatever happens below, the shared consumer runs again
+    {
+        qint64 pid;
+        ~Resume() { ::kill(pid_t(pid), SIGCONT); }
+    } resume { pid };
+    const QDeadlineTimer started(30000);
+    while (ctx.samplesAdded() < 2 && !started.hasExpired())
+        QThread::msleep(10);
+    ::kill(pid_t(pid), SIGSTOP); // the injected fault, timed on purpose: frozen from here to the end of the run
+    run.join();
+    ::kill(pid_t(pid), SIGCONT);
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    const QString uri = m_pair->replicas.constFirst().uri;
+    const QJsonObject c = rec.summary.value("consumers").toObject().value(uri).toObject();
+    const QJsonObject lag = c.value("lag_ms").toObject();
+    const qint64 written = qint64(rec.summary.value("markers_written").toDouble());
+    const qint64 unseen = qint64(c.value("unseen").toDouble());
+    qInfo("frozen for the rest: %lld of %lld markers unseen, p99 %s%.1f ms, sentence: %s",
+        static_cast<long long>(unseen), static_cast<long long>(written), lag.value("p99_at_least").toBool() ? "> " : "",
+        lag.value("p99").toDouble(), qPrintable(rec.summary.value("verdict_sentences").toArray().at(0).toString()));
+    QVERIFY2(unseen >= written / 3, qPrintable(QString::number(unseen)));
+    QCOMPARE(qint64(lag.value("markers").toDouble()), written); // every acknowledged marker counts
+    QCOMPARE(qint64(lag.value("censored").toDouble()), unseen);
+    QCOMPARE(qint64(c.value("markers_seen").toDouble()) + unseen, written);
+    QVERIFY(lag.value("p99_at_least").toBool());
+    QVERIFY(lag.value("max_at_least").toBool());
+    QVERIFY(lag.value("p99").toDouble() >= 1000); // frozen for at least the grace: 1 s and more
+    QVERIFY(c.value("lag_from_send_ms").toObject().value("p99").toDouble() >= lag.value("p99").toDouble());
+    QCOMPARE(rec.verdicts.size(), 1);
+    QVERIFY(!rec.verdicts.constFirst().passed);
+    QVERIFY2(rec.verdicts.constFirst().note.contains(QStringLiteral("never seen")),
+        qPrintable(rec.verdicts.constFirst().note));
+    const QString sentence = rec.summary.value("verdict_sentences").toArray().at(0).toString();
+    QVERIFY2(sentence.contains(QStringLiteral("p99 lag > ")) && sentence.contains(QStringLiteral("not within")),
+        qPrintable(sentence));
+    QVERIFY(markerGone());
+}
+
 // A consumer without syncprov (a plain sandbox of its own, not replicating): --watch push refuses it before the first
 // marker, naming --watch and its URI; nothing is left on the supplier.
 void TstReplication::pushRefusedWhereNotOffered()
@@ -444,6 +494,8 @@ void TstReplication::killedConsumerIsAWarning()
     SandboxGuard trio(SlapdSandbox::start(o, &e));
     QVERIFY2(trio.isValid(), qPrintable(e.message()));
     ReplicationSpec s = spec(20, 4);
+    s.maxLagMs = 60000; // the live consumer passes; the killed one cannot, however long the bound
+    s.failAfterS = 2;
     s.supplier.uri = trio->uri;
     QFile pw(trio->passwordFile);
     QVERIFY(pw.open(QIODevice::ReadOnly));
@@ -468,6 +520,16 @@ void TstReplication::killedConsumerIsAWarning()
     QCOMPARE(qint64(alive.value("markers_seen").toDouble()), qint64(rec.summary.value("markers_written").toDouble()));
     QVERIFY(dead.value("unseen").toInt() > 0); // kept, not dropped
     QVERIFY(dead.value("behind_for_at_least_s").toDouble() > 1);
+    // Unreadable for longer than the failure window: a failed consumer in the verdict, not a warning beside a pass.
+    QVERIFY2(dead.value("longest_unreadable_s").toDouble() > 2,
+        qPrintable(QString::number(dead.value("longest_unreadable_s").toDouble())));
+    QCOMPARE(rec.verdicts.size(), 2);
+    for (const Verdict& v : rec.verdicts) {
+        const bool isDead = v.requirement.contains(trio->replicas[1].uri);
+        QVERIFY2(v.passed != isDead, qPrintable(v.requirement + u": " + v.note));
+        if (isDead)
+            QVERIFY2(v.note.contains(QStringLiteral("could not be read")), qPrintable(v.note));
+    }
 }
 
 // The consumers are read as --consumer-bind-dn with --consumer-password-file: a wrong password there makes the only

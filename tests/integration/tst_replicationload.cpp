@@ -184,6 +184,23 @@ void TstReplicationLoad::rampedModifyLoadBesideTheProbe()
             qPrintable(QJsonDocument(st).toJson(QJsonDocument::Compact)));
     }
     QVERIFY(sum.contains("knee_write_rate") && sum.contains("knee_step"));
+
+    // Both lags of every marker: from the send is never below from the ack (every order statistic follows), and
+    // the markers the consumer showed before their ack came are counted, never more than those seen.
+    const QJsonObject c = sum.value("consumers").toObject().value(m_consumer).toObject();
+    const QJsonObject fromAck = c.value("lag_ms").toObject(), fromSend = c.value("lag_from_send_ms").toObject();
+    for (const char* k : { "p50", "p99", "max" })
+        QVERIFY2(fromSend.value(k).toDouble() >= fromAck.value(k).toDouble(),
+            qPrintable(QJsonDocument(c).toJson(QJsonDocument::Compact)));
+    QCOMPARE(fromSend.value("markers").toInt(), fromAck.value("markers").toInt());
+    const qint64 beforeAck = qint64(c.value("seen_before_ack").toDouble(-1));
+    qInfo("under the write load: lag from the ack p50/p99 %.1f/%.1f ms, from the send %.1f/%.1f ms, %lld markers seen "
+          "before their ack, %lld missed",
+        fromAck.value("p50").toDouble(), fromAck.value("p99").toDouble(), fromSend.value("p50").toDouble(),
+        fromSend.value("p99").toDouble(), static_cast<long long>(beforeAck),
+        static_cast<long long>(sum.value("markers_missed").toDouble(-1)));
+    QVERIFY(beforeAck >= 0 && beforeAck <= c.value("markers_seen").toInt());
+    QVERIFY(sum.value("markers_missed").toDouble(-1) >= 0);
     timespec now {};
     clock_gettime(CLOCK_MONOTONIC, &now);
     const double t0 = sum.value("t0_monotonic_s").toDouble();

@@ -24,7 +24,16 @@ QJsonObject consumerOf(const QJsonObject& holder, const QString& uri)
 Lag lagOf(const QJsonValue& lagMs)
 {
     const QJsonObject o = lagMs.toObject();
-    return { number(o, QStringLiteral("p50")), number(o, QStringLiteral("p99")), number(o, QStringLiteral("max")) };
+    return { number(o, QStringLiteral("p50")), number(o, QStringLiteral("p99")), number(o, QStringLiteral("max")),
+        o.value(QStringLiteral("p50_at_least")).toBool(), o.value(QStringLiteral("p99_at_least")).toBool(),
+        o.value(QStringLiteral("max_at_least")).toBool() };
+}
+
+QString lagValue(const std::optional<double>& ms, bool atLeast)
+{
+    if (!ms)
+        return QStringLiteral("n/a");
+    return atLeast ? QString(u"> " + ReportFormat::number(*ms)) : ReportFormat::number(*ms);
 }
 
 QStringList consumerUris(const RunRecord& r)
@@ -105,11 +114,18 @@ QString headline(const RunRecord& r)
 {
     const QStringList uris = consumerUris(r);
     std::optional<double> worst;
+    bool worstAtLeast = false;
     qint64 unseen = 0;
     for (const QString& uri : uris) {
         const QJsonObject c = consumerOf(r.summary, uri);
-        if (const auto p99 = lagOf(c.value(QStringLiteral("lag_ms"))).p99; p99 && (!worst || *p99 > *worst))
-            worst = p99;
+        const Lag lag = lagOf(c.value(QStringLiteral("lag_ms")));
+        // A lower bound outranks an exact figure: the consumer behind it never showed some markers.
+        const bool worse = lag.p99
+            && (!worst || (lag.p99AtLeast && !worstAtLeast) || (lag.p99AtLeast == worstAtLeast && *lag.p99 > *worst));
+        if (worse) {
+            worst = lag.p99;
+            worstAtLeast = lag.p99AtLeast;
+        }
         unseen += qint64(c.value(QStringLiteral("unseen")).toDouble());
     }
     if (uris.isEmpty() || r.summary.isEmpty())
@@ -117,7 +133,7 @@ QString headline(const RunRecord& r)
     const QString consumers
         = uris.size() == 1 ? QStringLiteral("1 consumer") : QString(QString::number(uris.size()) + u" consumers");
     const QString lag = worst
-        ? QString(u"p99 lag " + ReportFormat::number(*worst) + u" ms (worst of " + consumers + u')')
+        ? QString(u"p99 lag " + lagValue(worst, worstAtLeast) + u" ms (worst of " + consumers + u')')
         : QString(u"no marker seen on " + consumers);
     return QString(lag + u", " + QString::number(unseen) + u" unseen, "
         + ReportFormat::number(r.summary.value(QStringLiteral("write_ok_per_s")).toDouble()) + u" writes/s");

@@ -19,8 +19,12 @@ struct Lag
     std::optional<double> p50;
     std::optional<double> p99;
     std::optional<double> max;
+    // The figure is a lower bound: it falls among markers never seen (core/experiments/replicationlag.h).
+    bool p50AtLeast = false, p99AtLeast = false, maxAtLeast = false;
 };
-Lag lagOf(const QJsonValue& lagMs); // {p50, p99, max} or null
+Lag lagOf(const QJsonValue& lagMs); // {p50, p99, max, ..._at_least} or null
+// "96.7" or "> 6,500.3"; "n/a" without a figure.
+QString lagValue(const std::optional<double>& ms, bool atLeast);
 
 // The consumers' URIs: the summary's, else the spec's, else the intervals' (in the order first seen).
 QStringList consumerUris(const RunRecord& r);

@@ -54,11 +54,6 @@ ReportChart writeChart(const RunRecord& r)
     return c;
 }
 
-QString lagCell(const std::optional<double>& v)
-{
-    return v ? ReportFormat::number(*v) : QStringLiteral("n/a");
-}
-
 ReportTable consumerTable(const RunRecord& r, const QStringList& uris)
 {
     ReportTable t;
@@ -74,11 +69,14 @@ ReportTable consumerTable(const RunRecord& r, const QStringList& uris)
             unseen += QString(u" (behind for at least "
                 + ReportFormat::number(c.value(QStringLiteral("behind_for_at_least_s")).toDouble()) + u" s)");
         const QString vendor = ReplicationFigures::vendorText(c.value(QStringLiteral("vendor")));
-        t.rows.append({ uri, ReplicationFigures::methodOf(r, uri), lagCell(lag.p50), lagCell(lag.p99), lagCell(lag.max),
-            ReportFormat::value(c.value(QStringLiteral("markers_seen"))), unseen,
-            ReportFormat::value(c.value(QStringLiteral("seen_before_ack"))),
-            c.value(QStringLiteral("reachable")).toBool(true) ? QStringLiteral("yes") : QStringLiteral("no"),
-            vendor.isEmpty() ? QStringLiteral("n/a") : vendor });
+        t.rows.append(
+            { uri, ReplicationFigures::methodOf(r, uri), ReplicationFigures::lagValue(lag.p50, lag.p50AtLeast),
+                ReplicationFigures::lagValue(lag.p99, lag.p99AtLeast),
+                ReplicationFigures::lagValue(lag.max, lag.maxAtLeast),
+                ReportFormat::value(c.value(QStringLiteral("markers_seen"))), unseen,
+                ReportFormat::value(c.value(QStringLiteral("seen_before_ack"))),
+                c.value(QStringLiteral("reachable")).toBool(true) ? QStringLiteral("yes") : QStringLiteral("no"),
+                vendor.isEmpty() ? QStringLiteral("n/a") : vendor });
     }
     return t;
 }

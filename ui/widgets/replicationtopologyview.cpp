@@ -27,8 +27,9 @@ QString lagText(const ReplicationFigures::Lag& lag)
     if (!lag.p99)
         return QStringLiteral("–");
     return QStringLiteral("%1 / %2 / %3")
-        .arg(Units::formatNumber(lag.p50.value_or(0), 1), Units::formatNumber(*lag.p99, 1),
-            Units::formatNumber(lag.max.value_or(0), 1));
+        .arg(ReplicationFigures::lagValue(lag.p50, lag.p50AtLeast),
+            ReplicationFigures::lagValue(lag.p99, lag.p99AtLeast),
+            ReplicationFigures::lagValue(lag.max, lag.maxAtLeast));
 }
 
 } // namespace
