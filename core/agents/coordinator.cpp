@@ -11,6 +11,7 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace Agents {
@@ -326,8 +327,8 @@ void Coordinator::sendStart()
         if (a->best)
             maxRtt = std::max(maxRtt, a->best->rttNs());
     const int64_t now = realtimeNs();
-    const int64_t warmupLeft = int64_t(m_spec.load.warmupSec * 1e9) - int64_t(monotonicNs() - m_launchNs);
-    m_t0Real = now + std::max(kStartLeadNs + 2 * maxRtt, warmupLeft);
+    // The agents connect and bind, then wait idle until the start less the warm-up: the lead holds all of it.
+    m_t0Real = now + std::max(kStartLeadNs + 2 * maxRtt, int64_t(m_spec.load.warmupSec * 1e9));
     for (auto& a : m_agents) {
         if (!a->best)
             continue;
@@ -342,11 +343,33 @@ void Coordinator::sendStart()
     QTimer::singleShot(int(std::max<int64_t>(0, monLead)), this, [this] {
         if (m_monitorOk) {
             m_monStart = m_monitor->read(m_session, nullptr);
-            m_monBefore = m_monStart;
-            m_monBeforeReal = realtimeNs();
+            m_boundaries.push_back({ m_monStart, realtimeNs() });
+            if (m_monStart.isEmpty())
+                m_monitorOk = false;
+            else
+                readBoundary(); // schedules the first boundary
         }
         m_ctx.setPhase(QStringLiteral("measuring"));
     });
+}
+
+// Reads the counters at boundary k = m_boundaries.size() - 1 (none for k = 0, read already), then schedules the
+// next one, up to the end of the measured span.
+void Coordinator::readBoundary()
+{
+    const int64_t k = int64_t(m_boundaries.size()) - 1;
+    if (k > 0) {
+        const QMap<QString, double> now = m_monitor->read(m_session, nullptr);
+        m_boundaries.back() = { now, realtimeNs() };
+        release(); // an interval whose agents all reported before its end was read goes out now
+    }
+    const auto intervals = int64_t(std::ceil(m_totalSeconds / m_spec.load.intervalSec - 1e-9));
+    if (m_stopping || k >= intervals)
+        return;
+    const int64_t next = m_t0Real + int64_t(double(k + 1) * m_spec.load.intervalSec * 1e9);
+    m_boundaries.push_back({});
+    QTimer::singleShot(
+        int(std::max<int64_t>(0, (next - realtimeNs()) / 1000000)), Qt::PreciseTimer, this, [this] { readBoundary(); });
 }
 
 void Coordinator::tick()
@@ -443,14 +466,17 @@ void Coordinator::release()
                 waiting = true;
         }
         const int64_t due = m_t0Real + int64_t(double(m_released + 1) * m_spec.load.intervalSec * 1e9) + kLateNs;
-        if (!any || (waiting && (m_t0Real == 0 || realtimeNs() < due)))
+        const auto end = size_t(m_released + 1); // the boundary that ends the interval: its counters come too
+        const bool counting
+            = m_monitorOk && !m_stopping && (m_boundaries.size() <= end || m_boundaries[end].realNs == 0);
+        if (!any || ((waiting || counting) && (m_t0Real == 0 || realtimeNs() < due)))
             return;
         QList<LoadInterval> parts;
         for (const auto& a : m_agents)
             if (a->intervals.size() > m_released)
                 parts << a->intervals.at(m_released);
         LoadInterval iv = mergeInterval(parts, false);
-        iv.server = readServerInterval();
+        iv.server = serverInterval(m_released);
         m_server[m_released] = iv.server;
         Sample smp;
         smp.t = iv.t;
@@ -460,18 +486,26 @@ void Coordinator::release()
     }
 }
 
-QJsonValue Coordinator::readServerInterval()
+// The server's counters over merged interval k: the delta between the readings at its two boundaries.
+QJsonValue Coordinator::serverInterval(int64_t k) const
 {
-    if (!m_monitorOk || m_monStart.isEmpty())
+    if (k + 1 >= int64_t(m_boundaries.size()))
         return QJsonValue::Null;
-    const auto after = m_monitor->read(m_session, nullptr);
-    if (after.isEmpty())
+    const Reading& a = m_boundaries[size_t(k)];
+    const Reading& b = m_boundaries[size_t(k + 1)];
+    if (a.counters.isEmpty() || b.counters.isEmpty())
         return QJsonValue::Null;
-    const int64_t now = realtimeNs();
-    QJsonObject out = MonitorReader::intervalJson(m_monBefore, after, double(now - m_monBeforeReal) / 1e9);
-    m_monBefore = after;
-    m_monBeforeReal = now;
-    return out;
+    return MonitorReader::intervalJson(a.counters, b.counters, double(b.realNs - a.realNs) / 1e9);
+}
+
+// The reading at the end of the measured span (before any agent's write-load cleanup), or nullptr when the run did
+// not get there (cancelled, failed).
+const QMap<QString, double>* Coordinator::endReading() const
+{
+    const auto intervals = size_t(std::ceil(m_totalSeconds / m_spec.load.intervalSec - 1e-9));
+    if (m_boundaries.size() != intervals + 1 || m_boundaries.back().counters.isEmpty())
+        return nullptr;
+    return &m_boundaries.back().counters;
 }
 
 void Coordinator::checkDone()

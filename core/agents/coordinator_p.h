@@ -81,7 +81,9 @@ private:
     void checkDone();
     void publishStates();
     bool all(AgentLink::Phase atLeast) const;
-    QJsonValue readServerInterval();
+    void readBoundary();
+    QJsonValue serverInterval(int64_t k) const;
+    const QMap<QString, double>* endReading() const;
     QString sharpName(const AgentLink& a) const;
     RunRecord record();
     QJsonObject agentJson(const AgentLink& a) const;
@@ -105,8 +107,16 @@ private:
     LdapSession m_session;
     std::unique_ptr<MonitorReader> m_monitor;
     bool m_monitorOk = false;
-    QMap<QString, double> m_monStart, m_monBefore;
-    int64_t m_monBeforeReal = 0;
+    QMap<QString, double> m_monStart;
+    // The server's counters read at each interval boundary on this machine's clock (index k: the start of interval
+    // k; 0 is read just before t0), with when they were read: merged interval k's are the delta over its own span,
+    // whenever the slowest agent reports it.
+    struct Reading
+    {
+        QMap<QString, double> counters;
+        int64_t realNs = 0;
+    };
+    std::vector<Reading> m_boundaries;
 };
 
 } // namespace Agents

@@ -123,7 +123,9 @@ RunRecord Coordinator::record()
     }
     LoadSummary s = mergeSummary(perAgent, summaries);
     if (m_monitorOk && !m_monStart.isEmpty()) {
-        const auto end = m_monitor->read(m_session, nullptr);
+        // At the end of the measured span, before the agents' cleanup; a run that stopped early reads it now.
+        const QMap<QString, double>* atEnd = endReading();
+        const auto end = atEnd ? *atEnd : m_monitor->read(m_session, nullptr);
         QJsonObject srv;
         for (auto it = end.begin(); it != end.end(); ++it)
             if (MonitorReader::isCounter(it.key()) && m_monStart.contains(it.key()))

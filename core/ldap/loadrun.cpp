@@ -57,6 +57,7 @@ RunRecord LoadRun::run()
     warmUp();
     measure();
     stopWorkers();
+    readEndCounters();
     cleanUp();
     summarise();
     addWarnings();
@@ -145,6 +146,9 @@ void LoadRun::startWorkers()
         ? m_options.runTag
         : QByteArray::number(qint64(::getpid())) + 'x' + QByteArray::number(QRandomGenerator::global()->generate(), 16);
     applyStep(0);
+    const bool startsAtAnInstant = m_options.startGate || m_options.startAtNs || m_spec.startAtEpochNs > 0;
+    if (startsAtAnInstant)
+        m_shared->sendFromNs.store(UINT64_MAX); // until the instant is known: connect, bind, then idle
     for (int i = 0; i < m_spec.threads; ++i)
         m_workers.push_back(std::make_unique<LoadWorker>(*m_shared, i));
     for (auto& w : m_workers)
@@ -167,6 +171,12 @@ void LoadRun::startWorkers()
     const uint64_t now = LoadWorker::nowNs();
     m_shared->lastSuccessNs.store(now);
     m_t0 = m_options.startAtNs ? std::max(*m_options.startAtNs, now) : now + uint64_t(m_spec.warmupSec * 1e9);
+    const auto warmupNs = uint64_t(m_spec.warmupSec * 1e9);
+    if (startsAtAnInstant) { // the warm-up is the time before t0, at most --warmup (none at --warmup 0)
+        const uint64_t from = m_t0 > warmupNs ? std::max(now, m_t0 - warmupNs) : now;
+        m_shared->sendFromNs.store(from);
+        m_shared->lastSuccessNs.store(from); // the failure window counts from the first request
+    }
 }
 
 void LoadRun::applyStep(int step)
@@ -387,6 +397,18 @@ QJsonValue LoadRun::serverInterval()
     m_monBefore = after;
     m_monBeforeNs = now;
     return out;
+}
+
+// The server's counters at the end of the measured span, before the cleanup's deletes: the summary's delta is the
+// load's alone. Not read from a server that stopped answering (the read would wait for its timeout).
+void LoadRun::readEndCounters()
+{
+    if (!m_monitorOk)
+        return;
+    const uint64_t now = LoadWorker::nowNs(), last = m_shared->lastSuccessNs.load();
+    const bool answering = now < last || now - last < 1000000000ULL;
+    if (answering && m_setup.isOpen())
+        m_monEnd = m_monitor->read(m_setup, nullptr);
 }
 
 void LoadRun::stopWorkers()

@@ -56,6 +56,7 @@ private:
     void warmUp();
     void measure();
     void stopWorkers();
+    void readEndCounters();
     void cleanUp();
     void summarise();
     void addWarnings();
@@ -81,6 +82,7 @@ private:
     std::unique_ptr<MonitorReader> m_monitor;
     bool m_monitorOk = false;
     QMap<QString, double> m_monStart, m_monBefore;
+    QMap<QString, double> m_monEnd; // read when the measured span ended, before a write load's cleanup
     uint64_t m_monBeforeNs = 0;
     uint64_t m_monitorRetryNs = 0;
     std::unique_ptr<LoadShared> m_shared;

@@ -86,12 +86,8 @@ void LoadRun::summarise()
     if (m_rec.summary.contains(QStringLiteral("cleanup_removed")))
         s.cleanupRemoved = m_rec.summary.value(QStringLiteral("cleanup_removed")).toInt();
     if (m_monitorOk) {
-        ProbeError me;
-        const uint64_t now = LoadWorker::nowNs(), last = m_shared->lastSuccessNs.load();
-        const bool answering = now < last || now - last < 1000000000ULL;
-        const auto monEnd = answering && m_setup.isOpen() ? m_monitor->read(m_setup, &me) : QMap<QString, double>();
         QJsonObject srv;
-        for (auto it = monEnd.begin(); it != monEnd.end(); ++it)
+        for (auto it = m_monEnd.begin(); it != m_monEnd.end(); ++it)
             if (MonitorReader::isCounter(it.key()) && m_monStart.contains(it.key()))
                 srv.insert(it.key(), it.value() - m_monStart.value(it.key()));
         s.server = srv.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(srv);

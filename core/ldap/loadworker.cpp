@@ -193,7 +193,10 @@ void LoadWorker::runAsync()
         const double rate = m_shared.ratePerThread.load(std::memory_order_relaxed);
         const int window = std::clamp(m_shared.window.load(std::memory_order_relaxed), 1, 1024);
         uint64_t waitNs = kMaxWaitNs;
-        if (rate > 0) {
+        if (const uint64_t from = m_shared.sendFromNs.load(std::memory_order_relaxed); now < from) {
+            waitNs = std::min<uint64_t>(kMaxWaitNs, from - now); // connected and bound: idle until the warm-up
+            nextIntended = from;
+        } else if (rate > 0) {
             waitNs = sendOpenLoop(now, window, rate, nextIntended);
         } else {
             sendClosedLoop(now, window);
@@ -293,6 +296,11 @@ void LoadWorker::runBindNewConnection()
     while (!m_shared.stop.load(std::memory_order_relaxed)) {
         uint64_t now = nowNs();
         advance(now);
+        if (const uint64_t from = m_shared.sendFromNs.load(std::memory_order_relaxed); now < from) {
+            std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(from - now, 10000000ULL)));
+            nextIntended = from;
+            continue;
+        }
         const double rate = m_shared.ratePerThread.load(std::memory_order_relaxed);
         uint64_t start = now;
         if (rate > 0) {

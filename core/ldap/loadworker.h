@@ -35,6 +35,9 @@ struct LoadShared
     std::atomic<int> window { 1 }; // outstanding operations per connection
     std::atomic<uint64_t> lastSuccessNs { 0 };
     std::atomic<int> ready { 0 }; // workers whose first connections were tried
+    // No request is sent before this instant (0: at once): a run started at a given instant (agents, --start-at)
+    // connects and binds, then idles until its warm-up begins, so --warmup 0 sends nothing before t0.
+    std::atomic<uint64_t> sendFromNs { 0 };
     std::atomic<int> unansweredAdds { 0 }; // adds still without an answer when the run ended: they may yet commit
 };
 

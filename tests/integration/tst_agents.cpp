@@ -162,6 +162,7 @@ class TstAgents : public QObject
 private slots:
     void initTestCase();
     void exactMerge();
+    void warmupZeroAndTheServersIntervals();
     void mergeEqualsLiveMerge();
     void rateRampSplitAcrossAgents();
     void separateRunsMerge();
@@ -271,6 +272,40 @@ void TstAgents::exactMerge()
     // One start instant: the agents' actual starts within 100 ms (5x a 20 ms bound).
     QVERIFY(rec.value(QStringLiteral("start_spread_ms")).isDouble());
     QVERIFY2(num(rec, "start_spread_ms") < 100, qPrintable(QString::number(num(rec, "start_spread_ms"))));
+}
+
+// --warmup 0 with agents: they connect and bind, then send nothing until the start instant, so the server counts
+// what the record counts (and a few reads of its own monitor); each merged interval's server counters are the delta
+// over that interval's own span, read at its boundaries on the coordinator's clock.
+void TstAgents::warmupZeroAndTheServersIntervals()
+{
+    const QString json = m_tmp.filePath(QStringLiteral("warmup0.json"));
+    const auto r = CliRun::run(loadArgs(QStringLiteral("search"), json,
+        { QStringLiteral("--agents"), QStringLiteral("local:2"), QStringLiteral("--agent-command"),
+            QStringLiteral(DIRBENCH_CLI_PATH), QStringLiteral("--threads"), QStringLiteral("2"),
+            QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--duration"), QStringLiteral("3") }));
+    QVERIFY2(r.code == 0, r.err.constData());
+    const QJsonObject rec = readJson(json);
+    const QJsonObject sum = rec.value(QStringLiteral("summary")).toObject();
+    const double ok = num(sum, "ok");
+    const double served = num(sum.value(QStringLiteral("server")).toObject(), "search_completed");
+    qInfo("--warmup 0 from 2 agents: the record counts %.0f searches, the server %.0f (%+.2f %%)", ok, served,
+        ok > 0 ? (served - ok) / ok * 100 : 0.0);
+    QVERIFY(ok > 0);
+    // Monitor reads: a few per interval boundary; searches answered after the end: at most one per connection.
+    QVERIFY2(served >= ok && served <= ok * 1.01 + 60,
+        qPrintable(QStringLiteral("server %1, record %2").arg(served).arg(ok)));
+    const QJsonArray intervals = rec.value(QStringLiteral("intervals")).toArray();
+    QCOMPARE(intervals.size(), 3);
+    for (const auto& v : intervals) {
+        const QJsonObject iv = v.toObject();
+        const double client = num(iv, "ok_per_s");
+        const double server = num(iv.value(QStringLiteral("server")).toObject(), "search_completed_per_s");
+        qInfo("interval at %.1f s: client %.1f ok/s, server %.1f searches/s", num(iv, "t"), client, server);
+        // The same span on both sides: within 5 % (the boundary read is one cn=monitor round trip wide).
+        QVERIFY2(std::abs(server - client) <= client * 0.05 + 50,
+            qPrintable(QStringLiteral("client %1, server %2").arg(client).arg(server)));
+    }
 }
 
 // The live record's agents, written as the records of separately launched agents, merged by `dirbench-cli merge`:
@@ -525,6 +560,13 @@ void TstAgents::writesDoNotCollide()
     QCOMPARE(num(adddel, "ok"), agentsAdddel);
     QCOMPARE(intervalsAdddel, agentsAdddel);
     QCOMPARE(num(sum, "cleanup_removed"), removed);
+    // The server's counters were read at the end of the measured span, before the agents removed what was left:
+    // its adds and deletes are the load's (each counted by adddel), give or take those in flight at the end.
+    const QJsonObject server = sum.value(QStringLiteral("server")).toObject();
+    const double writes = num(server, "add_completed") + num(server, "delete_completed");
+    qInfo("adddel: record %.0f, server adds+deletes %.0f, cleanup removed %.0f", num(adddel, "ok"), writes, removed);
+    QVERIFY2(writes <= num(adddel, "ok") + 12,
+        qPrintable(QStringLiteral("server %1, record %2, cleanup %3").arg(writes).arg(num(adddel, "ok")).arg(removed)));
     LdapSession s;
     QVERIFY(!s.open(LdapFixture::admin(m_sbx.info())).isError());
     QList<LdapSession::Entry> left;
