@@ -13,6 +13,7 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/replicationform.h"
 #include "ui/pages/replicationpage.h"
+#include "ui/report/replicationfigures.h"
 #include "ui/report/report.h"
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/replicationlagcharts.h"
@@ -40,6 +41,7 @@ private slots:
     void opensTheSavedRecord();
     void reportOfTheRecord();
     void readsTheFieldsOthersAdd();
+    void aLowerBoundShowsAsOne();
     void demoWithAReplicaFillsTheForm();
 
 private:
@@ -241,6 +243,43 @@ void TestReplicationPage::readsTheFieldsOthersAdd()
     const QString text = pdfText(pdf);
     QVERIFY(text.contains(QStringLiteral("knee 15 writes/s")));
     QVERIFY(text.contains(QStringLiteral("contextCSN lag p99")));
+}
+
+// A consumer whose p99 falls among markers it never showed: the page's table, the report's table and the history's
+// headline print the figure as the lower bound it is ("> 6,500.3"), never as a plain number.
+void TestReplicationPage::aLowerBoundShowsAsOne()
+{
+    if (m_record.kind.isEmpty())
+        QSKIP("no record: runsTheProbeAgainstARealPair failed first");
+    RunRecord r = m_record;
+    QJsonObject consumers = r.summary.value("consumers").toObject();
+    QJsonObject c = consumers.value(consumer()).toObject();
+    QJsonObject lag = c.value("lag_ms").toObject();
+    lag.insert("p99", 6500.3);
+    lag.insert("max", 6900.0);
+    lag.insert("p99_at_least", true);
+    lag.insert("max_at_least", true);
+    c.insert("lag_ms", lag);
+    c.insert("unseen", 121);
+    consumers.insert(consumer(), c);
+    r.summary.insert("consumers", consumers);
+    const QString headline = ReplicationFigures::headline(r);
+    QVERIFY2(headline.startsWith(QStringLiteral("p99 lag > 6,500.3 ms")), qPrintable(headline));
+    QVERIFY2(headline.contains(QStringLiteral("121 unseen")), qPrintable(headline));
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    ReplicationPage page(&runner, &demo);
+    QString error;
+    QVERIFY2(page.showRecord(r, &error), qPrintable(error));
+    const QString cell = page.topology()->item(page.topology()->rowOf(consumer()), 5)->text(); // the lag column
+    QVERIFY2(cell.contains(QStringLiteral("> 6,500.3")) && cell.contains(QStringLiteral("> 6,900")), qPrintable(cell));
+    const ReportDocument doc = Report::build({ r });
+    QStringList cells;
+    for (const ReportSection& section : doc.sections)
+        for (const ReportBlock& b : section.blocks)
+            if (b.kind == ReportBlock::Kind::Table && b.table.header.value(0) == u"consumer")
+                cells = b.table.rows.value(0);
+    QCOMPARE(cells.value(3), QStringLiteral("> 6,500.3"));
 }
 
 void TestReplicationPage::demoWithAReplicaFillsTheForm()
