@@ -99,7 +99,8 @@ private:
 // counts from, so that a script can place an event it caused, e.g. a SIGSTOP, on the record's time axis), and the
 // load's part when there is a load.
 template <class Watchers>
-void addToSummary(RunRecord& rec, Runner* load, qint64 t0Ns, const Marks& marks, const Watchers& watchers, double floorMs)
+void addToSummary(
+    RunRecord& rec, Runner* load, qint64 t0Ns, const Marks& marks, const Watchers& watchers, double floorMs)
 {
     rec.summary.insert(QStringLiteral("t0_monotonic_s"), double(t0Ns) / 1e9);
     if (load)

@@ -49,7 +49,8 @@ QJsonArray ReplicationLoad::Runner::steps(
             acks.begin(), acks.end(), [&](qint64 a) { return a > 0 && a >= begin && a < begin + stepNs; }));
         rates.push_back((loadWrites + markers) / m_ramp.stepSeconds);
         for (size_t c = 0; c < seen.size(); ++c)
-            lags[c].push_back(ReplicationKnee::stepLag(acks, marks.sends, seen[c].seen, begin, begin + stepNs, marks.watchEndNs));
+            lags[c].push_back(
+                ReplicationKnee::stepLag(acks, marks.sends, seen[c].seen, begin, begin + stepNs, marks.watchEndNs));
     }
     std::optional<size_t> first;
     std::vector<std::optional<size_t>> knees;
