@@ -314,7 +314,7 @@ void TstAgents::rateRampSplitAcrossAgents()
 void TstAgents::mergeEqualsLiveMerge()
 {
     if (m_live.isEmpty())
-        QSKIP("exactMerge did not run");
+        QFAIL("no record to merge: exactMerge did not run or failed first");
     QStringList args { QStringLiteral("merge") };
     const QJsonArray agents = m_live.value(QStringLiteral("agents")).toArray();
     for (qsizetype i = 0; i < agents.size(); ++i) {
@@ -745,7 +745,8 @@ QMap<QString, QList<QJsonObject>> TstAgents::runPlaybook(
     const QByteArray out = p.readAllStandardOutput();
     const QJsonObject doc = QJsonDocument::fromJson(out).object();
     if (doc.isEmpty())
-        qWarning("ansible-playbook: %s", out.right(2000).constData());
+        qWarning("ansible-playbook (exit %d): %s %s", p.exitCode(), out.right(2000).constData(),
+            p.readAllStandardError().right(2000).constData());
     for (const auto& play : doc.value(QStringLiteral("plays")).toArray())
         for (const auto& task : play.toObject().value(QStringLiteral("tasks")).toArray()) {
             const QJsonObject t = task.toObject();
