@@ -44,6 +44,7 @@ awk -v listname="$(basename "$(dirname "$allowed")")/$(basename "$allowed")" '
     if (!ok) notallowed[++n] = full
   }
   END {
+    fflush() # the skips above come before the verdict on stderr, in a log that holds both
     if (bad) exit 2
     if (n > 0) {
       printf "test: FAILED: %d of %d skipped test functions are not on %s (a test may skip only where what it " \
