@@ -5,6 +5,9 @@
 # suppressed in tests/sanitizers/lsan.supp, each with its reason; any finding in DirBench's code fails its test.
 # Every test has one label (tests/CMakeLists.txt): unit, ui and integration run two at a time, then io (the tests
 # that measure disk I/O or time a real disk test) one at a time. Both runs happen even when the first fails.
+# A test may skip only where something it needs cannot be had on this machine: every skipped test function is
+# printed with its reason, and the script fails when one is not on tests/allowed-skips.txt (a program the suite needs
+# and deps.sh installs is never missing here, and a server that does not start is a failure, not a skip).
 # Usage: scripts/test.sh [extra ctest arguments, given to both runs: -L unit, -R tst_sandbox, ...]
 # Environment: BUILD_DIR (default build-asan), SANITIZE=0 for a plain Release build instead (faster, no sanitizers),
 # CCACHE_DISABLE=1 to compile without ccache, TEST_BESIDE="COMMAND" to run COMMAND at nice 19 beside the tests
@@ -57,12 +60,21 @@ if [ "$labelled" -ne "$total" ]; then
   exit 1
 fi
 
+# ctest keeps every test's whole output, passed or not, in LastTest.log (of its latest run only): kept after each run
+# for the skips (Qt Test's "SKIP   : Class::function(tag) reason" lines).
+outputs=$(mktemp)
+trap 'rm -f "$outputs"' EXIT
+lastlog=Testing/Temporary/LastTest.log
+keep_output() { [ -f "$lastlog" ] && cat "$lastlog" >>"$outputs" && rm -f "$lastlog"; return 0; }
+rm -f "$lastlog"
+
 # -L and -LE take regular expressions ("io" alone would match "integration" too).
 rest=$(count -LE '^io$' "$@") io=$(count -L '^io$' "$@")
 rc_rest=0 rc_io=0
 if [ "$rest" -gt 0 ] || [ "$io" -eq 0 ]; then # with no test selected at all, --no-tests=error says so here
   echo "test: unit, ui and integration, two at a time ($rest tests)"
   ctest --output-on-failure --no-tests=error -j2 -LE '^io$' "$@" || rc_rest=$?
+  keep_output
   echo "test: unit, ui and integration done at $SECONDS s (exit $rc_rest)"
 else
   echo "test: unit, ui and integration: none selected"
@@ -75,9 +87,12 @@ else
   # The command beside may be done already (a lint with nothing to analyse): then there is nothing to pause.
   if [ -n "$beside_pid" ] && kill -STOP -- "-$beside_pid" 2>/dev/null; then echo "test: paused beside the io tests"; fi
   ctest --output-on-failure --no-tests=error -L '^io$' "$@" -j1 || rc_io=$?
+  keep_output
   if [ -n "$beside_pid" ]; then kill -CONT -- "-$beside_pid" 2>/dev/null || true; fi
   echo "test: io done at $SECONDS s (exit $rc_io)"
 fi
+rc_skip=0
+bash "$root/scripts/skips.sh" "$outputs" "$root/tests/allowed-skips.txt" || rc_skip=$?
 rc_beside=0
 if [ -n "$beside_pid" ]; then
   wait "$beside_pid" || rc_beside=$?
@@ -87,7 +102,8 @@ fi
 if [ "$rc_beside" -ne 0 ]; then
   echo "test: FAILED beside the tests: $TEST_BESIDE (exit $rc_beside)" >&2
 fi
-if [ "$rc_rest" -ne 0 ] || [ "$rc_io" -ne 0 ] || [ "$rc_beside" -ne 0 ]; then
-  echo "test: FAILED (unit, ui and integration: exit $rc_rest; io: exit $rc_io); the failed tests are listed above" >&2
+if [ "$rc_rest" -ne 0 ] || [ "$rc_io" -ne 0 ] || [ "$rc_beside" -ne 0 ] || [ "$rc_skip" -ne 0 ]; then
+  echo "test: FAILED (unit, ui and integration: exit $rc_rest; io: exit $rc_io; skips: exit $rc_skip); the failed" \
+    "tests and the skips not allowed are listed above" >&2
   exit 1
 fi

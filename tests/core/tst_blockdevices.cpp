@@ -57,16 +57,27 @@ struct ImageStack
             sh("losetup", { "-d", loop });
     }
 
-    // "" on success, else why it could not be built (the caller skips with that reason).
-    QString build(qint64 bytes, const QString& mkfs, const QStringList& mountOptions, bool withDm)
+    // Why this machine cannot have the stack (a program is not installed, not root, no loop devices or device
+    // mapper in this kernel): the caller skips. Empty when it can.
+    static QString unavailable(const QString& mkfs, bool withDm)
     {
-        if (::geteuid() != 0)
-            return "needs root (losetup, mount)";
         for (const QString& tool : { QString("losetup"), mkfs, QString("mount") })
             if (QStandardPaths::findExecutable(tool).isEmpty())
                 return tool + " is not installed";
         if (withDm && QStandardPaths::findExecutable("dmsetup").isEmpty())
-            return "dmsetup is not installed";
+            return "dmsetup is not installed (apt-get install dmsetup)";
+        if (::geteuid() != 0)
+            return "not root: losetup and mount need root";
+        if (!QFile::exists("/dev/loop-control"))
+            return "no /dev/loop-control: this kernel or container has no loop devices";
+        if (withDm && !QFile::exists("/dev/mapper/control"))
+            return "no /dev/mapper/control: this kernel has no device mapper";
+        return {};
+    }
+
+    // "" on success, else why it could not be built (the caller fails with that reason).
+    QString build(qint64 bytes, const QString& mkfs, const QStringList& mountOptions, bool withDm)
+    {
         if (!tmp.isValid())
             return "no temporary directory in /var/tmp";
         image = tmp.filePath("image");
@@ -231,10 +242,11 @@ void TstBlockDevices::loopResolvesAndCountsDirectWrites_data()
 void TstBlockDevices::loopResolvesAndCountsDirectWrites()
 {
     QFETCH(bool, withDm);
+    if (const QString missing = ImageStack::unavailable("mkfs.ext4", withDm); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
     ImageStack st;
-    const QString why = st.build(512 * MiB, "mkfs.ext4", {}, withDm);
-    if (!why.isEmpty())
-        QSKIP(qPrintable(why));
+    const QString failed = st.build(512 * MiB, "mkfs.ext4", {}, withDm);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
     // The resolver goes through the loop device (and the dm target) to the disk that holds the image.
     const QStringList under = BlockDevices::disksUnder(st.mnt);
     const QStringList imageDisks = BlockDevices::disksUnder(st.image);
@@ -291,10 +303,11 @@ void TstBlockDevices::btrfsCompressionIsNamedAndSeenByTheDevice()
     QFile fss("/proc/filesystems");
     if (!fss.open(QIODevice::ReadOnly) || !fss.readAll().contains("btrfs"))
         QSKIP("the kernel has no btrfs");
+    if (const QString missing = ImageStack::unavailable("mkfs.btrfs", false); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
     ImageStack st;
-    const QString why = st.build(1024 * MiB, "mkfs.btrfs", { "compress-force=zstd" }, false);
-    if (!why.isEmpty())
-        QSKIP(qPrintable(why));
+    const QString failed = st.build(1024 * MiB, "mkfs.btrfs", { "compress-force=zstd" }, false);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
     const FsCompression::Info info = FsCompression::of(st.mnt);
     qInfo() << "btrfs compression:" << info.setting << "; devices" << BlockDevices::disksUnder(st.mnt);
     QCOMPARE(info.fsType, QString("btrfs"));

@@ -15,7 +15,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
@@ -167,7 +166,6 @@ private slots:
     void permutationVisitsEveryBlockOnce();
     void permutationDependsOnTheSeed();
     void uniqueChunksAreDistinctAndIncompressible();
-    void uniqueDataCost();
     void dataNamesAndDefaults();
     void directWhereTheFileSystemTakesIt();
     void commitRegimes();
@@ -244,29 +242,6 @@ void TstDiskData::uniqueChunksAreDistinctAndIncompressible()
     const double ratio = double(qCompress(stream, 9).size()) / double(stream.size());
     qInfo("zlib -9 on 64 writes of one reused 64 KiB buffer: %.4f of the raw size", ratio);
     QVERIFY2(ratio > 0.99, qPrintable(QString::number(ratio)));
-}
-
-void TstDiskData::uniqueDataCost()
-{
-    // Unit-free micro check (printed, not asserted on time): the refresh one 4 KiB write costs.
-    AlignedBuffer buf(4096);
-    UniqueData::fillRandom(buf.data, buf.size, 5);
-    constexpr int n = 200000;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n; ++i)
-        UniqueData::stamp(buf.data, buf.size, 5, uint64_t(i) * 4096, uint64_t(i));
-    const auto t1 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n / 10; ++i)
-        UniqueData::fillRandom(buf.data, buf.size, uint64_t(i));
-    const auto t2 = std::chrono::steady_clock::now();
-    const double stampNs = std::chrono::duration<double, std::nano>(t1 - t0).count() / n;
-    const double fillNs = std::chrono::duration<double, std::nano>(t2 - t1).count() / (n / 10);
-    uint64_t w = 0;
-    std::memcpy(&w, buf.data + 64, 8);
-    qInfo("unique data: %.0f ns per 4 KiB write (XOR + stamp) = %.2f %% of one core at 100k IOPS; a full "
-          "splitmix refill would take %.0f ns [%llx]",
-        stampNs, stampNs * 100000 / 1e9 * 100, fillNs, static_cast<unsigned long long>(w & 0xff));
-    QVERIFY(stampNs > 0);
 }
 
 void TstDiskData::dataNamesAndDefaults()

@@ -254,35 +254,48 @@ void TstDiskEngine::meterMergesThreadsExactly()
 }
 
 // Recorded before the cut but completed after it: the I/O goes to the later interval, not the one being cut.
+// Each tick must come within 39 ms after its cut: a busy machine may miss that, and then the test tries again (a
+// bounded number of times; missing every time is a failure, not a skip).
 void TstDiskEngine::anIoBelongsToTheIntervalItCompletedIn()
 {
-    RunContext ctx;
     constexpr uint64_t ms = 1000000;
-    IoMeter meter(ctx, QStringLiteral("m"), 40);
-    IoMeter::Recorder& r = meter.newRecorder();
-    meter.begin();
-    const IntervalClock& clock = meter.clock();
-    r.recordAt(clock.begin(0) + 10 * ms, 1000, 4096);
-    r.recordAt(clock.begin(1) + 10 * ms, 2000, 8192); // interval 1, recorded while interval 0 is open
-    r.recordAt(clock.begin(1) + 20 * ms, 3000, 8192);
     auto waitFor = [](uint64_t t) { // the clock has nothing to signal: watch it pass
         while (IoMeter::nowNs() < t)
             std::this_thread::yield();
     };
-    waitFor(clock.begin(1) + 1 * ms);
-    meter.tick();
-    if (clock.index(IoMeter::nowNs()) != 1)
-        QSKIP("this machine was too busy to tick within 39 ms of the cut; the test needs that");
-    QCOMPARE(meter.intervals().size(), qsizetype(1));
-    QCOMPARE(meter.intervals().at(0).ops, 1.0);
-    QCOMPARE(meter.intervals().at(0).bytes, 4096.0);
-    waitFor(clock.begin(2) + 1 * ms);
-    meter.tick();
-    QCOMPARE(meter.intervals().size(), qsizetype(2));
-    QCOMPARE(meter.intervals().at(1).ops, 2.0);
-    QCOMPARE(meter.intervals().at(1).bytes, 16384.0);
-    meter.end();
-    QCOMPARE(num(meter.summary().toJson(), QStringLiteral("ops")), 3.0);
+    constexpr int attempts = 10;
+    for (int attempt = 1; attempt <= attempts; ++attempt) {
+        RunContext ctx;
+        IoMeter meter(ctx, QStringLiteral("m"), 40);
+        IoMeter::Recorder& r = meter.newRecorder();
+        meter.begin();
+        const IntervalClock& clock = meter.clock();
+        r.recordAt(clock.begin(0) + 10 * ms, 1000, 4096);
+        r.recordAt(clock.begin(1) + 10 * ms, 2000, 8192); // interval 1, recorded while interval 0 is open
+        r.recordAt(clock.begin(1) + 20 * ms, 3000, 8192);
+        waitFor(clock.begin(1) + 1 * ms);
+        meter.tick();
+        const bool firstOnTime = clock.index(IoMeter::nowNs()) == 1;
+        if (firstOnTime) {
+            QCOMPARE(meter.intervals().size(), qsizetype(1));
+            QCOMPARE(meter.intervals().at(0).ops, 1.0);
+            QCOMPARE(meter.intervals().at(0).bytes, 4096.0);
+            waitFor(clock.begin(2) + 1 * ms);
+            meter.tick();
+        }
+        if (!firstOnTime || clock.index(IoMeter::nowNs()) != 2) {
+            meter.end();
+            qInfo("attempt %d: a tick came more than 39 ms after its cut; trying again", attempt);
+            continue;
+        }
+        QCOMPARE(meter.intervals().size(), qsizetype(2));
+        QCOMPARE(meter.intervals().at(1).ops, 2.0);
+        QCOMPARE(meter.intervals().at(1).bytes, 16384.0);
+        meter.end();
+        QCOMPARE(num(meter.summary().toJson(), QStringLiteral("ops")), 3.0);
+        return;
+    }
+    QFAIL("in every attempt a tick came more than 39 ms after its cut: the machine was too busy for this test");
 }
 
 void TstDiskEngine::repeatsGiveMedianAndSpread()

@@ -1,7 +1,5 @@
-#include "core/ldap/filtertemplate.h"
 #include "core/ldap/valuepattern.h"
 
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -45,7 +43,6 @@ private slots:
     void errors();
     void fileErrors();
     void bufferIsReused();
-    void renderCost();
 };
 
 void TstValuePattern::zeroPadding()
@@ -294,33 +291,6 @@ void TstValuePattern::bufferIsReused()
         QCOMPARE(out.constData(), data);
         QCOMPARE(out.size(), 15);
         QCOMPARE(out.constData()[15], '\0');
-    }
-}
-
-void TstValuePattern::renderCost()
-{
-    // Measured, not asserted (speed targets live in bench/).
-    ProbeError e;
-    auto p = FilterTemplate::parse("(uid=user[10000-99999])", &e);
-    QVERIFY2(p, qPrintable(e.message()));
-    for (const QString& access : { QStringLiteral("uniform"), QStringLiteral("zipf:1.0"), QStringLiteral("hot:80/20"),
-             QStringLiteral("sequential") }) {
-        p->setDistribution(*Dist::parse(access));
-        Dist::Rng rng(9);
-        QByteArray out;
-        qint64 checksum = 0;
-        const int n = 2000000;
-        for (int i = 0; i < 10000; ++i)
-            p->render(out, rng);
-        QElapsedTimer t;
-        t.start();
-        for (int i = 0; i < n; ++i) {
-            p->render(out, rng);
-            checksum += out.at(13);
-        }
-        const double ns = double(t.nsecsElapsed()) / n;
-        qInfo("render (uid=user[10000-99999]) under %s: %.1f ns per filter (checksum %lld)", qPrintable(access), ns,
-            static_cast<long long>(checksum));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "core/sandbox/sandboxguard.h"
 #include "core/sandbox/slapdconfig.h"
 #include "core/sandbox/slapdsandbox.h"
+#include "core/sandbox/slapdtools.h"
 
 #include <QFile>
 #include <QProcess>
@@ -14,7 +15,27 @@
 #include <optional>
 
 // A sandbox slapd for a test, and the means to kill and restart it for real.
+//
+// A test that needs a sandbox skips only when a program the sandbox needs is not installed
+// (LDAPFIXTURE_SKIP_WITHOUT_SLAPD); a sandbox that does not start on a machine that has them is a failure, with the
+// server's error: QVERIFY2(sbx, qPrintable(LdapFixture::notStarted(why))).
 namespace LdapFixture {
+
+// Which program a sandbox slapd (with TLS: and its certificate) needs and this machine lacks, or empty.
+inline QString slapdMissing(bool tls = false)
+{
+    for (const char* p : { "slapd", "slapadd" })
+        if (SlapdTools::findProgram(QLatin1String(p)).isEmpty())
+            return QStringLiteral("%1 is not installed (apt-get install slapd)").arg(QLatin1String(p));
+    if (tls && SlapdTools::findProgram(QStringLiteral("openssl")).isEmpty())
+        return QStringLiteral("openssl is not installed (apt-get install openssl): the sandbox's TLS needs it");
+    return {};
+}
+
+inline QString notStarted(const QString& why)
+{
+    return QStringLiteral("the sandbox slapd did not start: ") + why;
+}
 
 inline SandboxGuard start(int entries = 2000, bool tls = false, QString* why = nullptr)
 {
@@ -28,6 +49,13 @@ inline SandboxGuard start(int entries = 2000, bool tls = false, QString* why = n
         *why = e.message();
     return SandboxGuard(info);
 }
+
+// In a test function (it may QSKIP): skips when slapd, slapadd or (tls) openssl is not installed.
+#define LDAPFIXTURE_SKIP_WITHOUT_SLAPD(tls)                                                                            \
+    do {                                                                                                               \
+        if (const QString missing_ = LdapFixture::slapdMissing(tls); !missing_.isEmpty())                              \
+            QSKIP(qPrintable(missing_));                                                                               \
+    } while (false)
 
 inline QByteArray password(const SandboxInfo& s)
 {

@@ -349,7 +349,7 @@ void TstAgents::rateRampSplitAcrossAgents()
 void TstAgents::mergeEqualsLiveMerge()
 {
     if (m_live.isEmpty())
-        QSKIP("exactMerge did not run");
+        QFAIL("no record to merge: exactMerge did not run or failed first");
     QStringList args { QStringLiteral("merge") };
     const QJsonArray agents = m_live.value(QStringLiteral("agents")).toArray();
     for (qsizetype i = 0; i < agents.size(); ++i) {

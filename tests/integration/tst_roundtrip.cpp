@@ -258,7 +258,7 @@ void TstRoundTrip::serverLogBesideClient()
 void TstRoundTrip::openldapServerLog()
 {
     if (SlapdSandbox::slapdProgram().isEmpty())
-        QSKIP("no slapd installed");
+        QSKIP("slapd is not installed (apt-get install slapd)");
     const Result started = cli({ "sandbox", "start", "--access-log", "--entries", "2000", "--dir", m_dir.path() });
     QVERIFY2(started.code == 0, started.err.constData());
     QMap<QString, QString> kv;

@@ -40,9 +40,9 @@ private:
 void TstServerInventory::initTestCase()
 {
     QVERIFY(m_parent.isValid());
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(false);
     m_slapd = LdapFixture::start(3000, false, &m_why);
-    if (!m_slapd)
-        QSKIP(qPrintable(QStringLiteral("no sandbox slapd: ") + m_why));
+    QVERIFY2(m_slapd, qPrintable(LdapFixture::notStarted(m_why)));
 }
 
 void TstServerInventory::cleanupTestCase()

@@ -265,10 +265,10 @@ void TstWorkloadCapture::ds389Ldclt()
 
 void TstWorkloadCapture::openldapStatsLog()
 {
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(false);
     QString why;
     SandboxGuard sbx = LdapFixture::start(2000, false, &why);
-    if (!sbx)
-        QSKIP(qPrintable("no slapd sandbox: " + why));
+    QVERIFY2(sbx, qPrintable(LdapFixture::notStarted(why)));
     // The sandbox's daemon, replaced by the same slapd in the foreground logging `stats` (-d 256) to a file.
     const QStringList argv = LdapFixture::cmdline(sbx->pid);
     QVERIFY(!argv.isEmpty());
@@ -300,17 +300,18 @@ void TstWorkloadCapture::openldapStatsLog()
 // exported with ldapsearch as LDIF (folded lines and all) after the load.
 void TstWorkloadCapture::openldapAccesslogLdif()
 {
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(false);
     QString why;
     SandboxGuard sbx = LdapFixture::start(2000, false, &why);
-    if (!sbx)
-        QSKIP(qPrintable("no slapd sandbox: " + why));
+    QVERIFY2(sbx, qPrintable(LdapFixture::notStarted(why)));
     const QString conf = sbx->dir + "/slapd.conf";
     QFile f(conf);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QByteArray text = f.readAll();
     f.close();
-    if (!text.contains("moduleload back_mdb"))
-        QSKIP("the sandbox's slapd has its backends built in: no module path to load accesslog from");
+    if (!SlapdConfig::hasModule(SlapdConfig::locateModuleDir(), QStringLiteral("accesslog")))
+        QSKIP("the accesslog overlay (accesslog.so) is not installed: slapd's modules are built in here");
+    QVERIFY2(text.contains("moduleload back_mdb"), "the sandbox's slapd.conf loads no module: accesslog cannot join");
     const QByteArray admin = sbx->bindDn.toUtf8();
     const QString logDir = sbx->dir + "/accesslog";
     QVERIFY(QDir().mkpath(logDir));

@@ -187,12 +187,10 @@ void TestCurvePage::notACurveIsRefused()
 
 void TestCurvePage::workingSetSweepThroughThePage()
 {
-    if (SlapdSandbox::slapdProgram().isEmpty())
-        QSKIP("slapd is not installed: the sweep needs a real server");
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(false);
     QString why;
     SandboxGuard sbx = UiSandbox::start(1000, &why);
-    if (!sbx)
-        QSKIP(qPrintable(QStringLiteral("no sandbox: ") + why));
+    QVERIFY2(sbx, qPrintable(LdapFixture::notStarted(why)));
     ProbeRunner runner;
     MainWindow window(&runner);
     UiSandbox::fillSearch(window.ldapPage(), sbx.info(), 1);

@@ -42,9 +42,9 @@ private:
 
 void TestExperimentsPage::initTestCase()
 {
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(true);
     m_slapd = UiSandbox::start(500, &m_why, true);
-    if (!m_slapd)
-        QSKIP(qPrintable(QStringLiteral("no sandbox slapd: ") + m_why));
+    QVERIFY2(m_slapd, qPrintable(LdapFixture::notStarted(m_why)));
 }
 
 void TestExperimentsPage::cleanupTestCase()

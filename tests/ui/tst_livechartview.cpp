@@ -1,12 +1,17 @@
 #include "ui/charts/livechartview.h"
 
 #include <QImage>
+#include <QLineF>
 #include <QPixmap>
 #include <QSignalSpy>
 #include <QTest>
+#include <QtCharts/QAbstractSeries>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QValueAxis>
+
+#include <algorithm>
+#include <cstdlib>
 
 class TestLiveChartView : public QObject
 {
@@ -16,7 +21,7 @@ private slots:
     void axesCoverThePoints();
     void boundedWindow();
     void clearEmptiesTheChart();
-    void grabIsNotEmpty();
+    void theSeriesIsDrawnThroughItsPoints();
     void batchRescalesOnceAtTheEnd();
     void unchangedAxisIsNotSetAgain();
 };
@@ -71,25 +76,93 @@ void TestLiveChartView::clearEmptiesTheChart()
     QCOMPARE(view.pointCount(), 1);
 }
 
-void TestLiveChartView::grabIsNotEmpty()
+namespace {
+
+// Pixels of `img` within `area` of (about) colour `c`: the antialiased edges of a line blend it with what is under.
+int pixelsOf(const QImage& img, const QRect& area, const QColor& c)
+{
+    constexpr int tolerance = 40;
+    int n = 0;
+    for (int y = std::max(area.top(), 0); y <= std::min(area.bottom(), img.height() - 1); ++y)
+        for (int x = std::max(area.left(), 0); x <= std::min(area.right(), img.width() - 1); ++x) {
+            const QColor p = img.pixelColor(x, y);
+            n += std::abs(p.red() - c.red()) <= tolerance && std::abs(p.green() - c.green()) <= tolerance
+                && std::abs(p.blue() - c.blue()) <= tolerance;
+        }
+    return n;
+}
+
+// Where a position of the chart (its own coordinates) lands in the view's grab.
+QPoint inGrab(const LiveChartView& view, QChartView* chartView, QPointF inChart, qreal dpr)
+{
+    const QPointF scene = chartView->chart()->mapToScene(inChart);
+    return (chartView->viewport()->mapTo(&view, chartView->mapFromScene(scene)).toPointF() * dpr).toPoint();
+}
+
+} // namespace
+
+// The line is drawn, in its colour, through each of its points and along the segments between them; with the
+// series hidden the same check finds nothing (so it tells a drawn series from a plot without it).
+void TestLiveChartView::theSeriesIsDrawnThroughItsPoints()
 {
     LiveChartView view;
     view.setAxisTitles(QStringLiteral("Time (s)"), QStringLiteral("MB/s"));
     view.resize(640, 360);
-    view.appendPoints(QStringLiteral("seq-write"), { { 0, 100 }, { 0.25, 180 }, { 0.5, 150 }, { 0.75, 210 } });
+    const QList<QPointF> points { { 0, 100 }, { 0.25, 180 }, { 0.5, 150 }, { 0.75, 210 } };
+    view.appendPoints(QStringLiteral("seq-write"), points);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
-    const QPixmap pix = view.grab();
+    auto* chartView = view.findChild<QChartView*>(QStringLiteral("chartView"));
+    QVERIFY(chartView);
+    QChart* chart = chartView->chart();
+    QCOMPARE(chart->series().size(), 1);
+    QAbstractSeries* series = chart->series().constFirst();
+    const QColor colour = view.seriesColor(QStringLiteral("seq-write"));
+    QVERIFY(colour.isValid());
+
+    QPixmap pix = view.grab();
     QVERIFY(!pix.isNull());
     QCOMPARE(pix.size(), view.size() * pix.devicePixelRatio());
-    // Something was drawn: not every pixel has the same colour.
-    const QImage img = pix.toImage();
-    const QRgb first = img.pixel(0, 0);
-    bool varied = false;
-    for (int y = 0; y < img.height() && !varied; y += 7)
-        for (int x = 0; x < img.width() && !varied; x += 7)
-            varied = img.pixel(x, y) != first;
-    QVERIFY(varied);
+    const qreal dpr = pix.devicePixelRatio();
+    const QRectF plotArea = chart->plotArea();
+    const QRect plot(
+        inGrab(view, chartView, plotArea.topLeft(), dpr), inGrab(view, chartView, plotArea.bottomRight(), dpr));
+    QVERIFY2(plot.width() > 300 && plot.height() > 150,
+        qPrintable(QStringLiteral("plot area %1 x %2 px").arg(plot.width()).arg(plot.height())));
+    // Along the line: a small box around each point and around each segment's middle holds the series' colour.
+    QList<QPointF> along = points;
+    for (qsizetype i = 1; i < points.size(); ++i)
+        along << (points.at(i - 1) + points.at(i)) / 2;
+    const auto drawnAt = [&](const QImage& img) {
+        int hit = 0;
+        for (const QPointF& v : std::as_const(along)) {
+            const QPoint at = inGrab(view, chartView, chart->mapToPosition(v, series), dpr);
+            hit += pixelsOf(img, QRect(at - QPoint(3, 3), QSize(7, 7)), colour) > 0;
+        }
+        return hit;
+    };
+    // The line is 2 px wide: at least one pixel of its colour per pixel of its length.
+    double length = 0;
+    for (qsizetype i = 1; i < points.size(); ++i)
+        length += QLineF(chart->mapToPosition(points.at(i - 1), series), chart->mapToPosition(points.at(i), series))
+                      .length()
+            * dpr;
+    QVERIFY2(length > 200, qPrintable(QString::number(length)));
+    QImage img = pix.toImage();
+    const int drawn = pixelsOf(img, plot, colour);
+    QVERIFY2(drawn >= length,
+        qPrintable(QStringLiteral("%1 px of the series' colour along a line of %2 px").arg(drawn).arg(length)));
+    QCOMPARE(drawnAt(img), int(along.size()));
+
+    series->setVisible(false);
+    img = view.grab().toImage();
+    const int hidden = pixelsOf(img, plot, colour);
+    QVERIFY2(hidden < drawn / 20,
+        qPrintable(QStringLiteral("%1 px of the series' colour with the series hidden, "
+                                  "%2 px with it drawn")
+                       .arg(hidden)
+                       .arg(drawn)));
+    QCOMPARE(drawnAt(img), 0);
 }
 
 void TestLiveChartView::batchRescalesOnceAtTheEnd()

@@ -188,10 +188,10 @@ void TestMainWindow::openRecordShowsADiskRunReadOnly()
 
 void TestMainWindow::openRecordShowsAnLdapRunReadOnly()
 {
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(false);
     QString why;
     SandboxGuard sbx = UiSandbox::start(500, &why);
-    if (!sbx)
-        QSKIP(qPrintable("no sandbox slapd: " + why));
+    QVERIFY2(sbx, qPrintable(LdapFixture::notStarted(why)));
     const QString load = m_dir.filePath("search.json");
     const QString probe = m_dir.filePath("probe.json");
     QStringList err = runCli({ "ldap", "search", "--uri", sbx->uri, "--bind-dn", sbx->bindDn, "--password-file",

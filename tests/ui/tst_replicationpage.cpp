@@ -124,7 +124,7 @@ void TestReplicationPage::badInputNamesTheField()
 void TestReplicationPage::opensTheSavedRecord()
 {
     if (m_record.kind.isEmpty())
-        QSKIP("no record: runsTheProbeAgainstARealPair failed first");
+        QFAIL("no record: runsTheProbeAgainstARealPair failed first");
     ProbeRunner runner;
     MainWindow window(&runner);
     QString error;
@@ -160,7 +160,7 @@ QString TestReplicationPage::pdfText(const QString& pdf)
 void TestReplicationPage::reportOfTheRecord()
 {
     if (m_record.kind.isEmpty())
-        QSKIP("no record: runsTheProbeAgainstARealPair failed first");
+        QFAIL("no record: runsTheProbeAgainstARealPair failed first");
     if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
         QFAIL("pdftotext is not installed: scripts/deps.sh --test installs poppler-utils");
     const ReportDocument doc = Report::build({ m_record });
@@ -205,7 +205,7 @@ void TestReplicationPage::reportOfTheRecord()
 void TestReplicationPage::readsTheFieldsOthersAdd()
 {
     if (m_record.kind.isEmpty())
-        QSKIP("no record: runsTheProbeAgainstARealPair failed first");
+        QFAIL("no record: runsTheProbeAgainstARealPair failed first");
     RunRecord r = m_record;
     QJsonObject consumers = r.summary.value("consumers").toObject();
     QJsonObject c = consumers.value(consumer()).toObject();

@@ -53,9 +53,9 @@ private:
 void TestSecrets::initTestCase()
 {
     QVERIFY(m_scratch.isValid());
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(true);
     m_slapd = UiSandbox::start(300, &m_why, true);
-    if (!m_slapd)
-        QSKIP(qPrintable(QStringLiteral("no sandbox slapd: ") + m_why));
+    QVERIFY2(m_slapd, qPrintable(LdapFixture::notStarted(m_why)));
     m_password = UiSandbox::password(m_slapd.info());
     QVERIFY(m_password.size() >= 12);
     for (const char* d : { "home", "config", "data", "cache", "tmp", "out", "logs" })

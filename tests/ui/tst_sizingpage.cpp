@@ -236,10 +236,10 @@ void TestSizingPage::ldifMeasureFillsEntries()
 
 void TestSizingPage::serverReadFillsInputs()
 {
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(false);
     QString why;
     SandboxGuard slapd = UiSandbox::start(1500, &why);
-    if (!slapd)
-        QSKIP(qPrintable(QStringLiteral("no sandbox slapd: ") + why));
+    QVERIFY2(slapd, qPrintable(LdapFixture::notStarted(why)));
     const LdapTarget admin = UiSandbox::admin(slapd.info());
     qint64 counted = 0;
     {
