@@ -138,14 +138,14 @@ std::optional<LdifStats> LdifStats::fromJson(const QJsonObject& o)
     s.comments = n("comments");
     s.seconds = o.value(QLatin1String("seconds")).toDouble();
     const QJsonArray attrs = o.value(QLatin1String("attributes")).toArray();
-    for (const QJsonValue& v : attrs) {
+    for (const auto& v : attrs) {
         const QJsonObject a = v.toObject();
         s.attributes.append(
             { a.value(QLatin1String("name")).toString(), qint64(a.value(QLatin1String("entries")).toDouble()),
                 qint64(a.value(QLatin1String("values")).toDouble()), a.value(QLatin1String("presence")).toDouble() });
     }
     const QJsonArray cands = o.value(QLatin1String("index_candidates")).toArray();
-    for (const QJsonValue& v : cands) {
+    for (const auto& v : cands) {
         const QJsonObject c = v.toObject();
         s.indexCandidates.append(
             { c.value(QLatin1String("attribute")).toString(), c.value(QLatin1String("presence")).toDouble(),
