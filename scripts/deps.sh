@@ -32,6 +32,10 @@ DIRBENCH_PACKAGE_PKGS=(dpkg-dev file ccache)
 # Only the fuzz targets (tests/fuzz, scripts/fuzz.sh) need these: clang 14 with libFuzzer and its sanitizers.
 DIRBENCH_FUZZ_PKGS=(clang-14 libclang-rt-14-dev ccache)
 
+# scripts/run.sh's build: the two programs and what they link, no test (tests/docs/run_plan.sh checks the plan).
+DIRBENCH_RUN_CMAKE_ARGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DDIRBENCH_BUILD_TESTS=OFF)
+DIRBENCH_RUN_TARGETS=(dirbench dirbench-cli)
+
 dirbench_install() {
   local missing=() p
   for p in "$@"; do

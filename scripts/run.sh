@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and starts the DirBench GUI. Without a display it says so and runs a short
-# headless demo with dirbench-cli instead.
+# Installs what is missing, builds the two programs (dirbench and dirbench-cli, no test), and starts the DirBench GUI
+# with the demo directory (--demo; not when --uri or --no-demo is given). Without a display it says so and runs a
+# short headless demo with dirbench-cli instead.
 # Usage: scripts/run.sh [arguments for dirbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/deps.sh
 dirbench_install "${DIRBENCH_PKGS[@]}"
 BUILD_DIR=${BUILD_DIR:-build}
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$BUILD_DIR" -j"$(nproc)"
+cmake -S . -B "$BUILD_DIR" -G Ninja "${DIRBENCH_RUN_CMAKE_ARGS[@]}" >/dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${DIRBENCH_RUN_TARGETS[@]}"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; then
-  exec "$BUILD_DIR/bin/dirbench" "$@"
+  demo=(--demo)
+  for a in "$@"; do [[ $a == --uri* || $a == --no-demo ]] && demo=(); done
+  exec "$BUILD_DIR/bin/dirbench" "${demo[@]}" "$@"
 fi
 echo "No display found (DISPLAY and WAYLAND_DISPLAY are unset): running a short headless demo instead." >&2
 echo "For the GUI, run this from a desktop session, or with ssh -X, or: xvfb-run -a scripts/run.sh" >&2

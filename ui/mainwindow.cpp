@@ -4,6 +4,7 @@
 #include "core/store/recordfile.h"
 #include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
+#include "ui/firststart.h"
 #include "ui/formmemory.h"
 #include "ui/mainmenus.h"
 #include "ui/offthread.h"
@@ -27,6 +28,7 @@
 #include "ui/pages/workloadpage.h"
 #include "ui/reportexport.h"
 #include "ui/widgets/demodirectorybox.h"
+#include "ui/widgets/firststarthint.h"
 #include "ui/widgets/savedrunbanner.h"
 #include "ui/windowsettings.h"
 
@@ -56,6 +58,7 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     , m_runner(runner)
     , m_tabs(new QTabWidget(this))
     , m_banner(new SavedRunBanner(this))
+    , m_hint(new FirstStartHint(this))
     , m_runningLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -69,6 +72,8 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    layout->addWidget(m_hint);
+    m_hint->hide(); // startUp() shows it
     layout->addWidget(m_banner);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
@@ -121,6 +126,9 @@ void MainWindow::connectPages()
         [this] { m_tabs->setCurrentWidget(m_diskPage); });
     connect(m_workloadPage, &WorkloadPage::skewForCurve, m_curvePage, &CurvePage::setTrafficAccess);
     connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::showOpened);
+    connect(m_hint, &FirstStartHint::diskTestRequested, this, [this] { m_tabs->setCurrentWidget(m_diskPage); });
+    connect(m_hint, &FirstStartHint::demoLoadRequested, this, [this] { m_tabs->setCurrentWidget(m_ldapPage); });
+    connect(m_hint, &FirstStartHint::reportRequested, this, &MainWindow::exportReport);
     connect(m_advisorPage, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
         RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {
             statusBar()->showMessage(
@@ -236,14 +244,21 @@ bool MainWindow::showSavedRecord(const RunRecord& record, const QString& origin,
     return true;
 }
 
-void MainWindow::startDemo(double loadSeconds)
+void MainWindow::startDemo()
 {
     m_tabs->setCurrentWidget(m_ldapPage);
-    m_ldapPage->setLoadWhenDemoReady(loadSeconds);
     m_ldapPage->demoBox()->startDemo();
-    statusBar()->showMessage(tr("Starting the demo directory (a private OpenLDAP server); a %1-second search load "
-                                "starts when it is up…")
-                                 .arg(loadSeconds));
+    statusBar()->showMessage(tr("Starting the demo directory (a private OpenLDAP server); the LDAP page is filled in "
+                                "for it when it is up: press Start for a load."));
+}
+
+void MainWindow::startUp(const StartOptions& options)
+{
+    const bool first = FirstStart::isFirst();
+    FirstStart::markStarted();
+    m_hint->setVisible(!FirstStart::hintDismissed());
+    if (FirstStart::demoAtStart(options, first))
+        startDemo();
 }
 
 Page* MainWindow::currentPage() const

@@ -20,6 +20,8 @@ class Page;
 class ReplicationPage;
 class WorkloadPage;
 class SavedRunBanner;
+class FirstStartHint;
+struct StartOptions;
 class ProbeRunner;
 class QAction;
 class QLabel;
@@ -47,8 +49,12 @@ public:
     ReplicationPage* replicationPage() const { return m_replicationPage; }
     WorkloadPage* workloadPage() const { return m_workloadPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
-    // Starts the demo directory (as a job) and, once it is up, a search load of loadSeconds against it.
-    void startDemo(double loadSeconds);
+    // Starts the demo directory (as a job); the LDAP page is filled in for it once it is up. No load starts.
+    void startDemo();
+    // What the window does as it starts (ui/firststart.h): the demo directory when asked for or on the very first
+    // start, the first-start hint until it is dismissed.
+    void startUp(const StartOptions& options);
+    FirstStartHint* firstStartHint() const { return m_hint; }
     Page* currentPage() const;
     // The last run of every page that made one (disk, LDAP probe and load, sizing, curve, experiments, the cloud
     // advisor's comparison): what "Export report…" offers.
@@ -94,6 +100,7 @@ private:
     ProbeRunner* m_runner;
     QTabWidget* m_tabs = nullptr;
     SavedRunBanner* m_banner = nullptr;
+    FirstStartHint* m_hint = nullptr;
     MainMenus* m_menus = nullptr;
     QLabel* m_runningLabel = nullptr;
     DemoDirectory* m_demo = nullptr;

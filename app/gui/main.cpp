@@ -1,5 +1,6 @@
 #include "core/run/proberunner.h"
 #include "ui/demodirectory.h"
+#include "ui/firststart.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/ldappage.h"
 #include "ui/textsize.h"
@@ -20,8 +21,6 @@ bool displayAvailable()
         || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
 }
 
-// A new user sees a live LDAP load within a minute: the demo directory starts, then a search load this long.
-constexpr double kDemoLoadSeconds = 30;
 // At exit: how long the runner may take to finish what was cancelled (a sandbox start stops within 100 ms, a
 // sandbox stop takes up to 15 s).
 constexpr int kExitWaitMs = 20000;
@@ -85,11 +84,20 @@ int main(int argc, char* argv[])
     const QCommandLineOption uriOption(QStringLiteral("uri"),
         QStringLiteral("Preset the LDAP page's server (ldap://host:port, ldaps://…, ldapi://…); no demo directory."),
         QStringLiteral("URI"));
+    const QCommandLineOption demoOption(QStringLiteral("demo"),
+        QStringLiteral("Start the demo directory (a private OpenLDAP server) now and fill the LDAP page in for it; "
+                       "no load starts. The window's very first start does this too."));
     const QCommandLineOption noDemoOption(QStringLiteral("no-demo"),
-        QStringLiteral("Do not start the demo directory (a private OpenLDAP server) at startup."));
+        QStringLiteral("Do not start the demo directory, not even on the window's first start."));
     parser.addOption(uriOption);
+    parser.addOption(demoOption);
     parser.addOption(noDemoOption);
     parser.process(app); // exits with a message on a bad option, as --help does
+    const StartOptions start { parser.isSet(uriOption), parser.isSet(demoOption), parser.isSet(noDemoOption) };
+    if (start.demo && (start.uri || start.noDemo)) {
+        std::fprintf(stderr, "dirbench: --demo cannot go with %s\n", start.uri ? "--uri" : "--no-demo");
+        return 2;
+    }
 
     TextSize::applySaved(); // the projector's text size, before the first widget
     ProbeRunner runner; // outlives the window: its destructor cancels and waits for any run left
@@ -98,8 +106,7 @@ int main(int argc, char* argv[])
         window.ldapPage()->setUri(parser.value(uriOption));
     closeOnSignals(&window);
     window.show();
-    if (!parser.isSet(uriOption) && !parser.isSet(noDemoOption))
-        window.startDemo(kDemoLoadSeconds); // a job: the window is up at once
+    window.startUp(start); // the demo directory starts as a job: the window is up at once
     const int rc = app.exec();
 
     // The window is closed. Stop the demo directory we started (blocking is fine now): first let the runner finish

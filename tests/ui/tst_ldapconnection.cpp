@@ -196,7 +196,7 @@ void TestLdapConnection::exitStopsTheDemo()
         MainWindow window(&runner);
         window.show();
         window.ldapPage()->demoBox()->setEntries(200);
-        window.startDemo(0);
+        window.startDemo();
         QTRY_COMPARE_WITH_TIMEOUT(window.demoDirectory()->state(), DemoDirectory::State::Running, 60000);
         const QString dir = window.demoDirectory()->info()->dir;
         QVERIFY(dir.startsWith(parent.path()));
@@ -211,7 +211,7 @@ void TestLdapConnection::exitStopsTheDemo()
         MainWindow window(&runner);
         window.show();
         window.ldapPage()->demoBox()->setEntries(200);
-        window.startDemo(0);
+        window.startDemo();
         QCOMPARE(window.demoDirectory()->state(), DemoDirectory::State::Starting);
         QVERIFY(!window.close()); // the start is cancelled first
         QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 30000);

@@ -56,8 +56,6 @@ public:
     // next to its field and *error set to the sentence. For the Disk page's "under LDAP load".
     std::optional<LdapLoadSpec> loadSpec(QString* error);
     void setUri(const QString& uri);
-    // When the demo directory is up, fill the forms and start a load of this many seconds (0: just fill).
-    void setLoadWhenDemoReady(double seconds) { m_loadWhenDemoReady = seconds; }
 
     RunRecord lastRecord() const { return m_lastRecord; }
     RunRecord lastProbe() const { return m_lastProbe; }
@@ -116,7 +114,6 @@ private:
     bool m_probing = false;
     QString m_runLabel;
     QString m_serverLog; // the next load's server access log, once checked (empty: none)
-    double m_loadWhenDemoReady = 0;
     std::optional<Agents::CoordinatorSpec> m_agentsRun; // the next load's agents, once checked
     RunRecord m_lastRecord;
     RunRecord m_lastProbe;

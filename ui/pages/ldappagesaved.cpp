@@ -69,9 +69,4 @@ void LdapPage::onDemoStarted(const SandboxInfo& info)
     m_loadForm->setText(QStringLiteral("parent"), info.peopleBase);
     emit statusMessage(
         tr("Demo directory running at %1 (%2 entries); the forms are filled in.").arg(t.uri).arg(info.entries));
-    if (m_loadWhenDemoReady > 0 && !isRunning()) {
-        m_loadForm->setNumber(QStringLiteral("duration"), m_loadWhenDemoReady);
-        m_loadWhenDemoReady = 0;
-        start();
-    }
 }
