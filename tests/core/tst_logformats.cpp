@@ -4,6 +4,7 @@
 // the file, its first line and the formats read; more than 10 % of operation lines not understood is a warning.
 #include "core/workload/logparser.h"
 #include "core/workload/logquality.h"
+#include "core/workload/openldapprefix.h"
 #include "core/workload/serverlogview.h"
 #include "core/workload/workloadanalyze.h"
 
@@ -46,6 +47,7 @@ private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void fixtures_data();
     void fixtures();
+    void prefixVariants();
     void noOperationIsAnError();
     void notUnderstoodWarns();
     void serverLogJoinSaysSo();
@@ -114,6 +116,27 @@ void TstLogFormats::fixtures()
     QCOMPARE(a["churn"].toObject()["closes"].toInt(), closes);
     QCOMPARE(a["unmatched"].toObject()["results_without_request"].toInt(), 0);
     QCOMPARE(a["unmatched"].toObject()["requests_without_result"].toInt(), 0);
+}
+
+// Prefixes no fixture carries: 2.5's microsecond fraction (no clock_gettime), a <PRI> before an RFC 3164 stamp,
+// RFC 5424 with structured data and a nil timestamp; and what is not a prefix.
+void TstLogFormats::prefixVariants()
+{
+    using OpenLdapPrefix::parse;
+    const uint64_t now = 1796500000; // 2026-12-06
+    auto at = [&](const char* line, uint64_t ns, const char* message) {
+        const auto st = parse(line, 2026, now);
+        QVERIFY2(st.known, line);
+        QCOMPARE(st.ns.value_or(0), ns);
+        QCOMPARE(QByteArray(line + st.messageAt), QByteArray(message));
+    };
+    at("6b15a001.0001e 0x7f0158bfe6c0 conn=1 op=0 UNBIND", 0x6b15a001ull * 1000000000ull + 30000, "conn=1 op=0 UNBIND");
+    at("<38>Dec  6 07:31:02 ldap1 slapd[812]: conn=1 op=0 UNBIND", 1796542262ull * 1000000000ull, "conn=1 op=0 UNBIND");
+    at("<167>1 2026-12-06T07:31:02Z ldap1 slapd 812 - [origin ip=\"10.0.0.1\" x=\"a\\]b\"] conn=1 op=0 UNBIND",
+        1796542262ull * 1000000000ull, "conn=1 op=0 UNBIND");
+    at("<167>1 - ldap1 slapd 812 - - conn=1 op=0 UNBIND", 0, "conn=1 op=0 UNBIND");
+    QVERIFY(!parse("2026/12/06-07:31:02 conn=1 op=0 UNBIND", 2026, now).known);
+    QVERIFY(!parse("6b15a0 conn=1 op=0 UNBIND", 2026, now).known); // fewer than 8 hex digits: not 2.4's "%08x"
 }
 
 // The 2.4 prefix read as an unknown one (a slash-dated stamp no server writes): nothing recognised, exit-1 error.
