@@ -134,17 +134,22 @@ int specFromParser(const QCommandLineParser& p, ReplaySpec& s)
 }
 
 // --log: the logs read as `workload analyze --save` reads them (their values kept only for --values log).
-std::optional<Workload> workloadOfLogs(const ReplaySpec& s, QString* error)
+// A log with no operation DirBench recognises sets `unrecognised` (exit 1, as `workload analyze`); a log partly not
+// understood is said on stderr.
+std::optional<Workload> workloadOfLogs(const ReplaySpec& s, QString* error, bool* unrecognised)
 {
     AnalyzeOptions options;
     options.logs = s.logFiles;
     options.buildWorkload = true;
     options.keepValues = s.values == ReplaySpec::Values::Log;
     AnalyzeResult r = WorkloadAnalyze::run(options);
+    *unrecognised = r.unrecognised;
     if (!r.error.isEmpty() || !r.workload) {
         *error = r.error.isEmpty() ? QStringLiteral("no workload in the logs") : r.error;
         return std::nullopt;
     }
+    for (const QString& w : std::as_const(r.warnings))
+        std::fprintf(stderr, "dirbench-cli replay: warning: %s\n", qPrintable(w));
     r.workload->analysis = r.analysis;
     return std::move(r.workload);
 }
@@ -153,7 +158,12 @@ int loadWorkload(const ReplaySpec& s, std::shared_ptr<const Workload>* out)
 {
     QString error;
     const bool fromLogs = !s.logFiles.isEmpty();
-    auto w = fromLogs ? workloadOfLogs(s, &error) : WorkloadFile::read(s.workloadPath, &error);
+    bool unrecognised = false;
+    auto w = fromLogs ? workloadOfLogs(s, &error, &unrecognised) : WorkloadFile::read(s.workloadPath, &error);
+    if (!w && unrecognised) {
+        std::fprintf(stderr, "dirbench-cli replay: %s\n", qPrintable(error));
+        return ExitFailed;
+    }
     if (!w)
         return badArgument(fromLogs ? QStringLiteral("--log") : QStringLiteral("--workload"), error);
     if (const ProbeError e = s.validate(&*w); e.isError())

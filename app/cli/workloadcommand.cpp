@@ -31,8 +31,9 @@ connection churn and operations in flight.
   workload analyze --log FILE... [--format auto|389|openldap|accesslog-ldif] [--json OUT] [--save W.dbwl]
                    [--keep-values] [--from T] [--to T] [--client IP] [--operations LIST] [--progress]
 
-Logs: 389-ds access logs, OpenLDAP `stats` lines (syslog, slapd -d 256 or logfile, or bare from journalctl -o cat),
-slapo-accesslog entries as LDIF. Gzip'd files are read as they are; rotated files of one log are read in the order
+Logs: 389-ds access logs (1.3 to 3.x), OpenLDAP 2.4 to 2.6 `stats` lines (logfile or slapd -d 256, 2.4's hex
+seconds, syslog RFC 3164 or RFC 5424, or bare from journalctl -o cat), slapo-accesslog entries as LDIF. A log in
+which no operation is recognised fails (exit 1); more than 10 % of operation lines not understood is a warning. Gzip'd files are read as they are; rotated files of one log are read in the order
 of their first line's time; '-' reads standard input. Several files: --log A --log B, or --log A B C.
 Memory is bounded whatever the log's size (--save excepted: it holds the workload it writes). Key statistics:
 %1; the first 200 templates have them, later ones are summed.
@@ -244,6 +245,8 @@ int analyze(const QCommandLineParser& p)
         std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(r.error));
         return ExitFailed;
     }
+    for (const QString& w : std::as_const(r.warnings))
+        std::fprintf(stderr, "dirbench-cli workload: warning: %s\n", qPrintable(w));
     const QString json = p.value(QStringLiteral("json"));
     const QByteArray doc = QJsonDocument(r.analysis).toJson(QJsonDocument::Indented);
     if (json == u"-") {

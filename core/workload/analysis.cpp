@@ -77,11 +77,18 @@ WorkloadAnalysis::TemplateStats& WorkloadAnalysis::statsOf(int id)
 void WorkloadAnalysis::opened(uint64_t conn, uint64_t ns, const std::string&)
 {
     const auto it = m_conns.find(conn);
+    ++m_connects;
+    if (it != m_conns.end() && !it->second.openSeen && it->second.ops <= 2) {
+        // Operations of this connection came first: slapd's threads can log a connection's first operation before
+        // its ACCEPT line. The same connection, counted once.
+        it->second.openNs = ns;
+        it->second.openSeen = true;
+        return;
+    }
     if (it != m_conns.end()) // reused number: the old one ended unseen
         endConnection(it->second, 0);
-    m_conns[conn] = Conn { ns, 0, 0 };
+    m_conns[conn] = Conn { ns, 0, 0, true };
     ++m_connections;
-    ++m_connects;
 }
 
 void WorkloadAnalysis::closed(uint64_t conn, uint64_t ns)

@@ -61,6 +61,7 @@ private:
         uint64_t openNs = 0;
         uint32_t binds = 0;
         uint32_t ops = 0;
+        bool openSeen = false; // false: its operations came before its opening line, or the log began after it
     };
     TemplateStats& statsOf(int templateId);
     void addToBuckets(uint64_t startNs, double durationNs, WorkloadOpKind kind);

@@ -59,6 +59,7 @@ uint32_t OpJoiner::takeSlot()
 
 void OpJoiner::request(const JoinedOp& op)
 {
+    ++m_stats->operationsRecognised;
     if (op.kind == WorkloadOpKind::Unbind || op.kind == WorkloadOpKind::Abandon) {
         m_orphan = op;
         m_orphan.haveRequest = true;

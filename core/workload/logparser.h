@@ -60,7 +60,11 @@ public:
 struct ParseStats
 {
     uint64_t lines = 0;
-    uint64_t ignoredLines = 0; // not an access-log event (headers, other messages, garbage)
+    uint64_t ignoredLines = 0; // not an access-log event (headers, other messages, garbage), or not understood
+    uint64_t operationsRecognised = 0; // requests and results understood (an operation is one or both)
+    uint64_t eventLines = 0; // lines that look like an event ("conn=N ...", an accesslog entry), understood or not
+    uint64_t unknownLines = 0; // of those, the ones not understood
+    std::string unknownExample; // the first of them, cut at 200 bytes
     uint64_t cutLines = 0; // events whose line ended early (a truncated log)
     uint64_t filtersCut = 0;
     uint64_t resultsWithoutRequest = 0;
@@ -88,6 +92,7 @@ public:
     template <typename Fill>
     void result(uint64_t conn, int64_t op, std::optional<WorkloadOpKind> kindFromTag, Fill&& fill)
     {
+        ++m_stats->operationsRecognised;
         JoinedOp* j = findPending(conn, op);
         if (!j) {
             m_orphan.clear();
@@ -109,7 +114,11 @@ public:
     // "SRCH attr=", "MOD attr="); null when there is none.
     JoinedOp* pending(uint64_t conn, int64_t op) { return findPending(conn, op); }
     // An operation with its request and result already together (accesslog).
-    void complete(const JoinedOp& op) { m_sink->operation(op); }
+    void complete(const JoinedOp& op)
+    {
+        ++m_stats->operationsRecognised;
+        m_sink->operation(op);
+    }
     void opened(uint64_t conn, uint64_t ns, std::string_view client);
     void closed(uint64_t conn, uint64_t ns);
     void finish();
@@ -158,6 +167,13 @@ public:
     // What this format cannot give (Workload::gaps), given what was parsed.
     virtual QStringList gaps() const = 0;
     const ParseStats& stats() const { return m_stats; }
+    // A line that looks like an access-log event but is none this parser knows (counted, the first kept).
+    void notUnderstood(std::string_view line)
+    {
+        ++m_stats.ignoredLines;
+        if (!m_stats.unknownLines++)
+            m_stats.unknownExample.assign(line.substr(0, 200));
+    }
 
     static std::unique_ptr<LogParser> create(LogFormat format, WorkloadSink* sink);
     // The format of a log from its first lines (Auto when none fits).

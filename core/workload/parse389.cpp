@@ -49,6 +49,19 @@ std::optional<WorkloadOpKind> kindOfTag(uint64_t tag)
     }
 }
 
+// Lines of 389-ds's access log (1.3 to 3.x, ldap/servers/slapd) that belong to an operation or a connection but
+// are not a request or result of their own: understood, not counted. AUTOBIND (LDAPI autobind) is a bind that
+// has no request of its own; its RESULT is joined as a bind from its tag.
+bool isKnownNonOperation(sv cmd)
+{
+    static constexpr sv known[] = { "SORT", "VLV", "EXT_INFO", "STAT", "ENTRY", "REFERRAL", "AUTOBIND", "TLS", "SSL",
+        "TLSCLIENT", "SASL", "ABANDON_INFO", "PROXY", "STARTTLS", "UNPROCESSED" };
+    for (sv k : known)
+        if (cmd == k)
+            return true;
+    return false;
+}
+
 } // namespace
 
 std::optional<uint64_t> Parse389::parseStamp(sv s, bool* subSecond)
@@ -138,12 +151,22 @@ void Parse389::line(sv line)
         rest.remove_prefix(close + 1);
         skipSpaces(rest);
     }
-    if (!consume(rest, "conn=") || rest.empty() || !isDigit(rest.front())) {
+    if (!consume(rest, "conn=")) {
+        ++m_stats.ignoredLines;
+        return;
+    }
+    ++m_stats.eventLines;
+    m_line = line;
+    if (startsWith(rest, "Internal")) { // internal operations (1.3 "conn=Internal op=-1", 1.4+ "conn=Internal(0)")
         ++m_stats.ignoredLines;
         return;
     }
     const auto conn = parseUInt(rest);
     if (!conn || !consume(rest, " ")) {
+        notUnderstood(line);
+        return;
+    }
+    if (startsWith(rest, "(Internal) ")) { // 1.4+: an internal operation on behalf of a connection
         ++m_stats.ignoredLines;
         return;
     }
@@ -163,23 +186,24 @@ void Parse389::operationLine(uint64_t conn, uint64_t ns, sv rest)
             m_join.closed(conn, ns);
             return;
         }
-        ++m_stats.ignoredLines;
+        notUnderstood(m_line);
         return;
     }
-    if (!consume(rest, "op=")) {
+    if (!consume(rest, "op=")) { // "conn=1 TLS1.2 256-bit AES-GCM", "conn=1 SSL client bound as ...": the connection's
         ++m_stats.ignoredLines;
         return;
     }
     const auto op = parseInt(rest);
     if (!op || !consume(rest, " ")) {
-        ++m_stats.ignoredLines;
+        notUnderstood(m_line);
         return;
     }
-    if (startsWith(rest, "fd=")) { // "conn=1 op=-1 fd=64 closed - B1"
-        if (rest.find(" closed") != sv::npos)
+    // "conn=1 op=-1 fd=64 closed - B1" (to 2.0), "conn=1 op=2 fd=64 Disconnect - U1" (2.1 on)
+    if (startsWith(rest, "fd=")) {
+        if (rest.find(" closed") != sv::npos || rest.find(" Disconnect") != sv::npos)
             m_join.closed(conn, ns);
         else
-            ++m_stats.ignoredLines;
+            notUnderstood(m_line);
         return;
     }
     const sv cmd = token(rest);
@@ -248,8 +272,11 @@ void Parse389::request(uint64_t conn, int64_t op, uint64_t ns, sv cmd, sv rest)
         m_req.abandonTarget = parseInt(t).value_or(-1);
     } else if (cmd == "UNBIND") {
         m_req.kind = WorkloadOpKind::Unbind;
-    } else { // SORT, VLV, EXT_INFO, STAT, ENTRY, REFERRAL, ...: not an operation of their own
-        ++m_stats.ignoredLines;
+    } else {
+        if (isKnownNonOperation(cmd)) // SORT, VLV, EXT_INFO, STAT, ENTRY, REFERRAL, ...: part of an operation
+            ++m_stats.ignoredLines;
+        else
+            notUnderstood(m_line);
         return;
     }
     if (cut)

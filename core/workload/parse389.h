@@ -9,8 +9,9 @@
 //   [...] conn=1 op=1 SRCH base="dc=x" scope=2 filter="(uid=u1)" attrs="cn mail"   (attrs=ALL)
 //   [...] conn=1 op=1 RESULT err=0 tag=101 nentries=1 wtime=0.000123 optime=0.000456 etime=0.000579 notes=U
 //   MOD/ADD/DEL dn=, CMP dn= attr=, MODRDN dn= newrdn= newsuperior=, EXT oid=, ABANDON targetop=, UNBIND,
-//   [...] conn=1 op=2 fd=64 closed error - U1  (or "closed - B1")
-// Older servers log second-precision stamps and only etime. Internal operations (conn=Internal) are skipped.
+//   [...] conn=1 op=2 fd=64 closed - U1  (1.3 to 2.0; "closed error 32 (...) - B1"), 2.1 on: "fd=64 Disconnect - U1"
+// 1.3 logs second-precision stamps and only etime (in whole seconds to 1.3.6). Internal operations
+// ("conn=Internal op=-1", "conn=Internal(0) op=0(0)(0)", "conn=5 (Internal) op=..") are skipped.
 class Parse389 : public LogParser
 {
 public:
@@ -34,6 +35,7 @@ private:
 
     OpJoiner m_join;
     JoinedOp m_req;
+    std::string_view m_line; // the line being read
     // The last stamp's "[DD/Mon/YYYY:HH:MM:SS" and zone, and its seconds: most lines share them.
     std::string m_stampSecond, m_stampZone;
     uint64_t m_stampSecs = 0;

@@ -174,6 +174,7 @@ void ParseAccesslogLdif::endEntry()
     if (!m_inEntry)
         return;
     if (m_isRequest && m_haveSession) {
+        ++m_stats.eventLines;
         noteTime(m_op.startNs);
         noteTime(m_op.endNs);
         m_op.haveRequest = true;

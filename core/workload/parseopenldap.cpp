@@ -1,6 +1,7 @@
 #include "core/workload/parseopenldap.h"
 
 #include "core/workload/logscan.h"
+#include "core/workload/openldapprefix.h"
 
 #include <QDateTime>
 
@@ -45,6 +46,19 @@ std::optional<WorkloadOpKind> kindOfTag(uint64_t tag)
     }
 }
 
+// Messages of slapd's `stats` level that are not an operation's request or result (servers/slapd and overlays,
+// 2.4 to 2.6): understood, not counted.
+bool isKnownNonOperation(sv cmd)
+{
+    static constexpr sv known[]
+        = { "ENTRY", "REF", "REFERRAL", "STARTTLS", "PASSMOD", "WHOAMI", "TXN", "TOTP", "HOTP", "QUERY", "PROXYAUTHZ",
+              "INTERMEDIATE", "DNSSRV", "DN", "DISCONNECT", "CHAINED", "CANCEL", "AUTHZ", "ACL", "REFRESH", "SASL" };
+    for (sv k : known)
+        if (cmd == k)
+            return true;
+    return false;
+}
+
 void appendWords(std::string& to, sv words)
 {
     if (!to.empty() && !words.empty())
@@ -78,100 +92,36 @@ ParseOpenLdap::ParseOpenLdap(WorkloadSink* sink)
     m_nowS = uint64_t(now.toSecsSinceEpoch());
 }
 
-std::optional<uint64_t> ParseOpenLdap::stamp(sv line, size_t* messageAt, bool* subSecond) const
-{
-    *messageAt = 0;
-    if (line.empty())
-        return std::nullopt;
-    // slapd -d 256 / logfile: "%lx.%08x %p "
-    if (hexDigit(line[0]) >= 0) {
-        size_t i = 0;
-        uint64_t secs = 0, nsec = 0;
-        while (i < line.size() && i < 16 && hexDigit(line[i]) >= 0)
-            secs = secs * 16 + uint64_t(hexDigit(line[i++]));
-        if (i + 10 < line.size() && line[i] == '.') {
-            size_t j = i + 1;
-            while (j < line.size() && j - i <= 8 && hexDigit(line[j]) >= 0)
-                nsec = nsec * 16 + uint64_t(hexDigit(line[j++]));
-            if (j - i == 9 && j < line.size() && line[j] == ' ' && nsec < 1000000000ull) {
-                const size_t thread = j + 1;
-                const size_t sp = line.find(' ', thread);
-                *messageAt = sp == sv::npos ? line.size() : sp + 1;
-                *subSecond = true;
-                return secs * 1000000000ull + nsec;
-            }
-        }
-        // ISO 8601: "2026-12-01T10:00:00(.ffffff)(+00:00|Z) host prog: "
-        const auto y = digitsAt(line, 0, 4), mo = digitsAt(line, 5, 2), d = digitsAt(line, 8, 2),
-                   hh = digitsAt(line, 11, 2), mi = digitsAt(line, 14, 2), ss = digitsAt(line, 17, 2);
-        if (y && mo && d && hh && mi && ss && line.size() > 19 && line[4] == '-' && line[10] == 'T') {
-            size_t k = 19;
-            uint64_t frac = 0;
-            int digits = 0;
-            if (line[k] == '.') {
-                for (++k; k < line.size() && isDigit(line[k]); ++k)
-                    if (digits < 9) {
-                        frac = frac * 10 + uint64_t(line[k] - '0');
-                        ++digits;
-                    }
-                for (int n = digits; n < 9; ++n)
-                    frac *= 10;
-                *subSecond = digits > 0;
-            }
-            int64_t tz = 0;
-            if (k + 6 <= line.size() && (line[k] == '+' || line[k] == '-') && line[k + 3] == ':') {
-                const auto th = digitsAt(line, k + 1, 2), tm = digitsAt(line, k + 4, 2);
-                if (th && tm)
-                    tz = (int64_t(*th) * 3600 + int64_t(*tm) * 60) * (line[k] == '-' ? -1 : 1);
-            }
-            const size_t colon = line.find(": ", k);
-            *messageAt = colon == sv::npos ? line.size() : colon + 2;
-            const int64_t s = daysFromCivil(*y, *mo, *d) * 86400 + *hh * 3600 + *mi * 60 + *ss - tz;
-            return s > 0 ? std::optional<uint64_t>(uint64_t(s) * 1000000000ull + frac) : std::nullopt;
-        }
-    }
-    // BSD syslog: "Dec  1 10:00:00 host slapd[123]: "
-    const unsigned mon = monthOf(line);
-    if (mon && line.size() > 16 && line[3] == ' ' && line[9] == ':' && line[12] == ':') {
-        const unsigned day = line[4] == ' ' ? digitsAt(line, 5, 1).value_or(0) : digitsAt(line, 4, 2).value_or(0);
-        const auto hh = digitsAt(line, 7, 2), mi = digitsAt(line, 10, 2), ss = digitsAt(line, 13, 2);
-        if (!day || !hh || !mi || !ss)
-            return std::nullopt;
-        int64_t s = daysFromCivil(m_year, mon, day) * 86400 + *hh * 3600 + *mi * 60 + *ss;
-        if (uint64_t(s) > m_nowS + 86400)
-            s = daysFromCivil(m_year - 1, mon, day) * 86400 + *hh * 3600 + *mi * 60 + *ss;
-        const size_t colon = line.find(": ", 16);
-        *messageAt = colon == sv::npos ? line.size() : colon + 2;
-        return uint64_t(s) * 1000000000ull;
-    }
-    return std::nullopt;
-}
-
 std::optional<uint64_t> ParseOpenLdap::timeOf(sv line) const
 {
-    size_t at = 0;
-    bool sub = false;
-    return stamp(line, &at, &sub);
+    return OpenLdapPrefix::parse(line, m_year, m_nowS).ns;
 }
 
 void ParseOpenLdap::line(sv line)
 {
     ++m_stats.lines;
-    size_t at = 0;
-    const auto ns = stamp(line, &at, &m_stats.subSecond);
-    m_sawTime = m_sawTime || ns;
-    sv rest = line.substr(std::min(at, line.size()));
-    if (!consume(rest, "conn=") || rest.empty() || !isDigit(rest.front())) {
-        ++m_stats.ignoredLines;
+    const OpenLdapPrefix::Stamp st = OpenLdapPrefix::parse(line, m_year, m_nowS);
+    m_stats.subSecond = m_stats.subSecond || st.subSecond;
+    m_sawTime = m_sawTime || st.ns;
+    sv rest = line.substr(std::min(st.messageAt, line.size()));
+    if (!st.known || !consume(rest, "conn=")) {
+        if (!st.known && line.find("conn=") != sv::npos) { // a prefix DirBench does not know
+            ++m_stats.eventLines;
+            notUnderstood(line);
+        } else {
+            ++m_stats.ignoredLines;
+        }
         return;
     }
+    ++m_stats.eventLines;
+    m_line = line;
     const auto conn = parseUInt(rest);
     if (!conn || !consume(rest, " ")) {
-        ++m_stats.ignoredLines;
+        notUnderstood(line);
         return;
     }
-    noteTime(ns.value_or(0));
-    message(*conn, ns.value_or(0), rest);
+    noteTime(st.ns.value_or(0));
+    message(*conn, st.ns.value_or(0), rest);
 }
 
 void ParseOpenLdap::message(uint64_t conn, uint64_t ns, sv rest)
@@ -182,17 +132,17 @@ void ParseOpenLdap::message(uint64_t conn, uint64_t ns, sv rest)
             m_join.opened(conn, ns, clientOf(rest.substr(from + 13)));
         else if (rest.find(" closed") != sv::npos)
             m_join.closed(conn, ns);
-        else
+        else // "TLS established", ...
             ++m_stats.ignoredLines;
         return;
     }
     if (!consume(rest, "op=")) {
-        ++m_stats.ignoredLines;
+        notUnderstood(m_line);
         return;
     }
     const auto op = parseInt(rest);
     if (!op || !consume(rest, " ")) {
-        ++m_stats.ignoredLines;
+        notUnderstood(m_line);
         return;
     }
     if (consume(rest, "SEARCH RESULT ") || consume(rest, "RESULT ")) {
@@ -247,8 +197,11 @@ void ParseOpenLdap::request(uint64_t conn, int64_t op, uint64_t ns, sv cmd, sv r
         m_req.abandonTarget = parseInt(t).value_or(-1);
     } else if (cmd == "UNBIND") {
         m_req.kind = WorkloadOpKind::Unbind;
-    } else { // ENTRY, REFERRAL, STARTTLS, PASSMOD, ...
-        ++m_stats.ignoredLines;
+    } else {
+        if (isKnownNonOperation(cmd)) // ENTRY, REF, STARTTLS, PASSMOD, ...: part of an operation logged apart
+            ++m_stats.ignoredLines;
+        else
+            notUnderstood(m_line);
         return;
     }
     m_join.request(m_req);

@@ -2,10 +2,9 @@
 
 #include "core/workload/logparser.h"
 
-// OpenLDAP `loglevel stats` lines (servers/slapd: connection.c, bind.c, search.c, modify.c, result.c), with one of
-// three prefixes: syslog ("Dec  1 10:00:00 host slapd[123]: ", 1 s; or ISO 8601 "2026-12-01T10:00:00.123456+00:00
-// host slapd[123]: "), `slapd -d 256` and `logfile` ("6749a1b2.1f2e3d4c 0x7f0123456789 ": hex seconds and
-// nanoseconds, then the thread), or none (journalctl -o cat; then lines have no time):
+// OpenLDAP `loglevel stats` lines (servers/slapd: connection.c, bind.c, search.c, modify.c, result.c) of 2.4 to 2.6,
+// after any prefix of openldapprefix.h (2.5/2.6 hex with fraction and thread, 2.4 whole hex seconds, syslog RFC 3164
+// or RFC 5424, RFC 3339 stamps, or none: then lines have no time):
 //   conn=1000 fd=12 ACCEPT from IP=127.0.0.1:40512 (IP=0.0.0.0:389)
 //   conn=1000 op=0 BIND dn="uid=u1,dc=x" method=128        (then "BIND dn=... mech=SIMPLE ssf=0": ignored)
 //   conn=1000 op=0 RESULT tag=97 err=0 qtime=0.000011 etime=0.000412 text=
@@ -24,9 +23,6 @@ public:
     std::optional<uint64_t> timeOf(std::string_view line) const override;
     QStringList gaps() const override;
 
-    // The time of the line's prefix and where its message ("conn=...") starts.
-    std::optional<uint64_t> stamp(std::string_view line, size_t* messageAt, bool* subSecond) const;
-
 private:
     void message(uint64_t conn, uint64_t ns, std::string_view rest);
     void request(uint64_t conn, int64_t op, uint64_t ns, std::string_view cmd, std::string_view rest);
@@ -34,6 +30,7 @@ private:
 
     OpJoiner m_join;
     JoinedOp m_req;
+    std::string_view m_line; // the line being read
     int m_year = 1970;
     uint64_t m_nowS = 0;
     bool m_sawTime = false;

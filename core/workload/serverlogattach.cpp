@@ -35,6 +35,8 @@ std::optional<QJsonObject> attach(const QString& path, qint64 offset, RunRecord&
         return std::nullopt;
     }
     rec.extra.insert(QStringLiteral("server_log"), *view);
+    if (const QString why = view->value(QLatin1String("not_understood")).toString(); !why.isEmpty())
+        rec.addWarning(QStringLiteral("server-log-not-understood"), QStringLiteral("the server's access log: ") + why);
     warnIfLagging(*view, rec);
     return view;
 }

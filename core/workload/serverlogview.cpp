@@ -2,6 +2,7 @@
 
 #include "core/common/histogram.h"
 #include "core/workload/logparser.h"
+#include "core/workload/logquality.h"
 
 #include <QFile>
 
@@ -156,8 +157,12 @@ std::optional<QJsonObject> read(const QString& path, qint64 offset, const Window
     const LogFormat format = LogParser::detect(firstLines(bytes, 50));
     IntervalSink sink(window);
     const std::unique_ptr<LogParser> parser = format == LogFormat::Auto ? nullptr : LogParser::create(format, &sink);
+    const std::vector<std::string> head = firstLines(bytes, 1);
+    const std::optional<std::string> first = head.empty() ? std::nullopt : std::optional<std::string>(head.front());
     if (!parser) {
-        *error = path + QStringLiteral(": no access-log line DirBench knows in what the server wrote during the load");
+        ParseStats none;
+        none.lines = uint64_t(bytes.count('\n'));
+        *error = LogQuality::noOperations(none, { path }, first).value_or(QString());
         return std::nullopt;
     }
     qsizetype from = 0;
@@ -169,12 +174,17 @@ std::optional<QJsonObject> read(const QString& path, qint64 offset, const Window
         from = nl + 1;
     }
     parser->finish();
+    if (const auto none = LogQuality::noOperations(parser->stats(), { path }, first)) {
+        *error = *none;
+        return std::nullopt;
+    }
     QJsonObject summary = timesJson(sink.all());
     summary.insert(QStringLiteral("outside_window"), double(sink.outside()));
     summary.insert(QStringLiteral("monitor_reads_excluded"), double(sink.monitorReads()));
     return QJsonObject { { QStringLiteral("path"), path }, { QStringLiteral("format"), logFormatName(format) },
         { QStringLiteral("from_byte"), double(offset) }, { QStringLiteral("operations_logged"), double(sink.logged()) },
         { QStringLiteral("summary"), summary }, { QStringLiteral("intervals"), sink.intervalsJson() },
+        { QStringLiteral("not_understood"), LogQuality::notUnderstood(parser->stats()).value_or(QString()) },
         { QStringLiteral("note"),
             QStringLiteral(
                 "the server's own times per operation, by the interval the server logged its result in; "

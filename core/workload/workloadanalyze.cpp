@@ -1,6 +1,7 @@
 #include "core/workload/workloadanalyze.h"
 
 #include "core/workload/analysis.h"
+#include "core/workload/logquality.h"
 #include "core/workload/logreader.h"
 #include "core/workload/parse389.h"
 #include "core/workload/parseaccesslogldif.h"
@@ -8,11 +9,11 @@
 #include "core/workload/workloadbuilder.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 
 namespace {
 
 constexpr int kSniffLines = 1000;
-
 // Holds the first lines until their format is known, then hands them and the rest to that format's parser.
 class Sniffer
 {
@@ -26,6 +27,8 @@ public:
     }
     void line(std::string_view l)
     {
+        if (m_failed)
+            return;
         if (m_parser) {
             m_parser->line(l);
             return;
@@ -108,7 +111,13 @@ AnalyzeResult run(const AnalyzeOptions& options, const std::function<void(uint64
     if (options.stopRequested)
         reader.setStop(options.stopRequested);
     QString error;
-    const bool ok = reader.run([&sniffer](std::string_view l) { sniffer.line(l); }, &error);
+    uint64_t lines = 0;
+    const bool ok = reader.run(
+        [&sniffer, &lines](std::string_view l) {
+            ++lines;
+            sniffer.line(l);
+        },
+        &error);
     r.bytes = reader.bytesRead();
     if (!ok) {
         r.error = error;
@@ -116,16 +125,18 @@ AnalyzeResult run(const AnalyzeOptions& options, const std::function<void(uint64
         return r;
     }
     sniffer.finish();
-    if (sniffer.failed() || !sniffer.parser()) {
-        r.error = QStringLiteral("cannot tell the log's format from its first %1 lines (give --format 389, "
-                                 "openldap or accesslog-ldif)")
-                      .arg(kSniffLines);
-        r.errorField = QStringLiteral("--format");
+    ParseStats stats = sniffer.parser() ? sniffer.parser()->stats() : ParseStats {};
+    if (sniffer.failed() || !sniffer.parser())
+        stats.lines = lines;
+    if (const auto none = LogQuality::noOperations(stats, files, LogReader::firstLine(files.value(0)))) {
+        r.error = *none;
+        r.unrecognised = true;
         return r;
     }
     const LogParser& parser = *sniffer.parser();
-    ParseStats stats = parser.stats();
     stats.cutLines += reader.cutLines();
+    if (const auto warning = LogQuality::notUnderstood(stats))
+        r.warnings.append(*warning);
     WorkloadAnalysis::Source src { logFormatName(sniffer.format()), files, stats.firstNs, stats.lastNs,
         stats.subSecond };
     QStringList gaps = parser.gaps();
@@ -134,6 +145,11 @@ AnalyzeResult run(const AnalyzeOptions& options, const std::function<void(uint64
                     .arg(TemplateTable::MaxTemplates)
                     .arg(table.overflowed());
     r.analysis = analysis.toJson(src, stats, gaps, options.filter);
+    QJsonArray warnings;
+    for (const QString& w : std::as_const(r.warnings))
+        warnings.append(QJsonObject {
+            { QStringLiteral("code"), QStringLiteral("log-not-understood") }, { QStringLiteral("message"), w } });
+    r.analysis.insert(QStringLiteral("warnings"), warnings);
     if (builder) {
         WorkloadSource ws;
         ws.format = src.format;

@@ -28,6 +28,8 @@ struct AnalyzeResult
     std::optional<Workload> workload;
     QString error; // "FILE: why" or "--format: ..." when the run failed
     QString errorField; // the option the error is about, when it is one ("--format")
+    bool unrecognised = false; // the error: no operation recognised in the logs (LogQuality::noOperations)
+    QStringList warnings; // LogQuality::notUnderstood; also in the analysis's "warnings" ({code, message})
     bool stopped = false; // stopRequested said so: no analysis, error "stopped"
     double seconds = 0;
     uint64_t bytes = 0;

@@ -167,6 +167,7 @@ class TstCliBadInput : public QObject
 private slots:
     void initTestCase();
     void goodLinesAreAccepted();
+    void unrecognisedLogFails();
     void thousandBadLinesAreRefused();
     void inapplicableOptionsAreRefused();
     void everySubcommandAnswersHelp();
@@ -310,6 +311,29 @@ void TstCliBadInput::goodLinesAreAccepted()
             QFileInfo(m_scratch + u'/' + p).isDir() ? (void)QDir(m_scratch + u'/' + p).removeRecursively()
                                                     : (void)QFile::remove(m_scratch + u'/' + p);
     QCOMPARE(tree(m_scratch), m_initialTree);
+}
+
+// A log in which no operation is recognised (a stamp no server writes) fails the run, exit 1, naming the file, its
+// first line and the formats read; nothing on stdout.
+void TstCliBadInput::unrecognisedLogFails()
+{
+    const QString log = m_scratch + QStringLiteral("/tmp/unknown.log");
+    QFile f(log);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("2026/12/06-07:31:01 conn=1 op=0 BIND dn=\"\" method=128\n2026/12/06-07:31:01 conn=1 op=0 RESULT err=0\n");
+    f.close();
+    const QList<Outcome> res = runAll({ { "workload", "analyze", "--log", log },
+        { "replay", "--log", log, "--uri", "ldap://127.0.0.1:9", "--dry-run", "--no-history" } });
+    for (const Outcome& o : res) {
+        QVERIFY2(o.finished && o.code == 1, o.err.constData());
+        const QByteArray said = log.toUtf8()
+            + QByteArray(": no operation recognised in 2 lines; its first line reads "
+                         "\"2026/12/06-07:31:01 conn=1 op=0 BIND");
+        QVERIFY2(o.err.contains(said), o.err.constData());
+        QVERIFY2(o.err.contains("DirBench reads 389-ds access logs (1.3 to 3.x), OpenLDAP"), o.err.constData());
+        QVERIFY(o.out.isEmpty());
+    }
+    QFile::remove(log);
 }
 
 void TstCliBadInput::thousandBadLinesAreRefused()

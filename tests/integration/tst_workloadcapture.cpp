@@ -16,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -171,12 +172,14 @@ class TstWorkloadCapture : public QObject
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void ds389MixedLoad();
+    void ds389Logconv();
     void ds389Ldclt();
     void openldapStatsLog();
     void openldapAccesslogLdif();
 
 private:
     QTemporaryDir m_dir;
+    QString m_ds389Log; // ds389MixedLoad's access log, kept for ds389Logconv
 };
 
 void TstWorkloadCapture::ds389MixedLoad()
@@ -203,6 +206,61 @@ void TstWorkloadCapture::ds389MixedLoad()
     if (QTest::currentTestFailed())
         return;
     countInWindow(log, m_dir.filePath("389.dbwl"), load, "389-access");
+    m_ds389Log = m_dir.filePath("389-access.log");
+    QVERIFY(QFile::copy(log, m_ds389Log));
+}
+
+namespace {
+
+// The number logconv prints after "Label:" at the start of a line; -1 when it prints none.
+qint64 logconvFigure(const QByteArray& report, const char* label)
+{
+    const QRegularExpression re(
+        QStringLiteral("^%1:\\s+(\\d+)").arg(QLatin1String(label)), QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch m = re.match(QString::fromUtf8(report));
+    return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+}
+
+} // namespace
+
+// 389-ds-base's own analyser, logconv, and `workload analyze` on the same 389-ds log (ds389MixedLoad's: binds,
+// searches, modifies, unbinds on several connections, and the sandbox's own setup) report the same numbers. The
+// definitions differ where neither log nor load has a case here: logconv's "Total Operations" leaves unbinds
+// out (DirBench counts them, by kind), counts an AUTOBIND line as a bind and an internal operation's SRCH line as
+// a search (DirBench reads the AUTOBIND's RESULT as the bind and skips internal operations), and counts each VLV
+// line as an operation besides its search.
+void TstWorkloadCapture::ds389Logconv()
+{
+    const QString logconv = QStandardPaths::findExecutable("logconv").isEmpty()
+        ? QStandardPaths::findExecutable("logconv.pl")
+        : QStandardPaths::findExecutable("logconv");
+    if (logconv.isEmpty())
+        QSKIP("no logconv (389-ds-base's access-log analyser) on PATH");
+    if (const QString why = Ds389Sandbox::unavailableReason(); !why.isEmpty())
+        QSKIP(qPrintable("no 389-ds: " + why));
+    QVERIFY2(!m_ds389Log.isEmpty(), "ds389MixedLoad kept no log");
+    QProcess run;
+    run.setWorkingDirectory(m_dir.path());
+    run.start(logconv, { m_ds389Log });
+    QVERIFY(run.waitForFinished(180000));
+    const QByteArray report = run.readAllStandardOutput();
+    QVERIFY2(run.exitStatus() == QProcess::NormalExit && run.exitCode() == 0, run.readAllStandardError().constData());
+    const Result ours = cli({ "workload", "analyze", "--log", m_ds389Log, "--json", "-" });
+    QVERIFY2(ours.code == 0, ours.err.constData());
+    const QJsonObject a = QJsonDocument::fromJson(ours.out).object();
+    const QJsonObject ops = a.value("operations").toObject();
+    const qint64 total = a.value("operations_total").toInteger(), unbinds = ops.value("unbind").toInteger();
+    const qint64 searches = ops.value("search").toInteger(), binds = ops.value("bind").toInteger();
+    const qint64 connections = a.value("connections").toInteger();
+    qInfo("logconv: %lld operations, %lld searches, %lld binds, %lld connections; DirBench: %lld operations (%lld "
+          "unbinds), %lld searches, %lld binds, %lld connections",
+        logconvFigure(report, "Total Operations"), logconvFigure(report, "Searches"), logconvFigure(report, "Binds"),
+        logconvFigure(report, "Total Connections"), total, unbinds, searches, binds, connections);
+    QVERIFY2(searches > 100 && binds > 0, ours.out.left(2000).constData());
+    QCOMPARE(logconvFigure(report, "Total Operations"), total - unbinds);
+    QCOMPARE(logconvFigure(report, "Searches"), searches);
+    QCOMPARE(logconvFigure(report, "Binds"), binds);
+    QCOMPARE(logconvFigure(report, "Total Connections"), connections);
 }
 
 // ldclt's exact searches (-e esearch,random) of uid=userXXXX, XXXX a random number of 0..1999 zero-padded to
