@@ -127,11 +127,14 @@ bool ReplayWorker::waitForStart()
     }
 }
 
-// Connections are sorted by their open time: start the connects that are due, at most kMaxConnecting at once.
+// Connections are sorted by their open time: start the connects that are due, at most kMaxConnecting at once and
+// kStartsPerRound per round.
 uint64_t ReplayWorker::openDue(uint64_t now)
 {
     uint64_t wake = now + kMaxWaitNs;
-    for (; m_nextPending < m_conns.size() && m_connecting.size() < kMaxConnecting; ++m_nextPending) {
+    for (size_t started = 0; m_nextPending < m_conns.size() && m_connecting.size() < kMaxConnecting; ++m_nextPending) {
+        if (started++ == kStartsPerRound)
+            return std::min(wake, now); // the next round, once the open connections had their turn
         Conn& c = m_conns[m_nextPending];
         const uint64_t due = m_shared.clock.t0() + c.plan->openAtNs;
         if (!m_shared.plan.closedLoop && now < due)

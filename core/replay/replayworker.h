@@ -101,6 +101,7 @@ private:
     static constexpr uint64_t kSpinNs = 80000ULL;
     static constexpr uint64_t kConnectPollNs = 1000000ULL; // how often a connection being made is looked at
     static constexpr size_t kMaxConnecting = 32; // connections being made at once, per thread
+    static constexpr size_t kStartsPerRound = 4; // connects started per loop round: a thread's start costs time too
     static constexpr int kServerDown = 81;
     static constexpr int kTimeout = 85;
     static constexpr int kLocalError = 82;
