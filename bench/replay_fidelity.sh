@@ -7,8 +7,9 @@
 # analysed and saved (anonymised), the saved workload replayed at speed 1 against the same server (values mapped
 # onto uid=user[0-ENTRIES-1]), and the part of the log the replay wrote analysed again. Prints, per operation kind
 # and per template, the logged and replayed shares and their difference in percentage points (target: within 2),
-# the connections (within 5 %), the fitted Zipf alpha (within 0.1), and the replay's own fidelity table (the
-# server's etime against the client's latency). Traffic only to the sandbox on 127.0.0.1; everything it made
+# the connections (within 5 %), the fitted Zipf alpha (within 0.1), the replay's own fidelity table (the
+# server's etime against the client's latency), the achieved against the logged rate (whole run: the ratio and the
+# verdict at 5 %; per second: p50 and p99 of |achieved - logged| / logged) and the send lag (p50, p99, max). Traffic only to the sandbox on 127.0.0.1; everything it made
 # is removed at the end. Python 3 reads the JSON.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -94,4 +95,15 @@ print(f"\nworst share difference: {worst:.2f} pp (target <= 2)")
 print(f"connections: logged {ca}, replayed {cb} ({100 * (cb - ca) / ca:+.1f} %, target within 5 %;"
       f" the server saw {seen} connect, {own} of them the replay's own setup connection)")
 print(f"Zipf alpha of (uid=?1): logged {aa}, replayed {ab} (target within 0.1)")
+summary = json.load(open(sys.argv[3]))["summary"]
+rate = summary["fidelity"].get("rate")
+if rate:
+    ps = rate["per_second"]
+    pct = lambda v: "-" if v is None else f"{100 * v:.2f} %"
+    print(f"rate: achieved {rate['achieved_ops_per_s']:.2f} ops/s, logged {rate['logged_ops_per_s']:.2f} ops/s,"
+          f" ratio {rate['ratio']:.4f} (verdict {'passed' if rate['passed'] else 'FAILED'}: within 5 %)")
+    print(f"rate per second, |achieved - logged| / logged over {ps['seconds'] - ps['quiet_seconds']} s:"
+          f" p50 {pct(ps['p50'])}, p99 {pct(ps['p99'])}, max {pct(ps['max'])}")
+lag = summary.get("send_lag_ms", {})
+print(f"send lag: p50 {lag.get('p50')} ms, p99 {lag.get('p99')} ms, max {lag.get('max')} ms")
 EOF

@@ -29,9 +29,20 @@ log order and their timing, with a fidelity report (replayed against logged, per
 
 Source: --workload W.dbwl (made by 'workload analyze --save'), or --log FILE... (access logs).
 Timing (one of): --speed K (the logged inter-arrival times divided by K; default 1), --rate-profile (the
-log's operations per second, second by second, in log order), --as-fast-as-possible (closed loop). Open
-loop: latency counts from the scheduled time; an operation that cannot be sent within --op-timeout of its
-time is not sent and is counted as missed. --duration S stops after S seconds.
+log's operations per second, second by second, spread evenly over each second in log order: it smooths the
+bursts within a second), --as-fast-as-possible (closed loop, from time 0: nothing is sent before the
+measured span). Open loop: latency counts from the scheduled time; an operation that cannot be sent within
+--op-timeout of its time is not sent and is counted as missed; how late each left is the send lag
+(summary.send_lag_ms, warning schedule-late when its p99 is over 1 ms). --duration S stops after S seconds.
+Logs with whole-second timestamps (389-ds without high-resolution time, syslog): with --speed, each
+second's operations are spread over it at random positions drawn from --seed N (default: a random seed,
+recorded in the record's spec, so that a run can be repeated). The record's spec lists the workload's
+gaps: what the log could not give.
+Connections are opened off the replay's threads: a slow connect, TLS handshake or server delays only its
+own connection.
+Fidelity: per template, the replayed against the logged counts, shares, result codes and times; open loop,
+the achieved rate against the log's, over the whole run (verdict: within 5 %) and per second (p50 and
+p99 of |achieved - logged| / logged).
 Concurrency: one connection per logged connection, opened at its logged time; its operations in log order,
 overlapping only where the log shows a request before the previous result; binds and unbinds replayed.
 Each replayed connection starts anonymous; --bind-dn (with --password-file) is the setup connection's
@@ -61,8 +72,14 @@ QList<QCommandLineOption> replayOptions()
         opt("workload", "The workload to replay (a .dbwl file).", "W"),
         opt("log", "Access log(s) to replay instead of a workload (may be given more than once).", "FILE"),
         opt("speed", "Timing: the logged inter-arrival times divided by K (default 1).", "K"),
-        opt("rate-profile", "Timing: the log's operations per second, second by second, in log order."),
+        opt("rate-profile",
+            "Timing: the log's operations per second, second by second, spread evenly over each second (smooths "
+            "bursts within a second)."),
         opt("as-fast-as-possible", "Timing: closed loop, each connection as fast as its order allows."),
+        opt("seed",
+            "Whole-second log timestamps with --speed: the seed of the positions each second's operations get "
+            "(default: random, recorded).",
+            "N"),
         opt("values", "log (the logged values, when kept) or mapped (default).", "MODE"),
         opt("key-space", "The target's keys for mapped values: ATTR=PATTERN[,PARENT], e.g. uid=user[0-99999].", "P"),
         opt("passwords", "Bind passwords: lines DN<TAB>password (mode 0600).", "FILE"),
@@ -106,6 +123,15 @@ int timingFromParser(const QCommandLineParser& p, ReplaySpec& s)
     if (threads != std::floor(threads))
         return badArgument(QStringLiteral("--threads"), QStringLiteral("must be a whole number"));
     s.threads = int(threads);
+    if (p.isSet(QStringLiteral("seed"))) {
+        bool ok = false;
+        const qulonglong seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
+        if (!ok)
+            return badArgument(QStringLiteral("--seed"),
+                QStringLiteral("must be a whole number from 0 to 18446744073709551615, not '")
+                    + p.value(QStringLiteral("seed")) + u'\'');
+        s.seed = seed;
+    }
     return ExitOk;
 }
 

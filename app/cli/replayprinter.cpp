@@ -1,5 +1,6 @@
 #include "app/cli/replayprinter.h"
 
+#include "core/replay/replayfidelity.h"
 #include "core/replay/replayspec.h"
 #include "core/workload/workload.h"
 
@@ -24,6 +25,32 @@ QString topCode(const QJsonObject& codes)
             best = it.key();
         }
     return best;
+}
+
+QString pct(const std::optional<double>& v)
+{
+    return v ? QString::number(100.0 * *v, 'f', 1) + QStringLiteral(" %") : QStringLiteral("-");
+}
+
+// Open loop: the achieved rate against the log's (summary.fidelity.rate).
+void printRate(std::FILE* out, const QJsonObject& fidelity)
+{
+    const QJsonValue v = fidelity.value(QStringLiteral("rate"));
+    if (!v.isObject()) {
+        std::fprintf(out, "  rate: closed loop, not compared with the log's\n");
+        return;
+    }
+    const auto r = ReplayFidelity::RateFidelity::fromJson(v.toObject());
+    std::fprintf(out, "  rate: %.2f operations/s achieved, %.2f logged (difference %s, %s: within %.0f %%)\n",
+        r.achievedOpsPerS, r.loggedOpsPerS, qPrintable(pct(r.difference())), r.passed() ? "passed" : "FAILED",
+        ReplayFidelity::kRateTolerance * 100.0);
+    std::fprintf(out,
+        "  rate per second, |achieved - logged| / logged: p50 %s, p99 %s, max %s over %llu s (%llu without "
+        "logged operations)\n",
+        qPrintable(pct(r.perSecondP50)), qPrintable(pct(r.perSecondP99)), qPrintable(pct(r.perSecondMax)),
+        static_cast<unsigned long long>(r.seconds - r.quietSeconds), static_cast<unsigned long long>(r.quietSeconds));
+    if (fidelity.value(QStringLiteral("spread_within_second")).toBool())
+        std::fprintf(out, "  whole-second log times spread over each second (seed in the record's spec)\n");
 }
 
 } // namespace
@@ -75,6 +102,7 @@ void printFidelity(std::FILE* out, const RunRecord& rec)
     if (drift.isEmpty())
         std::fprintf(
             out, "  no drift beyond %.0f percentage points\n", f.value(QStringLiteral("tolerance_pp")).toDouble());
+    printRate(out, f);
 }
 
 } // namespace Cli

@@ -199,8 +199,13 @@ ProbeError LdapSession::open(const LdapTarget& t, Timings* timings, LdapTlsConte
     // Every TLS option on the handle, then a new context: ldap.conf, ~/.ldaprc and LDAPTLS_* cannot weaken it.
     // A plain connection never starts TLS (no StartTLS, referrals off): no context, whose CA bundle costs
     // milliseconds to load, for each connection of a connect+bind load.
-    if (t.isTls() && (rc = setTlsOptions(ld, t, tls ? &tls->m_ctx : nullptr)) != LDAP_OPT_SUCCESS)
-        return ldapError(LDAP_LOCAL_ERROR, QStringLiteral("cannot set up TLS (certificate or key files?)"), ld);
+    if (t.isTls()) {
+        std::unique_lock<std::mutex> shared;
+        if (tls)
+            shared = std::unique_lock(tls->m_mutex);
+        if ((rc = setTlsOptions(ld, t, tls ? &tls->m_ctx : nullptr)) != LDAP_OPT_SUCCESS)
+            return ldapError(LDAP_LOCAL_ERROR, QStringLiteral("cannot set up TLS (certificate or key files?)"), ld);
+    }
     d->connectWaitMs = t.networkTimeoutMs;
     if (t.isTls())
         ldap_set_option(ld, LDAP_OPT_CONNECT_CB, &d->onConnect);

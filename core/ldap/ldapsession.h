@@ -10,10 +10,11 @@
 #include <QString>
 
 #include <memory>
+#include <mutex>
 
 // A TLS context (trusted CAs, client certificate, protocol floor) made from a target's settings by the first
 // session opened with it, then shared by the next ones (LdapSession::open's `tls`): a connect+bind load does not
-// load the CA file and build credentials for every connection. One per thread and target.
+// load the CA file and build credentials for every connection. One per target; sessions may open on several threads.
 class LdapTlsContext
 {
 public:
@@ -25,6 +26,7 @@ public:
 private:
     friend class LdapSession;
     void* m_ctx = nullptr; // libldap's (counted) context; this object holds one reference
+    std::mutex m_mutex; // sessions opened on several threads at once (LdapConnector) share it: made once
 };
 
 // The only code that sees libldap. One session is one LDAP* and one connection; never share one between threads.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 namespace {
 
@@ -301,4 +302,27 @@ LoadSummary LoadSummary::fromJson(const QJsonObject& o)
     s.latencyHistogramNs = o.value(QStringLiteral("latency_histogram_ns")).toObject();
     s.server = o.value(QStringLiteral("server"));
     return s;
+}
+
+QString scheduleLateMessage(const LatencyHistogram& sendLagNs)
+{
+    if (sendLagNs.count() == 0 || sendLagNs.percentile(0.99) <= kScheduleLateNs)
+        return {};
+    return QStringLiteral("1 % of the operations were sent more than ")
+        + Units::formatNumber(double(sendLagNs.percentile(0.99)) / 1e6, 3)
+        + QStringLiteral(" ms after their scheduled time (summary.send_lag_ms): the client fell behind its "
+                         "schedule, and the latencies, counted from the schedule, include that");
+}
+
+QJsonObject windowEpochJson(uint64_t monoStartNs, uint64_t monoEndNs)
+{
+    timespec wall {}, mono {};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    const uint64_t wallNow = uint64_t(wall.tv_sec) * 1000000000ULL + uint64_t(wall.tv_nsec);
+    const uint64_t monoNow = uint64_t(mono.tv_sec) * 1000000000ULL + uint64_t(mono.tv_nsec);
+    auto onWall
+        = [&](uint64_t m) { return QString::number(wallNow - std::min(wallNow, monoNow - std::min(monoNow, m))); };
+    return QJsonObject { { QStringLiteral("start"), onWall(monoStartNs) },
+        { QStringLiteral("end"), onWall(monoEndNs) } };
 }

@@ -96,3 +96,12 @@ struct LoadSummary
     QJsonObject toJson() const;
     static LoadSummary fromJson(const QJsonObject& o);
 };
+
+// An open-loop run's send lag, judged the same way for the LDAP load and the replay: the sentence of the warning
+// "schedule-late" when 1 % of the operations left more than kScheduleLateNs after their scheduled time, else empty.
+inline constexpr uint64_t kScheduleLateNs = 1000000ULL;
+QString scheduleLateMessage(const LatencyHistogram& sendLagNs);
+
+// The measured window on the wall clock (ns since the epoch, as strings: doubles lose nanoseconds), from two
+// CLOCK_MONOTONIC instants: {"start", "end"}, where the server's own log of the same operations lines up.
+QJsonObject windowEpochJson(uint64_t monoStartNs, uint64_t monoEndNs);

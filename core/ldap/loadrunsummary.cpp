@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 
 namespace Ldap {
 
@@ -93,18 +92,9 @@ void LoadRun::summarise()
         s.server = srv.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(srv);
     }
     m_rec.summary = s.toJson();
-    // The measured window on the wall clock (ns since the epoch, as strings: doubles lose nanoseconds), where the
-    // server's own log of the same operations lines up (workload analyze --from/--to). Operations are counted by
-    // their completion on the client inside it.
-    timespec wall {};
-    clock_gettime(CLOCK_REALTIME, &wall);
-    const uint64_t wallNow = uint64_t(wall.tv_sec) * 1000000000ULL + uint64_t(wall.tv_nsec);
-    const uint64_t monoNow = LoadWorker::nowNs();
-    auto onWall = [&](uint64_t mono) {
-        return QString::number(wallNow - std::min(wallNow, monoNow - std::min(monoNow, mono)));
-    };
-    m_rec.summary.insert(QStringLiteral("window_epoch_ns"),
-        QJsonObject { { QStringLiteral("start"), onWall(m_t0) }, { QStringLiteral("end"), onWall(m_tEnd) } });
+    // Where the server's own log of the same operations lines up (workload analyze --from/--to). Operations are
+    // counted by their completion on the client inside it.
+    m_rec.summary.insert(QStringLiteral("window_epoch_ns"), windowEpochJson(m_t0, m_tEnd));
 }
 
 void LoadRun::addWarnings()
@@ -134,12 +124,8 @@ void LoadRun::addWarnings()
                 + QStringLiteral(" scheduled operations could not be sent within the operation timeout and were not "
                                  "sent: the target rate was not offered (more connections or outstanding, or a lower "
                                  "--rate)"));
-    if (m_total.sendLag.count() > 0 && m_total.sendLag.percentile(0.99) > 1000000ULL)
-        m_rec.addWarning(QStringLiteral("schedule-late"),
-            QStringLiteral("1 % of the operations were sent more than ")
-                + Units::formatNumber(double(m_total.sendLag.percentile(0.99)) / 1e6, 3)
-                + QStringLiteral(" ms after their scheduled time (summary.send_lag_ms): the client fell behind its "
-                                 "schedule, and the latencies, counted from the schedule, include that"));
+    if (const QString late = scheduleLateMessage(m_total.sendLag); !late.isEmpty())
+        m_rec.addWarning(QStringLiteral("schedule-late"), late);
     const double cores = std::min<double>(m_spec.threads, std::max(1, QThread::idealThreadCount()));
     if (seconds > 0 && m_loadCpu / seconds >= 0.9 * cores)
         m_rec.addWarning(QStringLiteral("client-bound"),

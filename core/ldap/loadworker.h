@@ -2,6 +2,7 @@
 
 #include "core/common/intervalclock.h"
 #include "core/ldap/accessdistribution.h"
+#include "core/ldap/ldapconnector.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/loadspec.h"
 #include "core/ldap/loadstats.h"
@@ -84,20 +85,10 @@ private:
         bool stampAtFlush = false; // closed loop: the latency starts when the request is written
         QByteArray dn; // add+delete: the entry
     };
-    // A connection being made on a thread of its own (reconnects): the worker's loop never blocks on it.
-    struct Connector
-    {
-        explicit Connector(const LdapTarget& target);
-        ~Connector();
-        LdapSession session;
-        ProbeError error;
-        std::atomic<bool> done { false };
-        std::thread thread;
-    };
     struct Conn
     {
         std::unique_ptr<LdapSession> session;
-        std::unique_ptr<Connector> connecting;
+        std::unique_ptr<LdapConnector> connecting; // a reconnect: the worker's loop never blocks on it
         SocketIo* io = nullptr; // the session's batched I/O layer (null if it could not be set up)
         int fd = -1;
         bool bindOnly = false; // binds only, one at a time

@@ -21,20 +21,6 @@ void onCompletion(void* user, const LdapSession::Completion& c)
 
 } // namespace
 
-LoadWorker::Connector::Connector(const LdapTarget& target)
-{
-    thread = std::thread([this, target] {
-        error = session.open(target);
-        done.store(true, std::memory_order_release);
-    });
-}
-
-LoadWorker::Connector::~Connector()
-{
-    if (thread.joinable())
-        thread.join(); // bounded by the target's network and operation timeouts
-}
-
 bool LoadWorker::connect(Conn& c, uint64_t now)
 {
     auto s = std::make_unique<LdapSession>();
@@ -77,18 +63,18 @@ bool LoadWorker::install(Conn& c, std::unique_ptr<LdapSession> session, uint64_t
 void LoadWorker::startReconnect(Conn& c, uint64_t now)
 {
     (void)now;
-    c.connecting = std::make_unique<Connector>(m_shared.load.spec.target);
+    c.connecting = std::make_unique<LdapConnector>(m_shared.load.spec.target);
 }
 
 void LoadWorker::finishReconnect(Conn& c, uint64_t now)
 {
-    std::unique_ptr<Connector> done = std::move(c.connecting);
-    done->thread.join();
-    if (done->error.isError()) {
-        connectFailed(c, done->error, now);
+    const std::unique_ptr<LdapConnector> done = std::move(c.connecting);
+    auto session = std::make_unique<LdapSession>();
+    if (const ProbeError e = done->take(*session); e.isError()) {
+        connectFailed(c, e, now);
         return;
     }
-    install(c, std::make_unique<LdapSession>(std::move(done->session)), now);
+    install(c, std::move(session), now);
 }
 
 void LoadWorker::reconnectDue(uint64_t now)
@@ -97,7 +83,7 @@ void LoadWorker::reconnectDue(uint64_t now)
         if (c.up || m_shared.stop.load())
             continue;
         if (c.connecting) {
-            if (c.connecting->done.load(std::memory_order_acquire))
+            if (c.connecting->done())
                 finishReconnect(c, now);
         } else if (now >= c.retryAtNs) {
             startReconnect(c, now);

@@ -155,6 +155,106 @@ QJsonObject compute(
     return out;
 }
 
+std::optional<double> RateFidelity::difference() const
+{
+    return ratio ? std::optional<double>(std::abs(*ratio - 1.0)) : std::nullopt;
+}
+
+bool RateFidelity::passed() const
+{
+    const auto d = difference();
+    return d && *d <= kRateTolerance + 1e-12;
+}
+
+RateFidelity RateFidelity::of(const std::vector<uint64_t>& logged, const std::vector<uint64_t>& achieved)
+{
+    RateFidelity r;
+    r.seconds = logged.size();
+    uint64_t loggedAll = 0, achievedAll = 0;
+    std::vector<double> rel;
+    for (size_t s = 0; s < logged.size(); ++s) {
+        const uint64_t a = s < achieved.size() ? achieved[s] : 0;
+        loggedAll += logged[s];
+        achievedAll += a;
+        if (logged[s] == 0)
+            ++r.quietSeconds;
+        else
+            rel.push_back(std::abs(double(a) - double(logged[s])) / double(logged[s]));
+    }
+    if (r.seconds > 0) {
+        r.loggedOpsPerS = double(loggedAll) / double(r.seconds);
+        r.achievedOpsPerS = double(achievedAll) / double(r.seconds);
+    }
+    if (loggedAll > 0)
+        r.ratio = double(achievedAll) / double(loggedAll);
+    if (!rel.empty()) {
+        std::sort(rel.begin(), rel.end());
+        auto rank
+            = [&](double q) { return rel[std::min(rel.size() - 1, size_t(std::ceil(q * double(rel.size()))) - 1)]; };
+        r.perSecondP50 = rank(0.5);
+        r.perSecondP99 = rank(0.99);
+        r.perSecondMax = rel.back();
+    }
+    return r;
+}
+
+QJsonObject RateFidelity::toJson() const
+{
+    auto opt = [](const std::optional<double>& v) {
+        return v ? QJsonValue(std::round(*v * 10000.0) / 10000.0) : QJsonValue(QJsonValue::Null);
+    };
+    const QJsonObject perSecond { { QStringLiteral("seconds"), double(seconds) },
+        { QStringLiteral("quiet_seconds"), double(quietSeconds) }, { QStringLiteral("p50"), opt(perSecondP50) },
+        { QStringLiteral("p99"), opt(perSecondP99) }, { QStringLiteral("max"), opt(perSecondMax) } };
+    return QJsonObject { { QStringLiteral("logged_ops_per_s"), round2(loggedOpsPerS) },
+        { QStringLiteral("achieved_ops_per_s"), round2(achievedOpsPerS) }, { QStringLiteral("ratio"), opt(ratio) },
+        { QStringLiteral("difference"), opt(difference()) }, { QStringLiteral("tolerance"), kRateTolerance },
+        { QStringLiteral("passed"), passed() }, { QStringLiteral("per_second"), perSecond } };
+}
+
+RateFidelity RateFidelity::fromJson(const QJsonObject& o)
+{
+    auto opt = [](const QJsonValue& v) { return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt; };
+    RateFidelity r;
+    r.loggedOpsPerS = o.value(QStringLiteral("logged_ops_per_s")).toDouble();
+    r.achievedOpsPerS = o.value(QStringLiteral("achieved_ops_per_s")).toDouble();
+    r.ratio = opt(o.value(QStringLiteral("ratio")));
+    const QJsonObject ps = o.value(QStringLiteral("per_second")).toObject();
+    r.seconds = uint64_t(ps.value(QStringLiteral("seconds")).toDouble());
+    r.quietSeconds = uint64_t(ps.value(QStringLiteral("quiet_seconds")).toDouble());
+    r.perSecondP50 = opt(ps.value(QStringLiteral("p50")));
+    r.perSecondP99 = opt(ps.value(QStringLiteral("p99")));
+    r.perSecondMax = opt(ps.value(QStringLiteral("max")));
+    return r;
+}
+
+std::vector<uint64_t> scheduledPerSecond(const ReplayPlan& plan)
+{
+    std::vector<uint64_t> out;
+    for (const auto& c : plan.connections)
+        for (const auto& op : c.ops) {
+            if (op.action != ReplayOp::Action::Send)
+                continue;
+            const auto s = size_t(op.atNs / 1000000000ULL);
+            if (out.size() <= s)
+                out.resize(s + 1, 0);
+            ++out[s];
+        }
+    return out;
+}
+
+Verdict rateVerdict(const RateFidelity& rate)
+{
+    const double pct = 100.0 * rate.difference().value_or(1.0);
+    return Verdict { QStringLiteral("replayed rate within %1 % of the log's").arg(kRateTolerance * 100.0),
+        QStringLiteral("the log's own rate (its timestamps, after --speed)"), rate.passed(),
+        std::round(pct * 100) / 100, kRateTolerance * 100.0, QStringLiteral("%"),
+        QStringLiteral("%1 operations/s achieved, %2 logged")
+            .arg(rate.achievedOpsPerS, 0, 'f', 2)
+            .arg(rate.loggedOpsPerS, 0, 'f', 2),
+        QStringLiteral("replay-rate") };
+}
+
 QStringList drift(const QJsonObject& fidelity)
 {
     QStringList out;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 
 namespace {
 
@@ -111,6 +112,8 @@ private:
     QString slotValue(const WorkloadOp& op, int slot, const QString& attr) const;
     QString render(const WorkloadOp& op, const QString& text) const;
     QString renderDn(const WorkloadOp& op, bool write) const;
+    void rankInSeconds();
+    void drawSpread();
     void schedule(ReplayPlan& plan);
     void renderOp(const WorkloadOp& op, ReplayOp& r) const;
     void classify(ReplayOp& r, ReplayPlan& plan);
@@ -125,6 +128,9 @@ private:
     std::vector<std::pair<QString, uint64_t>> m_top; // the most frequent tokens and their counts, rank order
     QHash<QString, QString> m_created; // token of an added entry -> its new uid
     QSet<QByteArray> m_touched, m_added;
+    std::map<uint64_t, uint64_t> m_perSecond; // log second -> operations
+    std::map<std::pair<uint64_t, std::pair<size_t, size_t>>, uint64_t> m_rank; // (time, where) -> rank in its second
+    std::map<uint64_t, std::vector<uint64_t>> m_spread; // log second -> the drawn positions, sorted
 };
 
 void Planner::rankTokens()
@@ -322,30 +328,53 @@ void Planner::countOp(const ReplayOp& r, ReplayPlan& plan) const
     }
 }
 
+// Each second's operations in log order (their rank in the second) and how many it has.
+void Planner::rankInSeconds()
+{
+    std::vector<std::pair<uint64_t, std::pair<size_t, size_t>>> all;
+    for (size_t c = 0; c < m_w.connections.size(); ++c)
+        for (size_t i = 0; i < m_w.connections[c].ops.size(); ++i)
+            all.push_back({ m_w.connections[c].ops[i].offsetNs, { c, i } });
+    std::sort(all.begin(), all.end());
+    for (const auto& a : all)
+        m_rank[a] = m_perSecond[a.first / kSecondNs]++;
+}
+
+// A log of whole seconds: each second's n operations at n random positions in it (sorted: log order kept), drawn
+// from the seed second by second, so that one seed gives one schedule.
+void Planner::drawSpread()
+{
+    std::mt19937_64 rng(m_s.seed.value_or(0));
+    for (const auto& [second, n] : m_perSecond) {
+        std::vector<uint64_t>& at = m_spread[second];
+        at.resize(n);
+        for (auto& v : at)
+            v = rng() % kSecondNs;
+        std::sort(at.begin(), at.end());
+    }
+}
+
 // Scheduled times, after every operation is rendered. Rate profile: each operation keeps its log second, and
-// the n operations of a second are spread evenly over it, in log order.
+// the n operations of a second are spread evenly over it, in log order. Speed, with a log of whole seconds: spread
+// at random first (drawSpread).
 void Planner::schedule(ReplayPlan& plan)
 {
     const auto& t = m_s.timing;
-    std::map<uint64_t, uint64_t> perSecond; // log second -> operations
-    std::map<std::pair<uint64_t, std::pair<size_t, size_t>>, uint64_t> rank;
-    if (t == ReplaySpec::Timing::RateProfile) {
-        std::vector<std::pair<uint64_t, std::pair<size_t, size_t>>> all;
-        for (size_t c = 0; c < m_w.connections.size(); ++c)
-            for (size_t i = 0; i < m_w.connections[c].ops.size(); ++i)
-                all.push_back({ m_w.connections[c].ops[i].offsetNs, { c, i } });
-        std::sort(all.begin(), all.end());
-        for (const auto& a : all)
-            rank[a] = perSecond[a.first / kSecondNs]++;
-    }
+    plan.spread = t == ReplaySpec::Timing::Speed && m_w.secondTimestamps();
+    if (t == ReplaySpec::Timing::RateProfile || plan.spread)
+        rankInSeconds();
+    if (plan.spread)
+        drawSpread();
     auto at = [&](uint64_t offset, std::pair<size_t, size_t> where) -> uint64_t {
         if (t == ReplaySpec::Timing::AsFastAsPossible)
             return 0;
+        if (t == ReplaySpec::Timing::Speed && plan.spread)
+            return uint64_t(double(offset + m_spread[offset / kSecondNs][m_rank[{ offset, where }]]) / m_s.speed);
         if (t == ReplaySpec::Timing::Speed)
             return uint64_t(double(offset) / m_s.speed);
         const uint64_t sec = offset / kSecondNs;
-        const uint64_t n = perSecond[sec];
-        return sec * kSecondNs + uint64_t((double(rank[{ offset, where }]) + 0.5) * double(kSecondNs) / double(n));
+        const uint64_t n = m_perSecond[sec];
+        return sec * kSecondNs + uint64_t((double(m_rank[{ offset, where }]) + 0.5) * double(kSecondNs) / double(n));
     };
     auto second = [&](uint64_t offset) -> uint64_t {
         if (t == ReplaySpec::Timing::AsFastAsPossible)

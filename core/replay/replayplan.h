@@ -16,8 +16,10 @@
 // with its scheduled time (ns after the replay starts), whether it may be sent before the previous operation's
 // result (only where the log shows its request before that result), and the request itself, rendered.
 //
-// Timing: --speed K: each logged time divided by K. --rate-profile: the log's operations per second kept, second
-// by second, and spread evenly inside each second, in log order. --as-fast-as-possible: no times (closed loop).
+// Timing: --speed K: each logged time divided by K; a log of whole seconds (Workload::secondTimestamps) has each
+// second's operations put at random positions in it first, drawn from the spec's seed, in log order. --rate-profile:
+// the log's operations per second kept, second by second, and spread evenly inside each second, in log order.
+// --as-fast-as-possible: no times (closed loop).
 // --duration S drops what is scheduled after S seconds (open loop).
 //
 // Values (--values mapped, the default): every slot whose attribute is the key space's (uid=?1, or the first RDN
@@ -86,6 +88,7 @@ public:
     uint64_t keysFolded = 0; // distinct tokens beyond the key space
     uint64_t mappedTokens = 0;
     bool closedLoop = false;
+    bool spread = false; // whole-second log times spread over their second at random (ReplaySpec::seed)
     uint64_t spanNs = 0; // the last scheduled time
     uint64_t loggedSpanNs = 0; // the log's own time from the first to the last operation kept
     // Writes: existing entries the replay modifies or deletes (read before, restored after), and entries it adds.

@@ -20,7 +20,7 @@ namespace Replay {
 
 namespace {
 
-constexpr uint64_t kStartLeadNs = 100000000ULL; // the threads start this long before the replay's time 0
+constexpr uint64_t kStartLeadNs = 100000000ULL; // the threads start this long before time 0, and wait for it
 constexpr uint64_t kWatermarkWaitNs = 100000000ULL;
 
 } // namespace
@@ -61,6 +61,9 @@ bool ReplayRun::prepare()
 {
     m_rec.kind = QStringLiteral("replay");
     m_rec.started = QDateTime::currentDateTime();
+    // Whole-second log times are spread at random over their second: the seed is in the record (reproducible).
+    if (!m_spec.seed && m_spec.timing == ReplaySpec::Timing::Speed && m_workload->secondTimestamps())
+        m_spec.seed = QRandomGenerator::global()->generate64() >> 1;
     m_rec.spec = m_spec.toJson();
     m_rec.environment = Environment::collect();
     m_tag = QString::number(qint64(::getpid()), 36) + u'x'
@@ -74,6 +77,8 @@ bool ReplayRun::prepare()
     }
     m_rec.spec.insert(QStringLiteral("workload_connections"), double(m_workload->connections.size()));
     m_rec.spec.insert(QStringLiteral("workload_operations"), double(m_workload->operationCount()));
+    // What the log cannot give (e.g. "timestamps to the second only"), as the workload says.
+    m_rec.spec.insert(QStringLiteral("gaps"), QJsonArray::fromStringList(m_workload->gaps));
     if (m_spec.target.insecure)
         m_rec.addWarning(QStringLiteral("tls-unverified"),
             QStringLiteral("--insecure: the server's certificate was not checked (trusted anyway)"));
@@ -287,9 +292,15 @@ void ReplayRun::stopWorkers()
 {
     if (m_monitorOk && m_setup.isOpen())
         m_monEnd = m_monitor->read(m_setup, nullptr);
-    for (auto& w : m_workers)
+    for (auto& w : m_workers) {
         for (size_t i = 0; i < m_byTemplate.size() && i < w->byTemplate().size(); ++i)
             m_byTemplate[i].merge(w->byTemplate()[i]);
+        const auto& sent = w->sentPerSecond();
+        if (m_sentPerSecond.size() < sent.size())
+            m_sentPerSecond.resize(sent.size(), 0);
+        for (size_t i = 0; i < sent.size(); ++i)
+            m_sentPerSecond[i] += sent[i];
+    }
 }
 
 void ReplayRun::undoWrites()
@@ -318,6 +329,8 @@ void ReplayRun::summarise()
     s.connectFailures = double(m_total.connectFailures);
     s.missed = double(m_total.missed);
     s.sendLagMs = LatencyFigures::of(m_total.sendLag);
+    if (m_total.sendLag.count() > 0)
+        s.sendLagHistogramNs = m_total.sendLag.toJson();
     s.latencyHistogramNs = m_total.all.latency.toJson();
     s.clientCpuS = std::round(m_cpu * 1000.0) / 1000.0;
     s.loadCpuS = std::round(m_loadCpu * 1000.0) / 1000.0;
@@ -331,7 +344,18 @@ void ReplayRun::summarise()
         s.server = srv.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(srv);
     }
     QJsonObject sum = s.toJson();
-    sum.insert(QStringLiteral("fidelity"), ReplayFidelity::compute(*m_plan, m_byTemplate, m_total.all.ops(), seconds));
+    sum.insert(QStringLiteral("window_epoch_ns"), windowEpochJson(m_t0, m_tEnd));
+    QJsonObject fidelity = ReplayFidelity::compute(*m_plan, m_byTemplate, m_total.all.ops(), seconds);
+    // Open loop: the achieved rate against the log's, whole run and per second, and its verdict.
+    fidelity.insert(QStringLiteral("rate"), QJsonValue(QJsonValue::Null));
+    if (!m_plan->closedLoop) {
+        const auto rate
+            = ReplayFidelity::RateFidelity::of(ReplayFidelity::scheduledPerSecond(*m_plan), m_sentPerSecond);
+        fidelity.insert(QStringLiteral("rate"), rate.toJson());
+        m_rec.verdicts << ReplayFidelity::rateVerdict(rate);
+    }
+    fidelity.insert(QStringLiteral("spread_within_second"), m_plan->spread);
+    sum.insert(QStringLiteral("fidelity"), fidelity);
     sum.insert(QStringLiteral("connections"),
         QJsonObject { { QStringLiteral("logged"), double(m_plan->connections.size()) },
             { QStringLiteral("opened"), double(m_total.connects) },
@@ -362,6 +386,8 @@ void ReplayRun::addWarnings()
             Units::formatNumber(double(m_total.missed), 0)
                 + QStringLiteral(" operations could not be sent within the operation timeout of their scheduled "
                                  "time and were not sent: the replay did not keep the log's pace"));
+    if (const QString late = scheduleLateMessage(m_total.sendLag); !late.isEmpty())
+        m_rec.addWarning(QStringLiteral("schedule-late"), late);
     if (m_plan->total.skippedWrites > 0)
         m_rec.addWarning(QStringLiteral("writes-skipped"),
             QString::number(m_plan->total.skippedWrites)

@@ -59,6 +59,11 @@ ProbeError validateOptions(const ReplaySpec& s)
     if (s.values == ReplaySpec::Values::Log && !s.keySpace.isEmpty())
         return ProbeError::invalid(
             QStringLiteral("key-space"), QStringLiteral("only with --values mapped (the logged values are sent)"));
+    if (s.seed && s.timing != ReplaySpec::Timing::Speed)
+        return ProbeError::invalid(QStringLiteral("seed"),
+            s.timing == ReplaySpec::Timing::RateProfile
+                ? QStringLiteral("not with --rate-profile, which spreads each second's operations evenly")
+                : QStringLiteral("not with --as-fast-as-possible: there are no times to spread"));
     if (!s.keySpace.isEmpty()) {
         ProbeError e;
         if (!ReplayKeySpace::parse(s.keySpace, &e))
@@ -109,6 +114,9 @@ ProbeError ReplaySpec::validate(const Workload* w) const
     if (values == Values::Mapped && keySpace.isEmpty() && hasValues(*w))
         return ProbeError::invalid(QStringLiteral("key-space"),
             QStringLiteral("required with --values mapped: the target's keys, e.g. uid=user[0-99999]"));
+    if (seed && !w->secondTimestamps())
+        return ProbeError::invalid(QStringLiteral("seed"),
+            QStringLiteral("this workload's times are finer than a second: nothing is spread, no seed applies"));
     if (hasNamedBind(*w) && passwordsFile.isEmpty() && sharedPasswordFile.isEmpty())
         return ProbeError::invalid(QStringLiteral("shared-password-file"),
             QStringLiteral("the workload binds, and logs carry no passwords: give --shared-password-file FILE "
@@ -132,6 +140,8 @@ QJsonObject ReplaySpec::toJson() const
         o.insert(QStringLiteral("key_space"), keySpace);
     if (!writeBase.isEmpty())
         o.insert(QStringLiteral("write_base"), writeBase);
+    if (seed)
+        o.insert(QStringLiteral("seed"), QString::number(*seed)); // a string: a double loses 64-bit seeds
     o.insert(QStringLiteral("duration_s"), durationSec > 0 ? QJsonValue(durationSec) : QJsonValue(QJsonValue::Null));
     return o;
 }

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -51,6 +52,9 @@ struct ReplaySpec
     bool dryRun = false;
     bool readServerCounters = true;
     int threads = 2; // the fixed pool that drives every connection
+    // --speed with a log of whole-second timestamps: each second's operations are spread over it at random positions
+    // drawn from this seed (in log order). Absent: the run draws one and records it (the spec's "seed").
+    std::optional<quint64> seed;
 
     static QString timingName(Timing t); // "speed", "rate-profile", "as-fast-as-possible"
     static QString valuesName(Values v); // "mapped", "log"

@@ -112,29 +112,81 @@ void ReplayWorker::record(const ReplayOp& op, int code, int entries, uint64_t no
     count(st.byKind[size_t(op.kind)], op.kind, code, entries, latencyNs, kTimeout);
 }
 
+// Until the replay's time 0 the thread only waits: no connect, no send lands before the measured span.
+bool ReplayWorker::waitForStart()
+{
+    for (;;) {
+        if (m_shared.stop.load(std::memory_order_relaxed))
+            return false;
+        const uint64_t now = nowNs(), t0 = m_shared.clock.t0();
+        if (now >= t0)
+            return true;
+        const uint64_t waitNs = std::min(t0 - now, kMaxWaitNs);
+        const timespec ts { time_t(waitNs / 1000000000ULL), long(waitNs % 1000000000ULL) };
+        nanosleep(&ts, nullptr);
+    }
+}
+
+// Connections are sorted by their open time: start the connects that are due, at most kMaxConnecting at once and
+// kStartsPerRound per round.
+uint64_t ReplayWorker::openDue(uint64_t now)
+{
+    uint64_t wake = now + kMaxWaitNs;
+    for (size_t started = 0; m_nextPending < m_conns.size() && m_connecting.size() < kMaxConnecting; ++m_nextPending) {
+        if (started++ == kStartsPerRound)
+            return std::min(wake, now); // the next round, once the open connections had their turn
+        Conn& c = m_conns[m_nextPending];
+        const uint64_t due = m_shared.clock.t0() + c.plan->openAtNs;
+        if (!m_shared.plan.closedLoop && now < due)
+            return std::min(wake, due);
+        c.connecting = std::make_unique<LdapConnector>(m_shared.target, &m_tls);
+        c.state = Conn::State::Connecting;
+        m_connecting.push_back(&c);
+    }
+    return m_connecting.empty() ? wake : std::min(wake, now + kConnectPollNs);
+}
+
+void ReplayWorker::connected(uint64_t now)
+{
+    for (auto it = m_connecting.begin(); it != m_connecting.end();) {
+        Conn& c = **it;
+        if (!c.connecting->done()) {
+            ++it;
+            continue;
+        }
+        it = m_connecting.erase(it);
+        c.session = std::make_unique<LdapSession>();
+        const ProbeError e = c.connecting->take(*c.session);
+        c.connecting.reset();
+        {
+            std::lock_guard lock(m_mutex);
+            ReplayStats& st = m_pending[std::max<int64_t>(0, m_shared.clock.index(now))];
+            ++(e.isError() ? st.connectFailures : st.connects);
+        }
+        if (e.isError()) { // everything it had to send fails
+            c.session.reset();
+            lost(c, now, e.nativeCode > 0 ? e.nativeCode : kServerDown);
+            setLastError(QStringLiteral("connect: ") + e.message());
+            continue;
+        }
+        c.fd = c.session->fd();
+        c.state = Conn::State::Open;
+        m_open.push_back(&c);
+    }
+}
+
 void ReplayWorker::run()
 {
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
     std::vector<pollfd> fds;
     std::vector<Conn*> polled;
+    const bool started = waitForStart();
     uint64_t lastExpire = nowNs();
-    const bool closedLoop = m_shared.plan.closedLoop;
-    while (!m_shared.stop.load(std::memory_order_relaxed)) {
+    while (started && !m_shared.stop.load(std::memory_order_relaxed)) {
         uint64_t now = nowNs();
-        uint64_t wake = now + kMaxWaitNs;
-        // Open what is due (connections are sorted by their open time), then give every open one its turn.
-        for (; m_nextPending < m_conns.size(); ++m_nextPending) {
-            Conn& c = m_conns[m_nextPending];
-            const uint64_t due = m_shared.clock.t0() + c.plan->openAtNs;
-            if (!closedLoop && now < due) {
-                wake = std::min(wake, due);
-                break;
-            }
-            open(c, now);
-            if (c.state == Conn::State::Open)
-                m_open.push_back(&c);
-            now = nowNs();
-        }
+        connected(now);
+        uint64_t wake = openDue(now);
+        now = nowNs();
         fds.clear();
         polled.clear();
         for (Conn* c : m_open) {
@@ -146,7 +198,7 @@ void ReplayWorker::run()
         }
         m_open.swap(polled);
         m_watermark.store(now, std::memory_order_release);
-        if (m_open.empty() && m_nextPending >= m_conns.size())
+        if (m_open.empty() && m_connecting.empty() && m_nextPending >= m_conns.size())
             break;
         now = nowNs();
         // A timed wait ends some 50 µs late, and that lateness would be in the latency (it counts from the
@@ -164,10 +216,12 @@ void ReplayWorker::run()
             expire(now);
         }
     }
-    // Stopped: what is in flight is abandoned, every connection closed.
-    for (Conn& c : m_conns)
+    // Stopped: what is in flight is abandoned, every connection closed (one being made: once it is).
+    for (Conn& c : m_conns) {
         if (c.state == Conn::State::Open)
             close(c);
+        c.connecting.reset();
+    }
     timespec cpu {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
     m_cpuSeconds.store(double(cpu.tv_sec) + double(cpu.tv_nsec) / 1e9, std::memory_order_release);
@@ -191,26 +245,6 @@ uint64_t ReplayWorker::step(Conn& c, uint64_t now)
             wake = std::min(wake, closeAt);
     }
     return wake;
-}
-
-void ReplayWorker::open(Conn& c, uint64_t now)
-{
-    c.session = std::make_unique<LdapSession>();
-    const ProbeError e = c.session->open(m_shared.target, nullptr, &m_tls);
-    {
-        std::lock_guard lock(m_mutex);
-        ReplayStats& st = m_pending[std::max<int64_t>(0, m_shared.clock.index(now))];
-        ++(e.isError() ? st.connectFailures : st.connects);
-        if (e.isError())
-            m_lastError = QStringLiteral("connect: ") + e.message();
-    }
-    if (!e.isError()) {
-        c.fd = c.session->fd();
-        c.state = Conn::State::Open;
-        return;
-    }
-    c.session.reset();
-    lost(c, nowNs(), e.nativeCode > 0 ? e.nativeCode : kServerDown);
 }
 
 // Sends every operation that is due and that the log's order allows: one the log shows sent before the previous
@@ -248,12 +282,25 @@ void ReplayWorker::sendDue(Conn& c, uint64_t now, uint64_t& wake)
         const size_t index = c.next++;
         if (!send(c, index, closedLoop ? now : due))
             continue;
-        if (!closedLoop) {
-            std::lock_guard lock(m_mutex);
-            m_pending[std::max<int64_t>(0, m_shared.clock.index(now))].sendLag.record(now - due);
-        }
+        countSend(now, closedLoop ? 0 : now - due, !closedLoop);
         now = nowNs();
     }
+}
+
+// A send inside the measured span: its second (the achieved rate) and, open loop, how late it left.
+void ReplayWorker::countSend(uint64_t now, uint64_t lagNs, bool openLoop)
+{
+    const uint64_t t0 = m_shared.clock.t0();
+    if (now > m_shared.endNs.load(std::memory_order_relaxed) || now < t0)
+        return;
+    const auto second = size_t((now - t0) / 1000000000ULL);
+    if (m_sentPerSecond.size() <= second)
+        m_sentPerSecond.resize(second + 1, 0);
+    ++m_sentPerSecond[second];
+    if (!openLoop)
+        return;
+    std::lock_guard lock(m_mutex);
+    m_pending[std::max<int64_t>(0, m_shared.clock.index(now))].sendLag.record(lagNs);
 }
 
 bool ReplayWorker::send(Conn& c, size_t index, uint64_t startNs)

@@ -2,6 +2,7 @@
 
 #include "core/common/histogram.h"
 #include "core/common/intervalclock.h"
+#include "core/ldap/ldapconnector.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/loadstats.h"
 #include "core/replay/replayplan.h"
@@ -46,7 +47,9 @@ struct ReplayShared
 };
 
 // One replay thread: its share of the logged connections (one LdapSession each, never shared), each opened at its
-// logged time, its operations sent at their scheduled times with the asynchronous API, multiplexed with poll().
+// logged time on a thread of its own (LdapConnector: a slow connect, TLS handshake or server never stalls the
+// others), its operations sent at their scheduled times with the asynchronous API, multiplexed with poll(). Nothing
+// is done before the replay's time 0.
 // An operation the log shows sent only after the previous one's result waits for it here too. Latency counts from
 // the scheduled time (open loop) or the send (closed loop), and ends when poll() reports the response.
 class ReplayWorker
@@ -65,6 +68,8 @@ public:
     double cpuSeconds() const { return m_cpuSeconds.load(std::memory_order_acquire); } // this thread's, after run()
     // After run() returned: per template (indexed like the plan's templates), the whole replay.
     const std::vector<LoadCounts>& byTemplate() const { return m_byTemplate; }
+    // After run() returned: the operations sent in each second after time 0 (inside the measured span).
+    const std::vector<uint64_t>& sentPerSecond() const { return m_sentPerSecond; }
 
     static uint64_t nowNs();
 
@@ -79,9 +84,11 @@ private:
     {
         const ReplayConnectionPlan* plan = nullptr;
         std::unique_ptr<LdapSession> session;
+        std::unique_ptr<LdapConnector> connecting;
         enum class State
         {
             Pending,
+            Connecting,
             Open,
             Done
         } state
@@ -92,14 +99,20 @@ private:
     };
     static constexpr uint64_t kMaxWaitNs = 10000000ULL;
     static constexpr uint64_t kSpinNs = 80000ULL;
+    static constexpr uint64_t kConnectPollNs = 1000000ULL; // how often a connection being made is looked at
+    static constexpr size_t kMaxConnecting = 32; // connections being made at once, per thread
+    static constexpr size_t kStartsPerRound = 4; // connects started per loop round: a thread's start costs time too
     static constexpr int kServerDown = 81;
     static constexpr int kTimeout = 85;
     static constexpr int kLocalError = 82;
 
+    bool waitForStart(); // false: stopped before time 0
+    uint64_t openDue(uint64_t now); // starts the connects that are due; returns when it needs the loop next
+    void connected(uint64_t now); // takes the connects that finished
     uint64_t step(Conn& c, uint64_t now); // returns the next time it needs the loop (absolute ns)
-    void open(Conn& c, uint64_t now);
     void sendDue(Conn& c, uint64_t now, uint64_t& wake);
     bool send(Conn& c, size_t index, uint64_t startNs);
+    void countSend(uint64_t now, uint64_t lagNs, bool openLoop);
     void drain(Conn& c, uint64_t now);
     void lost(Conn& c, uint64_t now, int code);
     void close(Conn& c);
@@ -111,10 +124,12 @@ private:
     std::vector<Conn> m_conns; // by logged open time
     size_t m_nextPending = 0; // m_conns before this were opened (or failed)
     std::vector<Conn*> m_open; // the connections open now
+    std::vector<Conn*> m_connecting; // being made (LdapConnector)
     LdapTlsContext m_tls; // LDAPS/StartTLS: one context for all this thread's connections
     std::vector<char*> m_attrs;
     std::vector<LdapSession::Completion> m_done;
     std::vector<LoadCounts> m_byTemplate;
+    std::vector<uint64_t> m_sentPerSecond;
     std::atomic<uint64_t> m_watermark { 0 };
     std::atomic<bool> m_finished { false };
     std::atomic<double> m_cpuSeconds { 0 };

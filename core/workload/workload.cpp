@@ -41,6 +41,18 @@ std::optional<WorkloadOpKind> workloadOpKind(const QString& name)
     return std::nullopt;
 }
 
+bool Workload::secondTimestamps() const
+{
+    uint64_t n = 0;
+    for (const auto& c : connections)
+        for (const auto& op : c.ops) {
+            if (op.offsetNs % 1000000000ULL != 0)
+                return false;
+            ++n;
+        }
+    return n >= 2;
+}
+
 uint64_t Workload::operationCount() const
 {
     uint64_t n = 0;

@@ -90,4 +90,7 @@ struct Workload
     QJsonObject analysis; // the dirbench.workload/1 analysis it was saved with, if any
 
     uint64_t operationCount() const;
+    // The log gave whole seconds only (389-ds without high-resolution time, syslog): every operation's time is a
+    // whole second after the first event (and there are at least two). The replay spreads each second's operations.
+    bool secondTimestamps() const;
 };

@@ -1,6 +1,8 @@
 // ReplayPlan and ReplaySpec without a server: the schedules (speed, rate profile, closed loop), the overlap rule,
 // values mapped onto the key space by frequency rank, writes under the write base or skipped, --dry-run's counts,
-// and the spec's errors naming their option.
+// and the spec's errors naming their option; whole-second logs spread by a seed (one seed, one schedule); the rate
+// fidelity's figures and verdict on given numbers.
+#include "core/replay/replayfidelity.h"
 #include "core/replay/replayplan.h"
 #include "core/workload/workloadfile.h"
 
@@ -93,6 +95,9 @@ private slots:
     void specErrorsNameTheOption();
     void passwordsFileMustBePrivate();
     void planFromAWorkloadFile();
+    void wholeSecondsSpreadBySeed();
+    void seedRefusedWhereItDoesNotApply();
+    void rateFidelityOnGivenNumbers();
 };
 
 void TstReplayPlan::speedDividesTheLoggedTimes()
@@ -452,6 +457,128 @@ void TstReplayPlan::planFromAWorkloadFile()
     const ReplayPlan p = makePlan(*back, baseSpec());
     QCOMPARE(p.connections[0].ops[1].filter, QByteArray("(uid=user1)"));
     QCOMPARE(p.connections[0].ops[1].atNs, 2 * kMs);
+}
+
+namespace {
+
+// Three connections logged to the second: 5 operations in second 0, 3 in second 1, 4 in second 3.
+Workload wholeSeconds()
+{
+    Workload w = baseWorkload();
+    const std::vector<std::vector<uint64_t>> times { { 0, 0, 1000, 3000 }, { 0, 0, 1000, 3000 },
+        { 0, 1000, 3000, 3000 } };
+    for (size_t i = 0; i < times.size(); ++i) {
+        WorkloadConnection c;
+        c.id = 10 + i;
+        c.openNs = 0;
+        for (uint64_t t : times[i])
+            c.ops.push_back(search(t, "v" + QString::number(i)));
+        w.connections.push_back(c);
+    }
+    return w;
+}
+
+std::vector<uint64_t> scheduleOf(const ReplayPlan& p)
+{
+    std::vector<uint64_t> out;
+    for (const auto& c : p.connections)
+        for (const auto& op : c.ops)
+            out.push_back(op.atNs);
+    return out;
+}
+
+} // namespace
+
+void TstReplayPlan::wholeSecondsSpreadBySeed()
+{
+    const Workload w = wholeSeconds();
+    QVERIFY(w.secondTimestamps());
+    ReplaySpec s = baseSpec();
+    s.seed = 42;
+    const ReplayPlan a = makePlan(w, s), b = makePlan(w, s);
+    QVERIFY(a.spread);
+    QCOMPARE(scheduleOf(a), scheduleOf(b)); // one seed, one schedule
+    s.seed = 43;
+    QVERIFY(scheduleOf(makePlan(w, s)) != scheduleOf(a));
+    s.seed = 42;
+    QCOMPARE(s.toJson().value("seed").toString(), QString("42")); // recorded
+    // Each operation stays in its logged second, no longer all at its start; log order kept on each connection.
+    int atStart = 0;
+    for (size_t c = 0; c < w.connections.size(); ++c) {
+        const auto& ops = a.connections[c].ops;
+        for (size_t i = 0; i < ops.size(); ++i) {
+            const uint64_t logged = w.connections[c].ops[i].offsetNs;
+            QVERIFY(ops[i].atNs >= logged && ops[i].atNs < logged + 1000 * kMs);
+            atStart += ops[i].atNs == logged;
+            if (i > 0)
+                QVERIFY(ops[i].atNs >= ops[i - 1].atNs);
+        }
+    }
+    QVERIFY(atStart < 3);
+    // --speed 2 halves the spread times too; the per-second counts of the schedule are the log's.
+    s.speed = 2;
+    const ReplayPlan fast = makePlan(w, s);
+    const auto ta = scheduleOf(a), tf = scheduleOf(fast);
+    for (size_t i = 0; i < ta.size(); ++i)
+        QVERIFY(std::abs(double(tf[i]) - double(ta[i]) / 2) <= 1);
+    QCOMPARE(ReplayFidelity::scheduledPerSecond(a), (std::vector<uint64_t> { 5, 3, 0, 4 }));
+    // A log with finer times is not spread.
+    Workload fine = w;
+    fine.connections[0].ops[1].offsetNs += 1;
+    s.seed.reset();
+    QVERIFY(!makePlan(fine, s).spread);
+}
+
+void TstReplayPlan::seedRefusedWhereItDoesNotApply()
+{
+    ReplaySpec s = baseSpec();
+    s.seed = 1;
+    s.timing = ReplaySpec::Timing::RateProfile;
+    QCOMPARE(s.validate().field, QString("seed"));
+    s.timing = ReplaySpec::Timing::AsFastAsPossible;
+    QCOMPARE(s.validate().field, QString("seed"));
+    s.timing = ReplaySpec::Timing::Speed;
+    QVERIFY(!s.validate().isError());
+    Workload fine = wholeSeconds();
+    fine.connections[0].ops[1].offsetNs += 1;
+    const ProbeError e = s.validate(&fine);
+    QCOMPARE(e.field, QString("seed"));
+    QVERIFY2(e.detail.contains("finer than a second"), qPrintable(e.detail));
+}
+
+void TstReplayPlan::rateFidelityOnGivenNumbers()
+{
+    using ReplayFidelity::RateFidelity;
+    // The log's rate kept second by second: passes, every per-second difference 0.
+    const RateFidelity same = RateFidelity::of({ 100, 200, 0, 100 }, { 100, 200, 0, 100 });
+    QVERIFY(same.passed());
+    QCOMPARE(*same.ratio, 1.0);
+    QCOMPARE(same.seconds, uint64_t(4));
+    QCOMPARE(same.quietSeconds, uint64_t(1));
+    QCOMPARE(*same.perSecondP99, 0.0);
+    QCOMPARE(same.loggedOpsPerS, 100.0);
+    // 6 % short over the run: fails; 4 % short: passes. Per second: 10 %, 2 %, 6 % off.
+    const RateFidelity shortBy6 = RateFidelity::of({ 100, 100, 100 }, { 90, 98, 94 });
+    QVERIFY(!shortBy6.passed());
+    QVERIFY(std::abs(*shortBy6.difference() - 0.06) < 1e-9);
+    QVERIFY(std::abs(*shortBy6.perSecondP50 - 0.06) < 1e-9);
+    QVERIFY(std::abs(*shortBy6.perSecondP99 - 0.10) < 1e-9);
+    QVERIFY(!ReplayFidelity::rateVerdict(shortBy6).passed);
+    QCOMPARE(ReplayFidelity::rateVerdict(shortBy6).measured, 6.0);
+    QVERIFY(RateFidelity::of({ 100, 100 }, { 96, 96 }).passed());
+    // Bursts moved between seconds keep the whole-run rate and show per second.
+    const RateFidelity moved = RateFidelity::of({ 100, 100 }, { 150, 50 });
+    QVERIFY(moved.passed());
+    QCOMPARE(*moved.perSecondMax, 0.5);
+    // Sends after the schedule's last second do not count: a replay that fell behind fails.
+    QVERIFY(!RateFidelity::of({ 100, 100 }, { 50, 100, 50 }).passed());
+    // The JSON round trip keeps the figures; an empty schedule has no ratio and does not pass.
+    const RateFidelity back = RateFidelity::fromJson(shortBy6.toJson());
+    QCOMPARE(back.passed(), false);
+    QVERIFY(std::abs(*back.perSecondP99 - 0.10) < 1e-9);
+    QCOMPARE(shortBy6.toJson().value("passed").toBool(), false);
+    QVERIFY(!RateFidelity::of({}, {}).ratio);
+    QVERIFY(!RateFidelity::of({}, {}).passed());
 }
 
 QTEST_GUILESS_MAIN(TstReplayPlan)
