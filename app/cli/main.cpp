@@ -30,10 +30,10 @@ DirBench: directory-service performance workbench, headless.
 Commands:
   agent     one agent of a load from many hosts (started by 'ldap ... --agents'; NDJSON on stdin/stdout)
   agents    check the agents' hosts: version, clock offset, round trip, CPUs, the target reachable
-  disk      test a disk the way a directory server uses it (dd as the seed measured, sequential,
+  disk      test a disk the way a directory server uses it (dd as the eDirectory article measures it, sequential,
             random, commit latency, and the "directory" suite with verdicts)
   cloud     cloud disk catalog: list, eval a disk at a size, "what do I need", measured vs listed
-  curve     entry-cache coverage vs ops/s: a 389-ds cache sweep, or a working-set sweep on any server
+  curve     entry-cache coverage vs ok/s: a 389-ds cache sweep, or a working-set sweep on any server
   experiment  the guide's experiments: threads (Table 2), tls (Table 7), dbsize (Table 5)
   history   list, show, export, import, compare, rename, tag or delete saved runs
   ldap      probe an LDAP server, or load it: search, bind, modify, compare, adddel, mixed
@@ -41,7 +41,7 @@ Commands:
   merge     merge the records of loads run together from several hosts, exactly (histograms, not averages)
   replication  replication lag: a marker written on the supplier, timed until each consumer shows it
   report    a PDF/HTML/CSV report of run records (--in RUN.json ... --pdf OUT.pdf); needs no display
-  sandbox   start, inspect or stop a private slapd on 127.0.0.1 with generated entries (demo, tests)
+  sandbox   start, inspect or stop a private slapd (or 389-ds) on 127.0.0.1 with generated entries
   sizing    RAM and cache sizing per server kind, each number with its formula and source
   workload  analyze access logs (389-ds, OpenLDAP stats, slapo-accesslog LDIF): mix, templates, skew, churn
 

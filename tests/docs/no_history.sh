@@ -9,6 +9,8 @@ words='\bissues? #?[0-9]+|\b(work|numbered) (items?|periods?)\b|\bperiods? [0-9]
 words+='|\b(previous|earlier|prior|last|later) (sessions?|attempts?|tries|try|periods? of work)\b'
 words+='|\b(attempt|try|stop) #?[0-9]+\b|\b(who|we|first) found\b|\bwas found (in|by|during)\b'
 words+='|\b(the|this|that) (issue|ticket|work item) (asked|asks|said|wanted)\b|\bfiled by\b'
+words+='|\b(since|until|before|after) (the )?(sessions?|periods?|issues?|work items?)\b|\b(an|the) earlier runs?\b'
+words+='|\bthat is how\b|\((first|second|third) part\)|\bthe old [0-9][0-9.,]*(×|x\b)'
 help=$(mktemp)
 trap 'rm -f "$help"' EXIT
 "$cli" --help >"$help"

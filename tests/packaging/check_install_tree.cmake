@@ -15,6 +15,8 @@ set(expected
     share/doc/dirbench/copyright
     share/doc/dirbench/changelog.gz
     share/doc/dirbench/README.md
+    share/doc/dirbench/docs/records.md
+    share/doc/dirbench/docs/screenshots/disk-page.png
     share/dirbench/catalog/cloud-disks.json)
 if(GUI)
     list(APPEND expected
