@@ -50,7 +50,8 @@ void TestFirstStart::firstStartStartsTheDemoWithoutALoad()
         QCOMPARE(window.currentPage(), static_cast<Page*>(window.ldapPage()));
         QTRY_COMPARE_WITH_TIMEOUT(window.demoDirectory()->state(), DemoDirectory::State::Running, 60000);
         const QString uri = window.ldapPage()->connectionForm()->uri();
-        QVERIFY2(uri == window.demoDirectory()->info()->uri || uri == window.demoDirectory()->info()->ldapsUri, qPrintable(uri));
+        QVERIFY2(uri == window.demoDirectory()->info()->uri || uri == window.demoDirectory()->info()->ldapsUri,
+            qPrintable(uri));
         QVERIFY(!window.ldapPage()->isRunning()); // a load would have started as the demo came up
         QTRY_COMPARE_WITH_TIMEOUT(runner.runningCount(), 0, 10000);
         QVERIFY(window.ldapPage()->lastRecord().kind.isEmpty());
