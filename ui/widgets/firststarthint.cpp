@@ -25,7 +25,7 @@ FirstStartHint::FirstStartHint(QWidget* parent)
     auto* label = new QLabel(tr("New here? Three things to try:"), this);
     label->setWordWrap(true);
     NoteStyle::apply(label);
-    auto* disk = hintButton(QStringLiteral("hintDiskButton"), tr("1. A disk test (the seed's dd)"), this);
+    auto* disk = hintButton(QStringLiteral("hintDiskButton"), tr("1. A disk test"), this);
     auto* load = hintButton(QStringLiteral("hintLoadButton"), tr("2. A load against the demo directory"), this);
     auto* report = hintButton(QStringLiteral("hintReportButton"), tr("3. A PDF report of what you ran"), this);
     auto* close = hintButton(QStringLiteral("hintDismissButton"), tr("Dismiss"), this);
