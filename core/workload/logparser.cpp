@@ -100,10 +100,22 @@ JoinedOp* OpJoiner::findPending(uint64_t conn, int64_t op)
 
 void OpJoiner::dropPending(uint64_t conn, JoinedOp* j)
 {
-    auto& waiting = m_pending[conn].waiting;
+    auto& p = m_pending[conn];
     const auto slot = uint32_t(j - m_pool.data());
-    waiting.erase(std::find(waiting.begin(), waiting.end(), slot));
+    p.waiting.erase(std::find(p.waiting.begin(), p.waiting.end(), slot));
     m_free.push_back(slot);
+    if (p.closed && p.waiting.empty()) {
+        m_sink->connectionClosed(conn, p.closeNs);
+        m_pending.erase(conn);
+    }
+}
+
+void OpJoiner::closeAfterFlush(uint64_t conn, Pending& p)
+{
+    flushConnection(p);
+    if (p.closed)
+        m_sink->connectionClosed(conn, p.closeNs);
+    p.closed = false;
 }
 
 void OpJoiner::flushConnection(Pending& p)
@@ -120,18 +132,31 @@ void OpJoiner::opened(uint64_t conn, uint64_t ns, std::string_view client)
 {
     const auto it = m_pending.find(conn);
     if (it != m_pending.end()) // a connection number reused (a restarted server): the old one is over
-        flushConnection(it->second);
+        closeAfterFlush(conn, it->second);
     m_sink->connectionOpened(conn, ns, client);
 }
 
 void OpJoiner::closed(uint64_t conn, uint64_t ns)
 {
     const auto it = m_pending.find(conn);
-    if (it != m_pending.end()) {
-        flushConnection(it->second);
-        m_pending.erase(it);
+    if (it != m_pending.end() && !it->second.waiting.empty()) {
+        it->second.closed = true;
+        it->second.closeNs = ns;
+        m_closedWaiting.push_back(conn);
+    } else {
+        if (it != m_pending.end())
+            m_pending.erase(it);
+        m_sink->connectionClosed(conn, ns);
     }
-    m_sink->connectionClosed(conn, ns);
+    if (m_closedWaiting.size() > ClosedConnectionsKept) {
+        const uint64_t oldest = m_closedWaiting.front();
+        m_closedWaiting.pop_front();
+        const auto old = m_pending.find(oldest);
+        if (old != m_pending.end() && old->second.closed) {
+            closeAfterFlush(oldest, old->second);
+            m_pending.erase(old);
+        }
+    }
 }
 
 void OpJoiner::finish()
@@ -145,7 +170,11 @@ void OpJoiner::finish()
         ++m_stats->requestsWithoutResult;
         m_sink->operation(m_pool[slot]);
     }
+    for (auto& [conn, p] : m_pending)
+        if (p.closed)
+            m_sink->connectionClosed(conn, p.closeNs);
     m_pending.clear();
+    m_closedWaiting.clear();
     m_free.clear();
     m_pool.clear();
 }

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -128,15 +129,23 @@ private:
     struct Pending
     {
         std::vector<uint32_t> waiting; // m_pool indices, in request order
+        bool closed = false; // its close line was read; its last results may still follow
+        uint64_t closeNs = 0; // handed on as the close once the last of them is in
     };
+    // 389-ds's threads write a connection's close line and its last result in either order (the close can come
+    // first, stamped microseconds earlier): a closed connection's requests wait for their results until this many
+    // connections closed after it, its number is reused, or the log ends; the close is handed on after them.
+    static constexpr size_t ClosedConnectionsKept = 256;
     JoinedOp* findPending(uint64_t conn, int64_t op);
     void dropPending(uint64_t conn, JoinedOp* j);
     void flushConnection(Pending& p);
+    void closeAfterFlush(uint64_t conn, Pending& p);
     uint32_t takeSlot();
 
     WorkloadSink* m_sink;
     ParseStats* m_stats;
     std::unordered_map<uint64_t, Pending> m_pending;
+    std::deque<uint64_t> m_closedWaiting; // closed connections with requests waiting, oldest first
     std::vector<JoinedOp> m_pool;
     std::vector<uint32_t> m_free;
     JoinedOp m_orphan;

@@ -48,6 +48,7 @@ private slots:
     void fixtures_data();
     void fixtures();
     void prefixVariants();
+    void closeBeforeTheLastResult();
     void noOperationIsAnError();
     void notUnderstoodWarns();
     void serverLogJoinSaysSo();
@@ -140,6 +141,27 @@ void TstLogFormats::prefixVariants()
 }
 
 // The 2.4 prefix read as an unknown one (a slash-dated stamp no server writes): nothing recognised, exit-1 error.
+// 389-ds 2.3.1 here wrote a connection's UNBIND and Disconnect lines before the RESULT of its last modify (the result
+// stamped earlier; its threads log in either order): the modify still joins its result, on its one connection.
+void TstLogFormats::closeBeforeTheLastResult()
+{
+    const QByteArray text = "[06/Dec/2026:19:59:06.720271215 +0000] conn=6 fd=66 slot=66 connection from 127.0.0.1 "
+                            "to 127.0.0.1\n"
+                            "[06/Dec/2026:19:59:09.803596602 +0000] conn=6 op=1262 MOD "
+                            "dn=\"uid=user981,ou=people,dc=example,dc=com\"\n"
+                            "[06/Dec/2026:19:59:09.806160812 +0000] conn=6 op=1263 UNBIND\n"
+                            "[06/Dec/2026:19:59:09.807544494 +0000] conn=6 op=1263 fd=66 Disconnect - Cleanly Closed "
+                            "Connection - U1\n"
+                            "[06/Dec/2026:19:59:09.806001699 +0000] conn=6 op=1262 RESULT err=0 tag=103 nentries=0 "
+                            "wtime=0.000124687 optime=0.002409305 etime=0.002532900\n";
+    const AnalyzeResult r = analyze(write(m_dir, "close-first.log", text));
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    const QJsonObject unmatched = r.analysis["unmatched"].toObject();
+    QCOMPARE(unmatched["results_without_request"].toInt(), 0);
+    QCOMPARE(unmatched["requests_without_result"].toInt(), 0);
+    QCOMPARE(r.analysis["connections"].toInt(), 1);
+}
+
 void TstLogFormats::noOperationIsAnError()
 {
     QFile in(fixture("openldap-2.4-hex.log"));
