@@ -24,6 +24,8 @@ DIRBENCH_TEST_PKGS+=(btrfs-progs dmsetup)
 DIRBENCH_TEST_PKGS+=(iproute2 openssh-server openssh-client ansible-core)
 # The packaging checks: desktop entry, AppStream metadata, man pages.
 DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
+# tests/docs/readme_commands.py: the README's command examples run by a python3 script.
+DIRBENCH_TEST_PKGS+=(python3)
 # ccache: the compiler launcher of the test, package and fuzz builds (dirbench_ccache below).
 DIRBENCH_TEST_PKGS+=(ccache)
 # Only building the .deb (scripts/package.sh) needs these: CPack finds ELF files with file(1) and computes the
