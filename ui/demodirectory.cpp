@@ -8,6 +8,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QJsonArray>
 #include <QMutex>
 #include <QMutexLocker>
 
@@ -25,6 +26,14 @@ RunRecord sandboxRecord(const QString& kind)
     r.kind = kind;
     r.started = QDateTime::currentDateTime();
     return r;
+}
+
+// Demo directories of GUIs that were killed (nobody could stop them), stopped: one warning each.
+void addOrphansStopped(RunRecord* r, const QStringList& dirs)
+{
+    for (const QString& dir : dirs)
+        r->warnings.append({ QStringLiteral("orphan-stopped"),
+            QStringLiteral("stopped the demo directory of a DirBench that is gone: ") + dir });
 }
 
 } // namespace
@@ -60,10 +69,7 @@ void DemoDirectory::start(SandboxOptions options)
         RunRecord r = sandboxRecord(QStringLiteral("sandbox"));
         r.spec = { { QStringLiteral("entries"), options.entries }, { QStringLiteral("tls"), options.tls },
             { QStringLiteral("replicas"), options.topology.replicas } };
-        // Demo directories of GUIs that were killed (nobody could stop them): stop them first.
-        for (const QString& dir : SlapdSandbox::stopOrphans(options.parentDir))
-            r.warnings.append({ QStringLiteral("orphan-stopped"),
-                QStringLiteral("stopped the demo directory of a DirBench that is gone: ") + dir });
+        addOrphansStopped(&r, SlapdSandbox::stopOrphans(options.parentDir)); // theirs first
         ProbeError e;
         const std::optional<SandboxInfo> info = SlapdSandbox::start(options, &e, &ctx);
         if (!info) {
@@ -108,10 +114,33 @@ void DemoDirectory::stop()
     setState(State::Stopping);
 }
 
+void DemoDirectory::stopOrphans(const QString& parentDir)
+{
+    if (m_orphansRunId != 0)
+        return;
+    m_orphansRunId = m_runner->start([parentDir](RunContext&) {
+        RunRecord r = sandboxRecord(QStringLiteral("sandbox-orphans"));
+        const QStringList dirs = SlapdSandbox::stopOrphans(parentDir);
+        addOrphansStopped(&r, dirs);
+        r.summary.insert(QStringLiteral("stopped"), QJsonArray::fromStringList(dirs));
+        return r;
+    });
+}
+
 void DemoDirectory::onFinished(int runId, const RunRecord& record)
 {
     if (runId == 0)
         return;
+    if (runId == m_orphansRunId) {
+        m_orphansRunId = 0;
+        QStringList dirs;
+        const QJsonArray stopped = record.summary.value(QStringLiteral("stopped")).toArray();
+        for (const auto& d : stopped)
+            dirs << d.toString();
+        if (!dirs.isEmpty())
+            emit orphansStopped(dirs);
+        return;
+    }
     if (runId == m_startRunId) {
         m_startRunId = 0;
         const std::optional<SandboxInfo> info

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
@@ -42,6 +43,9 @@ public:
     void start(SandboxOptions options);
     // Stops the running sandbox as a job; while starting, cancels the start (nothing is left behind).
     void stop();
+    // Stops, as a job, the demo directories of GUIs that were killed (nobody else can stop them); start() does this
+    // too. orphansStopped() names what was stopped, when there was any.
+    void stopOrphans(const QString& parentDir = {});
     // At exit only: stops whatever sandbox this object started, blocking (up to 15 s). Call it when the runner has
     // no job of ours left (ProbeRunner::waitForDone), so that a start that finished unseen is stopped too.
     bool stopNow(QString* error = nullptr);
@@ -54,6 +58,7 @@ signals:
     void started(const SandboxInfo& info);
     void stopped(const QString& dir);
     void failed(const QString& message);
+    void orphansStopped(const QStringList& dirs);
 
 private:
     struct Shared;
@@ -66,6 +71,7 @@ private:
     std::optional<SandboxInfo> m_info;
     QString m_lastError;
     int m_startRunId = 0;
+    int m_orphansRunId = 0;
     int m_stopRunId = 0;
     bool m_stopWhenStarted = false;
 };

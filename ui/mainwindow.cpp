@@ -129,6 +129,10 @@ void MainWindow::connectPages()
     connect(m_hint, &FirstStartHint::diskTestRequested, this, [this] { m_tabs->setCurrentWidget(m_diskPage); });
     connect(m_hint, &FirstStartHint::demoLoadRequested, this, [this] { m_tabs->setCurrentWidget(m_ldapPage); });
     connect(m_hint, &FirstStartHint::reportRequested, this, &MainWindow::exportReport);
+    connect(m_demo, &DemoDirectory::orphansStopped, this, [this](const QStringList& dirs) {
+        statusBar()->showMessage(
+            tr("Demo directories left running by a DirBench that is gone, now stopped: %1").arg(dirs.size()));
+    });
     connect(m_advisorPage, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
         RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {
             statusBar()->showMessage(
@@ -258,7 +262,9 @@ void MainWindow::startUp(const StartOptions& options)
     FirstStart::markStarted();
     m_hint->setVisible(!FirstStart::hintDismissed());
     if (FirstStart::demoAtStart(options, first))
-        startDemo();
+        startDemo(); // stops the orphans first
+    else
+        m_demo->stopOrphans();
 }
 
 Page* MainWindow::currentPage() const
