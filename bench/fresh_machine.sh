@@ -57,10 +57,11 @@ for m in proc sys dev dev/pts; do
 done
 git clone --quiet --no-hardlinks "$here" "$root/root/dirbench"
 
-# Runs a command in the tree as root's login would, stamping each line with the seconds since it started.
+# Runs a command in the tree as root's login would (its output line-buffered), stamping each line with the seconds
+# since it started.
 in_tree() {
   chroot "$root" env -i HOME=/root TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    bash -c "cd /root/dirbench && $1" 2>&1 \
+    stdbuf -oL -eL bash -c "cd /root/dirbench && $1" 2>&1 \
     | awk -v t0="$(date +%s.%N)" '{ "date +%s.%N" | getline n; close("date +%s.%N"); printf "%7.1f %s\n", n - t0, $0; fflush() }'
 }
 

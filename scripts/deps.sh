@@ -35,7 +35,10 @@ DIRBENCH_PACKAGE_PKGS=(dpkg-dev file ccache)
 DIRBENCH_FUZZ_PKGS=(clang-14 libclang-rt-14-dev ccache)
 
 # scripts/run.sh's build: the two programs and what they link, no test (tests/docs/run_plan.sh checks the plan).
-DIRBENCH_RUN_CMAKE_ARGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DDIRBENCH_BUILD_TESTS=OFF)
+# scripts/run.sh's build: no test, and a unity build (sources compiled in batches: about half the time of a cold
+# build; the sources whose file-local names clash are listed in the CMakeLists.txt files). It builds the first
+# target when it starts the window and the second for the headless demo.
+DIRBENCH_RUN_CMAKE_ARGS=(-DCMAKE_BUILD_TYPE=Release -DDIRBENCH_BUILD_TESTS=OFF -DCMAKE_UNITY_BUILD=ON)
 DIRBENCH_RUN_TARGETS=(dirbench dirbench-cli)
 
 dirbench_install() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the two programs (dirbench and dirbench-cli, no test), and starts the DirBench GUI
-# with the demo directory (--demo; not when --uri or --no-demo is given). Without a display it says so and runs a
-# short headless demo with dirbench-cli instead.
+# Installs what is missing, builds the program it starts (no test), and starts the DirBench GUI with the demo
+# directory (--demo; not when --uri or --no-demo is given). Without a display it says so, builds dirbench-cli instead
+# and runs a short headless demo with it. The other program: cmake --build build --target dirbench-cli (or dirbench).
 # Usage: scripts/run.sh [arguments for dirbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,8 +9,12 @@ source scripts/deps.sh
 dirbench_install "${DIRBENCH_PKGS[@]}"
 BUILD_DIR=${BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja "${DIRBENCH_RUN_CMAKE_ARGS[@]}" >/dev/null
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target "${DIRBENCH_RUN_TARGETS[@]}"
-if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; then
+display=
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] || [ -n "${QT_QPA_PLATFORM:-}" ]; then display=1; fi
+target=${DIRBENCH_RUN_TARGETS[1]}
+[ -n "$display" ] && target=${DIRBENCH_RUN_TARGETS[0]}
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target "$target"
+if [ -n "$display" ]; then
   demo=(--demo)
   for a in "$@"; do [[ $a == --uri* || $a == --no-demo ]] && demo=(); done
   exec "$BUILD_DIR/bin/dirbench" "${demo[@]}" "$@"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# scripts/run.sh builds what it runs: a fresh configure with its options (scripts/deps.sh) plans the two programs and
-# the libraries they link, and no test, test helper or bench driver.
+# scripts/run.sh builds what it runs: a fresh configure with its options (scripts/deps.sh) plans the program it starts
+# (the window or the CLI) and the libraries it links, and no test, test helper or bench driver.
 # Usage: run_plan.sh SOURCE_DIR
 set -euo pipefail
 src=$1
 source "$src/scripts/deps.sh"
 grep -q '"${DIRBENCH_RUN_CMAKE_ARGS\[@\]}"' "$src/scripts/run.sh" || { echo "run.sh does not configure with DIRBENCH_RUN_CMAKE_ARGS"; exit 1; }
-grep -q -- '--target "${DIRBENCH_RUN_TARGETS\[@\]}"' "$src/scripts/run.sh" || { echo "run.sh does not build DIRBENCH_RUN_TARGETS"; exit 1; }
+grep -q -- '--target "$target"' "$src/scripts/run.sh" && grep -q 'target=${DIRBENCH_RUN_TARGETS\[0\]}' "$src/scripts/run.sh" \
+  && grep -q 'target=${DIRBENCH_RUN_TARGETS\[1\]}' "$src/scripts/run.sh" || { echo "run.sh does not build one of DIRBENCH_RUN_TARGETS"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cmake -S "$src" -B "$dir" -G Ninja "${DIRBENCH_RUN_CMAKE_ARGS[@]}" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; exit 1; }
