@@ -71,13 +71,13 @@ first_cmake=$(awk '$2 ~ /^\[[0-9]+\/[0-9]+\]$/ { print $1; exit }' "$log")
 build_done=$(awk '/== dirbench-cli disk/ { print $1; exit }' "$log")
 first_interval=$(awk '$2 ~ /^t=/ { print $1; exit }' "$log")
 done_at=$(tail -1 "$log" | awk '{ print $1 }')
+echo "fresh_machine: scripts/run.sh: packages installed at ${first_cmake:-?} s (first compile line), build done at ${build_done:-?} s, first interval line at ${first_interval:-(none)} s, done at $done_at s"
 if [ -z "$first_interval" ]; then
   echo "fresh_machine: scripts/run.sh printed no interval line; its last lines:" >&2
   tail -30 "$log" >&2
   rm -f "$log"
   exit 1
 fi
-echo "fresh_machine: scripts/run.sh: packages installed at ${first_cmake:-?} s (first compile line), build done at ${build_done:-?} s, first interval line at $first_interval s, done at $done_at s"
 echo "fresh_machine: the demo's first interval line:"
 awk '$2 ~ /^t=/ { print "  " $0; exit }' "$log"
 rm -f "$log"

@@ -35,7 +35,7 @@ trap '[ -n "${DIR:-}" ] && "$cli" sandbox stop --dir "$DIR" >/dev/null 2>&1; rm 
 source "$env_file"
 echo
 echo "== dirbench-cli ldap probe --uri $URI"
-"$cli" ldap probe --uri "$URI" --bind-dn "$BIND_DN" --password-file "$PASSWORD_FILE" | head -12
+"$cli" ldap probe --uri "$URI" --bind-dn "$BIND_DN" --password-file "$PASSWORD_FILE" | sed -n 1,12p # not head: the CLI would die of SIGPIPE
 echo
 echo "== dirbench-cli ldap search --uri $URI --filter 'uid=user[0-9999]' --duration 5"
 "$cli" ldap search --uri "$URI" --bind-dn "$BIND_DN" --password-file "$PASSWORD_FILE" --base "$PEOPLE_BASE" \
