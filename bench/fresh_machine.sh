@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fresh_machine.sh [--test] — a newcomer's first minutes, measured on a truly fresh Debian 12.
+# fresh_machine.sh [--test [--warm-cache]] — a newcomer's first minutes, measured on a truly fresh Debian 12.
 #
 # Makes a minimal Debian 12 (bookworm) tree with debootstrap from the package archive this machine uses, copies a
 # clean clone of this repository's HEAD into it, and runs the README's first command, scripts/run.sh, inside it
@@ -7,7 +7,8 @@
 # (packages installed, build done) and to the demo load's first interval line ("t=..."), the figure the README
 # promises under 5 minutes. With --test it then runs the README's second command, scripts/test.sh, in the same
 # tree, which proves that the two scripts install everything they need (its time is printed; it takes most of an
-# hour on 2 cores: a cold ASan build of every test).
+# hour on 2 cores: a cold ASan build of every test). --warm-cache lends the tree this machine's ccache directory for
+# that build (the packages are still installed from nothing; the build's time is then not a cold build's).
 #
 # Needs root (debootstrap, chroot, mounts). Everything is made under /var/tmp and removed at the end, mounts
 # included; the host's packages, servers and files are not touched. Network: the package archive only (apt in the
@@ -15,11 +16,18 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 with_test=0
-case "${1:-}" in
-  --test) with_test=1 ;;
-  "") ;;
-  *) echo "fresh_machine: unknown argument '$1' (only --test)" >&2; exit 2 ;;
-esac
+warm=0
+for a in "$@"; do
+  case $a in
+    --test) with_test=1 ;;
+    --warm-cache) warm=1 ;;
+    *) echo "fresh_machine: unknown argument '$a' (--test, --warm-cache)" >&2; exit 2 ;;
+  esac
+done
+if [ "$warm" = 1 ] && [ "$with_test" = 0 ]; then
+  echo "fresh_machine: --warm-cache applies to --test only (scripts/run.sh's build is always cold)" >&2
+  exit 2
+fi
 [ "$(id -u)" = 0 ] || { echo "fresh_machine: needs root (debootstrap, chroot, mounts)" >&2; exit 2; }
 command -v debootstrap >/dev/null || { echo "fresh_machine: debootstrap is not installed (apt-get install debootstrap)" >&2; exit 2; }
 mirror=${MIRROR:-http://deb.debian.org/debian}
@@ -85,6 +93,12 @@ rm -f "$log"
 if [ "$with_test" = 1 ]; then
   log=$root.test.log
   rc=0
+  if [ "$warm" = 1 ] && command -v ccache >/dev/null; then
+    mkdir -p "$root/root/.cache/ccache"
+    mount --bind "$(ccache -k cache_dir)" "$root/root/.cache/ccache"
+    mounts+=("$root/root/.cache/ccache")
+    echo "fresh_machine: scripts/test.sh builds with this machine's ccache ($(ccache -k cache_dir))"
+  fi
   in_tree "scripts/test.sh" >"$log" || rc=$?
   grep -E "^ *[0-9.]+ test: .*(build done|done at)" "$log" | sed 's/^/  /' || true
   echo "fresh_machine: scripts/test.sh finished at $(tail -1 "$log" | awk '{ print $1 }') s, exit $rc"
