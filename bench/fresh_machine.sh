@@ -65,16 +65,18 @@ for m in proc sys dev dev/pts; do
 done
 git clone --quiet --no-hardlinks "$here" "$root/root/dirbench"
 
-# Runs a command in the tree as root's login would (its output line-buffered), stamping each line with the seconds
-# since it started.
+# Runs a command in the tree as root's login would, stamping each line with the seconds since it started. With
+# LINES=1 its output is line-buffered (stdbuf: an LD_PRELOAD, which the ASan test programs refuse).
 in_tree() {
+  local buf=()
+  [ "${LINES:-0}" = 1 ] && buf=(stdbuf -oL -eL)
   chroot "$root" env -i HOME=/root TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    stdbuf -oL -eL bash -c "cd /root/dirbench && $1" 2>&1 \
+    "${buf[@]}" bash -c "cd /root/dirbench && $1" 2>&1 \
     | awk -v t0="$(date +%s.%N)" '{ "date +%s.%N" | getline n; close("date +%s.%N"); printf "%7.1f %s\n", n - t0, $0; fflush() }'
 }
 
 log=$root.run.log
-in_tree "scripts/run.sh" >"$log" || true
+LINES=1 in_tree "scripts/run.sh" >"$log" || true
 first_cmake=$(awk '$2 ~ /^\[[0-9]+\/[0-9]+\]$/ { print $1; exit }' "$log")
 build_done=$(awk '/== dirbench-cli disk/ { print $1; exit }' "$log")
 first_interval=$(awk '$2 ~ /^t=/ { print $1; exit }' "$log")
@@ -102,7 +104,10 @@ if [ "$with_test" = 1 ]; then
   in_tree "scripts/test.sh" >"$log" || rc=$?
   grep -E "^ *[0-9.]+ test: .*(build done|done at)" "$log" | sed 's/^/  /' || true
   echo "fresh_machine: scripts/test.sh finished at $(tail -1 "$log" | awk '{ print $1 }') s, exit $rc"
-  [ "$rc" = 0 ] || tail -40 "$log" >&2
+  if [ "$rc" != 0 ]; then
+    grep -E "\*\*\*Failed|Timeout|FAIL!" "$log" | head -40 >&2 || true
+    cp "$log" /var/tmp/dirbench-fresh-test.log && echo "fresh_machine: the whole output: /var/tmp/dirbench-fresh-test.log" >&2
+  fi
   rm -f "$log"
   exit "$rc"
 fi
