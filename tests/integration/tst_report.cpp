@@ -129,6 +129,10 @@ private slots:
     void coalescedReadsAreMarked();
     void genericKind();
     void cloudComparison();
+    void seedFailuresOnPageOne();
+    void tableNumbersInFull();
+    void eightRunsInTenPages();
+    void sourcesAreCitations();
     void fromHistory();
     void badInput_data();
     void badInput();
@@ -136,6 +140,8 @@ private slots:
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
     QString pdfTextOf(const RunRecord& r, const QString& name);
+    // Every record kind this test made, each once (the seed's cloud table and a thread sweep among them).
+    QList<RunRecord> everyKind() const;
     Result report(const QStringList& extra, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
 
     QTemporaryDir m_dir;
@@ -186,11 +192,17 @@ void TstReport::initTestCase()
             uids + u',' + sbx->peopleBase, "--attr", "description", "--value", "dirbench report [0-99]", "--duration",
             "2", "--threads", "1", "--json", path("mixed.json"), "--no-history" });
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run({ "experiment", "threads", "--uri", sbx->uri, "--bind-dn", sbx->bindDn, "--password-file",
+            sbx->passwordFile, "--base", sbx->peopleBase, "--filter", "uid=user[0-1999]", "--points", "1,2",
+            "--seconds-per-point", "1", "--json", path("sweep.json"), "--no-history" });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
         m_records << path("search.json") << path("mixed.json");
         m_haveLdap = true;
     } else {
         qWarning("%s: the report is tested without an LDAP load", qPrintable(missing));
     }
+    r = run({ "cloud", "compare", "--seed-example", "--no-history", "--json", path("seed.json") });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
     for (const QString& f : std::as_const(m_records)) {
         m_loaded << load(f);
         QVERIFY2(!m_loaded.last().kind.isEmpty(), qPrintable(f));
@@ -454,9 +466,7 @@ void TstReport::cloudComparison()
 {
     // The advisor's record (the seed's own table): a case table and one block per case, each with the limit that
     // binds and the flags explained, and the catalog's sources at the end.
-    Result res = run({ "cloud", "compare", "--seed-example", "--no-history", "--json", path("seed.json") });
-    QVERIFY2(res.code == 0, qPrintable(res.err));
-    res = run({ "report", "--in", path("seed.json"), "--pdf", path("seed.pdf") });
+    const Result res = run({ "report", "--in", path("seed.json"), "--pdf", path("seed.pdf") });
     QVERIFY2(res.code == 0, qPrintable(res.err));
     const QString t = flat(tool(QStringLiteral("pdftotext"), { path("seed.pdf"), QStringLiteral("-") }).out);
     QFile f(path("seed.json"));
@@ -478,6 +488,141 @@ void TstReport::cloudComparison()
     QVERIFY(t.contains("above-published-max"));
     QVERIFY(t.contains("524.3 MB/s"));
     QVERIFY(t.contains("MicrosoftDocs"));
+}
+
+QList<RunRecord> TstReport::everyKind() const
+{
+    QList<RunRecord> out = m_loaded;
+    out << load(path("seed.json"));
+    if (m_haveLdap)
+        out << load(path("sweep.json"));
+    // A record with a wide table of large figures, as a vendor's export may hold: it must split, never cut.
+    RunRecord wide;
+    wide.kind = "vendor-check";
+    QJsonArray rows;
+    for (int i = 0; i < 3; ++i)
+        rows.append(QJsonObject { { "threads", 8 << i }, { "ok_per_s", 32932.5 + i }, { "ops_per_s", 32940.25 + i },
+            { "p50_ms", 1.25 }, { "p99_ms", 12.75 + i }, { "errors", 123456 + i }, { "entries", 1000000 * (i + 1) },
+            { "consumer", "ldap://replica-number-one.example.com:10389" }, { "bytes_read", 83171004416.0 + i },
+            { "connections", 4096 }, { "operations", 987654321 + i } });
+    wide.summary = QJsonObject { { "points", rows } };
+    out << wide;
+    return out;
+}
+
+void TstReport::seedFailuresOnPageOne()
+{
+    // The eDirectory article's own table: its P30 (listed 200 MB/s, returned "less than 50"), P60 and t2.micro cases
+    // fail on page 1, in words, with the bound printed as a bound; none of them passes anything.
+    const Result res = run({ "report", "--in", path("seed.json"), "--pdf", path("seed1.pdf") });
+    QVERIFY2(res.code == 0, qPrintable(res.err));
+    const Result page1 = tool(QStringLiteral("pdftotext"), { "-f", "1", "-l", "1", path("seed1.pdf"), "-" });
+    QCOMPARE(page1.code, 0);
+    const QString t = flat(page1.out);
+    for (const char* c : { "Azure P30 disk (1TB) delivers < 50 MB/s", "Azure P60 disk delivers 35 MB/s",
+             "t2.micro (not EBS-optimized) + io1 1000 GB delivers 72.2 MB/s" }) {
+        const QRegularExpression failed(QStringLiteral("✗ [^✓✗⚠•]*") + QRegularExpression::escape(QLatin1String(c)));
+        const QRegularExpression passed(QStringLiteral("✓ [^✓✗⚠•]*") + QRegularExpression::escape(QLatin1String(c)));
+        QVERIFY2(failed.match(t).hasMatch(), qPrintable(QLatin1String(c) + u'\n' + t));
+        QVERIFY2(!passed.match(t).hasMatch(), c);
+    }
+    QVERIFY2(t.contains("6 cases compared: "), qPrintable(t));
+    QVERIFY(!t.contains("0 cases compared"));
+    QVERIFY(!t.contains("within the published maximum"));
+    QVERIFY(!t.contains("measured 50 MB/s"));
+    // The failures come first: before any pass and before the flags.
+    const qsizetype firstFail = t.indexOf("✗ ");
+    QVERIFY(firstFail >= 0);
+    QVERIFY(t.indexOf("✓ ") < 0 || firstFail < t.indexOf("✓ "));
+}
+
+void TstReport::tableNumbersInFull()
+{
+    // For each kind of record, every number of every table the report shows is in the PDF's text whole: a column
+    // that cannot hold it wraps the table or splits it, never cuts "32,932.5" to "2,932.5".
+    static const QRegularExpression number(QStringLiteral("[0-9][0-9,]*(?:\\.[0-9]+)?"));
+    for (const RunRecord& r : everyKind()) {
+        const ReportDocument doc = Report::build({ r });
+        const QString pdf = path(r.kind + QStringLiteral("-numbers.pdf"));
+        QString error;
+        QVERIFY2(Report::writePdf(doc, pdf, &error), qPrintable(error));
+        const QString text = flat(tool(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") }).out);
+        int checked = 0;
+        for (const ReportSection& s : doc.sections)
+            for (const ReportBlock& b : s.blocks) {
+                if (b.kind != ReportBlock::Kind::Table)
+                    continue;
+                QStringList cells = b.table.header;
+                for (const QStringList& row : b.table.rows)
+                    cells += row;
+                for (const QString& cell : std::as_const(cells)) {
+                    if (cell.contains(u"://"))
+                        continue; // an address may wrap anywhere; its digits are not a figure
+                    for (auto it = number.globalMatch(cell); it.hasNext();) {
+                        const QString n = it.next().captured(0);
+                        const QRegularExpression whole(QStringLiteral("(?<![0-9,.])") + QRegularExpression::escape(n)
+                            + QStringLiteral("(?![0-9])"));
+                        QVERIFY2(whole.match(text).hasMatch(),
+                            qPrintable(r.kind + u": " + n + u" of \"" + cell + u"\" is not whole in the PDF"));
+                        ++checked;
+                    }
+                }
+                for (const QString& h : b.table.header)
+                    for (const QString& word : h.split(u' ', Qt::SkipEmptyParts))
+                        QVERIFY2(text.contains(word), qPrintable(r.kind + u": header word " + word));
+            }
+        QVERIFY2(checked > 0, qPrintable(r.kind));
+    }
+}
+
+void TstReport::eightRunsInTenPages()
+{
+    if (!m_haveLdap)
+        QSKIP("slapd is not installed: the LDAP runs of the eight are missing");
+    QStringList args = { "report", "--pdf", path("eight.pdf") };
+    const QStringList files = m_records + QStringList { path("seed.json"), path("sweep.json"), path("rand-read.json") };
+    for (const QString& f : files)
+        args << "--in" << f;
+    QCOMPARE(files.size(), 8);
+    const Result res = run(args);
+    QVERIFY2(res.code == 0, qPrintable(res.err));
+    const QString info = tool(QStringLiteral("pdfinfo"), { path("eight.pdf") }).out;
+    const QRegularExpressionMatch pages = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(info);
+    QVERIFY(pages.hasMatch());
+    int appendix = 0;
+    for (int p = 1; p <= pages.captured(1).toInt() && appendix == 0; ++p) {
+        const QString page = tool(
+            QStringLiteral("pdftotext"), { "-f", QString::number(p), "-l", QString::number(p), path("eight.pdf"), "-" })
+                                 .out;
+        if (page.contains("Appendix: full settings"))
+            appendix = p;
+    }
+    QVERIFY2(appendix > 0, "the appendix of full settings is missing");
+    QVERIFY2(appendix - 1 <= 10,
+        qPrintable(QStringLiteral("%1 pages before the appendix (of %2)").arg(appendix - 1).arg(pages.captured(1))));
+}
+
+void TstReport::sourcesAreCitations()
+{
+    // Every source is a document a reader can look up: never a raw IP address, a command-line flag or a path of the
+    // program's resources; the providers' figures by their publisher's own pages.
+    const ReportDocument doc = Report::build(everyKind());
+    QVERIFY(!doc.sources.isEmpty());
+    static const QRegularExpression rawIp(QStringLiteral("https?://\\d+\\.\\d+\\.\\d+\\.\\d+"));
+    static const QRegularExpression flag(QStringLiteral("(^|[\\s(])--[a-z]"));
+    for (const QString& s : doc.sources) {
+        QVERIFY2(!rawIp.match(s).hasMatch(), qPrintable(s));
+        QVERIFY2(!flag.match(s).hasMatch(), qPrintable(s));
+        QVERIFY2(!s.contains(":/dirbench") && !s.startsWith("qrc:") && !s.startsWith(":/"), qPrintable(s));
+        QVERIFY2(!Sources::hasRepositoryPath(s), qPrintable(s));
+    }
+    const QString all = doc.sources.join(u'\n');
+    QVERIFY2(all.contains("“Azure managed disk types (Premium SSD sizes)”, Microsoft: "
+                          "https://learn.microsoft.com/en-us/azure/virtual-machines/disks-types"),
+        qPrintable(all));
+    QVERIFY2(all.contains("“HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines”"), qPrintable(all));
+    const QString pdfText = flat(tool(QStringLiteral("pdftotext"), { path("report.pdf"), "-" }).out);
+    QVERIFY(!pdfText.contains("38.142.81.21"));
 }
 
 void TstReport::fromHistory()
