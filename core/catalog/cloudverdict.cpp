@@ -45,6 +45,8 @@ CloudCase caseOf(const QJsonObject& o)
 // none for a bound) derived from the case's own figures.
 std::optional<Verdict> verdictFor(const RunRecord& rec, const CloudCase& c, bool single)
 {
+    if (std::any_of(c.flags.begin(), c.flags.end(), [](const Flag& f) { return f.code == u"above-published-max"; }))
+        return std::nullopt; // not the cloud disk: an older record's pass on it is not a verdict
     const QString wanted = single ? kRequirement : QString(c.label + u": " + kRequirement);
     for (const Verdict& v : rec.verdicts)
         if (v.requirement == wanted && !isSanityCheck(v))

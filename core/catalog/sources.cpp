@@ -146,7 +146,7 @@ const QList<Source>& all()
                                "https://azure.microsoft.com/en-au/pricing/details/managed-disks/") } },
         { QStringLiteral("hpux-ds81-guide"),
             QStringLiteral("HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines"),
-            QStringLiteral("technical white paper (HP-UX 11i v3 Integrity Systems)"), QStringLiteral("HP"),
+            QStringLiteral("technical white paper"), QStringLiteral("HP"),
             { QStringLiteral(
                 "“HP-UX Directory Server documentation”, HP: https://www.hp.com/go/hpux-security-docs") } },
         { QStringLiteral("dirbench-latency-proposal"), QStringLiteral("Disk latency for a directory server"),

@@ -540,12 +540,16 @@ void TstReport::tableNumbersInFull()
 {
     // For each kind of record, every number of every table the report shows is in the PDF's text whole: a column
     // that cannot hold it wraps the table or splits it, never cuts "32,932.5" to "2,932.5".
-    static const QRegularExpression number(QStringLiteral("[0-9][0-9,]*(?:\\.[0-9]+)?"));
+    // A figure is a whole word of a cell ("32,932.5", "(4,096"), not a piece of a version ("6.18.44-fc").
+    static const QRegularExpression number(QStringLiteral("^[0-9][0-9,]*(?:\\.[0-9]+)?$"));
+    static const QRegularExpression date(QStringLiteral("\\d{4}-\\d\\d-\\d\\d"));
     for (const RunRecord& r : everyKind()) {
         const ReportDocument doc = Report::build({ r });
+        const QString json = path(r.kind + QStringLiteral("-numbers.json"));
         const QString pdf = path(r.kind + QStringLiteral("-numbers.pdf"));
-        QString error;
-        QVERIFY2(Report::writePdf(doc, pdf, &error), qPrintable(error));
+        QVERIFY(save(r, json));
+        const Result made = run({ "report", "--in", json, "--pdf", pdf }); // painted as the CLI paints it
+        QVERIFY2(made.code == 0, qPrintable(made.err));
         const QString text = flat(tool(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") }).out);
         int checked = 0;
         for (const ReportSection& s : doc.sections)
@@ -556,12 +560,17 @@ void TstReport::tableNumbersInFull()
                 for (const QStringList& row : b.table.rows)
                     cells += row;
                 for (const QString& cell : std::as_const(cells)) {
-                    if (cell.contains(u"://"))
-                        continue; // an address may wrap anywhere; its digits are not a figure
-                    for (auto it = number.globalMatch(cell); it.hasNext();) {
-                        const QString n = it.next().captured(0);
+                    if (cell.contains(u"://") || date.match(cell).hasMatch())
+                        continue; // an address may wrap anywhere, and the report's date is the CLI's own
+                    for (QString n : cell.split(u' ', Qt::SkipEmptyParts)) {
+                        while (!n.isEmpty() && QStringLiteral("([<").contains(n.front()))
+                            n.remove(0, 1);
+                        while (!n.isEmpty() && QStringLiteral(")],;:.%").contains(n.back()))
+                            n.chop(1);
+                        if (!number.match(n).hasMatch())
+                            continue;
                         const QRegularExpression whole(QStringLiteral("(?<![0-9,.])") + QRegularExpression::escape(n)
-                            + QStringLiteral("(?![0-9])"));
+                            + QStringLiteral("(?![0-9]|[.,][0-9])"));
                         QVERIFY2(whole.match(text).hasMatch(),
                             qPrintable(r.kind + u": " + n + u" of \"" + cell + u"\" is not whole in the PDF"));
                         ++checked;
@@ -569,7 +578,7 @@ void TstReport::tableNumbersInFull()
                 }
                 for (const QString& h : b.table.header)
                     for (const QString& word : h.split(u' ', Qt::SkipEmptyParts))
-                        QVERIFY2(text.contains(word), qPrintable(r.kind + u": header word " + word));
+                        QVERIFY2(bare(text).contains(word), qPrintable(r.kind + u": header word " + word));
             }
         QVERIFY2(checked > 0, qPrintable(r.kind));
     }

@@ -26,7 +26,6 @@ ReportSection overview(const QList<RunRecord>& records, const ReportOptions& opt
 {
     ReportSection s;
     s.heading = QStringLiteral("Runs and verdicts");
-    s.newPage = true;
     int passed = 0, failed = 0;
     for (const RunRecord& r : records)
         for (const Verdict& v : judgedVerdicts(r))
@@ -244,7 +243,12 @@ void splitDetails(ReportSection& run, ReportSection& details)
         if (b.kind == ReportBlock::Kind::Subheading)
             keep = keptInRun(b.text);
         if (b.kind == ReportBlock::Kind::Chart && !b.chart.isEmpty()) {
-            (chartKept ? moved : kept) << b;
+            if (chartKept) {
+                moved << b;
+            } else {
+                kept << b;
+                kept.last().chart.compact = true; // the chart that matters, lower: the run reads on one page
+            }
             chartKept = true;
             continue;
         }
@@ -293,6 +297,13 @@ QString runName(const QList<RunRecord>& records, const ReportOptions& options, q
 QList<Verdict> judgedVerdicts(const RunRecord& r)
 {
     QList<Verdict> out;
+    if (r.kind
+        == u"cloud-compare") { // one per judged case (core/catalog/cloudverdict.h), whatever an older record holds
+        for (const CloudCatalog::CloudCase& c : CloudCatalog::casesOf(r))
+            if (c.verdict)
+                out << *c.verdict;
+        return out;
+    }
     for (const Verdict& v : r.verdicts)
         if (!CloudCatalog::isSanityCheck(v))
             out << v;

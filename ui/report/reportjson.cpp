@@ -75,10 +75,10 @@ static int readingRank(const QString& key)
 {
     static const QStringList kWhat = { QStringLiteral("label"), QStringLiteral("name"), QStringLiteral("case"),
         QStringLiteral("series"), QStringLiteral("test"), QStringLiteral("consumer"), QStringLiteral("uri"),
-        QStringLiteral("threads"), QStringLiteral("server_threads"), QStringLiteral("entries"),
-        QStringLiteral("tls"), QStringLiteral("target"), QStringLiteral("coverage") };
-    static const QStringList kFigure = { QStringLiteral("ok_per_s"), QStringLiteral("mb_per_s"),
-        QStringLiteral("iops"), QStringLiteral("commits_per_s"), QStringLiteral("ops_per_s") };
+        QStringLiteral("threads"), QStringLiteral("server_threads"), QStringLiteral("entries"), QStringLiteral("tls"),
+        QStringLiteral("target"), QStringLiteral("coverage") };
+    static const QStringList kFigure = { QStringLiteral("ok_per_s"), QStringLiteral("mb_per_s"), QStringLiteral("iops"),
+        QStringLiteral("commits_per_s"), QStringLiteral("ops_per_s") };
     const QString top = key.section(u'.', 0, 0);
     if (const qsizetype i = kWhat.indexOf(top); i >= 0)
         return int(i);
