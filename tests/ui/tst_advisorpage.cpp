@@ -160,8 +160,8 @@ void TstAdvisorPage::seedExample()
     ComparisonView* v = page.comparisonView();
     QVERIFY(v->flagCodes().contains("above-published-max"));
     BarChartView* chart = v->chart();
-    QCOMPARE(chart->labels().first(), QString("measured: 438 MB/s"));
-    QCOMPARE(chart->tones().first(), Tone::Bad);
+    QCOMPARE(chart->labels().constFirst(), QString("measured: 438 MB/s"));
+    QCOMPARE(chart->tones().constFirst(), Tone::Bad);
     QVERIFY(indexOfLabel(chart, "VM burst: 260.6 MB/s") >= 0);
     QVERIFY(indexOfLabel(chart, "disk listed: 524.3 MB/s") >= 0);
     QVERIFY(v->headline().contains("1.22511 s, 438 MB/s")); // the article's own words
@@ -179,8 +179,8 @@ void TstAdvisorPage::seedExample()
     page.showSeedCase("azure-p30");
     QVERIFY(v->flagCodes().contains("far-below-listed"));
     QVERIFY(!v->flagCodes().contains("above-published-max"));
-    QCOMPARE(chart->labels().first(), QString("measured: < 50 MB/s"));
-    QCOMPARE(chart->tones().first(), Tone::Warn);
+    QCOMPARE(chart->labels().constFirst(), QString("measured: < 50 MB/s"));
+    QCOMPARE(chart->tones().constFirst(), Tone::Warn);
     QCOMPARE(v->verdict(), ComparisonView::Verdict::Failed);
     QVERIFY2(
         v->headline().contains("FAIL") && v->headline().contains("delivers &lt; 50 MB/s"), qPrintable(v->headline()));

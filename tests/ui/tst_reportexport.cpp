@@ -69,7 +69,8 @@ RunRecord TstReportExport::cli(const QStringList& args)
 namespace {
 QString bare(QString s)
 {
-    return s.remove(QRegularExpression(QStringLiteral("\\s+")));
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return s.remove(space);
 }
 } // namespace
 

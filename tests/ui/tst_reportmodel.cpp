@@ -144,9 +144,7 @@ void TstReportModel::sectionsAndSources()
         headings << s.heading;
     // The summary is page 1, the runs follow, then the appendices and the sources; the environment comes last.
     QCOMPARE(headings,
-        QStringList({ "Summary", "Runs and verdicts", "Run 1: first (disk)",
-            "Run 2: vendor-check #2 "
-            "(vendor-check)",
+        QStringList({ "Summary", "Runs and verdicts", "Run 1: first (disk)", "Run 2: vendor-check #2 (vendor-check)",
             "Appendix: full settings", "Appendix: details of the runs", "Sources", "Environment" }));
     QVERIFY(!doc.sections.at(1).newPage); // the overview follows the decision; the appendices start pages
     QVERIFY(doc.sections.at(4).newPage);
