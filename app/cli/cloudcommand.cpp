@@ -2,6 +2,7 @@
 
 #include "app/cli/clicommon.h"
 #include "app/cli/historysink.h"
+#include "core/catalog/cloudverdict.h"
 #include "core/catalog/comparerecord.h"
 #include "core/catalog/need.h"
 #include "core/catalog/seedexample.h"
@@ -11,6 +12,7 @@
 #include <QFile>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -27,13 +29,15 @@ const char* const kDescription = R"(The cloud disk catalog: published limits of 
                 [--provisioned-mbps X] [--access read|write] [--latency-ms X]
   cloud need    [--mbps X] [--iops N --block-kib 4] [--commit-p99-ms X] [--provider P] [--access read|write]
   cloud compare (--run RUN.json [--test NAME] --disk TYPE --size-gb N [--vm VM] | --seed-example)
+                [--fail-on-verdict]
 
 eval: the disk's IOPS and MB/s at that size, its burst and how long it lasts, the VM's caps, and the effective
 limit = min(disk, VM, queue depth × block size / latency), saying which binds. need: the smallest size of each
 disk type that meets the requirement sustained, and the VMs that do not cap it. compare: a disk record
 (dirbench-cli disk --json) beside a catalog entry, with flags: above-published-max, only-while-bursting,
-far-below-listed, queue-depth-low, vm-cap, burst-knee, no-vm-figure. --seed-example compares the eDirectory
-article's own table. MB/s = 10^6 bytes/s; AWS and GCP publish MiB/s, converted. TYPE is a catalog id (aws-ebs-gp3)
+far-below-listed, queue-depth-low, vm-cap, burst-knee, no-vm-figure (warnings, never verdicts). Its verdict: the
+disk delivers at least 80 % of its reachable ceiling; a figure known only as a bound ("< 50") is judged as one.
+--seed-example compares the eDirectory article's own table. MB/s = 10^6 bytes/s; AWS and GCP publish MiB/s, converted. TYPE is a catalog id (aws-ebs-gp3)
 or an API name (gp3, Premium_LRS). --catalog FILE uses a newer catalog (schema 2) instead of the built-in one.
 )";
 
@@ -244,6 +248,21 @@ int needCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
         plainRecord(QStringLiteral("cloud-need"), r.toJson(), n.toJson(), c), p.value(QStringLiteral("json")));
 }
 
+// Each case's verdict in words (core/catalog/cloudverdict.h), failures first; the flags are warnings, printed above.
+void printVerdicts(std::FILE* out, const RunRecord& rec)
+{
+    QList<CloudCase> cases = casesOf(rec);
+    std::stable_sort(
+        cases.begin(), cases.end(), [](const CloudCase& a, const CloudCase& b) { return a.failed() && !b.failed(); });
+    std::fprintf(out, "verdicts (%s):\n", qPrintable(headline(rec)));
+    for (const CloudCase& c : cases)
+        std::fprintf(out, "  %s  %s\n",
+            !c.verdict              ? "n/a "
+                : c.verdict->passed ? "PASS"
+                                    : "FAIL",
+            qPrintable(caseSentence(c)));
+}
+
 int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
 {
     const bool seed = p.isSet(QStringLiteral("seed-example"));
@@ -298,6 +317,7 @@ int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
     rec.environment = Environment::collect();
     for (const auto& cmp : comparisons)
         std::fprintf(out, "%s\n", qPrintable(cmp.text()));
+    printVerdicts(out, rec);
     if (seed)
         std::fprintf(out, "source: %s\n", qPrintable(source));
     HistorySink history;
@@ -305,7 +325,10 @@ int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
     history.begin(rec.kind, rec.spec);
     history.finish(out, rec);
     std::fflush(out);
-    return finishJson(rec, p.value(QStringLiteral("json")));
+    const int rc = finishJson(rec, p.value(QStringLiteral("json")));
+    const bool failed
+        = std::any_of(rec.verdicts.begin(), rec.verdicts.end(), [](const Verdict& v) { return !v.passed; });
+    return rc == ExitOk && failed && p.isSet(QStringLiteral("fail-on-verdict")) ? ExitVerdict : rc;
 }
 
 // The options each action takes; anything else is refused by name.
@@ -321,7 +344,7 @@ const QMap<QString, QStringList>& actionOptions()
             QStringLiteral("mbps iops commit-p99-ms block-kib provider access catalog json").split(u' ') },
         { QStringLiteral("compare"),
             QStringLiteral("run test disk size-gb vm provisioned-iops provisioned-mbps seed-example catalog json "
-                           "no-history")
+                           "no-history fail-on-verdict")
                 .split(u' ') },
     };
     return m;
@@ -381,6 +404,8 @@ int runCloudCommand(const QStringList& args)
             QStringLiteral("Write the record to FILE ('-' = stdout, and nothing else goes to stdout)."),
             QStringLiteral("FILE") },
         { QStringLiteral("no-history"), QStringLiteral("compare: do not save the record in the history.") },
+        { QStringLiteral("fail-on-verdict"),
+            QStringLiteral("compare: exit 3 when a case delivers less than 80 % of its reachable ceiling.") },
     };
     p.addOptions(options);
     if (!p.parse(args)) {

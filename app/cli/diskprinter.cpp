@@ -58,9 +58,9 @@ void printVerdicts(std::FILE* out, const QList<Verdict>& verdicts)
         return;
     std::fprintf(out, "\nverdicts:\n");
     for (const auto& v : verdicts) {
-        std::fprintf(out, "  %s  %s: measured %s %s (threshold %s)\n", v.passed ? "PASS" : "FAIL",
-            qPrintable(v.requirement), qPrintable(Units::formatNumber(v.measured)), qPrintable(v.unit),
-            qPrintable(Units::formatNumber(v.threshold)));
+        std::fprintf(out, "  %s  %s: measured %s%s %s (threshold %s)\n", v.passed ? "PASS" : "FAIL",
+            qPrintable(v.requirement), v.measuredIsUpperBound ? "< " : "", qPrintable(Units::formatNumber(v.measured)),
+            qPrintable(v.unit), qPrintable(Units::formatNumber(v.threshold)));
         if (!v.note.isEmpty())
             std::fprintf(out, "        note: %s\n", qPrintable(v.note));
         std::fprintf(out, "        source: %s\n", qPrintable(v.source));

@@ -1,32 +1,17 @@
 #include "core/catalog/comparerecord.h"
 
-#include <QSet>
+#include "core/catalog/cloudverdict.h"
 
-#include <cmath>
+#include <QSet>
 
 namespace CloudCatalog {
 
 namespace {
 
-constexpr double kNearCeiling = 0.8;
-
 void addVerdicts(RunRecord& rec, const Comparison& c, const QString& prefix)
 {
-    const double m = c.measured.mbps;
-    if (const auto max = c.listedMaxMbps) {
-        const double setupMax = c.vmMaxMbps ? std::min(*max, *c.vmMaxMbps) : *max;
-        rec.verdicts << Verdict { prefix + QStringLiteral("within the published maximum of disk and VM"),
-            QStringLiteral("cloud catalog"), !c.hasFlag(QStringLiteral("above-published-max")), m, setupMax,
-            QStringLiteral("MB/s"),
-            c.hasFlag(QStringLiteral("above-published-max")) ? QStringLiteral("not measuring the cloud disk")
-                                                             : QString(),
-            QStringLiteral("cloud-published-max") };
-    }
-    if (c.ceilingMbps && !c.measured.upperBound)
-        rec.verdicts << Verdict { prefix + QStringLiteral("reaches 80 % of the reachable ceiling"),
-            QStringLiteral("cloud catalog, Little's law"), m >= kNearCeiling * *c.ceilingMbps, m,
-            std::round(kNearCeiling * *c.ceilingMbps * 10) / 10, QStringLiteral("MB/s"), c.evaluation.bindingText,
-            QStringLiteral("cloud-near-ceiling") };
+    if (const auto v = ceilingVerdict(c, prefix))
+        rec.verdicts << *v;
 }
 
 } // namespace

@@ -67,8 +67,60 @@ QString quoteIn(const QString& text)
     return m.hasMatch() ? m.captured(1) : QString();
 }
 
+// A page of a provider's documentation: the copy's address, the page's title, its publisher and its own address.
+struct Page
+{
+    const char16_t* copy;
+    const char16_t* title;
+    const char16_t* publisher;
+    const char16_t* url;
+};
+
+constexpr Page kPages[] = {
+    { u"awsdocs/amazon-ec2-user-guide/blob/master/doc_source/general-purpose.md", u"General Purpose SSD volumes",
+        u"Amazon Web Services", u"https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html" },
+    { u"awsdocs/amazon-ec2-user-guide/blob/master/doc_source/provisioned-iops.md", u"Provisioned IOPS SSD volumes",
+        u"Amazon Web Services", u"https://docs.aws.amazon.com/ebs/latest/userguide/provisioned-iops.html" },
+    { u"awsdocs/amazon-ec2-user-guide/blob/master/doc_source/hdd-vols.md",
+        u"Throughput Optimized HDD and Cold HDD volumes", u"Amazon Web Services",
+        u"https://docs.aws.amazon.com/ebs/latest/userguide/hdd-vols.html" },
+    { u"awsdocs/amazon-ec2-user-guide/blob/master/doc_source/ebs-optimized.md", u"Amazon EBS-optimized instances",
+        u"Amazon Web Services", u"https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ebs-optimized.html" },
+    { u"MicrosoftDocs/azure-docs/blob/main/includes/disk-storage-premium-ssd-sizes.md",
+        u"Azure managed disk types (Premium SSD sizes)", u"Microsoft",
+        u"https://learn.microsoft.com/en-us/azure/virtual-machines/disks-types" },
+    { u"MicrosoftDocs/azure-docs/blob/main/includes/disk-storage-standard-ssd-sizes.md",
+        u"Azure managed disk types (Standard SSD sizes)", u"Microsoft",
+        u"https://learn.microsoft.com/en-us/azure/virtual-machines/disks-types" },
+    { u"MicrosoftDocs/azure-docs/blob/main/includes/disk-storage-standard-hdd-sizes.md",
+        u"Azure managed disk types (Standard HDD sizes)", u"Microsoft",
+        u"https://learn.microsoft.com/en-us/azure/virtual-machines/disks-types" },
+    { u"MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/disks-types.md", u"Azure managed disk types",
+        u"Microsoft", u"https://learn.microsoft.com/en-us/azure/virtual-machines/disks-types" },
+    { u"MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/disk-bursting.md", u"Managed disk bursting",
+        u"Microsoft", u"https://learn.microsoft.com/en-us/azure/virtual-machines/disk-bursting" },
+    { u"MicrosoftDocs/azure-docs/blob/main/articles/virtual-machines/dv2-dsv2-series-memory.md",
+        u"Memory optimized Dv2 and DSv2-series", u"Microsoft",
+        u"https://learn.microsoft.com/en-us/azure/virtual-machines/dv2-dsv2-series-memory" },
+    { u"cloud.google.com/compute/docs/disks/performance", u"Persistent Disk performance overview", u"Google Cloud",
+        u"https://cloud.google.com/compute/docs/disks/performance" },
+    { u"cloud.google.com/compute/docs/disks/optimizing-pd-performance", u"Optimize Persistent Disk performance",
+        u"Google Cloud", u"https://cloud.google.com/compute/docs/disks/optimizing-pd-performance" },
+    { u"cloud.google.com/compute/docs/disks/hd-types/hyperdisk-balanced", u"Hyperdisk Balanced", u"Google Cloud",
+        u"https://cloud.google.com/compute/docs/disks/hd-types/hyperdisk-balanced" },
+    { u"docs.aws.amazon.com/AWSEC2/latest/UserGuide/EBSVolumeTypes.html", u"Amazon EBS volume types",
+        u"Amazon Web Services", u"https://docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html" },
+};
+
+const QRegularExpression& rawIpUrl()
+{
+    static const QRegularExpression re(QStringLiteral("\\s*\\(?\\bhttps?://\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d+)?\\S*"));
+    return re;
+}
+
 QString withoutPaths(QString text)
 {
+    text.remove(rawIpUrl());
     static const QRegularExpression parenthesised(
         QStringLiteral("\\s*\\((?:[^()]*\\b(?:shared|seeds|resources)/[^()]*|[^()]*reference §[^()]*)\\)"));
     static const QRegularExpression bare(
@@ -94,7 +146,9 @@ const QList<Source>& all()
                                "https://azure.microsoft.com/en-au/pricing/details/managed-disks/") } },
         { QStringLiteral("hpux-ds81-guide"),
             QStringLiteral("HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines"),
-            QStringLiteral("technical white paper"), QStringLiteral("HP"), {} },
+            QStringLiteral("technical white paper"), QStringLiteral("HP"),
+            { QStringLiteral(
+                "“HP-UX Directory Server documentation”, HP: https://www.hp.com/go/hpux-security-docs") } },
         { QStringLiteral("dirbench-latency-proposal"), QStringLiteral("Disk latency for a directory server"),
             QStringLiteral("a proposal to be validated, not a vendor figure"), QStringLiteral("DirBench"), {} },
         { QStringLiteral("dirbench-cloud-catalog"), QStringLiteral("Cloud disk catalog"),
@@ -176,6 +230,29 @@ const Source* namedIn(const QString& text)
         if (text.contains(QStringView(r.needle), Qt::CaseInsensitive))
             return byId(s(r.source));
     return nullptr;
+}
+
+QString publishedPage(const QString& url, const QString& asOf)
+{
+    for (const Page& p : kPages)
+        if (url.contains(QStringView(p.copy)))
+            return QString(u'“' + s(p.title) + u"”, " + s(p.publisher) + u": " + s(p.url)
+                + (url.startsWith(s(p.url)) ? QString()
+                                            : QString(u" (figures read from its copy " + url
+                                                + (asOf.isEmpty() ? QString() : u", " + asOf) + u')')));
+    return asOf.isEmpty() ? url : QString(url + u" (" + asOf + u')');
+}
+
+bool isCitable(const QString& text)
+{
+    const QString t = text.trimmed();
+    static const QRegularExpression flag(QStringLiteral("(?:^|[\\s(])--[a-z][a-z0-9-]*\\b"));
+    return !t.isEmpty() && !flag.match(t).hasMatch() && !t.startsWith(u":/") && !t.startsWith(u"qrc:");
+}
+
+bool hasRawIpAddress(const QString& text)
+{
+    return rawIpUrl().match(text).hasMatch();
 }
 
 bool hasRepositoryPath(const QString& text)

@@ -44,5 +44,14 @@ QString readable(const QString& stored);
 const Source* namedIn(const QString& text);
 // True when `text` holds a path of this repository (shared/, seeds/, resources/...).
 bool hasRepositoryPath(const QString& text);
+// A page of a provider's documentation as its publisher serves it: a copy's address (the awsdocs or MicrosoftDocs
+// GitHub repositories the catalog read its figures from) becomes "“Title”, Publisher: https://host/page", with the
+// copy and its date after it; an address the catalog does not know stays as it is.
+QString publishedPage(const QString& url, const QString& asOf = {});
+// False for what is not a source a reader can look up: a command-line flag ("--max-lag-ms"), a resource path of the
+// program (":/dirbench/...", "qrc:/..."), an empty text.
+bool isCitable(const QString& text);
+// True when the text holds an address whose host is a raw IP ("http://38.142.81.21:8001/...").
+bool hasRawIpAddress(const QString& text);
 
 } // namespace Sources

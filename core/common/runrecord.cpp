@@ -22,6 +22,8 @@ QJsonObject verdictToJson(const Verdict& v)
         o.insert(str("note"), v.note);
     if (!v.requirementId.isEmpty())
         o.insert(str("requirement_id"), v.requirementId);
+    if (v.measuredIsUpperBound)
+        o.insert(str("measured_is_upper_bound"), true);
     return o;
 }
 
@@ -36,6 +38,7 @@ Verdict verdictFromJson(const QJsonObject& o)
     v.unit = o.value(str("unit")).toString();
     v.note = o.value(str("note")).toString();
     v.requirementId = o.value(str("requirement_id")).toString();
+    v.measuredIsUpperBound = o.value(str("measured_is_upper_bound")).toBool();
     return v;
 }
 

@@ -28,6 +28,9 @@ struct Verdict
     QString unit;
     QString note; // e.g. "passes only on cache or burst"
     QString requirementId; // "seed-dd", "commit-p99" (JSON "requirement_id"; empty in records made before it)
+    // The measured figure is a bound: the true figure is below it ("< 50 MB/s"; JSON "measured_is_upper_bound",
+    // written only when true). A bound passes a minimum only when it proves it, which it never does.
+    bool measuredIsUpperBound = false;
 
     bool operator==(const Verdict&) const = default;
 };

@@ -175,6 +175,18 @@ void TstCloudCli::seedExample()
     QVERIFY(codes.contains("far-below-listed"));
     QVERIFY(codes.contains("no-vm-figure"));
     QVERIFY(!r.err.contains("saved in the history"));
+    // the verdicts: 80 % of the reachable ceiling, never "within the published maximum"; the bound stays a bound
+    const QJsonArray verdicts = o.value("verdicts").toArray();
+    QVERIFY(!verdicts.isEmpty());
+    for (const auto& v : verdicts)
+        QCOMPARE(v.toObject().value("requirement_id").toString(), QString("cloud-near-ceiling"));
+    QVERIFY(verdicts.first().toObject().value("measured_is_upper_bound").toBool());
+    const Result text = run(cloud({ "compare", "--seed-example", "--no-history" }));
+    QCOMPARE(text.code, 0);
+    QVERIFY2(text.out.contains("FAIL  Azure P30 disk (1TB) delivers < 50 MB/s"), qPrintable(text.out));
+    QVERIFY2(text.out.contains("6 cases compared"), qPrintable(text.out));
+    const Result strict = run(cloud({ "compare", "--seed-example", "--no-history", "--fail-on-verdict" }));
+    QCOMPARE(strict.code, 3);
 }
 
 void TstCloudCli::realDiskRecord()

@@ -1,5 +1,6 @@
 // "What do I need" on real requirements, measured-vs-listed flags on the seed's own table, burst knee detection,
 // and the comparison as a "cloud-compare" RunRecord.
+#include "core/catalog/cloudverdict.h"
 #include "core/catalog/comparerecord.h"
 #include "core/catalog/need.h"
 #include "core/catalog/seedexample.h"
@@ -255,10 +256,31 @@ void TstCloudAdvisor::record()
     QVERIFY(rec.hasWarning("above-published-max"));
     QVERIFY(rec.hasWarning("far-below-listed"));
     QVERIFY(!rec.extra.value("sources").toArray().isEmpty());
-    int failed = 0;
-    for (const auto& v : rec.verdicts)
-        failed += v.passed ? 0 : 1;
-    QVERIFY(failed >= 2); // t3.medium and r5ad are not within the published maximum
+    // One verdict per case with a ceiling (80 % of it), never the sanity check "within the published maximum": that
+    // is the warning above-published-max. The bound "< 50" of the P30 case is judged as a bound and fails.
+    QStringList failed, passed;
+    for (const auto& v : rec.verdicts) {
+        QCOMPARE(v.requirementId, QString("cloud-near-ceiling"));
+        QVERIFY(!isSanityCheck(v));
+        (v.passed ? passed : failed) << v.requirement.section(": ", 0, 0);
+    }
+    for (const char* bad : { "Azure P30 disk (1TB)", "Azure P60 disk", "t2.micro (not EBS-optimized) + io1 1000 GB" })
+        QVERIFY2(failed.contains(bad) && !passed.contains(bad), bad);
+    // Above the published maximum (a cache, not the cloud disk): not judged at all, never passed.
+    for (const char* cached : { "t3.medium + io1 1000 GB", "r5ad.2xlarge + io1 1000 GB" })
+        QVERIFY2(!failed.contains(cached) && !passed.contains(cached), cached);
+    const auto p30 = std::find_if(rec.verdicts.begin(), rec.verdicts.end(),
+        [](const Verdict& v) { return v.requirement.startsWith("Azure P30"); });
+    QVERIFY(p30 != rec.verdicts.end());
+    QVERIFY(p30->measuredIsUpperBound);
+    QCOMPARE(p30->measured, 50.0);
+    // Read back typed: every case counted, the failures and the flagged ones.
+    const QList<CloudCase> cases = casesOf(rec);
+    QCOMPARE(cases.size(), 6);
+    QCOMPARE(measuredText(cases.first()), QString("< 50 MB/s"));
+    QVERIFY(caseSentence(cases.first()).contains("delivers < 50 MB/s"));
+    QVERIFY2(headline(rec).startsWith(QString("6 cases compared: %1 below 80 %").arg(failed.size())),
+        qPrintable(headline(rec)));
     // round trip through the record contract
     QString error;
     const auto back = RunRecord::fromJsonBytes(rec.toJsonBytes(), &error);
@@ -268,6 +290,9 @@ void TstCloudAdvisor::record()
     // one comparison: its figures at the top of summary
     const RunRecord one = compareRecord(cat(), { all.first() }, {}, "x");
     QCOMPARE(one.summary.value("listed_mb_per_s").toDouble(), 200.0);
+    QCOMPARE(casesOf(one).size(), 1);
+    QVERIFY(headline(one).startsWith("1 case compared: 1 below 80 %"));
+    QCOMPARE(back->verdicts, rec.verdicts); // the bound survives the round trip
     QCOMPARE(
         one.summary.value("flags").toArray().first().toObject().value("code").toString(), QString("far-below-listed"));
 }

@@ -81,13 +81,15 @@ QString full(double v)
 
 QString flat(QString s)
 {
-    return s.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return s.replace(space, QStringLiteral(" "));
 }
 
 // Without any whitespace: a URL the PDF wraps at a '-' or '/' comes back from pdftotext with a line break in it.
 QString bare(QString s)
 {
-    return s.remove(QRegularExpression(QStringLiteral("\\s+")));
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return s.remove(space);
 }
 
 bool save(const RunRecord& r, const QString& path)
@@ -102,6 +104,21 @@ QJsonObject older(QJsonObject o)
     for (const char* k : { "ok", "ok_per_s", "entries_per_s" })
         o.remove(QLatin1String(k));
     return o;
+}
+
+// `n` in `text` as a whole figure: not a piece of a longer one ("2,932.5" inside "32,932.5").
+bool containsWhole(const QString& text, const QString& n)
+{
+    auto digit = [&](qsizetype i) { return i >= 0 && i < text.size() && text.at(i).isDigit(); };
+    for (qsizetype at = text.indexOf(n); at >= 0; at = text.indexOf(n, at + 1)) {
+        const qsizetype end = at + n.size();
+        const bool before = digit(at - 1) || (at > 0 && QStringLiteral(",.").contains(text.at(at - 1)));
+        const bool after
+            = digit(end) || (end < text.size() && QStringLiteral(",.").contains(text.at(end)) && digit(end + 1));
+        if (!before && !after)
+            return true;
+    }
+    return false;
 }
 
 RunRecord load(const QString& path)
@@ -129,6 +146,10 @@ private slots:
     void coalescedReadsAreMarked();
     void genericKind();
     void cloudComparison();
+    void seedFailuresOnPageOne();
+    void tableNumbersInFull();
+    void eightRunsInTenPages();
+    void sourcesAreCitations();
     void fromHistory();
     void badInput_data();
     void badInput();
@@ -136,6 +157,8 @@ private slots:
 private:
     QString path(const QString& name) const { return m_dir.filePath(name); }
     QString pdfTextOf(const RunRecord& r, const QString& name);
+    // Every record kind this test made, each once (the seed's cloud table and a thread sweep among them).
+    QList<RunRecord> everyKind() const;
     Result report(const QStringList& extra, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
 
     QTemporaryDir m_dir;
@@ -186,11 +209,17 @@ void TstReport::initTestCase()
             uids + u',' + sbx->peopleBase, "--attr", "description", "--value", "dirbench report [0-99]", "--duration",
             "2", "--threads", "1", "--json", path("mixed.json"), "--no-history" });
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = run({ "experiment", "threads", "--uri", sbx->uri, "--bind-dn", sbx->bindDn, "--password-file",
+            sbx->passwordFile, "--base", sbx->peopleBase, "--filter", "uid=user[0-1999]", "--points", "1,2",
+            "--seconds-per-point", "1", "--json", path("sweep.json"), "--no-history" });
+        QVERIFY2(r.code == 0, qPrintable(r.err));
         m_records << path("search.json") << path("mixed.json");
         m_haveLdap = true;
     } else {
         qWarning("%s: the report is tested without an LDAP load", qPrintable(missing));
     }
+    r = run({ "cloud", "compare", "--seed-example", "--no-history", "--json", path("seed.json") });
+    QVERIFY2(r.code == 0, qPrintable(r.err));
     for (const QString& f : std::as_const(m_records)) {
         m_loaded << load(f);
         QVERIFY2(!m_loaded.last().kind.isEmpty(), qPrintable(f));
@@ -247,7 +276,7 @@ void TstReport::pdfHasHeadingsNumbersAndVerdicts()
     // Sizing: each recommendation's value and source, and the formula of the first.
     const QJsonArray recs = m_loaded.at(2).summary.value("recommendations").toArray();
     QVERIFY(!recs.isEmpty());
-    for (const QJsonValue& v : recs) {
+    for (const auto& v : recs) {
         const QJsonObject o = v.toObject();
         const QString heading = flat(o.value("name").toString() + " = " + full(o.value("value").toDouble()));
         QVERIFY2(t.contains(heading), qPrintable(heading));
@@ -276,7 +305,8 @@ void TstReport::pdfHasHeadingsNumbersAndVerdicts()
 
     // Page count: a page or more per run, and not absurd.
     const Result info = tool(QStringLiteral("pdfinfo"), { path("report.pdf") });
-    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(info.out);
+    static const QRegularExpression pagesLine(QStringLiteral("Pages:\\s+(\\d+)"));
+    const QRegularExpressionMatch m = pagesLine.match(info.out);
     QVERIFY(m.hasMatch());
     const int pages = m.captured(1).toInt();
     QVERIFY2(pages >= m_records.size() + 1 && pages <= 10 * m_records.size(), qPrintable(info.out));
@@ -454,9 +484,7 @@ void TstReport::cloudComparison()
 {
     // The advisor's record (the seed's own table): a case table and one block per case, each with the limit that
     // binds and the flags explained, and the catalog's sources at the end.
-    Result res = run({ "cloud", "compare", "--seed-example", "--no-history", "--json", path("seed.json") });
-    QVERIFY2(res.code == 0, qPrintable(res.err));
-    res = run({ "report", "--in", path("seed.json"), "--pdf", path("seed.pdf") });
+    const Result res = run({ "report", "--in", path("seed.json"), "--pdf", path("seed.pdf") });
     QVERIFY2(res.code == 0, qPrintable(res.err));
     const QString t = flat(tool(QStringLiteral("pdftotext"), { path("seed.pdf"), QStringLiteral("-") }).out);
     QFile f(path("seed.json"));
@@ -466,18 +494,173 @@ void TstReport::cloudComparison()
     const QJsonArray cases = rec->summary.value("cases").toArray();
     QVERIFY(cases.size() >= 6);
     QVERIFY(t.contains("Cases"));
-    for (const QJsonValue& v : cases) {
+    for (const auto& v : cases) {
         const QJsonObject c = v.toObject();
         QVERIFY2(t.contains(flat(c.value("label").toString())), qPrintable(c.value("label").toString()));
         const QString binding = c.value("evaluation").toObject().value("binding_text").toString();
         QVERIFY2(t.contains(flat(binding)), qPrintable(binding));
-        for (const QJsonValue& fl : c.value("flags").toArray())
+        const QJsonArray flags = c.value("flags").toArray();
+        for (const auto& fl : flags)
             QVERIFY2(
                 t.contains(fl.toObject().value("code").toString()), qPrintable(fl.toObject().value("code").toString()));
     }
     QVERIFY(t.contains("above-published-max"));
     QVERIFY(t.contains("524.3 MB/s"));
     QVERIFY(t.contains("MicrosoftDocs"));
+}
+
+QList<RunRecord> TstReport::everyKind() const
+{
+    QList<RunRecord> out = m_loaded;
+    out << load(path("seed.json"));
+    if (m_haveLdap)
+        out << load(path("sweep.json"));
+    // A record with a wide table of large figures, as a vendor's export may hold: it must split, never cut.
+    RunRecord wide;
+    wide.kind = "vendor-check";
+    QJsonArray rows;
+    for (int i = 0; i < 3; ++i)
+        rows.append(QJsonObject { { "threads", 8 << i }, { "ok_per_s", 32932.5 + i }, { "ops_per_s", 32940.25 + i },
+            { "p50_ms", 1.25 }, { "p99_ms", 12.75 + i }, { "errors", 123456 + i }, { "entries", 1000000 * (i + 1) },
+            { "consumer", "ldap://replica-number-one.example.com:10389" }, { "bytes_read", 83171004416.0 + i },
+            { "connections", 4096 }, { "operations", 987654321 + i } });
+    wide.summary = QJsonObject { { "points", rows } };
+    out << wide;
+    return out;
+}
+
+void TstReport::seedFailuresOnPageOne()
+{
+    // The eDirectory article's own table: its P30 (listed 200 MB/s, returned "less than 50"), P60 and t2.micro cases
+    // fail on page 1, in words, with the bound printed as a bound; none of them passes anything.
+    const Result res = run({ "report", "--in", path("seed.json"), "--pdf", path("seed1.pdf") });
+    QVERIFY2(res.code == 0, qPrintable(res.err));
+    const Result page1 = tool(QStringLiteral("pdftotext"), { "-f", "1", "-l", "1", path("seed1.pdf"), "-" });
+    QCOMPARE(page1.code, 0);
+    const QString t = flat(page1.out);
+    for (const char* c : { "Azure P30 disk (1TB) delivers < 50 MB/s", "Azure P60 disk delivers 35 MB/s",
+             "t2.micro (not EBS-optimized) + io1 1000 GB delivers 72.2 MB/s" }) {
+        // Wherever the case is named, the badge of its line is ✗ (failed) or ⚠ (flagged), never ✓; its verdict's
+        // own line is ✗.
+        bool failed = false;
+        for (qsizetype at = t.indexOf(QLatin1String(c)); at >= 0; at = t.indexOf(QLatin1String(c), at + 1)) {
+            qsizetype badge = -1;
+            QChar mark;
+            for (const QChar b : { QChar(u'✗'), QChar(u'✓'), QChar(u'⚠'), QChar(u'•') })
+                if (const qsizetype i = t.lastIndexOf(b, at); i > badge) {
+                    badge = i;
+                    mark = b;
+                }
+            QVERIFY2(mark != u'✓', qPrintable(t.mid(std::max<qsizetype>(0, badge), 200)));
+            failed = failed || (mark == u'✗' && t.mid(badge, at - badge).count(u':') <= 1);
+        }
+        QVERIFY2(failed, qPrintable(QLatin1String(c) + u'\n' + t));
+    }
+    QVERIFY2(t.contains("6 cases compared: "), qPrintable(t));
+    QVERIFY(!t.contains("0 cases compared"));
+    QVERIFY(!t.contains("within the published maximum"));
+    QVERIFY(!t.contains("measured 50 MB/s"));
+    // The failures come first: before any pass and before the flags.
+    const qsizetype firstFail = t.indexOf("✗ ");
+    QVERIFY(firstFail >= 0);
+    QVERIFY(t.indexOf("✓ ") < 0 || firstFail < t.indexOf("✓ "));
+}
+
+void TstReport::tableNumbersInFull()
+{
+    // For each kind of record, every number of every table the report shows is in the PDF's text whole: a column
+    // that cannot hold it wraps the table or splits it, never cuts "32,932.5" to "2,932.5".
+    // A figure is a whole word of a cell ("32,932.5", "(4,096"), not a piece of a version ("6.18.44-fc").
+    static const QRegularExpression number(QStringLiteral("^[0-9][0-9,]*(?:\\.[0-9]+)?$"));
+    static const QRegularExpression date(QStringLiteral("\\d{4}-\\d\\d-\\d\\d"));
+    for (const RunRecord& r : everyKind()) {
+        const ReportDocument doc = Report::build({ r });
+        const QString json = path(r.kind + QStringLiteral("-numbers.json"));
+        const QString pdf = path(r.kind + QStringLiteral("-numbers.pdf"));
+        QVERIFY(save(r, json));
+        const Result made = run({ "report", "--in", json, "--pdf", pdf }); // painted as the CLI paints it
+        QVERIFY2(made.code == 0, qPrintable(made.err));
+        const QString text = flat(tool(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") }).out);
+        int checked = 0;
+        for (const ReportSection& s : doc.sections)
+            for (const ReportBlock& b : s.blocks) {
+                if (b.kind != ReportBlock::Kind::Table)
+                    continue;
+                QStringList cells = b.table.header;
+                for (const QStringList& row : b.table.rows)
+                    cells += row;
+                for (const QString& cell : std::as_const(cells)) {
+                    if (cell.contains(u"://") || date.match(cell).hasMatch())
+                        continue; // an address may wrap anywhere, and the report's date is the CLI's own
+                    for (QString n : cell.split(u' ', Qt::SkipEmptyParts)) {
+                        while (!n.isEmpty() && QStringLiteral("([<").contains(n.front()))
+                            n.remove(0, 1);
+                        while (!n.isEmpty() && QStringLiteral(")],;:.%").contains(n.back()))
+                            n.chop(1);
+                        if (!number.match(n).hasMatch())
+                            continue;
+                        QVERIFY2(containsWhole(text, n),
+                            qPrintable(r.kind + u": " + n + u" of \"" + cell + u"\" is not whole in the PDF"));
+                        ++checked;
+                    }
+                }
+                for (const QString& h : b.table.header)
+                    for (const QString& word : h.split(u' ', Qt::SkipEmptyParts))
+                        QVERIFY2(bare(text).contains(word), qPrintable(r.kind + u": header word " + word));
+            }
+        QVERIFY2(checked > 0, qPrintable(r.kind));
+    }
+}
+
+void TstReport::eightRunsInTenPages()
+{
+    if (!m_haveLdap)
+        QSKIP("slapd is not installed: the LDAP runs of the eight are missing");
+    QStringList args = { "report", "--pdf", path("eight.pdf") };
+    const QStringList files = m_records + QStringList { path("seed.json"), path("sweep.json"), path("rand-read.json") };
+    for (const QString& f : files)
+        args << "--in" << f;
+    QCOMPARE(files.size(), 8);
+    const Result res = run(args);
+    QVERIFY2(res.code == 0, qPrintable(res.err));
+    const QString info = tool(QStringLiteral("pdfinfo"), { path("eight.pdf") }).out;
+    static const QRegularExpression pagesLine(QStringLiteral("Pages:\\s+(\\d+)"));
+    const QRegularExpressionMatch pages = pagesLine.match(info);
+    QVERIFY(pages.hasMatch());
+    int appendix = 0;
+    for (int p = 1; p <= pages.captured(1).toInt() && appendix == 0; ++p) {
+        const QString page = tool(
+            QStringLiteral("pdftotext"), { "-f", QString::number(p), "-l", QString::number(p), path("eight.pdf"), "-" })
+                                 .out;
+        if (page.contains("Appendix: full settings"))
+            appendix = p;
+    }
+    QVERIFY2(appendix > 0, "the appendix of full settings is missing");
+    QVERIFY2(appendix - 1 <= 10,
+        qPrintable(QStringLiteral("%1 pages before the appendix (of %2)").arg(appendix - 1).arg(pages.captured(1))));
+}
+
+void TstReport::sourcesAreCitations()
+{
+    // Every source is a document a reader can look up: never a raw IP address, a command-line flag or a path of the
+    // program's resources; the providers' figures by their publisher's own pages.
+    const ReportDocument doc = Report::build(everyKind());
+    QVERIFY(!doc.sources.isEmpty());
+    static const QRegularExpression rawIp(QStringLiteral("https?://\\d+\\.\\d+\\.\\d+\\.\\d+"));
+    static const QRegularExpression flag(QStringLiteral("(^|[\\s(])--[a-z]"));
+    for (const QString& s : doc.sources) {
+        QVERIFY2(!rawIp.match(s).hasMatch(), qPrintable(s));
+        QVERIFY2(!flag.match(s).hasMatch(), qPrintable(s));
+        QVERIFY2(!s.contains(":/dirbench") && !s.startsWith("qrc:") && !s.startsWith(":/"), qPrintable(s));
+        QVERIFY2(!Sources::hasRepositoryPath(s), qPrintable(s));
+    }
+    const QString all = doc.sources.join(u'\n');
+    QVERIFY2(all.contains("“Azure managed disk types (Premium SSD sizes)”, Microsoft: "
+                          "https://learn.microsoft.com/en-us/azure/virtual-machines/disks-types"),
+        qPrintable(all));
+    QVERIFY2(all.contains("“HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines”"), qPrintable(all));
+    const QString pdfText = flat(tool(QStringLiteral("pdftotext"), { path("report.pdf"), "-" }).out);
+    QVERIFY(!pdfText.contains("38.142.81.21"));
 }
 
 void TstReport::fromHistory()

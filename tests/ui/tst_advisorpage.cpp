@@ -160,20 +160,34 @@ void TstAdvisorPage::seedExample()
     ComparisonView* v = page.comparisonView();
     QVERIFY(v->flagCodes().contains("above-published-max"));
     BarChartView* chart = v->chart();
-    QCOMPARE(chart->labels().first(), QString("measured: 438 MB/s"));
-    QCOMPARE(chart->tones().first(), Tone::Bad);
+    QCOMPARE(chart->labels().constFirst(), QString("measured: 438 MB/s"));
+    QCOMPARE(chart->tones().constFirst(), Tone::Bad);
     QVERIFY(indexOfLabel(chart, "VM burst: 260.6 MB/s") >= 0);
     QVERIFY(indexOfLabel(chart, "disk listed: 524.3 MB/s") >= 0);
     QVERIFY(v->headline().contains("1.22511 s, 438 MB/s")); // the article's own words
     const RunRecord rec = page.comparisonRecord();
     QCOMPARE(rec.kind, QString("cloud-compare"));
     QVERIFY(rec.hasWarning("above-published-max"));
-    // the P30 case: far below the listed 200 MB/s
+    // a sanity check is a warning, never a verdict: the record's only verdict is the ceiling's
+    for (const Verdict& verdict : rec.verdicts)
+        QCOMPARE(verdict.requirementId, QString("cloud-near-ceiling"));
+    // above the published maximum it did not measure the cloud disk: not judged, never a pass
+    QVERIFY(rec.verdicts.isEmpty());
+    QCOMPARE(v->verdict(), ComparisonView::Verdict::None);
+    QVERIFY2(v->headline().contains("not judged"), qPrintable(v->headline()));
+    // the P30 case: far below the listed 200 MB/s, and its verdict fails on the bound "< 50"
     page.showSeedCase("azure-p30");
     QVERIFY(v->flagCodes().contains("far-below-listed"));
     QVERIFY(!v->flagCodes().contains("above-published-max"));
-    QCOMPARE(chart->labels().first(), QString("measured: < 50 MB/s"));
-    QCOMPARE(chart->tones().first(), Tone::Warn);
+    QCOMPARE(chart->labels().constFirst(), QString("measured: < 50 MB/s"));
+    QCOMPARE(chart->tones().constFirst(), Tone::Warn);
+    QCOMPARE(v->verdict(), ComparisonView::Verdict::Failed);
+    QVERIFY2(
+        v->headline().contains("FAIL") && v->headline().contains("delivers &lt; 50 MB/s"), qPrintable(v->headline()));
+    const RunRecord p30 = page.comparisonRecord();
+    QCOMPARE(p30.verdicts.size(), 1);
+    QVERIFY(!p30.verdicts.first().passed);
+    QVERIFY(p30.verdicts.first().measuredIsUpperBound);
     // changing the size on the left re-compares: a P4 lists 25 MB/s, so 50 is now above it
     page.evalForm()->sizeSpin()->setValue(32);
     QVERIFY(indexOfLabel(chart, "disk listed: 25 MB/s") >= 0);

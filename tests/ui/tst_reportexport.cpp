@@ -2,6 +2,7 @@
 // through the same API the History page uses, and read back: the summary page holds every verdict's sentence and no
 // path of this repository; the export runs as a job off the GUI thread; the dialog picks the runs, title and author;
 // MainWindow offers only runs that were made.
+#include "core/catalog/cloudverdict.h"
 #include "core/catalog/sources.h"
 #include "core/run/proberunner.h"
 #include "ui/mainwindow.h"
@@ -68,7 +69,8 @@ RunRecord TstReportExport::cli(const QStringList& args)
 namespace {
 QString bare(QString s)
 {
-    return s.remove(QRegularExpression(QStringLiteral("\\s+")));
+    static const QRegularExpression space(QStringLiteral("\\s+"));
+    return s.remove(space);
 }
 } // namespace
 
@@ -175,7 +177,15 @@ void TstReportExport::summaryPageReadsBack()
     for (const char* heading : { "Summary", "What was tested", "Verdicts", "What to do next" })
         QVERIFY2(summary.contains(heading), heading);
     int verdicts = 0;
-    for (const RunRecord& r : records)
+    // A cloud comparison speaks per case, as the advisor and the CLI do (core/catalog/cloudverdict.h).
+    for (const CloudCatalog::CloudCase& c : CloudCatalog::casesOf(m_cloud)) {
+        const QString sentence = CloudCatalog::caseSentence(c);
+        QVERIFY2(bare(summary).contains(bare(sentence)), qPrintable(sentence + "\n---\n" + summary));
+        ++verdicts;
+    }
+    QVERIFY2(bare(summary).contains(bare("✗ Cloud: Azure P30 disk (1TB) delivers < 50 MB/s")), qPrintable(summary));
+    QVERIFY(!summary.contains("within the published maximum"));
+    for (const RunRecord& r : { m_oldDisk, m_sizing })
         for (const Verdict& v : r.verdicts) {
             // Compared without white space: a line may wrap after the '/' of a unit ("MB/ s").
             const QString sentence = Report::verdictSentence(v);

@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/experiments/guided.h"
+#include "core/experiments/pointaxis.h"
 #include "core/ldap/loadresult.h"
 #include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
@@ -27,28 +28,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-
-namespace {
-
-// The x of a record's points and how to label it.
-struct Axis
-{
-    QString key;
-    QString title;
-};
-
-Axis axisOf(const RunRecord& r)
-{
-    if (r.kind == u"tls-cost")
-        return { QStringLiteral("tls"), ExperimentsPage::tr("0 = plain, 1 = TLS") };
-    if (r.kind == u"database-size")
-        return { QStringLiteral("entries"), ExperimentsPage::tr("Entries") };
-    if (r.spec.value(QStringLiteral("axis")).toString() == u"server_threads")
-        return { QStringLiteral("server_threads"), ExperimentsPage::tr("Server threads (nsslapd-threadnumber)") };
-    return { QStringLiteral("threads"), ExperimentsPage::tr("Client threads") };
-}
-
-} // namespace
 
 ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     : Page(parent)
@@ -295,7 +274,7 @@ void ExperimentsPage::onFinished(int runId, const RunRecord& record)
 
 void ExperimentsPage::showPoints(const RunRecord& record)
 {
-    const Axis axis = axisOf(record);
+    const PointAxis::Axis axis = PointAxis::of(record);
     const QJsonArray points = record.summary.value(QStringLiteral("points")).toArray();
     bool completed = false; // a record older than ok/s: its points hold completed ops/s
     for (const auto& v : points)

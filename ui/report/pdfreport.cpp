@@ -49,8 +49,8 @@ public:
         title();
         for (qsizetype i = 0; i < m_doc.sections.size(); ++i) {
             const ReportSection& s = m_doc.sections.at(i);
-            // The details start after the summary page; a run starts in the upper half of a page.
-            if ((s.newPage && m_y > m_top + 1) || (!s.status.isEmpty() && m_y > m_top + (m_bottom - m_top) * 0.45))
+            // The details start after the summary page; a run starts where a quarter of the page is left for it.
+            if ((s.newPage && m_y > m_top + 1) || (!s.status.isEmpty() && m_y > m_top + (m_bottom - m_top) * 0.75))
                 newPage();
             section(s);
         }
@@ -245,51 +245,120 @@ private:
         m_y += 6 * m_unit;
     }
 
+    static ReportTable project(const ReportTable& t, const QList<qsizetype>& columns)
+    {
+        ReportTable out;
+        for (qsizetype c : columns)
+            out.header << t.header.value(c);
+        for (const QStringList& r : t.rows) {
+            QStringList cells;
+            for (qsizetype c : columns)
+                cells << r.value(c);
+            out.rows << cells;
+        }
+        return out;
+    }
+
     static bool numeric(const QString& s)
     {
         static const QRegularExpression re(QStringLiteral("^[-+]?[0-9][0-9,]*(\\.[0-9]+)?( [^ ]{1,6})?$"));
         return re.match(s).hasMatch();
     }
 
+    // The widest word of a cell: a column narrower than that would cut it (numbers never wrap).
+    double widestWord(const QString& cell, const QFont& f) const
+    {
+        double w = 0;
+        const QFontMetricsF fm = metrics(f);
+        for (const QString& word : cell.split(u' ', Qt::SkipEmptyParts))
+            w = std::max(w, fm.horizontalAdvance(word));
+        return w;
+    }
+
+    // Each column at least as wide as its widest word (so no number or word is cut), the room left shared in
+    // proportion to what each column would need to hold its cells on one line.
     QList<double> columnWidths(const ReportTable& t, const QFont& f, const QFont& hf, double pad) const
     {
         const qsizetype n = t.keyValue ? 2 : t.header.size();
         QList<double> natural(n, 0);
+        QList<double> least(n, 0);
         for (qsizetype c = 0; c < n; ++c) {
-            if (!t.keyValue)
+            if (!t.keyValue) {
                 natural[c] = metrics(hf).horizontalAdvance(t.header.at(c));
-            for (const QStringList& row : t.rows) // a key-value table's names are bold
-                natural[c]
-                    = std::max(natural[c], metrics(t.keyValue && c == 0 ? hf : f).horizontalAdvance(row.value(c)));
+                least[c] = widestWord(t.header.at(c), hf);
+            }
+            for (const QStringList& row : t.rows) { // a key-value table's names are bold
+                const QFont& cf = t.keyValue && c == 0 ? hf : f;
+                natural[c] = std::max(natural[c], metrics(cf).horizontalAdvance(row.value(c)));
+                least[c] = std::max(least[c], widestWord(row.value(c), cf));
+            }
             natural[c] += 2 * pad + 1;
+            least[c] += 2 * pad + 1;
         }
         if (t.keyValue) {
-            const double first = std::min(natural[0], width() * 0.4);
+            const double first = std::max(std::min(natural[0], width() * 0.4), std::min(least[0], width() * 0.5));
             return { first, width() - first };
         }
-        // Too wide: cap the widest columns at the same width so the narrow ones (numbers) never wrap.
-        double lo = 0, hi = width();
-        for (int i = 0; i < 40; ++i) {
-            const double cap = (lo + hi) / 2;
-            double sum = 0;
-            for (double w : natural)
-                sum += std::min(w, cap);
-            (sum > width() ? hi : lo) = cap;
+        double sumNatural = 0, sumLeast = 0;
+        for (qsizetype c = 0; c < n; ++c) {
+            sumNatural += natural[c];
+            sumLeast += least[c];
         }
+        if (sumNatural <= width())
+            return natural;
+        const double room = std::max(0.0, width() - sumLeast);
         QList<double> out;
-        for (double w : natural)
-            out << std::min(w, lo);
+        for (qsizetype c = 0; c < n; ++c)
+            out << least[c] + (sumNatural > sumLeast ? (natural[c] - least[c]) * room / (sumNatural - sumLeast) : 0);
         return out;
+    }
+
+    // The least width of each column (its widest word); a table whose columns do not fit side by side is split.
+    QList<double> leastWidths(const ReportTable& t, const QFont& f, const QFont& hf, double pad) const
+    {
+        QList<double> least;
+        for (qsizetype c = 0; c < t.header.size(); ++c) {
+            double w = widestWord(t.header.at(c), hf);
+            for (const QStringList& row : t.rows)
+                w = std::max(w, widestWord(row.value(c), f));
+            least << w + 2 * pad + 1;
+        }
+        return least;
+    }
+
+    // Groups of columns that fit the page side by side, each starting with the first column (what a row is).
+    QList<QList<qsizetype>> columnGroups(const QList<double>& least) const
+    {
+        QList<QList<qsizetype>> groups;
+        QList<qsizetype> current { 0 };
+        double used = least.value(0);
+        for (qsizetype c = 1; c < least.size(); ++c) {
+            if (used + least[c] > width() && current.size() > 1) {
+                groups << current;
+                current = { 0 };
+                used = least[0];
+            }
+            current << c;
+            used += least[c];
+        }
+        groups << current;
+        return groups;
+    }
+
+    // Qt::TextWordWrap, or wrap anywhere for a text (a long address) wider than its column: cut nothing.
+    int wrapFor(const QString& cell, const QFont& f, double w) const
+    {
+        return widestWord(cell, f) > w ? Qt::TextWrapAnywhere : Qt::TextWordWrap;
     }
 
     double rowHeight(const QStringList& cells, const QList<double>& widths, const QFont& f, double pad) const
     {
         double h = metrics(f).height();
-        for (qsizetype c = 0; c < widths.size(); ++c)
+        for (qsizetype c = 0; c < widths.size(); ++c) {
+            const double w = widths[c] - 2 * pad;
             h = std::max(h,
-                metrics(f)
-                    .boundingRect(QRectF(0, 0, widths[c] - 2 * pad, 1e7), Qt::TextWordWrap, cells.value(c))
-                    .height());
+                metrics(f).boundingRect(QRectF(0, 0, w, 1e7), wrapFor(cells.value(c), f, w), cells.value(c)).height());
+        }
         return h + 2 * pad;
     }
 
@@ -310,7 +379,8 @@ private:
             cf.setBold(header || (keyValue && c == 0));
             m_p->setFont(cf);
             m_p->setPen(Qt::black);
-            m_p->drawText(QRectF(x + pad, m_y + pad, widths[c] - 2 * pad, h - 2 * pad), align | Qt::TextWordWrap, cell);
+            const double w = widths[c] - 2 * pad;
+            m_p->drawText(QRectF(x + pad, m_y + pad, w, h - 2 * pad), align | wrapFor(cell, cf, w), cell);
             x += widths[c];
         }
     }
@@ -323,6 +393,14 @@ private:
         QFont hf = f;
         hf.setBold(true);
         const double pad = 2.5 * m_unit;
+        if (!t.keyValue && t.header.size() > 2) {
+            const QList<QList<qsizetype>> groups = columnGroups(leastWidths(t, f, hf, pad));
+            if (groups.size() > 1) {
+                for (const QList<qsizetype>& g : groups)
+                    table(project(t, g));
+                return;
+            }
+        }
         const QList<double> widths = columnWidths(t, f, hf, pad);
         QList<bool> right(widths.size(), true); // columns of numbers only are right-aligned, with their header
         for (qsizetype c = 0; c < widths.size(); ++c)

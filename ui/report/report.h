@@ -26,6 +26,9 @@ QString htmlOf(const ReportDocument& doc);
 QString csvOf(const QList<RunRecord>& records, const ReportOptions& options);
 // The name a run goes by in the report: options.runNames[i], else "kind #i+1".
 QString runName(const QList<RunRecord>& records, const ReportOptions& options, qsizetype i);
+// The verdicts a reader judges a run by: the record's, without the sanity checks older cloud records carried as
+// verdicts ("within the published maximum", now the warning above-published-max).
+QList<Verdict> judgedVerdicts(const RunRecord& r);
 // The verdict as one line of text, as every format prints it:
 // "PASS  requirement: measured 123.4 MB/s, threshold 100 MB/s (source: S) - note"
 QString verdictLine(const Verdict& v);

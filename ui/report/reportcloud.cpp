@@ -1,6 +1,7 @@
 // Cloud comparisons (kind "cloud-compare"): per case, the measured figure beside the disk's listed limit, the VM's
 // cap and the reachable ceiling, which limit binds, and the flags with what they mean; the catalog's sources cited. The
 // full evaluation stays in the record (JSON, HTML export of the history).
+#include "core/catalog/cloudverdict.h"
 #include "core/catalog/sources.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportsections.h"
@@ -9,40 +10,38 @@
 
 namespace ReportSections {
 
-namespace {
-
-QString mbps(const QJsonValue& v)
-{
-    return v.isDouble() ? ReportFormat::value(v) + QStringLiteral(" MB/s") : QStringLiteral("n/a");
-}
-
-} // namespace
-
 void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
-    const QJsonArray cases = r.summary.value(QStringLiteral("cases")).toArray();
+    // A single comparison holds its case at the top of summary; the seed's table in summary.cases.
+    QJsonArray cases = r.summary.value(QStringLiteral("cases")).toArray();
+    if (cases.isEmpty() && r.summary.contains(QStringLiteral("measured_mb_per_s")))
+        cases.append(r.summary);
+    const QList<CloudCatalog::CloudCase> judged = CloudCatalog::casesOf(r);
     const QString measuredSource = r.summary.value(QStringLiteral("measured_source")).toString();
     if (!measuredSource.isEmpty())
         section.blocks << ReportBlock::paragraph(
             QString(u"Measured figures: " + Sources::readable(measuredSource) + u'.'));
+    section.blocks << ReportBlock::paragraph(QString(CloudCatalog::headline(r)
+        + u". The verdict of a case: it delivers at least 80 % of its reachable ceiling, the least of the disk's, the "
+          u"VM's and the queue depth's limits. Flags are warnings."));
     ReportTable overview;
-    overview.header
-        = { QStringLiteral("case"), QStringLiteral("measured"), QStringLiteral("disk listed"), QStringLiteral("VM cap"),
-              QStringLiteral("reachable ceiling"), QStringLiteral("binds"), QStringLiteral("flags") };
-    for (int i = 0; i < cases.size(); ++i) {
-        const QJsonObject c = cases.at(i).toObject();
+    overview.header = { QStringLiteral("case"), QStringLiteral("verdict"), QStringLiteral("measured (MB/s)"),
+        QStringLiteral("reachable ceiling (MB/s)"), QStringLiteral("80 % of it (MB/s)"),
+        QStringLiteral("disk listed (MB/s)"), QStringLiteral("VM cap (MB/s)"), QStringLiteral("binds"),
+        QStringLiteral("flags") };
+    for (int i = 0; i < judged.size(); ++i) {
+        const CloudCatalog::CloudCase& c = judged.at(i);
         QStringList flags;
-        const QJsonArray flagsList = c.value(QStringLiteral("flags")).toArray();
-        for (const auto& f : flagsList)
-            flags << f.toObject().value(QStringLiteral("code")).toString();
-        const QString upper
-            = c.value(QStringLiteral("measured_is_upper_bound")).toBool() ? QStringLiteral("< ") : QString();
-        overview.rows.append(
-            { QString::number(i + 1) + QStringLiteral(". ") + c.value(QStringLiteral("label")).toString(),
-                upper + mbps(c.value(QStringLiteral("measured_mb_per_s"))),
-                mbps(c.value(QStringLiteral("listed_mb_per_s"))), mbps(c.value(QStringLiteral("vm_cap_mb_per_s"))),
-                mbps(c.value(QStringLiteral("ceiling_mb_per_s"))), c.value(QStringLiteral("binding")).toString(),
-                flags.isEmpty() ? QStringLiteral("none") : flags.join(u", ") });
+        for (const CloudCatalog::Flag& f : c.flags)
+            flags << f.code;
+        const auto cell
+            = [](const std::optional<double>& v) { return v ? ReportFormat::number(*v) : QStringLiteral("n/a"); };
+        overview.rows.append({ QString(QString::number(i + 1) + u". " + c.label),
+            !c.verdict ? QStringLiteral("not judged")
+                       : (c.verdict->passed ? QStringLiteral("PASS") : QStringLiteral("FAIL")),
+            QString((c.upperBound ? u"< " : u"") + ReportFormat::number(c.measuredMbps)), cell(c.ceilingMbps),
+            c.verdict ? ReportFormat::number(c.verdict->threshold) : QStringLiteral("n/a"), cell(c.listedMbps),
+            cell(c.vmCapMbps), c.binding, flags.isEmpty() ? QStringLiteral("none") : flags.join(u", ") });
     }
     section.blocks << ReportBlock::subheading(QStringLiteral("Cases"));
     section.blocks << ReportBlock::ofTable(overview);
@@ -74,10 +73,8 @@ void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sourc
         for (const auto& s : sourcesList) {
             const QJsonObject o = s.toObject();
             cite(sources,
-                o.value(QStringLiteral("url")).toString()
-                    + (o.value(QStringLiteral("as_of")).toString().isEmpty()
-                            ? QString()
-                            : QStringLiteral(" (") + o.value(QStringLiteral("as_of")).toString() + u')'));
+                Sources::publishedPage(
+                    o.value(QStringLiteral("url")).toString(), o.value(QStringLiteral("as_of")).toString()));
         }
     }
 }

@@ -1,4 +1,5 @@
 // Sections for any kind of record: what every record has (spec, summary, intervals), printed generically.
+#include "core/experiments/pointaxis.h"
 #include "ui/report/loadfigures.h"
 #include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
@@ -69,18 +70,16 @@ void intervalCharts(const QJsonArray& intervals, const QStringList& keys, Report
 
 // Experiments (thread sweep, TLS cost, database size) hold summary.points: ok/s against what the sweep varied
 // (completed ops/s for a record made before points had ok/s, and the chart says so).
-static void pointsChart(const QJsonObject& summary, ReportSection& section)
+static void pointsChart(const RunRecord& r, ReportSection& section)
 {
+    const QJsonObject& summary = r.summary;
     const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
     if (points.isEmpty() || !LoadFigures::pointRate(points.first().toObject()).present)
         return;
-    QString xKey;
-    const QJsonObject first = points.first().toObject();
-    for (auto it = first.begin(); it != first.end() && xKey.isEmpty(); ++it)
-        if (it.value().isDouble() && !it.key().endsWith(u"_per_s") && !it.key().contains(u"cpu")
-            && it.key() != u"errors")
-            xKey = it.key();
-    if (xKey.isEmpty())
+    // The axis the window draws (core/experiments/pointaxis.h): what the experiment varied.
+    const PointAxis::Axis axis = PointAxis::of(r);
+    const QString xKey = axis.key;
+    if (!points.first().toObject().value(xKey).isDouble())
         return;
     bool completed = false;
     for (const auto& v : points)
@@ -88,8 +87,9 @@ static void pointsChart(const QJsonObject& summary, ReportSection& section)
     const QString unit
         = completed ? QStringLiteral("ops/s (completed: the record predates ok/s)") : QStringLiteral("ok/s");
     ReportChart c;
-    c.title = QString(unit + u" by " + ReportFormat::label(xKey));
-    c.xLabel = ReportFormat::label(xKey);
+    c.title = xKey == u"tls" ? QString(unit + u": plain (0) against TLS (1)")
+                             : QString(unit + u" by " + axis.title.left(1).toLower() + axis.title.mid(1));
+    c.xLabel = axis.title;
     c.yLabel = completed ? QStringLiteral("ops/s") : QStringLiteral("ok/s");
     ReportSeries sr;
     sr.name = QString(u"measured " + c.yLabel);
@@ -115,7 +115,7 @@ static std::pair<QJsonArray, QJsonArray> splitLoadIntervals(const QJsonArray& in
 
 void generic(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
-    pointsChart(r.summary, section);
+    pointsChart(r, section);
     const QList<QStringList> rows = ReportJson::keyValueRows(r.summary);
     if (!rows.isEmpty()) {
         section.blocks << ReportBlock::subheading(QStringLiteral("Summary"));

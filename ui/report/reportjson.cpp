@@ -5,6 +5,8 @@
 
 #include <QSet>
 
+#include <algorithm>
+
 namespace ReportJson {
 
 namespace {
@@ -66,6 +68,29 @@ QList<QStringList> keyValueRows(const QJsonObject& o, const QStringList& skip)
     return rows;
 }
 
+// The order a reader reads a row in: what the row is (a name, what an experiment varied), then the figure that
+// matters (ok/s, MB/s), then latencies, counts, anything else, and the status last. Keys of equal rank keep the
+// order they were first seen in.
+static int readingRank(const QString& key)
+{
+    static const QStringList kWhat = { QStringLiteral("label"), QStringLiteral("name"), QStringLiteral("case"),
+        QStringLiteral("series"), QStringLiteral("test"), QStringLiteral("consumer"), QStringLiteral("uri"),
+        QStringLiteral("threads"), QStringLiteral("server_threads"), QStringLiteral("entries"), QStringLiteral("tls"),
+        QStringLiteral("target"), QStringLiteral("coverage") };
+    static const QStringList kFigure = { QStringLiteral("ok_per_s"), QStringLiteral("mb_per_s"), QStringLiteral("iops"),
+        QStringLiteral("commits_per_s"), QStringLiteral("ops_per_s") };
+    const QString top = key.section(u'.', 0, 0);
+    if (const qsizetype i = kWhat.indexOf(top); i >= 0)
+        return int(i);
+    if (const qsizetype i = kFigure.indexOf(top); i >= 0)
+        return 100 + int(i);
+    if (top.startsWith(u"latency") || top.startsWith(u"p50") || top.startsWith(u"p99"))
+        return 200;
+    if (top == u"status")
+        return 1000;
+    return 300;
+}
+
 ReportTable tableOf(const QJsonArray& objects)
 {
     ReportTable t;
@@ -77,8 +102,16 @@ ReportTable tableOf(const QJsonArray& objects)
             if (!keys.contains(kv.first))
                 keys << kv.first;
     }
-    for (const QString& k : keys)
-        t.header << ReportFormat::label(k.section(u'.', -1));
+    std::stable_sort(
+        keys.begin(), keys.end(), [](const QString& a, const QString& b) { return readingRank(a) < readingRank(b); });
+    for (const QString& k : keys) {
+        // "latency_ms.p99" is "p99 (ms)": a leaf takes its parent's unit.
+        QString header = ReportFormat::label(k.section(u'.', -1));
+        const QString unit = ReportFormat::unitOf(k.section(u'.', -2, -2));
+        if (k.contains(u'.') && !unit.isEmpty() && !header.contains(u'('))
+            header += QString(u" (" + unit + u')');
+        t.header << header;
+    }
     for (const auto& row : all) {
         QStringList cells(keys.size());
         for (const auto& [k, v] : row)

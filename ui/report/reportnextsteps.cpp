@@ -1,5 +1,6 @@
 // "What to do next" on the summary page, and the verdict sentence: advice a reader can act on, drawn from the
 // failed runs and verdicts, the sizing recommendations, the cloud advisor's flags and the warnings.
+#include "core/catalog/cloudverdict.h"
 #include "core/catalog/sources.h"
 #include "ui/report/report.h"
 #include "ui/report/reportformat.h"
@@ -75,21 +76,24 @@ QString sizingStep(const RunRecord& r, const QString& name)
     return QString(step + u". The change to apply is in the run's section.");
 }
 
+// A failed case with what its flags say about why; a flagged case that passed with its flags.
 QStringList cloudSteps(const RunRecord& r, const QString& name)
 {
     QStringList out;
-    const QJsonArray casesList = r.summary.value(QStringLiteral("cases")).toArray();
-    for (const auto& cv : casesList) {
-        const QJsonObject c = cv.toObject();
-        const QJsonArray flagsList = c.value(QStringLiteral("flags")).toArray();
-        for (const auto& f : flagsList) {
-            QString msg = f.toObject().value(QStringLiteral("message")).toString();
-            if (msg.isEmpty())
-                msg = f.toObject().value(QStringLiteral("code")).toString();
-            if (!msg.endsWith(u'.'))
-                msg += u'.';
-            out << QString(name + u", " + c.value(QStringLiteral("label")).toString() + u": " + msg);
-        }
+    const QList<CloudCatalog::CloudCase> cases = CloudCatalog::casesOf(r);
+    for (const CloudCatalog::CloudCase& c : cases) {
+        if (!c.failed() && !c.flagged())
+            continue;
+        QStringList why;
+        for (const CloudCatalog::Flag& f : c.flags)
+            why << (f.message.isEmpty() ? f.code : f.message);
+        QString step = QString(name + u", " + c.label + u": ");
+        if (c.failed())
+            step += QString(u"it delivers " + CloudCatalog::measuredText(c) + u", less than 80 % of its ceiling; "
+                + adviceFor(QStringLiteral("cloud-near-ceiling")));
+        if (!why.isEmpty())
+            step += QString((c.failed() ? u". Why: " : u"") + why.join(QStringLiteral("; ")));
+        out << (step.endsWith(u'.') ? step : QString(step + u'.'));
     }
     return out;
 }
@@ -118,13 +122,6 @@ QString capitalised(QString s)
     return s;
 }
 
-// Labels written for DirBench's own readers name "the seed" (the article DirBench started from); a reader of the
-// summary knows it as the eDirectory article.
-QString plain(QString s)
-{
-    return s.replace(QStringLiteral("the seed"), QStringLiteral("the eDirectory article"));
-}
-
 // "1,204 µs (1.2 ms)": latencies of a millisecond or more also in ms.
 QString quantity(double value, const QString& unit)
 {
@@ -145,6 +142,11 @@ bool isMinimum(const Verdict& v)
 }
 
 } // namespace
+
+QString plain(QString s)
+{
+    return s.replace(QStringLiteral("the seed"), QStringLiteral("the eDirectory article"));
+}
 
 QStringList nextSteps(const QList<RunRecord>& records, const ReportOptions& options)
 {
@@ -179,7 +181,8 @@ namespace Report {
 QString verdictSentence(const Verdict& v)
 {
     QString s = QString(ReportSummary::capitalised(ReportSummary::plain(v.requirement))
-        + (v.passed ? u" passed: measured " : u" failed: measured ") + ReportSummary::quantity(v.measured, v.unit)
+        + (v.passed ? u" passed: measured " : u" failed: measured ") + (v.measuredIsUpperBound ? u"< " : u"")
+        + ReportSummary::quantity(v.measured, v.unit)
         + (ReportSummary::isMinimum(v) ? u", required at least " : u", required at most ")
         + ReportSummary::quantity(v.threshold, v.unit) + u'.');
     if (!v.note.isEmpty())

@@ -1,6 +1,8 @@
-// The summary page: what was tested, the verdicts in sentences, the chart per run, what to do next.
+// The summary page, the decision: a conclusion per run, the verdicts in sentences (failures first), what to do next,
+// what was tested.
 #include "ui/report/reportsummary.h"
 
+#include "core/catalog/cloudverdict.h"
 #include "core/store/runstore.h"
 #include "ui/report/replicationfigures.h"
 #include "ui/report/report.h"
@@ -10,6 +12,9 @@
 
 #include <QHash>
 #include <QJsonArray>
+
+#include <algorithm>
+#include <optional>
 
 namespace ReportSummary {
 
@@ -59,17 +64,6 @@ QString diskHeadline(const RunRecord& r)
         if (const QString f = diskFigure(r.summary.value(QStringLiteral("test")).toString(), r.summary); !f.isEmpty())
             parts << f;
     return parts.join(QStringLiteral(", "));
-}
-
-QString cloudHeadline(const RunRecord& r)
-{
-    const QJsonArray cases = r.summary.value(QStringLiteral("cases")).toArray();
-    int flagged = 0;
-    for (const auto& c : cases)
-        flagged += c.toObject().value(QStringLiteral("flags")).toArray().isEmpty() ? 0 : 1;
-    return QStringLiteral("%1 compared, %2 flagged")
-        .arg(cases.size() == 1 ? QStringLiteral("1 case") : QString::number(cases.size()) + u" cases",
-            QString::number(flagged));
 }
 
 QString diskTested(const RunRecord& r)
@@ -159,56 +153,176 @@ bool saysItsOwn(const RunRecord& r, const Verdict& v)
         && r.summary.value(QStringLiteral("verdict_sentences")).isArray();
 }
 
-// "✓ run: consumer …: p99 lag 3.1 ms at 10 writes/s, within 1,000 ms." (the nth sentence is the nth lag verdict's).
-QStringList replicationSentences(const RunRecord& r, const QString& run)
+// A line of the summary page: what it says and how it came out (failures first, then flags, then the rest).
+struct Line
 {
-    QList<bool> passed;
-    for (const Verdict& v : r.verdicts)
-        if (saysItsOwn(r, v))
-            passed << v.passed;
-    const QStringList sentences = ReplicationFigures::verdictSentences(r);
-    QStringList out;
-    for (qsizetype i = 0; i < sentences.size(); ++i) {
-        const QString badge
-            = i < passed.size() ? (passed.at(i) ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) : QString();
-        out << QString(badge + run + u": " + sentences.at(i) + u'.');
+    enum Tone
+    {
+        Failed,
+        Flagged,
+        Passed,
+        Said
+    };
+    Tone tone = Said;
+    QString text;
+    std::optional<Verdict> verdict; // a requirement's verdict: painted with its badge, as the run's detail is
+    QString run;
+};
+
+QString badgeOf(Line::Tone tone)
+{
+    switch (tone) {
+    case Line::Failed:
+        return QStringLiteral("✗ ");
+    case Line::Flagged:
+        return QStringLiteral("⚠ ");
+    case Line::Passed:
+        return QStringLiteral("✓ ");
+    case Line::Said:
+        break;
+    }
+    return QStringLiteral("• ");
+}
+
+// Failures first, then what is flagged, then what passed; a run of verdicts in one block of sentences.
+void addLines(QList<Line> lines, ReportSection& s)
+{
+    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.tone < b.tone; });
+    QList<Verdict> verdicts;
+    QStringList runs;
+    auto flush = [&] {
+        if (!verdicts.isEmpty())
+            s.blocks << ReportBlock::ofVerdictSentences(verdicts, runs);
+        verdicts.clear();
+        runs.clear();
+    };
+    for (const Line& l : std::as_const(lines)) {
+        if (l.verdict) {
+            verdicts << *l.verdict;
+            runs << l.run;
+            continue;
+        }
+        flush();
+        s.blocks << ReportBlock::paragraph(QString(badgeOf(l.tone) + l.text));
+    }
+    flush();
+}
+
+// A cloud comparison in words: each case's verdict, with the codes of its flags (their words are under "What to do
+// next").
+QList<Line> cloudLines(const RunRecord& r, const QString& run)
+{
+    QList<Line> out;
+    const QList<CloudCatalog::CloudCase> cases = CloudCatalog::casesOf(r);
+    for (const CloudCatalog::CloudCase& c : cases) {
+        const Line::Tone tone = c.failed() ? Line::Failed
+            : c.verdict                    ? (c.flagged() ? Line::Flagged : Line::Passed)
+                                           : (c.flagged() ? Line::Flagged : Line::Said);
+        QStringList codes;
+        for (const CloudCatalog::Flag& f : c.flags)
+            codes << f.code;
+        const QString flagged = codes.isEmpty()
+            ? QString()
+            : QString(u" Flagged: " + codes.join(QStringLiteral(", ")) + u" (what to do: below).");
+        out << Line { tone, QString(run + u": " + CloudCatalog::caseSentence(c) + flagged), std::nullopt, run };
     }
     return out;
 }
 
-void verdictBlocks(const QList<RunRecord>& records, const ReportOptions& options, ReportSection& s)
+QList<Line> verdictLines(const RunRecord& r, const QString& run)
 {
-    QList<Verdict> verdicts;
-    QStringList runs, own;
-    for (qsizetype i = 0; i < records.size(); ++i) {
-        const QString run = Report::runName(records, options, i);
-        for (const Verdict& v : records.at(i).verdicts)
-            if (!saysItsOwn(records.at(i), v)) {
-                verdicts << v;
-                runs << run;
-            }
-        if (records.at(i).kind == u"replication")
-            own << replicationSentences(records.at(i), run);
+    QList<Line> out;
+    if (r.kind == u"cloud-compare")
+        return cloudLines(r, run);
+    for (const Verdict& v : Report::judgedVerdicts(r))
+        if (!saysItsOwn(r, v))
+            out << Line { v.passed ? Line::Passed : Line::Failed, Report::verdictSentence(v), v, run };
+    if (r.kind == u"replication") {
+        QList<bool> passed;
+        for (const Verdict& v : r.verdicts)
+            if (saysItsOwn(r, v))
+                passed << v.passed;
+        const QStringList sentences = ReplicationFigures::verdictSentences(r);
+        for (qsizetype i = 0; i < sentences.size(); ++i)
+            out << Line { i < passed.size() ? (passed.at(i) ? Line::Passed : Line::Failed) : Line::Said,
+                QString(run + u": " + sentences.at(i) + u'.'), std::nullopt, run };
     }
-    if (verdicts.isEmpty() && own.isEmpty())
-        s.blocks << ReportBlock::paragraph(QStringLiteral("No run of this report was judged against a requirement."));
-    if (!verdicts.isEmpty())
-        s.blocks << ReportBlock::ofVerdictSentences(verdicts, runs);
-    for (const QString& sentence : std::as_const(own))
-        s.blocks << ReportBlock::paragraph(sentence);
+    return out;
 }
 
-// The run's first chart, lower, titled with the run.
-std::optional<ReportChart> keyChart(const ReportSection& run, const QString& name)
+// The question a run answers, as a reader would ask it.
+QString questionOf(const RunRecord& r)
 {
-    for (const ReportBlock& b : run.blocks)
-        if (b.kind == ReportBlock::Kind::Chart && !b.chart.isEmpty()) {
-            ReportChart c = b.chart;
-            c.compact = true;
-            c.title = QString(name + u" — " + c.title);
-            return c;
+    if (r.kind == u"disk")
+        return QStringLiteral("Does the disk meet the directory's need?");
+    if (r.kind == u"cloud-compare")
+        return QStringLiteral("Do the cloud disks deliver what they can (80 % of their reachable ceiling)?");
+    if (r.kind == u"replication")
+        return QStringLiteral("Do the replicas keep up within the lag bound?");
+    if (r.kind == u"sizing")
+        return QStringLiteral("How much RAM and cache does the server need?");
+    if (r.kind == u"curve")
+        return QStringLiteral("How does throughput follow the share of entries cached?");
+    if (r.kind == u"ldap-probe")
+        return QStringLiteral("Does the server answer, and how fast?");
+    if (r.kind.startsWith(u"ldap-"))
+        return QStringLiteral("How much does the server serve under this load?");
+    if (r.kind == u"disk-under-load")
+        return QStringLiteral("Does the disk hold up beside a live LDAP load?");
+    return QStringLiteral("What did the experiment show?");
+}
+
+Line conclusionOf(const RunRecord& r, const QString& run)
+{
+    const QString q = QString(run + u" — " + questionOf(r) + u' ');
+    if (r.status != u"ok")
+        return Line { Line::Failed,
+            QString(q + u"Not answered: the run " + r.status + (r.failure.isEmpty() ? QString() : u": " + r.failure)
+                + u'.'),
+            std::nullopt, {} };
+    const QString figure = headline(r);
+    if (r.kind == u"cloud-compare") {
+        const QList<CloudCatalog::CloudCase> cases = CloudCatalog::casesOf(r);
+        QStringList failed;
+        bool flagged = false;
+        for (const CloudCatalog::CloudCase& c : cases) {
+            if (c.failed())
+                failed << c.label;
+            flagged = flagged || c.flagged();
         }
-    return std::nullopt;
+        if (!failed.isEmpty())
+            return Line { Line::Failed,
+                QString(q + u"No for " + failed.join(QStringLiteral(", ")) + u" (" + figure + u")."), std::nullopt,
+                {} };
+        return Line { flagged ? Line::Flagged : Line::Passed, QString(q + u"Yes (" + figure + u")."), std::nullopt,
+            {} };
+    }
+    const QList<Verdict> judged = Report::judgedVerdicts(r);
+    QStringList failed;
+    for (const Verdict& v : judged)
+        if (!v.passed)
+            failed << plain(v.requirement);
+    const QString result = figure.isEmpty() ? QString() : QString(u" Result: " + figure + u'.');
+    if (!failed.isEmpty())
+        return Line { Line::Failed,
+            QString(q + u"No: " + QString::number(failed.size()) + u" of " + QString::number(judged.size())
+                + (judged.size() == 1 ? u" requirement fails (" : u" requirements fail (")
+                + failed.join(QStringLiteral("; ")) + u")." + result),
+            std::nullopt, {} };
+    const Line::Tone calm = r.warnings.isEmpty() ? Line::Passed : Line::Flagged;
+    const QString warned = r.warnings.isEmpty()
+        ? QString()
+        : QString(u" " + QString::number(r.warnings.size()) + (r.warnings.size() == 1 ? u" warning." : u" warnings."));
+    if (!judged.isEmpty())
+        return Line { calm,
+            QString(q + u"Yes: "
+                + (judged.size() == 1 ? QStringLiteral("its requirement passes")
+                                      : QString(u"all " + QString::number(judged.size()) + u" requirements pass"))
+                + u'.' + result + warned),
+            std::nullopt, {} };
+    return Line { r.warnings.isEmpty() ? Line::Said : Line::Flagged,
+        QString(q + (figure.isEmpty() ? QStringLiteral("See its section.") : QString(figure + u'.')) + warned),
+        std::nullopt, {} };
 }
 
 QString dayOf(const QDateTime& t)
@@ -235,7 +349,7 @@ QString headline(const RunRecord& r)
         if (QString d = diskHeadline(r); !d.isEmpty())
             return d;
     if (r.kind == u"cloud-compare")
-        return cloudHeadline(r);
+        return CloudCatalog::headline(r);
     if (r.kind == u"replication")
         if (QString h = ReportSections::replicationHeadline(r); !h.isEmpty())
             return h;
@@ -276,15 +390,22 @@ QString whatWasTested(const RunRecord& r)
 ReportSection section(
     const QList<RunRecord>& records, const ReportOptions& options, const QList<ReportSection>& runSections)
 {
+    Q_UNUSED(runSections) // each run's chart that matters is in its own section
     ReportSection s;
     s.heading = QStringLiteral("Summary");
-    s.blocks << ReportBlock::subheading(QStringLiteral("What was tested"));
+    s.blocks << ReportBlock::subheading(QStringLiteral("Conclusions"));
+    QList<Line> conclusions;
     for (qsizetype i = 0; i < records.size(); ++i)
-        s.blocks << ReportBlock::paragraph(QString(QString::number(i + 1) + u". " + Report::runName(records, options, i)
-            + u": " + whatWasTested(records.at(i))));
+        conclusions << conclusionOf(records.at(i), Report::runName(records, options, i));
+    addLines(conclusions, s);
 
     s.blocks << ReportBlock::subheading(QStringLiteral("Verdicts"));
-    verdictBlocks(records, options, s);
+    QList<Line> lines;
+    for (qsizetype i = 0; i < records.size(); ++i)
+        lines << verdictLines(records.at(i), Report::runName(records, options, i));
+    if (lines.isEmpty())
+        s.blocks << ReportBlock::paragraph(QStringLiteral("No run of this report was judged against a requirement."));
+    addLines(lines, s);
 
     s.blocks << ReportBlock::subheading(QStringLiteral("What to do next"));
     const QStringList steps = nextSteps(records, options);
@@ -294,18 +415,15 @@ ReportSection section(
     for (const QString& step : steps)
         s.blocks << ReportBlock::paragraph(QString(u"• " + step));
 
-    bool chartTitle = false;
-    for (qsizetype i = 0; i < records.size() && i < runSections.size(); ++i)
-        if (const auto c = keyChart(runSections.at(i), Report::runName(records, options, i))) {
-            if (!chartTitle)
-                s.blocks << ReportBlock::subheading(QStringLiteral("The chart that matters most, per run"));
-            chartTitle = true;
-            s.blocks << ReportBlock::ofChart(*c);
-        }
+    s.blocks << ReportBlock::subheading(QStringLiteral("What was tested"));
+    for (qsizetype i = 0; i < records.size(); ++i)
+        s.blocks << ReportBlock::paragraph(QString(QString::number(i + 1) + u". " + Report::runName(records, options, i)
+            + u": " + whatWasTested(records.at(i))));
     s.blocks << ReportBlock::paragraph(
-        QStringLiteral("The pages after this one hold the details: the runs and verdicts with their sources, each "
-                       "run's figures, tables and charts (numbers printed in full), the sources, and last the "
-                       "environment the runs were made in."));
+        QStringLiteral("Each run's section follows with the chart and the figures that matter (numbers printed in "
+                       "full, with their units); then the appendices: every run's full settings, the other figures "
+                       "and charts of the runs, the sources of every published figure, and the environment the runs "
+                       "were made in."));
     return s;
 }
 

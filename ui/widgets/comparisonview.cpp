@@ -1,5 +1,6 @@
 #include "ui/widgets/comparisonview.h"
 
+#include "core/catalog/cloudverdict.h"
 #include "core/common/runrecord.h"
 #include "ui/charts/barchartview.h"
 #include "ui/widgets/warningslabel.h"
@@ -44,6 +45,7 @@ ComparisonView::ComparisonView(QWidget* parent)
 void ComparisonView::clear(const QString& message)
 {
     m_codes.clear();
+    m_verdict = Verdict::None;
     m_headline->setText(message);
     m_chart->setBars({});
     m_chart->setPlaceholderText(message);
@@ -88,9 +90,15 @@ void ComparisonView::setComparison(const Comparison& c, const QString& source)
         m_codes << f.code;
     }
     m_flags->setWarnings(flags);
-    m_headline->setText(
-        tr("<b>%1</b> — %2. Binding limit: %3.")
-            .arg(c.measured.label.toHtmlEscaped(), source.toHtmlEscaped(), c.evaluation.bindingText.toHtmlEscaped()));
+    // The verdict as the report and the CLI say it (core/catalog/cloudverdict.h); the flags below are warnings.
+    const CloudCase judged = caseOf(c);
+    m_verdict = judged.verdict ? (judged.verdict->passed ? Verdict::Passed : Verdict::Failed) : Verdict::None;
+    const QString badge = m_verdict == Verdict::Passed ? QStringLiteral("<span style=\"color:#2e7d32\">✓ PASS</span>")
+        : m_verdict == Verdict::Failed                 ? QStringLiteral("<span style=\"color:#c62828\">✗ FAIL</span>")
+                                                       : QStringLiteral("not judged");
+    m_headline->setText(tr("<b>%1</b> — %2.<br><b>%3</b> %4")
+                            .arg(c.measured.label.toHtmlEscaped(), source.toHtmlEscaped(), badge,
+                                caseSentence(judged).toHtmlEscaped()));
 }
 
 QString ComparisonView::headline() const

@@ -9,7 +9,8 @@ class QLabel;
 class WarningsLabel;
 
 // Measured vs listed: bars for the measured MB/s, the disk's listed limit and maximum, the VM's cap and maximum,
-// and the reachable ceiling; the flags below in words, each with its stable code.
+// and the reachable ceiling; the verdict in words above (it delivers 80 % of its reachable ceiling, judged as the
+// report and the CLI judge it), the flags below in words, each with its stable code (warnings, never passes).
 class ComparisonView final : public QWidget
 {
     Q_OBJECT
@@ -23,10 +24,19 @@ public:
     BarChartView* chart() const { return m_chart; }
     QStringList flagCodes() const { return m_codes; }
     QString headline() const;
+    // The case's verdict (it delivers 80 % of its reachable ceiling): None when no ceiling is known.
+    enum class Verdict
+    {
+        None,
+        Passed,
+        Failed
+    };
+    Verdict verdict() const { return m_verdict; }
 
 private:
     BarChartView* m_chart = nullptr;
     QLabel* m_headline = nullptr;
     WarningsLabel* m_flags = nullptr;
     QStringList m_codes;
+    Verdict m_verdict = Verdict::None;
 };

@@ -28,7 +28,8 @@ QString describe(const Verdict& v)
     const QString unit = v.unit.isEmpty() ? QString() : u' ' + v.unit.toHtmlEscaped();
     QString html = QStringLiteral("<b>%1</b><br>").arg(v.requirement.toHtmlEscaped());
     html += VerdictList::tr("measured %1%2, threshold %3%2")
-                .arg(Units::formatNumber(v.measured), unit, Units::formatNumber(v.threshold));
+                .arg((v.measuredIsUpperBound ? QStringLiteral("&lt; ") : QString()) + Units::formatNumber(v.measured),
+                    unit, Units::formatNumber(v.threshold));
     QStringList small;
     if (!v.source.isEmpty())
         small << VerdictList::tr("source: %1").arg(v.source.toHtmlEscaped());
