@@ -102,7 +102,7 @@ void TestMainWindow::menusAndShortcuts()
         = { { "openRecordAction", QKeySequence("Ctrl+O") }, { "importAction", QKeySequence() },
               { "exportReportAction", QKeySequence("Ctrl+E") }, { "quitAction", QKeySequence("Ctrl+Q") },
               { "startAction", QKeySequence("Ctrl+R") }, { "cancelAction", QKeySequence("Ctrl+.") },
-              { "aboutAction", QKeySequence() }, { "documentationAction", QKeySequence(QKeySequence::HelpContents) } };
+              { "aboutAction", QKeySequence() }, { "userGuideAction", QKeySequence(QKeySequence::HelpContents) } };
     for (const auto& [name, keys] : shortcuts) {
         QAction* a = action(window, name);
         QVERIFY2(a, name);
