@@ -8,6 +8,7 @@
 #include "ui/pages/advisorneedform.h"
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/notestyle.h"
+#include "ui/widgets/scrolled.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -119,7 +120,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     compareLayout->addWidget(hint);
     compareLayout->addWidget(m_compare, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(needCharts);
+    split->addWidget(Scrolled::vertically(needCharts, split)); // charts of many bars scroll, never grow the window
     split->addWidget(compareBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
