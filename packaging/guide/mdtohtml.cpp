@@ -23,7 +23,8 @@ namespace {
 QString slug(const QString& heading)
 {
     QString out;
-    for (const QChar c : heading.toLower()) {
+    const QString lower = heading.toLower();
+    for (const QChar c : lower) {
         if (c.isLetterOrNumber() || c == u'-' || c == u'_')
             out += c;
         else if (c == u' ')

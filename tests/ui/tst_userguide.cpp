@@ -47,7 +47,8 @@ void TestUserGuide::everyDocHasItsPage()
         // its first heading is the page's title, and the text is there (a table's cells, a code block's lines)
         QVERIFY2(html.contains(QStringLiteral("<title>DirBench")), qPrintable(md));
         const QString source = read(QStringLiteral(DIRBENCH_SOURCE_DIR "/") + md);
-        const QString firstHeading = source.section(u'\n', 0, 0).remove(QRegularExpression(QStringLiteral("^#+ ")));
+        static const QRegularExpression hashes(QStringLiteral("^#+ "));
+        const QString firstHeading = source.section(u'\n', 0, 0).remove(hashes);
         QVERIFY2(html.contains(firstHeading.toHtmlEscaped()), qPrintable(md + u": " + firstHeading));
     }
     QVERIFY(read(guideDir() + QStringLiteral("/README.html")).contains(QStringLiteral("dirbench-cli")));

@@ -307,7 +307,7 @@ void TestWindowFit::warningsReadInBothPalettes()
 {
     // the ratio itself: black on white is 21:1, a colour on itself 1:1
     QCOMPARE(qRound(WarningsLabel::contrastRatio(Qt::black, Qt::white)), 21);
-    QCOMPARE(WarningsLabel::contrastRatio(QColor("#3b2f08"), QColor("#3b2f08")), 1.0);
+    QCOMPARE(WarningsLabel::contrastRatio(QColor(0x3b, 0x2f, 0x08), QColor(0x3b, 0x2f, 0x08)), 1.0);
     const QPalette light = QApplication::style()->standardPalette();
     const QPalette dark(QColor(0x35, 0x35, 0x35), QColor(0x2a, 0x2a, 0x2a));
     QVERIFY(dark.color(QPalette::Window).lightnessF() < 0.5);
