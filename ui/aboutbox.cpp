@@ -5,10 +5,7 @@
 #include "core/store/runstore.h"
 
 #include <QApplication>
-#include <QDesktopServices>
-#include <QFileInfo>
 #include <QMessageBox>
-#include <QUrl>
 
 QString AboutBox::text()
 {
@@ -34,21 +31,4 @@ void AboutBox::show(QWidget* parent)
     box->setTextFormat(Qt::RichText);
     box->setTextInteractionFlags(Qt::TextSelectableByMouse);
     box->open();
-}
-
-QString AboutBox::documentationPath()
-{
-    // This build's install prefix, the Debian package's, then (a build tree) the source's README.
-    for (const char* candidate :
-        { DIRBENCH_DOC_DIR "/README.md", "/usr/share/doc/dirbench/README.md", DIRBENCH_SOURCE_README }) {
-        QString path = QString::fromUtf8(candidate);
-        if (QFileInfo::exists(path)) // local files under /usr/share or the build's source tree
-            return path;
-    }
-    return QString::fromUtf8(DIRBENCH_DOC_DIR);
-}
-
-bool AboutBox::openDocumentation()
-{
-    return QDesktopServices::openUrl(QUrl::fromLocalFile(documentationPath()));
 }

@@ -4,12 +4,12 @@
 #include "ui/mainwindow.h"
 #include "ui/pages/page.h"
 #include "ui/textsize.h"
+#include "ui/userguide.h"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QMenu>
 #include <QMenuBar>
-#include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 
@@ -115,13 +115,9 @@ void MainMenus::buildHelp()
 {
     QMenu* help = m_window->menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
-    auto* docs = makeAction(help, tr("&Documentation"), "documentationAction", QKeySequence::HelpContents);
-    connect(docs, &QAction::triggered, m_window, [this] {
-        const QString path = AboutBox::documentationPath();
-        m_window->statusBar()->showMessage(AboutBox::openDocumentation()
-                ? tr("Opened %1 (and see: man dirbench)").arg(path)
-                : tr("The documentation is in %1 and in man dirbench").arg(path));
-    });
+    auto* guide = makeAction(help, tr("&User guide"), "userGuideAction", QKeySequence::HelpContents);
+    guide->setToolTip(tr("What each page does, how to run it and how far to trust it (F1)"));
+    connect(guide, &QAction::triggered, m_window, [this] { UserGuide::open(m_window); });
     auto* about = makeAction(help, tr("&About DirBench"), "aboutAction");
     connect(about, &QAction::triggered, m_window, [this] { AboutBox::show(m_window); });
 }

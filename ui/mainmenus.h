@@ -10,7 +10,7 @@ class QTabWidget;
 
 // The main window's menus and run tool bar: File (Open record… Ctrl+O, Import into history…, Export report… Ctrl+E,
 // Quit Ctrl+Q), Run (Start Ctrl+R, Cancel Ctrl+. — never Esc: closing a popup must not end a 30-minute sweep), View
-// (a page each, Ctrl+1…, and the text size), Help (About DirBench, Documentation). The actions call the window.
+// (a page each, Ctrl+1…, and the text size), Help (User guide F1, About DirBench). The actions call the window.
 class MainMenus final : public QObject
 {
     Q_OBJECT

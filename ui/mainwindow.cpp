@@ -83,9 +83,12 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     statusBar()->addPermanentWidget(m_runningLabel);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         m_banner->showFor(currentPage());
+        showCurrentMessage();
         updateActions();
     });
-    connect(m_runner, &ProbeRunner::started, this, &MainWindow::updateActions);
+    // The runner's signals move the "n tests running" label; the Start and Cancel actions follow the current page's
+    // own state (Page::runningChanged), which the page sets once its run id is known.
+    connect(m_runner, &ProbeRunner::started, this, &MainWindow::updateRunningLabel);
     connect(m_runner, &ProbeRunner::finished, this, &MainWindow::onRunFinished);
 
     addPages();
@@ -93,8 +96,7 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     m_menus->addPageActions(m_tabs);
     setAcceptDrops(true);
 
-    resize(1200, 800);
-    restoreSettings();
+    restoreSettings(); // within the screen's available area (ui/windowsettings)
     updateActions();
 }
 
@@ -130,13 +132,11 @@ void MainWindow::connectPages()
     connect(m_hint, &FirstStartHint::demoLoadRequested, this, [this] { m_tabs->setCurrentWidget(m_ldapPage); });
     connect(m_hint, &FirstStartHint::reportRequested, this, &MainWindow::exportReport);
     connect(m_demo, &DemoDirectory::orphansStopped, this, [this](const QStringList& dirs) {
-        statusBar()->showMessage(
-            tr("Demo directories left running by a DirBench that is gone, now stopped: %1").arg(dirs.size()));
+        showMessage(tr("Demo directories left running by a DirBench that is gone, now stopped: %1").arg(dirs.size()));
     });
     connect(m_advisorPage, &AdvisorPage::saveRequested, this, [this](const RunRecord& r) {
         RunRecorder::of(m_runner)->save(r, {}, this, [this](qint64 id) {
-            statusBar()->showMessage(
-                id ? tr("Saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
+            showMessage(id ? tr("Saved in the history as run %1").arg(id) : RunRecorder::of(m_runner)->lastError());
         });
     });
 }
@@ -177,7 +177,7 @@ void MainWindow::exportReport()
     const QList<RunRecord> records = pageRecords(&names);
     const QString path = ReportExport::exportWithDialog(this, records, names);
     if (!path.isEmpty()) // the job says "Report written to …" when it is
-        statusBar()->showMessage(tr("Writing the report to %1…").arg(path));
+        showMessage(tr("Writing the report to %1…").arg(path));
 }
 
 void MainWindow::importDialog()
@@ -203,7 +203,7 @@ void MainWindow::openRecordDialog()
 void MainWindow::openRecordFile(const QString& path)
 {
     using Read = std::pair<std::optional<RunRecord>, QString>;
-    statusBar()->showMessage(tr("Reading %1…").arg(path));
+    showMessage(tr("Reading %1…").arg(path));
     OffThread::run<Read>(
         this,
         [path] {
@@ -228,7 +228,7 @@ void MainWindow::showOpened(const RunRecord& record, const QString& origin)
 
 void MainWindow::reportOpened(bool ok, const QString& message)
 {
-    statusBar()->showMessage(message);
+    showMessage(message);
     emit recordOpened(ok, message);
 }
 
@@ -252,8 +252,8 @@ void MainWindow::startDemo()
 {
     m_tabs->setCurrentWidget(m_ldapPage);
     m_ldapPage->demoBox()->startDemo();
-    statusBar()->showMessage(tr("Starting the demo directory (a private OpenLDAP server); the LDAP page is filled in "
-                                "for it when it is up: press Start for a load."));
+    showMessage(tr("Starting the demo directory (a private OpenLDAP server); the LDAP page is filled in "
+                   "for it when it is up: press Start for a load."));
 }
 
 void MainWindow::startUp(const StartOptions& options)
@@ -303,7 +303,30 @@ void MainWindow::addPage(Page* page)
             m_banner->forget(page); // a run made now replaces the saved one
         updateActions();
     });
-    connect(page, &Page::statusMessage, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(page, &Page::statusMessage, this, [this, page](const QString& text) { showMessage(text, page); });
+}
+
+void MainWindow::showMessage(const QString& text, const Page* page)
+{
+    if (!page)
+        page = currentPage();
+    m_messages.insert(page, text);
+    if (page == currentPage())
+        statusBar()->showMessage(text);
+}
+
+void MainWindow::showCurrentMessage()
+{
+    const QString text = m_messages.value(currentPage());
+    if (text.isEmpty())
+        statusBar()->clearMessage();
+    else
+        statusBar()->showMessage(text);
+}
+
+QString MainWindow::pageMessage(const Page* page) const
+{
+    return m_messages.value(page);
 }
 
 void MainWindow::updateActions()
@@ -311,7 +334,12 @@ void MainWindow::updateActions()
     const Page* p = currentPage();
     const bool running = p && p->isRunning();
     m_menus->startAction()->setEnabled(p && !running && !m_closePending);
-    m_menus->cancelAction()->setEnabled(running && !m_closePending);
+    m_menus->cancelAction()->setEnabled(running && !p->isCancelling() && !m_closePending);
+    updateRunningLabel();
+}
+
+void MainWindow::updateRunningLabel()
+{
     const int n = m_runner->runningCount();
     m_runningLabel->setText(n > 0 ? tr("%n test(s) running", nullptr, n) : tr("idle"));
 }
@@ -354,7 +382,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_runner->cancelAll();
     m_tabs->setEnabled(false);
     updateActions();
-    statusBar()->showMessage(tr("Cancelling the running test before closing…"));
+    showMessage(tr("Cancelling the running test before closing…"));
     QTimer::singleShot(kCloseGraceMs, this, [this] {
         m_forceClose = true;
         close();

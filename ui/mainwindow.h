@@ -2,6 +2,7 @@
 
 #include "core/common/runrecord.h"
 
+#include <QHash>
 #include <QList>
 #include <QMainWindow>
 #include <QString>
@@ -60,6 +61,11 @@ public:
     // advisor's comparison): what "Export report…" offers.
     QList<RunRecord> pageRecords(QStringList* names = nullptr) const;
     bool isClosePending() const { return m_closePending; }
+    // The status bar is per page: the last message of `page` (its own, or the window's while it was current);
+    // switching pages shows that page's.
+    QString pageMessage(const Page* page) const;
+    // `text` in the status bar as `page`'s message (the current page's when null); shown when that page is current.
+    void showMessage(const QString& text, const Page* page = nullptr);
 
     // A saved run shown read-only in the page that shows its kind, with the banner "viewing a saved run from …"
     // (the History page's "open" calls this too). False with *error set when no page shows it.
@@ -93,6 +99,8 @@ private:
     void connectPages();
     void restoreSettings();
     void updateActions();
+    void showCurrentMessage();
+    void updateRunningLabel();
     void onRunFinished();
     void showOpened(const RunRecord& record, const QString& origin);
     void reportOpened(bool ok, const QString& message);
@@ -114,6 +122,7 @@ private:
     ReplicationPage* m_replicationPage = nullptr;
     WorkloadPage* m_workloadPage = nullptr;
     QList<Page*> m_pages;
+    QHash<const Page*, QString> m_messages;
     bool m_closePending = false;
     bool m_forceClose = false;
 };

@@ -1,5 +1,6 @@
 #include "ui/reportexport.h"
 
+#include "ui/mainwindow.h"
 #include "ui/report/report.h"
 #include "ui/reportexportdialog.h"
 
@@ -91,9 +92,11 @@ Job* startWithProgress(QWidget* parent, const Request& request)
     QObject::connect(job, &Job::finished, job, [job, dialog, owner](bool ok, const QString& pathOrError) {
         dialog->close();
         job->deleteLater();
-        auto* window = owner ? qobject_cast<QMainWindow*>(owner->window()) : nullptr;
-        if (ok && window)
-            window->statusBar()->showMessage(QObject::tr("Report written to %1").arg(pathOrError));
+        const QString written = QObject::tr("Report written to %1").arg(pathOrError);
+        if (auto* main = owner ? qobject_cast<MainWindow*>(owner->window()) : nullptr; ok && main)
+            main->showMessage(written); // the status bar is per page: the current page's message
+        else if (auto* window = owner ? qobject_cast<QMainWindow*>(owner->window()) : nullptr; ok && window)
+            window->statusBar()->showMessage(written);
         if (!ok && owner) {
             auto* box = new QMessageBox(
                 QMessageBox::Warning, QObject::tr("Export report"), pathOrError, QMessageBox::Ok, owner);

@@ -24,7 +24,9 @@ if(GUI)
         share/man/man1/dirbench.1.gz
         share/applications/${APP_ID}.desktop
         share/metainfo/${APP_ID}.metainfo.xml
-        share/icons/hicolor/scalable/apps/${APP_ID}.svg)
+        share/icons/hicolor/scalable/apps/${APP_ID}.svg
+        share/doc/dirbench/README.html
+        share/doc/dirbench/docs/window.html)
     foreach(size 16 32 48 64 128 256)
         list(APPEND expected share/icons/hicolor/${size}x${size}/apps/${APP_ID}.png)
     endforeach()

@@ -1,22 +1,33 @@
 // The main window fits a 1366 x 768 screen on every page: its minimumSizeHint() leaves room for a title bar at the
 // default text size, and stays within the screen at View → Text size → Large (the forms scroll instead). Measured
 // in the fullest state a page can be in: every hidden part shown (results, live charts, notes) and every warnings
-// box holding three warnings. The warnings box reads in the light and the dark palette (contrast ≥ 4.5:1), and so
-// do the saved-run banner, the insecure-connection warning and every form's error text, measured on their pixels.
+// box holding three warnings. Shown at 1366 x 768 (and at 1280 x 720 with Larger text), every page made current
+// in turn keeps the window's minimum within the screen and its Start and Cancel buttons on screen, unclipped. The
+// window opens within the screen's available area and does not restore a saved geometry larger than it. Charts
+// follow the text size (an axis's labels grow with Larger text). The warnings box reads in the light and the dark
+// palette (contrast ≥ 4.5:1), and so do the saved-run banner, the insecure-connection warning and every form's error
+// text, measured on their pixels.
 #include "core/common/runrecord.h"
 #include "core/run/proberunner.h"
+#include "ui/charts/livechartview.h"
 #include "ui/mainwindow.h"
 #include "ui/models/resultcodemodel.h"
+#include "ui/pages/advisorpage.h"
+#include "ui/pages/page.h"
 #include "ui/textsize.h"
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/savedrunbanner.h"
 #include "ui/widgets/warningslabel.h"
+#include "ui/windowsettings.h"
 
+#include <QAbstractButton>
 #include <QAbstractScrollArea>
 #include <QApplication>
 #include <QHash>
 #include <QImage>
 #include <QLabel>
+#include <QScreen>
+#include <QSettings>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTest>
@@ -27,6 +38,11 @@ class TestWindowFit : public QObject
 private slots:
     void everyPageFitsAtTheDefaultTextSize();
     void everyPageFitsAtLargeText();
+    void shownAt1366x768EveryPageKeepsItsButtonsOnScreen();
+    void shownAt1280x720WithLargerTextEveryPageKeepsItsButtonsOnScreen();
+    void opensWithinTheScreen();
+    void aSavedGeometryLargerThanTheScreenIsNotRestored();
+    void chartAxesFollowTheTextSize();
     void warningsReadInBothPalettes();
     void messagesReadInBothPalettes();
     void cleanup();
@@ -133,6 +149,56 @@ QList<QPair<QString, double>> messageContrasts()
     return out;
 }
 
+// The window shown at `screen` (less a title bar and borders), each page current in turn: what does not fit (the
+// window's minimum beyond it, a Start or Cancel button off screen or clipped by a scroll area), by page.
+QStringList shownProblems(QSize screen)
+{
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    auto* tabs = window.findChild<QTabWidget*>("pageTabs");
+    const QSize room = screen - WindowSettings::kFrame;
+    window.resize(room);
+    window.show();
+    // The Cloud advisor at its fullest: the requirement's charts and a seed case compared.
+    window.advisorPage()->recomputeNeed();
+    window.advisorPage()->showSeedCase(QStringLiteral("azure-p30"));
+    QStringList problems;
+    int buttons = 0;
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        for (int round = 0; round < 3; ++round) { // a resize that re-wraps labels asks for another layout
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QCoreApplication::processEvents();
+        }
+        const QString name = tabs->tabText(i);
+        const QSize min = window.minimumSizeHint().expandedTo(window.minimumSize());
+        qInfo("%-14s window minimum %4d x %4d, window %4d x %4d", qPrintable(name), min.width(), min.height(),
+            window.width(), window.height());
+        if (min.width() > room.width() || min.height() > room.height())
+            problems << QStringLiteral("%1: minimum %2 x %3").arg(name).arg(min.width()).arg(min.height());
+        if (window.width() > room.width() || window.height() > room.height())
+            problems << QStringLiteral("%1: window grew to %2 x %3").arg(name).arg(window.width()).arg(window.height());
+        auto* page = qobject_cast<Page*>(tabs->widget(i));
+        for (QAbstractButton* b : page->runButtons()) {
+            ++buttons;
+            const QRect onWindow(b->mapTo(&window, QPoint(0, 0)), b->size());
+            const QSize unclipped = b->visibleRegion().boundingRect().size();
+            if (!b->isVisible() || !QRect(QPoint(0, 0), room).contains(onWindow) || unclipped != b->size())
+                problems << QStringLiteral("%1: \"%2\" at %3,%4 %5 x %6, %7 x %8 of it visible")
+                                .arg(name, b->text())
+                                .arg(onWindow.x())
+                                .arg(onWindow.y())
+                                .arg(b->width())
+                                .arg(b->height())
+                                .arg(unclipped.width())
+                                .arg(unclipped.height());
+        }
+    }
+    if (buttons < 12) // Disk, LDAP (Probe, Start, Cancel), Curve, Experiments (3 + Cancel), Replication, Workload
+        problems << QStringLiteral("only %1 run buttons found").arg(buttons);
+    return problems;
+}
+
 } // namespace
 
 void TestWindowFit::cleanup()
@@ -155,11 +221,93 @@ void TestWindowFit::everyPageFitsAtLargeText()
     QVERIFY2(big.isEmpty(), qPrintable(big.join(", ")));
 }
 
+void TestWindowFit::shownAt1366x768EveryPageKeepsItsButtonsOnScreen()
+{
+    const QStringList problems = shownProblems(QSize(1366, 768));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+}
+
+void TestWindowFit::shownAt1280x720WithLargerTextEveryPageKeepsItsButtonsOnScreen()
+{
+    TextSize::apply(TextSize::Level::Larger);
+    const QStringList problems = shownProblems(QSize(1280, 720));
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(u'\n')));
+}
+
+void TestWindowFit::opensWithinTheScreen()
+{
+    for (const QRect available : { QRect(0, 0, 1366, 768 - 32), QRect(0, 0, 1280, 720), QRect(0, 27, 1920, 1053) }) {
+        const QSize first = WindowSettings::initialSize(available);
+        QVERIFY(WindowSettings::fits(first, available));
+        const QRect placed = WindowSettings::centred(first, available);
+        QVERIFY2(
+            available.contains(placed), qPrintable(QStringLiteral("%1 x %2").arg(first.width()).arg(first.height())));
+    }
+    QCOMPARE(WindowSettings::initialSize(QRect(0, 0, 1920, 1080)), QSize(1200, 800)); // room for it
+    QVERIFY(!WindowSettings::fits(QSize(1277, 1144), QRect(0, 0, 1366, 768)));
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    const QRect available = window.screen()->availableGeometry();
+    QVERIFY2(WindowSettings::fits(window.size(), available),
+        qPrintable(QStringLiteral("%1 x %2").arg(window.width()).arg(window.height())));
+    QVERIFY(available.contains(window.geometry()));
+}
+
+void TestWindowFit::aSavedGeometryLargerThanTheScreenIsNotRestored()
+{
+    QByteArray tooBig;
+    QByteArray fitting;
+    {
+        ProbeRunner runner;
+        MainWindow window(&runner);
+        const QRect available = window.screen()->availableGeometry();
+        window.setGeometry(QRect(available.topLeft(), QSize(1277, 1144).expandedTo(available.size() + QSize(1, 1))));
+        tooBig = window.saveGeometry();
+        window.setGeometry(QRect(available.topLeft() + QPoint(10, 40), QSize(500, 400)));
+        fitting = window.saveGeometry();
+    }
+    QSettings().setValue("window/geometry", tooBig);
+    {
+        ProbeRunner runner;
+        MainWindow window(&runner);
+        const QRect available = window.screen()->availableGeometry();
+        QVERIFY2(WindowSettings::fits(window.size(), available),
+            qPrintable(QStringLiteral("%1 x %2").arg(window.width()).arg(window.height())));
+    }
+    QSettings().setValue("window/geometry", fitting); // one that fits is restored as it was
+    {
+        ProbeRunner runner;
+        MainWindow window(&runner);
+        QCOMPARE(window.size(), QSize(500, 400));
+    }
+    QSettings().remove("window/geometry");
+}
+
+void TestWindowFit::chartAxesFollowTheTextSize()
+{
+    LiveChartView chart;
+    const double normal = chart.axisLabelsFont().pointSizeF();
+    QVERIFY(normal > 0);
+    QCOMPARE(normal, QApplication::font().pointSizeF()); // the application's font, not the chart theme's own
+    TextSize::apply(TextSize::Level::Larger);
+    // What a running application sends every widget when the font changes (QTest runs no event loop).
+    QEvent changed(QEvent::ApplicationFontChange);
+    for (QWidget* w : QApplication::allWidgets())
+        QApplication::sendEvent(w, &changed);
+    const double larger = chart.axisLabelsFont().pointSizeF();
+    qInfo("axis labels: %.1f pt at Normal, %.1f pt at Larger", normal, larger);
+    QVERIFY(larger >= normal * 1.4);
+    TextSize::apply(TextSize::Level::Normal);
+    for (QWidget* w : QApplication::allWidgets())
+        QApplication::sendEvent(w, &changed);
+    QCOMPARE(chart.axisLabelsFont().pointSizeF(), normal);
+}
+
 void TestWindowFit::warningsReadInBothPalettes()
 {
     // the ratio itself: black on white is 21:1, a colour on itself 1:1
     QCOMPARE(qRound(WarningsLabel::contrastRatio(Qt::black, Qt::white)), 21);
-    QCOMPARE(WarningsLabel::contrastRatio(QColor("#3b2f08"), QColor("#3b2f08")), 1.0);
+    QCOMPARE(WarningsLabel::contrastRatio(QColor(0x3b, 0x2f, 0x08), QColor(0x3b, 0x2f, 0x08)), 1.0);
     const QPalette light = QApplication::style()->standardPalette();
     const QPalette dark(QColor(0x35, 0x35, 0x35), QColor(0x2a, 0x2a, 0x2a));
     QVERIFY(dark.color(QPalette::Window).lightnessF() < 0.5);

@@ -100,7 +100,15 @@ BarChartView::BarChartView(QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
     layout->addWidget(m_placeholder);
+    ChartTheme::followFont(m_chart, this); // View → Text size reaches the axes and the title
     rebuild();
+}
+
+void BarChartView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitLabels(); // the labels' lines at the new size (followFont set the axes' font first)
 }
 
 void BarChartView::resizeEvent(QResizeEvent* event)

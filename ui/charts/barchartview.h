@@ -14,6 +14,7 @@ class QBarCategoryAxis;
 class QCategoryAxis;
 class QChart;
 class QChartView;
+class QEvent;
 class QLabel;
 class QResizeEvent;
 class QValueAxis;
@@ -62,6 +63,7 @@ public:
     static QColor color(Tone tone);
 
 protected:
+    void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:

@@ -1,10 +1,39 @@
 #include "ui/charts/charttheme.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QFontMetricsF>
 #include <QPalette>
 #include <QStringList>
+#include <QWidget>
+#include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+
+namespace {
+
+// Re-applies the owner's font to the chart when it changes (QApplication::setFont sends every widget a FontChange).
+class FontFollower final : public QObject
+{
+public:
+    FontFollower(QChart* chart, QWidget* owner)
+        : QObject(owner)
+        , m_chart(chart)
+    { }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::FontChange)
+            ChartTheme::applyFont(m_chart, static_cast<QWidget*>(watched)->font());
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QChart* m_chart;
+};
+
+} // namespace
 
 namespace ChartTheme {
 
@@ -41,6 +70,28 @@ void apply(QChart* chart)
 {
     chart->setTheme(paletteIsDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     chart->setBackgroundRoundness(0);
+}
+
+void applyFont(QChart* chart, const QFont& font)
+{
+    QFont title = font;
+    title.setBold(true);
+    if (font.pointSizeF() > 0)
+        title.setPointSizeF(font.pointSizeF() * 1.1);
+    else
+        title.setPixelSize(qRound(font.pixelSize() * 1.1));
+    chart->setTitleFont(title);
+    chart->legend()->setFont(font);
+    for (QAbstractAxis* axis : chart->axes()) {
+        axis->setLabelsFont(font);
+        axis->setTitleFont(font);
+    }
+}
+
+void followFont(QChart* chart, QWidget* owner)
+{
+    applyFont(chart, owner->font());
+    owner->installEventFilter(new FontFollower(chart, owner));
 }
 
 } // namespace ChartTheme

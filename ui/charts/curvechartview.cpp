@@ -104,6 +104,7 @@ CurveChartView::CurveChartView(QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
     ChartExport::addSaveActions(m_view, this);
+    ChartTheme::followFont(m_chart, this); // View → Text size reaches the axes and the title
 
     m_placeholder = new QLabel(m_view);
     m_placeholder->setObjectName(QStringLiteral("curvePlaceholder"));

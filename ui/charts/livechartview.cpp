@@ -113,6 +113,7 @@ LiveChartView::LiveChartView(QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_legend);
     ChartExport::addSaveActions(m_view, this);
+    ChartTheme::followFont(m_chart, this); // View → Text size reaches the axes and the title
 
     m_placeholder = new QLabel(m_view);
     m_placeholder->setObjectName(QStringLiteral("chartPlaceholder"));
@@ -316,6 +317,11 @@ void LiveChartView::setMinimumXRange(double min, double max)
     m_minX = min;
     m_maxX = max;
     requestRescale();
+}
+
+QFont LiveChartView::axisLabelsFont() const
+{
+    return m_xAxis->labelsFont();
 }
 
 int LiveChartView::pointCount() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QHash>
 #include <QList>
 #include <QPointF>
@@ -80,6 +81,8 @@ public:
     void setMinimumXRange(double min, double max);
 
     int pointCount() const;
+    // The font of the time axis's tick labels (the application font: View → Text size reaches it).
+    QFont axisLabelsFont() const;
     int pointCount(const QString& series) const;
     QStringList seriesNames() const { return m_order; }
     // The axes' current ranges (min, max); they always cover every point shown (once a batch has ended).

@@ -80,6 +80,7 @@ OverlayChartView::OverlayChartView(QWidget* parent)
     layout->addWidget(m_legend);
     layout->addWidget(m_note);
     ChartExport::addSaveActions(view, this);
+    ChartTheme::followFont(m_chart, this); // View → Text size reaches the axes and the title
 }
 
 void OverlayChartView::setRuns(const QList<Run>& runs)

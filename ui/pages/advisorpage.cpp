@@ -8,6 +8,7 @@
 #include "ui/pages/advisorneedform.h"
 #include "ui/widgets/comparisonview.h"
 #include "ui/widgets/notestyle.h"
+#include "ui/widgets/scrolled.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -119,11 +120,14 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     compareLayout->addWidget(hint);
     compareLayout->addWidget(m_compare, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(needCharts);
+    // Charts of many bars scroll, never grow the window; a narrow window scrolls them sideways, never cuts them.
+    auto* needScroll = Scrolled::vertically(needCharts, split);
+    needScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    split->addWidget(needScroll);
     split->addWidget(compareBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({ 560, 400 });
+    split->setSizes({ 600, 360 });
 
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(scroll);

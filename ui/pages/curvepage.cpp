@@ -107,11 +107,6 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     auto* formBox = new QGroupBox(tr("Sweep (uses the LDAP page's connection and search)"), this);
     auto* formLayout = new QVBoxLayout(formBox);
     formLayout->addWidget(m_form);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_startButton);
-    buttons->addWidget(m_cancelButton);
-    formLayout->addLayout(buttons);
-    formLayout->addWidget(m_progress);
     formLayout->addWidget(m_openButton);
     auto* predictBox = new QGroupBox(tr("Predict"), this);
     auto* predictLayout = new QVBoxLayout(predictBox);
@@ -132,11 +127,13 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     right->addWidget(m_trafficLabel);
     right->addWidget(m_liveChart, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(Scrolled::column(leftWidget, 370, this));
+    // Start, Cancel and the progress under the column, outside its scrolling: on screen however long the form.
+    layout->addWidget(Scrolled::withRunBar(
+        Scrolled::column(leftWidget, 370, this), { m_startButton, m_cancelButton }, m_progress, this));
     layout->addLayout(right, 1);
 
     connect(m_startButton, &QPushButton::clicked, this, &CurvePage::start);
-    connect(m_cancelButton, &QPushButton::clicked, this, &CurvePage::cancel);
+    addRunButtons({ m_startButton }, m_cancelButton);
     connect(m_openButton, &QPushButton::clicked, this, &CurvePage::chooseRecord);
     connect(m_predictor, &CurvePredictor::targetChanged, this,
         [this](double ops) { m_curveChart->setTarget(ops, tr("target %1 ok/s").arg(Units::formatNumber(ops, 0))); });
@@ -235,7 +232,7 @@ void CurvePage::cancel()
     if (!isRunning())
         return;
     m_runner->cancel(m_runId);
-    m_cancelButton->setEnabled(false);
+    cancelRequested();
     m_progress->setFormat(tr("cancelling… (settings are put back)"));
 }
 
@@ -404,10 +401,8 @@ void CurvePage::chooseRecord()
 void CurvePage::setRunning(bool running)
 {
     m_form->setInputsEnabled(!running);
-    m_startButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
     m_openButton->setEnabled(!running);
-    emit runningChanged(running);
+    runStateChanged();
 }
 
 void CurvePage::setTrafficAccess(const AccessDistribution& access, const QString& origin)

@@ -98,11 +98,6 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     auto* formLayout = new QVBoxLayout(formBox);
     formLayout->addWidget(m_form);
     formLayout->addWidget(m_underLoadCheck);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_startButton);
-    buttons->addWidget(m_cancelButton);
-    formLayout->addLayout(buttons);
-    formLayout->addWidget(m_progress);
     auto* verdictBox = new QGroupBox(tr("Verdicts"), this);
     auto* scroll = new QScrollArea(verdictBox);
     scroll->setWidgetResizable(true);
@@ -153,11 +148,13 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
     left->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(Scrolled::column(leftWidget, 370, this));
+    // Start, Cancel and the progress under the column, outside its scrolling: on screen however long the form.
+    layout->addWidget(Scrolled::withRunBar(
+        Scrolled::column(leftWidget, 370, this), { m_startButton, m_cancelButton }, m_progress, this));
     layout->addLayout(right, 1);
 
     connect(m_startButton, &QPushButton::clicked, this, &DiskPage::start);
-    connect(m_cancelButton, &QPushButton::clicked, this, &DiskPage::cancel);
+    addRunButtons({ m_startButton }, m_cancelButton);
     connect(m_underLoadCheck, &QCheckBox::toggled, m_form, &DiskForm::clearError);
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this,
         [this] { setMetric(Metric(m_metricCombo->currentData().toInt())); });
@@ -318,7 +315,7 @@ void DiskPage::cancel()
     if (!isRunning())
         return;
     m_runner->cancel(m_runId);
-    m_cancelButton->setEnabled(false);
+    cancelRequested();
     m_progress->setFormat(tr("cancelling…"));
     emit statusMessage(tr("Cancelling %1…").arg(m_profileName));
 }
@@ -506,9 +503,7 @@ void DiskPage::setRunning(bool running)
 {
     m_form->setInputsEnabled(!running);
     m_underLoadCheck->setEnabled(!running && bool(m_ldapProvider));
-    m_startButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
-    emit runningChanged(running);
+    runStateChanged();
 }
 
 QString DiskPage::seriesLabel(const QString& series) const

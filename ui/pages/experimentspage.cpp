@@ -64,18 +64,18 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     connect(curve, &QPushButton::clicked, this, &ExperimentsPage::curveRequested);
     row->addWidget(curve);
     boxLayout->addLayout(row);
-    boxLayout->addWidget(m_form);
+    // Cancel and the progress under the run buttons, above the form: at the top of the scrolling box, on screen.
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_progress, 1);
     controls->addWidget(m_cancelButton);
     boxLayout->addLayout(controls);
+    boxLayout->addWidget(m_form);
     m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
-    m_cancelButton->setEnabled(false);
+    addRunButtons({ m_runButtons.cbegin(), m_runButtons.cend() }, m_cancelButton);
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setTextVisible(true);
     m_progress->setFormat(tr("idle"));
-    connect(m_cancelButton, &QPushButton::clicked, this, &ExperimentsPage::cancel);
 
     m_liveChart->setObjectName(QStringLiteral("liveChart"));
     m_liveChart->setAxisTitles(tr("Time (s)"), tr("ok/s"));
@@ -217,17 +217,14 @@ void ExperimentsPage::cancel()
     if (!isRunning())
         return;
     m_runner->cancel(m_runId);
-    m_cancelButton->setEnabled(false);
+    cancelRequested();
     m_progress->setFormat(tr("cancelling… (settings are put back)"));
 }
 
 void ExperimentsPage::setRunning(bool running)
 {
-    for (QPushButton* b : std::as_const(m_runButtons))
-        b->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
     m_form->setInputsEnabled(!running);
-    emit runningChanged(running);
+    runStateChanged();
 }
 
 void ExperimentsPage::onProgress(int runId, double fraction, const QString& phase)

@@ -15,6 +15,7 @@
 class ExperimentForm;
 class LiveChartView;
 class QLabel;
+class QAbstractButton;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
@@ -79,7 +80,7 @@ private:
 
     ProbeRunner* m_runner;
     ExperimentForm* m_form = nullptr;
-    QList<QPushButton*> m_runButtons;
+    QList<QAbstractButton*> m_runButtons;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
     RunStatusLabel* m_statusLabel = nullptr;

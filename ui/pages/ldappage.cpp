@@ -105,7 +105,7 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
 
     connect(m_probeButton, &QPushButton::clicked, this, &LdapPage::probe);
     connect(m_startButton, &QPushButton::clicked, this, &LdapPage::start);
-    connect(m_cancelButton, &QPushButton::clicked, this, &LdapPage::cancel);
+    addRunButtons({ m_probeButton, m_startButton }, m_cancelButton);
     connect(
         m_agentsForm, &LdapAgentsForm::checkRequested, this, [this] { m_agentsForm->runCheck(m_connection->uri()); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &LdapPage::onProgress);
@@ -312,7 +312,7 @@ void LdapPage::cancel()
     if (!isRunning())
         return;
     m_runner->cancel(m_runId);
-    m_cancelButton->setEnabled(false);
+    cancelRequested();
     m_progress->setFormat(tr("cancelling…"));
     emit statusMessage(tr("Cancelling the %1…").arg(m_runLabel));
 }
@@ -354,6 +354,8 @@ void LdapPage::setRunning(bool running)
 {
     if (running != m_locked)
         lockInputs(running);
+    // Always: a check that goes straight on to the load keeps the inputs locked, but the run id changed meanwhile.
+    runStateChanged();
 }
 
 void LdapPage::lockInputs(bool running)
@@ -362,8 +364,4 @@ void LdapPage::lockInputs(bool running)
     m_connection->setInputsEnabled(!running);
     m_loadForm->setInputsEnabled(!running);
     m_agentsForm->setInputsEnabled(!running);
-    m_probeButton->setEnabled(!running);
-    m_startButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
-    emit runningChanged(running);
 }

@@ -89,7 +89,7 @@ private:
     void showSavedProbe(const RunRecord& record);
     void showSavedLoad(const RunRecord& record);
     void setRunning(bool running); // on a change only
-    void lockInputs(bool running); // the inputs, buttons and runningChanged, always
+    void lockInputs(bool running); // the inputs, always
 
     ProbeRunner* m_runner;
     DemoDirectory* m_demo;

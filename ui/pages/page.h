@@ -2,11 +2,18 @@
 
 #include "core/common/runrecord.h"
 
+#include <QList>
+#include <QPointer>
 #include <QString>
 #include <QWidget>
 
-// A page of the main window (Disk, later LDAP, Sizing, Curve, History). The window's Start and Cancel actions
-// are delegated to the current page; the page tells the window when its running state changes.
+class QAbstractButton;
+
+// A page of the main window (Disk, LDAP, Sizing, Curve, …, History). The run plumbing every page shares: the
+// window's Start and Cancel (Run menu, tool bar, Ctrl+R, Ctrl+.) call the current page's start() and cancel(),
+// exactly as the page's own buttons do, and follow its state. A page tells that state by calling
+// runStateChanged() after every change of isRunning() (a run starting or ending, an off-thread check before it):
+// the page's own buttons (addRunButtons) are enabled from it, and runningChanged() tells the window, once per change.
 class Page : public QWidget
 {
     Q_OBJECT
@@ -15,7 +22,12 @@ public:
     Q_DISABLE_COPY_MOVE(Page)
 
     virtual QString title() const = 0;
+    // A run of this page (or the off-thread check before it) is under way: Cancel applies, Start does not.
     virtual bool isRunning() const = 0;
+    // A cancel was asked for and the run has not ended yet: Cancel is disabled meanwhile (a second one adds nothing).
+    bool isCancelling() const { return m_cancelling && isRunning(); }
+    // The page's own Start and Cancel buttons (addRunButtons), Cancel last; none for a page without a run.
+    QList<QAbstractButton*> runButtons() const;
 
     // Saved runs (File → Open record…, a history run): does this page show records of this kind, and showing one as
     // the page's result, read-only (nothing runs, nothing is saved). The default shows none and says so in *error.
@@ -38,4 +50,20 @@ public slots:
 signals:
     void runningChanged(bool running);
     void statusMessage(const QString& text);
+
+protected:
+    // The page's own Start buttons (Start, or several that start different runs: their clicks stay the page's to
+    // connect) and Cancel (clicked: cancel()). They are enabled from isRunning() at every runStateChanged().
+    void addRunButtons(const QList<QAbstractButton*>& starts, QAbstractButton* cancel);
+    // Call after every change of isRunning(): the buttons follow, the window hears runningChanged() on a change.
+    void runStateChanged();
+    // Call when a cancel was sent to the run: Cancel (the page's and the window's) is disabled until the run ends.
+    void cancelRequested();
+
+private:
+    QList<QPointer<QAbstractButton>> m_startButtons;
+    QPointer<QAbstractButton> m_cancelButton;
+    bool m_cancelling = false;
+    bool m_told = false;
+    bool m_toldRunning = false;
 };

@@ -46,7 +46,7 @@ ReplicationPage::ReplicationPage(ProbeRunner* runner, DemoDirectory* demo, QWidg
     layout->addWidget(buildResults(), 1);
 
     connect(m_startButton, &QPushButton::clicked, this, &ReplicationPage::start);
-    connect(m_stopButton, &QPushButton::clicked, this, &ReplicationPage::cancel);
+    addRunButtons({ m_startButton }, m_stopButton);
     connect(m_runner, &ProbeRunner::progressChanged, this, [this](int runId, double fraction, const QString& phase) {
         if (runId == m_runId && runId != 0)
             showRunProgress(m_progress, fraction, phase);
@@ -193,7 +193,7 @@ void ReplicationPage::cancel()
     if (m_runId == 0)
         return;
     m_runner->cancel(m_runId);
-    m_stopButton->setEnabled(false);
+    cancelRequested();
     m_progress->setFormat(tr("stopping… (the marker entry is cleaned up)"));
 }
 
@@ -285,7 +285,5 @@ void ReplicationPage::onDemoStarted(const SandboxInfo& info)
 void ReplicationPage::setRunning(bool running)
 {
     m_form->setInputsEnabled(!running);
-    m_startButton->setEnabled(!running);
-    m_stopButton->setEnabled(running);
-    emit runningChanged(running);
+    runStateChanged();
 }

@@ -152,8 +152,10 @@ void SizingPage::start()
 
 void SizingPage::cancel()
 {
-    if (m_runId != 0)
-        m_runner->cancel(m_runId);
+    if (m_runId == 0)
+        return;
+    m_runner->cancel(m_runId);
+    cancelRequested();
 }
 
 void SizingPage::chooseLdif()
@@ -191,7 +193,7 @@ void SizingPage::measureLdif(const QString& path)
     });
     RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("ldif-stats"), { { QStringLiteral("ldif"), path } });
     m_form->setLdifBusy(true, tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    emit runningChanged(true);
+    runStateChanged();
     emit statusMessage(tr("Measuring %1").arg(path));
 }
 
@@ -220,7 +222,7 @@ void SizingPage::onFinished(int runId, const RunRecord& record)
         m_form->setLdifBusy(false, why);
         emit statusMessage(why);
     }
-    emit runningChanged(false);
+    runStateChanged();
     emit ldifMeasured(ok);
 }
 
@@ -260,7 +262,7 @@ void SizingPage::readServer(const LdapTarget& target, const QString& base)
     });
     m_serverButton->setEnabled(false);
     m_serverLabel->setText(tr("Reading %1…").arg(target.uri));
-    emit runningChanged(true);
+    runStateChanged();
 }
 
 void SizingPage::onServerRead(const RunRecord& record)
@@ -286,7 +288,7 @@ void SizingPage::onServerRead(const RunRecord& record)
         m_serverLabel->setText(tr("Could not read the server: %1").arg(record.failure));
     }
     emit statusMessage(m_serverLabel->text().section(u'\n', 0, 0));
-    emit runningChanged(false);
+    runStateChanged();
     emit serverRead(ok);
 }
 

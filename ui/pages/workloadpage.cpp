@@ -105,7 +105,7 @@ WorkloadPage::WorkloadPage(ProbeRunner* runner, QWidget* parent)
     layout->addWidget(buildLeft());
     layout->addWidget(buildResults(), 1);
     connect(m_analyzeButton, &QPushButton::clicked, this, &WorkloadPage::start);
-    connect(m_cancelButton, &QPushButton::clicked, this, &WorkloadPage::cancel);
+    addRunButtons({ m_analyzeButton }, m_cancelButton);
     connect(m_saveButton, &QPushButton::clicked, this, &WorkloadPage::chooseSave);
     connect(m_exportButton, &QPushButton::clicked, this, &WorkloadPage::chooseExport);
     connect(m_skewButton, &QPushButton::clicked, this, &WorkloadPage::useSkewOnCurve);
@@ -425,11 +425,9 @@ void WorkloadPage::chooseExport()
 void WorkloadPage::setRunning(bool running)
 {
     m_form->setInputsEnabled(!running);
-    m_analyzeButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
     m_saveButton->setEnabled(!running && hasWorkload());
     m_exportButton->setEnabled(!running && !m_analysis.isEmpty());
     QString origin;
     m_skewButton->setEnabled(!running && curveSkew(&origin).has_value());
-    emit runningChanged(running);
+    runStateChanged();
 }

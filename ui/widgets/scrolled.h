@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QList>
+
 class QScrollArea;
 class QWidget;
 
@@ -8,7 +10,10 @@ class QWidget;
 namespace Scrolled {
 
 QScrollArea* vertically(QWidget* content, QWidget* parent);
-// A page's form column: `width` px for the content, and room for the scroll bar beside it.
+// A page's form column: `width` px for the content (more when the content needs it: a larger text size), and
+// room for the scroll bar beside it.
 QScrollArea* column(QWidget* content, int width, QWidget* parent);
+// `area` with a row of `buttons` (a page's Start and Cancel) and `progress` under it, outside the scrolling.
+QWidget* withRunBar(QScrollArea* area, const QList<QWidget*>& buttons, QWidget* progress, QWidget* parent);
 
 } // namespace Scrolled

@@ -1,0 +1,47 @@
+#include "ui/pages/page.h"
+
+#include <QAbstractButton>
+
+void Page::addRunButtons(const QList<QAbstractButton*>& starts, QAbstractButton* cancel)
+{
+    for (QAbstractButton* b : starts)
+        m_startButtons << b;
+    m_cancelButton = cancel;
+    if (cancel)
+        connect(cancel, &QAbstractButton::clicked, this, &Page::cancel);
+    runStateChanged();
+}
+
+QList<QAbstractButton*> Page::runButtons() const
+{
+    QList<QAbstractButton*> out;
+    for (const auto& b : m_startButtons)
+        if (b)
+            out << b.data();
+    if (m_cancelButton)
+        out << m_cancelButton.data();
+    return out;
+}
+
+void Page::runStateChanged()
+{
+    const bool running = isRunning();
+    if (!running)
+        m_cancelling = false;
+    for (const auto& b : std::as_const(m_startButtons))
+        if (b)
+            b->setEnabled(!running);
+    if (m_cancelButton)
+        m_cancelButton->setEnabled(running && !m_cancelling);
+    if (m_told && m_toldRunning == running && !m_cancelling)
+        return;
+    m_told = true;
+    m_toldRunning = running;
+    emit runningChanged(running);
+}
+
+void Page::cancelRequested()
+{
+    m_cancelling = true;
+    runStateChanged();
+}
