@@ -66,17 +66,17 @@ done
 git clone --quiet --no-hardlinks "$here" "$root/root/dirbench"
 
 # Runs a command in the tree as root's login would, stamping each line with the seconds since it started. With
-# LINES=1 its output is line-buffered (stdbuf: an LD_PRELOAD, which the ASan test programs refuse).
+# STAMP_LINES=1 its output is line-buffered (stdbuf: an LD_PRELOAD, which the ASan test programs refuse).
 in_tree() {
   local buf=()
-  [ "${LINES:-0}" = 1 ] && buf=(stdbuf -oL -eL)
+  [ "${STAMP_LINES:-0}" = 1 ] && buf=(stdbuf -oL -eL)
   chroot "$root" env -i HOME=/root TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     "${buf[@]}" bash -c "cd /root/dirbench && $1" 2>&1 \
     | awk -v t0="$(date +%s.%N)" '{ "date +%s.%N" | getline n; close("date +%s.%N"); printf "%7.1f %s\n", n - t0, $0; fflush() }'
 }
 
 log=$root.run.log
-LINES=1 in_tree "scripts/run.sh" >"$log" || true
+STAMP_LINES=1 in_tree "scripts/run.sh" >"$log" || true
 first_cmake=$(awk '$2 ~ /^\[[0-9]+\/[0-9]+\]$/ { print $1; exit }' "$log")
 build_done=$(awk '/== dirbench-cli disk/ { print $1; exit }' "$log")
 first_interval=$(awk '$2 ~ /^t=/ { print $1; exit }' "$log")
