@@ -18,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -29,6 +30,8 @@ using namespace CloudCatalog;
 namespace {
 const QString kDirKey = QStringLiteral("advisor/dir");
 constexpr int kDebounceMs = 150;
+// The page width from which "What do I need" and "Measured vs listed" sit side by side (the left column is 400 px).
+constexpr int kSideBySideMinWidth = 1100;
 } // namespace
 
 AdvisorPage::AdvisorPage(QWidget* parent)
@@ -119,7 +122,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     compareLayout->addLayout(bar);
     compareLayout->addWidget(hint);
     compareLayout->addWidget(m_compare, 1);
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = m_split = new QSplitter(Qt::Horizontal, this);
     // Charts of many bars scroll, never grow the window; a narrow window scrolls them sideways, never cuts them.
     auto* needScroll = Scrolled::vertically(needCharts, split);
     needScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
@@ -315,4 +318,14 @@ void AdvisorPage::chooseRecord()
     QString error;
     if (!openRecord(path, &error))
         emit statusMessage(error);
+}
+
+void AdvisorPage::resizeEvent(QResizeEvent* event)
+{
+    Page::resizeEvent(event);
+    // Side by side the charts need some 1,100 px of page; a narrower window (a laptop at Larger text, a scaled
+    // screen) stacks them, so neither box's charts are squeezed to a sliver.
+    const Qt::Orientation wanted = width() >= kSideBySideMinWidth ? Qt::Horizontal : Qt::Vertical;
+    if (m_split && m_split->orientation() != wanted)
+        m_split->setOrientation(wanted);
 }

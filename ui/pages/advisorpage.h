@@ -15,6 +15,7 @@ class BarChartView;
 class ComparisonView;
 class QComboBox;
 class QLabel;
+class QSplitter;
 class QTimer;
 
 // The Cloud advisor: a disk type at a size on a VM (its limits, burst, VM caps and what binds), "what do I need"
@@ -58,6 +59,9 @@ signals:
     // "Save in history": the window hands the record to the history (the page has no runner of its own).
     void saveRequested(const RunRecord& record);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override; // the two boxes side by side, or stacked when narrow
+
 private:
     void chooseCatalog();
     void chooseRecord();
@@ -72,6 +76,7 @@ private:
     QLabel* m_catalogLabel = nullptr;
     QComboBox* m_seedCombo = nullptr;
     QTimer* m_debounce = nullptr;
+    QSplitter* m_split = nullptr; // what do I need | measured vs listed
     QString m_needError;
     std::optional<CloudCatalog::Measured> m_measured;
     QString m_measuredSource;
