@@ -31,7 +31,7 @@ namespace {
 const QString kDirKey = QStringLiteral("advisor/dir");
 constexpr int kDebounceMs = 150;
 // The page width from which "What do I need" and "Measured vs listed" sit side by side (the left column is 400 px).
-constexpr int kSideBySideMinWidth = 1100;
+constexpr int kSideBySideMinWidth = 1300;
 } // namespace
 
 AdvisorPage::AdvisorPage(QWidget* parent)
@@ -323,7 +323,7 @@ void AdvisorPage::chooseRecord()
 void AdvisorPage::resizeEvent(QResizeEvent* event)
 {
     Page::resizeEvent(event);
-    // Side by side the charts need some 1,100 px of page; a narrower window (a laptop at Larger text, a scaled
+    // Side by side the charts need some 1,300 px of page; a narrower window (a laptop at Larger text, a scaled
     // screen) stacks them, so neither box's charts are squeezed to a sliver.
     const Qt::Orientation wanted = width() >= kSideBySideMinWidth ? Qt::Horizontal : Qt::Vertical;
     if (m_split && m_split->orientation() != wanted)
