@@ -15,6 +15,7 @@
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/scrolled.h"
+#include "ui/widgets/stalenote.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QApplication>
@@ -40,6 +41,7 @@ QString noteColour()
     return NoteStyle::colour(QApplication::palette()).name();
 }
 constexpr int kCurveSteps = 50;
+constexpr double kMovedCoverage = 0.005; // half a percentage point: measured elsewhere than asked
 constexpr qint64 kMaxRecordBytes = 64 << 20;
 
 // The record's points, each with its ok/s; `completed` when some point predates ok/s and holds completed ops/s.
@@ -125,10 +127,18 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     leftWidget->setLayout(left);
 
     auto* right = new QVBoxLayout;
+    m_stale = new StaleNote(m_form, this);
+    right->addWidget(m_stale);
     right->addWidget(m_statusLabel);
     right->addWidget(m_warnings);
     right->addWidget(m_curveChart, 3);
     right->addWidget(m_fitLabel);
+    m_movedLabel = new QLabel(this);
+    m_movedLabel->setObjectName(QStringLiteral("movedPointsLabel"));
+    m_movedLabel->setWordWrap(true);
+    NoteStyle::applyError(m_movedLabel, false);
+    m_movedLabel->hide();
+    right->addWidget(m_movedLabel);
     right->addWidget(m_trafficLabel);
     right->addWidget(m_liveChart, 1);
     auto* layout = new QHBoxLayout(this);
@@ -179,6 +189,11 @@ QString CurvePage::errorField() const
     return m_form->errorField();
 }
 
+QString CurvePage::movedText() const
+{
+    return m_movedLabel->text();
+}
+
 QString CurvePage::errorText() const
 {
     return m_form->errorText();
@@ -214,12 +229,15 @@ void CurvePage::start()
     m_liveChart->show();
     m_curveChart->clear();
     m_curveChart->setTitle(QString());
+    m_movedLabel->clear();
+    m_movedLabel->hide();
     m_guideShown = false;
     m_fit.reset();
     updatePrediction();
     m_statusLabel->reset();
     m_warnings->setWarnings({});
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
+    m_stale->resultMade(); // what follows belongs to the inputs on the form now
     m_runId = m_runner->start(Experiments::makeCurveJob(spec));
     RunRecorder::of(m_runner)->track(
         m_runId, QStringLiteral("curve"), spec.toJson()); // saved in the history as it goes
@@ -291,6 +309,8 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
     QString why;
     const bool shown = showRecord(record, &why);
     const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    if (n == 0)
+        showGuideCurve(); // nothing measured: the guide's figure again, not an empty chart
     const QString done = shown ? tr("Done: %n point(s).", nullptr, n) : tr("Done, no curve: %1").arg(why);
     const QString message = m_statusLabel->showOutcome(record, done);
     if (record.status == u"ok")
@@ -299,6 +319,31 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
     setRunning(false);
     emit statusMessage(tr("Curve: ") + message);
     emit runFinished(record);
+}
+
+// Points measured elsewhere than the sweep asked (the server kept its cache above a minimum, or an entry count
+// differs): drawn where measured, ringed and labelled, and listed under the chart.
+void CurvePage::showMovedPoints(const QJsonObject& summary)
+{
+    QList<QPointF> moved;
+    QStringList lines;
+    const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
+    for (const auto& v : points) {
+        const QJsonObject o = v.toObject();
+        const QJsonValue target = o.value(QStringLiteral("target"));
+        const double coverage = o.value(QStringLiteral("coverage")).toDouble();
+        if (!target.isDouble() || std::abs(target.toDouble() - coverage) < kMovedCoverage)
+            continue;
+        moved << QPointF(coverage * 100, LoadFigures::pointRate(o).perS);
+        lines << tr("asked %1 %, measured at %2 %")
+                     .arg(Units::formatNumber(target.toDouble() * 100, 1), Units::formatNumber(coverage * 100, 1));
+    }
+    m_curveChart->setMoved(moved, tr("moved: not where asked (%n point(s))", nullptr, int(moved.size())));
+    m_movedLabel->setText(moved.isEmpty() ? QString()
+                                          : tr("Drawn where measured, not where the sweep asked (the server set "
+                                               "another cache size): %1.")
+                                                .arg(lines.join(QStringLiteral("; "))));
+    m_movedLabel->setVisible(!moved.isEmpty());
 }
 
 bool CurvePage::showRecord(const RunRecord& record, QString* error)
@@ -325,6 +370,7 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
     m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"),
         completed ? tr("ops/s (completed: the record predates ok/s)") : unit);
     m_curveChart->setMeasured(measured, tr("measured %1 (%n point(s))", nullptr, int(measured.size())).arg(unit));
+    showMovedPoints(s);
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
     if (points.isEmpty())
         return fail(tr("the record has no points"));
@@ -383,6 +429,7 @@ bool CurvePage::openRecordFile(const QString& path, QString* error)
         rec = RunRecord::fromJsonBytes(f.readAll(), &why);
     const bool ok = rec && showRecord(*rec, &why);
     if (ok) {
+        m_stale->clear(); // a record's own inputs, not the form's
         m_statusLabel->showOutcome(*rec, tr("Opened %1.").arg(path));
     } else {
         m_statusLabel->reset();

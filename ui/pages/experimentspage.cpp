@@ -11,7 +11,9 @@
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
+#include "ui/widgets/stalenote.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QGroupBox>
@@ -86,6 +88,10 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     row->addWidget(curve);
     boxLayout->addLayout(row);
     boxLayout->addWidget(m_form);
+    m_savedInputs = new SavedRunInputs(this);
+    m_savedInputs->hide();
+    boxLayout->addWidget(m_savedInputs);
+    connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &ExperimentsPage::closeSaved);
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_progress, 1);
     controls->addWidget(m_cancelButton);
@@ -121,6 +127,8 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     charts->addWidget(m_pointsChart, 1);
     auto* resultsLayout = new QVBoxLayout(results);
     resultsLayout->setContentsMargins(0, 0, 0, 0);
+    m_stale = new StaleNote(m_form, this);
+    resultsLayout->addWidget(m_stale);
     resultsLayout->addWidget(m_statusLabel);
     resultsLayout->addWidget(m_warnings);
     resultsLayout->addLayout(charts, 1);
@@ -160,6 +168,10 @@ bool ExperimentsPage::run(Kind kind)
 {
     if (isRunning())
         return false;
+    if (m_viewingSaved) {
+        emit statusMessage(tr("A saved run is shown: close it to run your own experiment"));
+        return false;
+    }
     m_form->clearError();
     m_kind = kind;
     std::function<RunRecord(RunContext&)> job;
@@ -219,6 +231,7 @@ bool ExperimentsPage::run(Kind kind)
     m_statusLabel->reset();
     m_warnings->setWarnings({});
     m_reference->clear();
+    m_stale->resultMade(); // what follows belongs to the inputs on the form now
     m_runId = m_runner->start(job);
     RunRecorder::of(m_runner)->track(m_runId, kindName, specJson); // saved in the history as it goes
     m_progress->setValue(0);
@@ -363,5 +376,30 @@ bool ExperimentsPage::showRecord(const RunRecord& record, QString* error)
     m_statusLabel->showOutcome(record, tr("Saved run: %n point(s)", nullptr, n));
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));
+    // The run's own inputs, read-only, where the form (the user's current settings) was.
+    m_viewingSaved = true;
+    m_stale->clear();
+    m_savedInputs->showRecord(record);
+    m_form->hide();
+    m_savedInputs->show();
+    for (QPushButton* b : std::as_const(m_runButtons))
+        b->setEnabled(false);
     return true;
+}
+
+void ExperimentsPage::closeSaved()
+{
+    if (!m_viewingSaved)
+        return;
+    m_viewingSaved = false;
+    m_savedInputs->hide();
+    m_form->show();
+    m_liveChart->clear();
+    m_pointsChart->clear();
+    m_warnings->setWarnings({});
+    m_statusLabel->reset();
+    m_progress->setFormat(tr("idle"));
+    setRunning(true); // the window drops its "viewing a saved run" line when a page says a run began
+    setRunning(false);
+    emit statusMessage(tr("Saved run closed"));
 }

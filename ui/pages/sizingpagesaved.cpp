@@ -1,6 +1,7 @@
 // The Sizing page with a saved "sizing" record (File → Open record…, the History page's "open"), read-only.
 #include "core/sizing/ldifstats.h"
 #include "core/sizing/serversizing.h"
+#include "ui/formmemory.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/widgets/sizingresultview.h"
@@ -23,6 +24,8 @@ bool SizingPage::showRecord(const RunRecord& record, QString* error)
         return false;
     }
     m_debounce->stop();
+    if (!m_saved)
+        m_userInputs = FormMemory::snapshot(m_form);
     m_live.reset();
     m_form->clearLdifStats();
     m_view->setLdifStats(nullptr);
@@ -48,6 +51,22 @@ void SizingPage::setSavedMode(const std::optional<RunRecord>& saved)
     m_form->setEnabled(editable);
     m_serverButton->setEnabled(editable);
     m_saveButton->setEnabled(editable);
+    m_closeButton->setVisible(!editable);
+}
+
+void SizingPage::closeSaved()
+{
+    if (!m_saved)
+        return;
+    leaveSaved();
+    {
+        const QSignalBlocker quiet(m_form);
+        FormMemory::apply(m_userInputs);
+    }
+    m_form->clearLdifStats();
+    m_view->setLdifStats(nullptr);
+    recompute();
+    emit statusMessage(tr("Saved sizing closed: your own inputs are back"));
 }
 
 // Back to a sizing made now (Start, an LDIF measure, a server read). The window drops its "viewing a saved run"
