@@ -178,7 +178,7 @@ void flatten(const QJsonObject& o, const QString& prefix, QMap<QString, QString>
         else if (v.isString())
             out->insert(key, v.toString());
         else
-            out->insert(key, s("null"));
+            out->insert(key, QStringLiteral("(none)")); // null: not set
     }
 }
 
@@ -202,14 +202,18 @@ QList<SettingDiff> settingsDiffer(const RunRecord& a, const RunRecord& b)
 {
     const QMap<QString, QString> fa = settings(a);
     const QMap<QString, QString> fb = settings(b);
-    QStringList keys = fa.keys() + fb.keys();
-    keys.removeDuplicates();
-    std::sort(keys.begin(), keys.end());
+    QMap<QString, bool> keys; // both runs' keys, sorted
+    for (auto it = fa.keyBegin(); it != fa.keyEnd(); ++it)
+        keys.insert(*it, true);
+    for (auto it = fb.keyBegin(); it != fb.keyEnd(); ++it)
+        keys.insert(*it, true);
     QList<SettingDiff> out;
     const QString none = QStringLiteral("–");
-    for (const QString& k : keys)
+    for (auto it = keys.keyBegin(); it != keys.keyEnd(); ++it) {
+        const QString& k = *it;
         if (fa.value(k, none) != fb.value(k, none))
             out << SettingDiff { k, fa.value(k, none), fb.value(k, none) };
+    }
     return out;
 }
 

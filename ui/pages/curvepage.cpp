@@ -114,6 +114,8 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     buttons->addWidget(m_cancelButton);
     formLayout->addLayout(buttons);
     formLayout->addWidget(m_progress);
+    m_stale = new StaleNote(m_form, this); // in the scrolled column: it never raises the page's height
+    formLayout->addWidget(m_stale);
     formLayout->addWidget(m_openButton);
     auto* predictBox = new QGroupBox(tr("Predict"), this);
     auto* predictLayout = new QVBoxLayout(predictBox);
@@ -127,18 +129,10 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     leftWidget->setLayout(left);
 
     auto* right = new QVBoxLayout;
-    m_stale = new StaleNote(m_form, this);
-    right->addWidget(m_stale);
     right->addWidget(m_statusLabel);
     right->addWidget(m_warnings);
     right->addWidget(m_curveChart, 3);
     right->addWidget(m_fitLabel);
-    m_movedLabel = new QLabel(this);
-    m_movedLabel->setObjectName(QStringLiteral("movedPointsLabel"));
-    m_movedLabel->setWordWrap(true);
-    NoteStyle::applyError(m_movedLabel, false);
-    m_movedLabel->hide();
-    right->addWidget(m_movedLabel);
     right->addWidget(m_trafficLabel);
     right->addWidget(m_liveChart, 1);
     auto* layout = new QHBoxLayout(this);
@@ -191,7 +185,7 @@ QString CurvePage::errorField() const
 
 QString CurvePage::movedText() const
 {
-    return m_movedLabel->text();
+    return m_movedText;
 }
 
 QString CurvePage::errorText() const
@@ -229,8 +223,7 @@ void CurvePage::start()
     m_liveChart->show();
     m_curveChart->clear();
     m_curveChart->setTitle(QString());
-    m_movedLabel->clear();
-    m_movedLabel->hide();
+    m_movedText.clear();
     m_guideShown = false;
     m_fit.reset();
     updatePrediction();
@@ -339,11 +332,10 @@ void CurvePage::showMovedPoints(const QJsonObject& summary)
                      .arg(Units::formatNumber(target.toDouble() * 100, 1), Units::formatNumber(coverage * 100, 1));
     }
     m_curveChart->setMoved(moved, tr("moved: not where asked (%n point(s))", nullptr, int(moved.size())));
-    m_movedLabel->setText(moved.isEmpty() ? QString()
-                                          : tr("Drawn where measured, not where the sweep asked (the server set "
-                                               "another cache size): %1.")
-                                                .arg(lines.join(QStringLiteral("; "))));
-    m_movedLabel->setVisible(!moved.isEmpty());
+    m_movedText = moved.isEmpty() ? QString()
+                                  : tr("Drawn where measured, not where the sweep asked (the cache holds another "
+                                       "share of the keys than asked): %1.")
+                                        .arg(lines.join(QStringLiteral("; ")));
 }
 
 bool CurvePage::showRecord(const RunRecord& record, QString* error)
@@ -412,7 +404,10 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
                 completed ? tr(" The record's points predate ok/s: fitted to completed ops/s, failed searches "
                                "included.")
                           : QString(),
-                noteColour()));
+                noteColour())
+        + (m_movedText.isEmpty() ? QString()
+                                 : QStringLiteral("<br><span style='color:%1'>%2</span>")
+                                       .arg(NoteStyle::warnColourNow().name(), m_movedText.toHtmlEscaped())));
     return true;
 }
 

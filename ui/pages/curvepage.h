@@ -101,7 +101,7 @@ private:
     CurveChartView* m_curveChart = nullptr;
     LiveChartView* m_liveChart = nullptr;
     QLabel* m_fitLabel = nullptr;
-    QLabel* m_movedLabel = nullptr;
+    QString m_movedText; // the points drawn where measured, not where asked: under the fit
     StaleNote* m_stale = nullptr;
     QLabel* m_trafficLabel = nullptr;
     std::optional<AccessDistribution> m_traffic;

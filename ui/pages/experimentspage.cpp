@@ -96,6 +96,8 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     controls->addWidget(m_progress, 1);
     controls->addWidget(m_cancelButton);
     boxLayout->addLayout(controls);
+    m_stale = new StaleNote(m_form, this); // in the scrolled form: it never raises the page's height
+    boxLayout->addWidget(m_stale);
     m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
     m_cancelButton->setEnabled(false);
     m_progress->setRange(0, 1000);
@@ -127,8 +129,6 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     charts->addWidget(m_pointsChart, 1);
     auto* resultsLayout = new QVBoxLayout(results);
     resultsLayout->setContentsMargins(0, 0, 0, 0);
-    m_stale = new StaleNote(m_form, this);
-    resultsLayout->addWidget(m_stale);
     resultsLayout->addWidget(m_statusLabel);
     resultsLayout->addWidget(m_warnings);
     resultsLayout->addLayout(charts, 1);

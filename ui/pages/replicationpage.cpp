@@ -79,6 +79,8 @@ QWidget* ReplicationPage::buildLeft()
     formLayout->addWidget(m_savedInputs, 1);
     connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &ReplicationPage::closeSaved);
     formLayout->addWidget(m_demoNote);
+    m_stale = new StaleNote(m_form, this); // in the scrolled form: it never raises the page's height
+    formLayout->addWidget(m_stale);
     formLayout->addStretch(1);
     m_startButton->setObjectName(QStringLiteral("startReplicationButton"));
     m_startButton->setDefault(true);
@@ -119,8 +121,6 @@ QWidget* ReplicationPage::buildResults()
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
-    m_stale = new StaleNote(m_form, this);
-    topLayout->addWidget(m_stale);
     topLayout->addWidget(m_statusLabel);
     topLayout->addWidget(m_warnings);
     topLayout->addWidget(m_topology);

@@ -159,7 +159,7 @@ QString SizingResultView::recommendationHtml(const Recommendation& r)
 
 QString SizingResultView::changeText(const Recommendation& r)
 {
-    const QString proposed = valueText(r.value, r.unit);
+    QString proposed = valueText(r.value, r.unit);
     if (!r.isSetting)
         return proposed;
     if (!r.current)
