@@ -12,6 +12,8 @@
 
 namespace {
 
+constexpr const char* kBaseline = "formMemoryBaseline";
+
 QString keyOf(const QString& group, const QWidget* input)
 {
     return QStringLiteral("forms/") + group + u'/' + input->objectName();
@@ -85,9 +87,36 @@ void FormMemory::save(const QString& group, const QWidget* form)
 {
     QSettings settings;
     const QList<QWidget*> inputs = form->findChildren<QWidget*>();
+    for (const QWidget* w : inputs) {
+        if (!remembers(w, form))
+            continue;
+        const QVariant baseline = w->property(kBaseline);
+        const QVariant now = valueOf(w);
+        if (!baseline.isValid() || baseline != now) // a value the user chose (not a default, not the program's)
+            settings.setValue(keyOf(group, w), now);
+    }
+}
+
+FormMemory::Snapshot FormMemory::snapshot(const QWidget* form)
+{
+    Snapshot s;
+    const QList<QWidget*> inputs = form->findChildren<QWidget*>();
     for (const QWidget* w : inputs)
         if (remembers(w, form))
-            settings.setValue(keyOf(group, w), valueOf(w));
+            s.insert(w, valueOf(w));
+    return s;
+}
+
+void FormMemory::adoptChanged(QWidget* form, const Snapshot& before)
+{
+    const QList<QWidget*> inputs = form->findChildren<QWidget*>();
+    for (QWidget* w : inputs) {
+        if (!remembers(w, form))
+            continue;
+        const QVariant now = valueOf(w);
+        if (before.value(w) != now)
+            w->setProperty(kBaseline, now);
+    }
 }
 
 void FormMemory::restore(const QString& group, QWidget* form)
@@ -97,7 +126,16 @@ void FormMemory::restore(const QString& group, QWidget* form)
     const QList<QWidget*> inputs = form->findChildren<QWidget*>();
     for (QWidget* w : inputs) {
         const QString key = keyOf(group, w);
-        if (remembers(w, form) && settings.contains(key))
+        if (!remembers(w, form))
+            continue;
+        if (settings.contains(key))
             setValue(w, settings.value(key));
+        w->setProperty(kBaseline, valueOf(w));
     }
+}
+
+void FormMemory::apply(const Snapshot& values)
+{
+    for (auto it = values.begin(); it != values.end(); ++it)
+        setValue(const_cast<QWidget*>(it.key()), it.value()); // the snapshot's own inputs, taken from this form
 }

@@ -303,6 +303,11 @@ void MainWindow::addPage(Page* page)
             m_banner->forget(page); // a run made now replaces the saved one
         updateActions();
     });
+    connect(page, &Page::showingSavedChanged, this, [this, page](bool showing) {
+        if (!showing)
+            m_banner->forget(page); // the user closed the saved run: the page is theirs again
+        updateActions();
+    });
     connect(page, &Page::statusMessage, this, [this, page](const QString& text) { showMessage(text, page); });
 }
 
@@ -333,7 +338,7 @@ void MainWindow::updateActions()
 {
     const Page* p = currentPage();
     const bool running = p && p->isRunning();
-    m_menus->startAction()->setEnabled(p && !running && !m_closePending);
+    m_menus->startAction()->setEnabled(p && !running && !p->isShowingSaved() && !m_closePending);
     m_menus->cancelAction()->setEnabled(running && !p->isCancelling() && !m_closePending);
     updateRunningLabel();
 }

@@ -35,7 +35,8 @@ const char* const kDescription = R"(Measure the entry-cache coverage vs ok/s cur
 --mode working-set (any server, any bind; the server is not changed): the cache holds --cache-entries N
   entries (on 389-ds it can be read from the monitor instead); for coverage c the filter's [A-B] range is
   cut to its first N/c keys, so the cache holds c of what the load touches. For OpenLDAP back-mdb, which
-  has no entry cache, give the number of entries the page cache holds; hit_ratio is null there.
+  has no entry cache, give the number of entries the page cache holds; without it a tenth of the range is
+  assumed (warning cache-entries-assumed); hit_ratio is null there.
 
 --points are percent of the entries: the keys of the filter's one [A-B] range, or --entries N.
 The record (kind "curve") has summary.points[] with coverage and hit_ratio (fractions), ok_per_s (successful

@@ -66,13 +66,18 @@ void printLoadDetails(std::FILE* out, const RunRecord& rec)
 
 void printDeltas(std::FILE* out, const QList<Comparison::Delta>& deltas)
 {
-    std::fprintf(out, "%-42s %18s %18s %9s  %s\n", "metric", "A", "B", "delta", "B is");
+    std::fprintf(out, "%-42s %18s %18s %9s %8s  %s\n", "metric", "A", "B", "delta", "noise", "B is");
     bool anyDerived = false;
     for (const auto& d : deltas) {
-        std::fprintf(out, "%-42s %18s %18s %9s  %s\n", qPrintable(d.label), qPrintable(marked(d.a, d.unit, d.aDerived)),
-            qPrintable(marked(d.b, d.unit, d.bDerived)), qPrintable(pct(d.deltaPct)), qPrintable(d.verdict()));
+        const QString noise = d.noisePct
+            ? QStringLiteral("±") + Units::formatNumber(*d.noisePct, 1) + QStringLiteral(" %")
+            : QStringLiteral("-");
+        std::fprintf(out, "%-42s %18s %18s %9s %8s  %s\n", qPrintable(d.label),
+            qPrintable(marked(d.a, d.unit, d.aDerived)), qPrintable(marked(d.b, d.unit, d.bDerived)),
+            qPrintable(pct(d.deltaPct)), qPrintable(noise), qPrintable(d.verdict()));
         anyDerived = anyDerived || (d.aDerived && d.a) || (d.bDerived && d.b);
     }
+    std::fprintf(out, "B is better or worse only beyond the runs' own spread (noise: their repeats or intervals)\n");
     if (anyDerived)
         std::fprintf(
             out, "* %s: the record is older than the count of successes\n", qPrintable(Comparison::derivedNote()));
@@ -86,7 +91,7 @@ QJsonArray deltasToJson(const QList<Comparison::Delta>& deltas)
             { QStringLiteral("unit"), d.unit }, { QStringLiteral("higher_is_better"), d.higherIsBetter },
             { QStringLiteral("a"), opt(d.a) }, { QStringLiteral("b"), opt(d.b) },
             { QStringLiteral("delta_pct"), opt(d.deltaPct) }, { QStringLiteral("a_derived"), d.aDerived },
-            { QStringLiteral("b_derived"), d.bDerived },
+            { QStringLiteral("b_derived"), d.bDerived }, { QStringLiteral("noise_pct"), opt(d.noisePct) },
             { QStringLiteral("verdict"),
                 d.verdict().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(d.verdict()) } });
     return arr;

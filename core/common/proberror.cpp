@@ -1,5 +1,7 @@
 #include "core/common/proberror.h"
 
+#include <QRegularExpression>
+
 #include <cerrno>
 #include <cstring>
 
@@ -9,7 +11,7 @@ QString ProbeError::message() const
     case Kind::None:
         return {};
     case Kind::InvalidSpec:
-        return field + QStringLiteral(": ") + detail;
+        return field + QStringLiteral(": ") + cliDetail();
     case Kind::NoSpace:
         return QStringLiteral("disk full: ") + detail;
     case Kind::Permission:
@@ -25,7 +27,32 @@ QString ProbeError::message() const
     case Kind::Internal:
         break;
     }
-    return detail;
+    return cliDetail();
+}
+
+QString ProbeError::ref(const QString& field)
+{
+    return QStringLiteral("{{") + field + QStringLiteral("}}");
+}
+
+QString ProbeError::detailNaming(const std::function<QString(const QString& field)>& name) const
+{
+    static const QRegularExpression refs(QStringLiteral("\\{\\{([a-z0-9-]+)\\}\\}"));
+    QString out;
+    qsizetype from = 0;
+    for (auto it = refs.globalMatch(detail); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += QStringView(detail).mid(from, m.capturedStart() - from);
+        out += name(m.captured(1));
+        from = m.capturedEnd();
+    }
+    out += QStringView(detail).mid(from);
+    return out;
+}
+
+QString ProbeError::cliDetail() const
+{
+    return detailNaming([](const QString& field) -> QString { return QStringLiteral("--") + field; });
 }
 
 ProbeError ProbeError::invalid(const QString& field, const QString& detail)

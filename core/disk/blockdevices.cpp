@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -298,11 +299,32 @@ double Sampler::bytesSinceStart(bool write) const
     return bytes;
 }
 
+// Bytes the device moved the other way (a read test's writes, a write test's reads): another process's work on it,
+// or the file system's. Not the test's: a warning with its size, and the device line shows the test's direction only.
+void otherDirection(const QString& part, bool write, double testBytes, const Sampler& devices, RunRecord& rec)
+{
+    const double other = devices.bytesSinceStart(!write);
+    if (other < 0 || other < std::max(kMinCheckedBytes, 0.05 * testBytes))
+        return;
+    QStringList names;
+    for (const DiskDeviceFigures& d : devices.total())
+        if (d.isWitness())
+            names << d.name;
+    rec.addWarning(QStringLiteral("device-other-io"),
+        part + QStringLiteral(": while the test ") + (write ? QStringLiteral("wrote") : QStringLiteral("read"))
+            + QStringLiteral(", the device") + (names.size() > 1 ? QStringLiteral("s ") : QStringLiteral(" "))
+            + names.join(QStringLiteral(", ")) + u' ' + (write ? QStringLiteral("read") : QStringLiteral("wrote"))
+            + u' ' + Units::formatBytes(qint64(other))
+            + QStringLiteral(" as well (other work on the device, or the file system's own): the device shares its "
+                             "time with it, so the test's figures may be lower than the device alone gives"));
+}
+
 void crossCheck(const QString& part, bool write, double testBytes, const Sampler& devices, RunRecord& rec)
 {
     const double devBytes = devices.bytesSinceStart(write);
     if (devices.isEmpty() || devBytes < 0 || testBytes < kMinCheckedBytes)
         return;
+    otherDirection(part, write, testBytes, devices, rec);
     const double ratio = devBytes / testBytes;
     if (ratio >= kLessRatio && ratio <= kMoreRatio)
         return;

@@ -87,7 +87,9 @@ private:
 
 // The end-of-part cross-check: the witnesses' bytes in the test's direction against the bytes the test moved. Warns
 // `device-saw-less` below kLessRatio and `device-saw-more` above kMoreRatio, with the ratio. Parts that moved
-// less than kMinCheckedBytes are not judged (file-system metadata alone can be a few MiB).
+// less than kMinCheckedBytes are not judged (file-system metadata alone can be a few MiB). Bytes the witnesses moved
+// the other way (a read test's writes) beyond kMinCheckedBytes and 5 % of the test's are `device-other-io`, with
+// their size.
 inline constexpr double kLessRatio = 0.8;
 inline constexpr double kMoreRatio = 1.5;
 inline constexpr double kMinCheckedBytes = 32.0 * 1024 * 1024;

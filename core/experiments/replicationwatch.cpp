@@ -139,7 +139,7 @@ void ReplicationWatch::Writer::send(Flight& f, qint64 k)
         if (const int rc
             = f.session.sendModifyReplace(dn.constData(), "description", value.constData(), int(value.size()), &msgid);
             rc != 0)
-            e = ProbeError { ProbeError::Kind::Ldap, rc, {}, LdapSession::resultText(rc) };
+            e = ProbeError { ProbeError::Kind::Ldap, rc, {}, LdapSession::resultText(rc), {} };
     }
     if (!e.isError()) {
         f.inFlight.emplace(msgid, index);

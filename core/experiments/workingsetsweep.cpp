@@ -15,6 +15,7 @@
 namespace {
 
 constexpr double kMinCachedForEstimate = 100; // entries in the cache before its size per entry means anything
+constexpr double kAssumedCacheShare = 0.1; // the cache a working-set sweep assumes where the server shows none
 
 } // namespace
 
@@ -64,18 +65,32 @@ RunRecord runWorkingSetSweep(const CurveSpec& spec, RunContext& ctx)
         const double count = m.value(QStringLiteral("entry_cache_count"));
         const double size = m.value(QStringLiteral("entry_cache_size"));
         const double max = m.value(QStringLiteral("entry_cache_max_size"));
-        if (count < kMinCachedForEstimate || size <= 0 || max <= 0)
+        if (m.contains(QStringLiteral("entry_cache_max_size")) && (count < kMinCachedForEstimate || size <= 0))
             return fail(ProbeError::invalid(QStringLiteral("cache-entries"),
-                m.contains(QStringLiteral("entry_cache_max_size"))
-                    ? QStringLiteral("the server's entry cache holds %1 entries, too few to tell how many fit: warm it "
-                                     "up first, or give the cache's size in entries")
-                          .arg(count)
-                    : QStringLiteral("this server shows no entry cache size (%1): give the number of entries its "
-                                     "cache holds (for back-mdb: the entries the page cache can hold)")
-                          .arg(id.kind))
+                QStringLiteral("the server's entry cache holds %1 entries, too few to tell how many fit: warm it "
+                               "up first, or give the cache's size in entries")
+                    .arg(count))
                             .message());
-        cache = std::floor(max / (size / count));
-        source = QStringLiteral("server monitor: maxentrycachesize / (currententrycachesize / currententrycachecount)");
+        if (max > 0 && count >= kMinCachedForEstimate && size > 0) {
+            cache = std::floor(max / (size / count));
+            source = QStringLiteral(
+                "server monitor: maxentrycachesize / (currententrycachesize / currententrycachecount)");
+        } else {
+            // No entry cache to size by (OpenLDAP back-mdb caches in the page cache): the sweep still runs, over
+            // working sets from the whole range down to a tenth of it, and says what it assumed.
+            cache = std::max(1.0, std::floor(double(n) * kAssumedCacheShare));
+            source = QStringLiteral("assumed: %1 % of the filter's range (the server shows no entry cache)")
+                         .arg(kAssumedCacheShare * 100);
+            rec.addWarning(QStringLiteral("cache-entries-assumed"),
+                QStringLiteral("%1 shows no entry cache size: the points take a cache of %2 entries (%3 % of the "
+                               "filter's %4 keys), so they are working sets from all the keys down to a tenth of "
+                               "them; give the entries the server's cache holds (back-mdb: the page cache) for a "
+                               "coverage that is the cache's")
+                    .arg(id.kind.isEmpty() ? QStringLiteral("the server") : id.kind)
+                    .arg(cache)
+                    .arg(kAssumedCacheShare * 100)
+                    .arg(n));
+        }
     }
     if (cache >= double(n))
         return fail(ProbeError::invalid(QStringLiteral("cache-entries"),

@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 using LdapSessionDetail::awaitWriteResult;
 using LdapSessionDetail::ldapError;
@@ -74,6 +77,88 @@ int setTlsOptions(LDAP* ld, const LdapTarget& t, void** sharedCtx)
     if (rc == LDAP_OPT_SUCCESS && sharedCtx)
         ldap_get_option(ld, LDAP_OPT_X_TLS_CTX, sharedCtx); // one more reference, the LdapTlsContext's
     return rc;
+}
+
+// libldap says why a TLS handshake failed ("TLS: peer cert untrusted or revoked (0x42)") only in its trace log; the
+// result is "Can't contact LDAP server" with a diagnostic of "(unknown error code)". After a failed TLS connect the
+// handshake is tried once more with the trace on (process-wide, so one at a time, and only then) and its "TLS:"
+// lines caught on this thread; every other line goes to stderr as libldap's own printer would.
+thread_local bool t_catching = false;
+thread_local QString t_tlsLog;
+
+void printLibldapLog(const char* line)
+{
+    if (!t_catching) {
+        std::fputs(line, stderr);
+        return;
+    }
+    const QString text = QString::fromUtf8(line).trimmed();
+    if (text.startsWith(QLatin1String("TLS:")) && !text.startsWith(QLatin1String("TLS: can't connect")))
+        t_tlsLog = text;
+}
+
+QString tlsReason(const LdapTarget& t)
+{
+    static std::mutex one;
+    static std::once_flag printer;
+    const std::lock_guard lock(one);
+    std::call_once(printer,
+        [] { ber_set_option(nullptr, LBER_OPT_LOG_PRINT_FN, reinterpret_cast<const void*>(&printLibldapLog)); });
+    LDAP* ld = nullptr;
+    if (ldap_initialize(&ld, t.uri.toUtf8().constData()) != LDAP_SUCCESS)
+        return {};
+    const int v3 = LDAP_VERSION3;
+    ldap_set_option(ld, LDAP_OPT_PROTOCOL_VERSION, &v3);
+    timeval net { t.networkTimeoutMs / 1000, (t.networkTimeoutMs % 1000) * 1000 };
+    ldap_set_option(ld, LDAP_OPT_NETWORK_TIMEOUT, &net);
+    int before = 0;
+    ldap_get_option(nullptr, LDAP_OPT_DEBUG_LEVEL, &before);
+    const int trace = before | 1; // LDAP_DEBUG_TRACE (ldap_log.h)
+    t_catching = true;
+    t_tlsLog.clear();
+    ldap_set_option(nullptr, LDAP_OPT_DEBUG_LEVEL, &trace);
+    if (setTlsOptions(ld, t, nullptr) == LDAP_OPT_SUCCESS) {
+        if (ldap_connect(ld) == LDAP_SUCCESS && t.startTls)
+            ldap_start_tls_s(ld, nullptr, nullptr);
+    }
+    ldap_set_option(nullptr, LDAP_OPT_DEBUG_LEVEL, &before);
+    t_catching = false;
+    ldap_unbind_ext(ld, nullptr, nullptr);
+    return std::exchange(t_tlsLog, QString());
+}
+
+QString diagnostic(LDAP* ld)
+{
+    char* diag = nullptr;
+    if (ldap_get_option(ld, LDAP_OPT_DIAGNOSTIC_MESSAGE, &diag) != LDAP_OPT_SUCCESS || !diag)
+        return {};
+    QString text = QString::fromUtf8(diag);
+    ldap_memfree(diag);
+    return text;
+}
+
+// The cause of a failed TLS connect in words, and what to do: as it was when libldap gives no reason.
+ProbeError tlsFailure(ProbeError e, const LdapTarget& t)
+{
+    const QString log = tlsReason(t);
+    if (log.isEmpty())
+        return e;
+    const QString raw = e.detail;
+    if (log.contains(QLatin1String("untrusted"), Qt::CaseInsensitive))
+        e.detail
+            = QStringLiteral("cannot connect to %1: the server's certificate is not trusted (libldap: %2). Give %3 "
+                             "with the certificate of the CA that signed it (PEM), or choose %4 if you know "
+                             "the server [%5]")
+                  .arg(t.uri, log, ProbeError::ref(QStringLiteral("ca-file")),
+                      ProbeError::ref(QStringLiteral("insecure")), raw);
+    else if (log.contains(QLatin1String("does not match"), Qt::CaseInsensitive))
+        e.detail = QStringLiteral("cannot connect to %1: the name in the server's certificate is not the one in the "
+                                  "URI (libldap: %2). Connect by the name the certificate carries in %3 [%4]")
+                       .arg(t.uri, log, ProbeError::ref(QStringLiteral("uri")), raw);
+    else
+        e.detail = QStringLiteral("%1 (libldap: %2)").arg(raw, log);
+    e.cause = QStringLiteral("tls");
+    return e;
 }
 
 // LdapSession's Sockbuf_IO layer, between TLS (if any) and TCP: liblber's calls, passed on to SocketIo.
@@ -218,8 +303,11 @@ ProbeError LdapSession::open(const LdapTarget& t, Timings* timings, LdapTlsConte
     QElapsedTimer timer;
     timer.start();
     rc = ldap_connect(ld);
-    if (rc != LDAP_SUCCESS)
-        return ldapError(rc, QStringLiteral("cannot connect to ") + t.uri, ld);
+    if (rc != LDAP_SUCCESS) {
+        const ProbeError e = ldapError(rc, QStringLiteral("cannot connect to ") + t.uri, ld);
+        // A handshake refused leaves libldap's TLS message ("(unknown error code)"); a server not reached, none.
+        return t.isTls() && rc == LDAP_SERVER_DOWN && !t.insecure && !diagnostic(ld).isEmpty() ? tlsFailure(e, t) : e;
+    }
     if (timings) {
         timings->connectMs = double(timer.nsecsElapsed()) / 1e6;
         if (t.uri.startsWith(QLatin1String("ldaps"), Qt::CaseInsensitive) && timings->tcpMs >= 0)
@@ -229,7 +317,8 @@ ProbeError LdapSession::open(const LdapTarget& t, Timings* timings, LdapTlsConte
         timer.restart();
         rc = ldap_start_tls_s(ld, nullptr, nullptr);
         if (rc != LDAP_SUCCESS)
-            return ldapError(rc, QStringLiteral("StartTLS with ") + t.uri + QStringLiteral(" failed"), ld);
+            return tlsFailure(
+                ldapError(rc, QStringLiteral("StartTLS with ") + t.uri + QStringLiteral(" failed"), ld), t);
         if (timings)
             timings->tlsMs = double(timer.nsecsElapsed()) / 1e6;
     }

@@ -88,6 +88,9 @@ RunRecord probe(const ProbeSpec& spec, RunContext& ctx)
         if (e.isError()) {
             rec.status = QStringLiteral("failed");
             rec.failure = e.message();
+            if (!e.cause.isEmpty()) // the cause, with the inputs it names as ids (ProbeError::ref): a window's words
+                rec.extra.insert(QStringLiteral("failure_cause"),
+                    QJsonObject { { QStringLiteral("cause"), e.cause }, { QStringLiteral("detail"), e.detail } });
             if (e.kind == ProbeError::Kind::Ldap || e.kind == ProbeError::Kind::Timeout)
                 rec.summary.insert(QStringLiteral("result_code"), e.nativeCode);
         }

@@ -27,6 +27,7 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     r.server = QStringLiteral("ad");
     Recommendation ntds;
     ntds.name = QStringLiteral("NTDS.dit");
+    ntds.isSetting = false;
     ntds.unit = QStringLiteral("MB");
     ntds.source = source();
     if (in.dbSizeMb) {
@@ -40,16 +41,18 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
         ntds.computation = QStringLiteral("%1 × 0.4 MB = %2 MB").arg(*in.users).arg(num(ntds.value));
         ntds.inputs << used("users", double(*in.users), "users", in.originOf(QStringLiteral("users")));
         r.addWarning(QStringLiteral("estimate"),
-            QStringLiteral("NTDS.dit estimated from the user count (WS2008 rule); pass --db-size-mb with its size"));
+            QStringLiteral("NTDS.dit estimated from the user count (WS2008 rule); give its size for an exact figure"));
     } else {
         if (error)
-            *error = ProbeError::invalid(
-                QStringLiteral("db-size-mb"), QStringLiteral("give --db-size-mb (the size of NTDS.dit) or --users"));
+            *error = ProbeError::invalid(QStringLiteral("db-size-mb"),
+                QStringLiteral("give %1 (the size of NTDS.dit) or %2")
+                    .arg(ProbeError::ref(QStringLiteral("db-size-mb")), ProbeError::ref(QStringLiteral("users"))));
         return std::nullopt;
     }
 
     Recommendation ram;
     ram.name = QStringLiteral("total RAM");
+    ram.isSetting = false;
     ram.unit = QStringLiteral("MB");
     ram.value = in.osMb + ntds.value + in.sysvolMb;
     ram.formula = QStringLiteral("RAM = OS (2..4 GB) + NTDS.dit + SYSVOL");
@@ -68,6 +71,7 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     if (in.users) {
         Recommendation cores;
         cores.name = QStringLiteral("CPU cores");
+        cores.isSetting = false;
         cores.unit = QStringLiteral("cores");
         cores.value = std::max(1.0, std::ceil(double(*in.users) / kUsersPerCore));
         cores.formula = QStringLiteral("cores ≈ users authenticating at the peak / 1,000 (then check 40 % peak CPU)");

@@ -169,6 +169,31 @@ double CurveFit::opsForCacheBytes(double cacheBytes, double bytesPerEntry) const
     return opsAt(all > 0 ? std::min(1.0, cacheBytes / all) : 1.0);
 }
 
+CurveFit::Band CurveFit::opsBandForCacheBytes(double cacheBytes, double bytesPerEntry) const
+{
+    const double all = double(entries) * bytesPerEntry;
+    return bandAt(all > 0 ? std::min(1.0, cacheBytes / all) : 1.0);
+}
+
+CurveFit::BytesRange CurveFit::cacheBytesRangeFor(double opsPerSec, double bytesPerEntry) const
+{
+    // The least coverage at which an edge of the band reaches the target (both edges rise with coverage).
+    const auto reach = [&](bool upper) -> std::optional<double> {
+        const auto edge = [&](double c) { return upper ? bandAt(c).high : bandAt(c).low; };
+        if (edge(0) >= opsPerSec)
+            return 0.0;
+        if (!(edge(1) >= opsPerSec))
+            return std::nullopt;
+        double lo = 0, hi = 1;
+        for (int i = 0; i < 60; ++i) {
+            const double mid = (lo + hi) / 2;
+            (edge(mid) >= opsPerSec ? hi : lo) = mid;
+        }
+        return hi * double(entries) * bytesPerEntry;
+    };
+    return { reach(true), reach(false) };
+}
+
 QJsonObject CurveFit::toJson(int steps) const
 {
     QJsonArray res;

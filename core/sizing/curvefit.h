@@ -84,6 +84,17 @@ struct CurveFit
     std::optional<double> cacheBytesFor(double opsPerSec, double bytesPerEntry, QString* why = nullptr) const;
     // ops/s with an entry cache of `cacheBytes` (coverage = cacheBytes / (N × bytesPerEntry), at most 1).
     double opsForCacheBytes(double cacheBytes, double bytesPerEntry) const;
+    // The same within the fit's band (bandAt): a prediction is a range, never one figure.
+    Band opsBandForCacheBytes(double cacheBytes, double bytesPerEntry) const;
+    // The entry-cache bytes for `opsPerSec` within the band: `low` where the band's upper edge reaches it (the
+    // optimistic end), `high` where its lower edge does; nullopt for an end the band does not reach with every
+    // entry cached.
+    struct BytesRange
+    {
+        std::optional<double> low;
+        std::optional<double> high;
+    };
+    BytesRange cacheBytesRangeFor(double opsPerSec, double bytesPerEntry) const;
 
     // The curve for a chart: `steps` + 1 points over coverage 0..1 with the band.
     QJsonObject toJson(int steps = 20) const;

@@ -95,7 +95,9 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
         th.computation = QStringLiteral("%1 CPUs -> %1 threads").arg(threads);
         th.inputs << used("cpus", threads, "CPUs", in.originOf(QStringLiteral("cpus")));
     } else {
-        return fail("threads", QStringLiteral("give --threads, or --cpus to derive them (threads ≈ CPU count)"));
+        return fail("threads",
+            QStringLiteral("give %1, or %2 to derive them (threads ≈ CPU count)")
+                .arg(ProbeError::ref(QStringLiteral("threads")), ProbeError::ref(QStringLiteral("cpus"))));
     }
     th.value = threads;
     th.apply = QStringLiteral("dsconf %1 config replace nsslapd-threadnumber=%2").arg(inst).arg(threads);
@@ -123,12 +125,14 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
         db.computation = QStringLiteral("%1 bytes = %2 MB").arg(num(*in.ldifTotalEntryBytes, 0), mb(db.value));
         db.inputs << used("ldif_total_entry_bytes", *in.ldifTotalEntryBytes, "bytes", QStringLiteral("ldif"));
         db.note = QStringLiteral("lower bound: the index files come on top; measure the db directory "
-                                 "(du -sb of the back end's db files) and pass --db-size-mb");
+                                 "(du -sb of the back end's db files) and give the DB files' size");
         r.addWarning(QStringLiteral("estimate"),
             QStringLiteral("dbcache estimated from the LDIF (id2entry only, no index files): a lower bound"));
     } else {
         return fail("dbcache-mb",
-            QStringLiteral("give --dbcache-mb, or --db-size-mb (Σ of the db files: Equation 1), or --ldif"));
+            QStringLiteral("give %1, or %2 (Σ of the db files: Equation 1), or %3")
+                .arg(ProbeError::ref(QStringLiteral("dbcache-mb")), ProbeError::ref(QStringLiteral("db-size-mb")),
+                    ProbeError::ref(QStringLiteral("ldif"))));
     }
 
     // entry caches (Equation 2)
@@ -144,8 +148,10 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     } else {
         if (!in.entries)
             return fail("entries",
-                QStringLiteral("give --entry-cache-mb, or --entries with --entry-cache-bytes-per-entry (Equation 2), "
-                               "or --ldif"));
+                QStringLiteral("give %1, or %2 with %3 (Equation 2), or %4")
+                    .arg(ProbeError::ref(QStringLiteral("entry-cache-mb")), ProbeError::ref(QStringLiteral("entries")),
+                        ProbeError::ref(QStringLiteral("entry-cache-bytes-per-entry")),
+                        ProbeError::ref(QStringLiteral("ldif"))));
         double bpe = 0;
         if (in.entryCacheBytesPerEntry) {
             bpe = *in.entryCacheBytesPerEntry;
@@ -170,7 +176,8 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
         } else {
             return fail("entry-cache-bytes-per-entry",
                 QStringLiteral("Equation 2 needs the bytes one cached entry takes (currententrycachesize / "
-                               "currententrycachecount), or --ldif to estimate it"));
+                               "currententrycachecount), or %1 to estimate it")
+                    .arg(ProbeError::ref(QStringLiteral("ldif"))));
         }
         ec.value = equation2Mb(*in.entries, bpe);
         ec.computation
@@ -205,10 +212,20 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     db.apply = QStringLiteral("dsconf %1 backend config set --cache-autosize=0 --dbcachesize=%2")
                    .arg(inst, QString::number(SizingText::mbToBytes(db.value)));
 
+    // what the server has now (read from it): every setting as current -> proposed, a lower one said and explained
+    const auto now = [](const auto& v) { return v ? std::optional<double>(double(*v)) : std::nullopt; };
+    th.compareWithCurrent(now(in.currentThreads),
+        QStringLiteral("threads as given or ≈ the CPUs; threads beyond the CPUs only queue (guide page 5)"));
+    db.compareWithCurrent(now(in.currentDbcacheMb),
+        QStringLiteral("Equation 1 needs no more than the db files; the difference is RAM the entry cache can use"));
+    ec.compareWithCurrent(now(in.currentEntryCacheMb),
+        QStringLiteral("Equation 2 needs no more for these entries; keep the current size if the directory grows"));
+
     // the formula
     const Terms t = terms(threads, db.value, ec.value, importMb, in.entryFactor);
     Recommendation base;
     base.name = QStringLiteral("base RAM");
+    base.isSetting = false;
     base.unit = QStringLiteral("MB");
     base.value = t.baseMb;
     base.formula = QStringLiteral("base = 27 MB + threads × 0.25 MB");
@@ -218,6 +235,7 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
 
     Recommendation total;
     total.name = QStringLiteral("total RAM");
+    total.isSetting = false;
     total.unit = QStringLiteral("MB");
     total.value = t.totalMb();
     total.formula = QStringLiteral("Total RAM = 1.2 × (27 MB + threads × 0.25 MB + dbcache + %1 × Σ entry caches in "

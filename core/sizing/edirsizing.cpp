@@ -31,12 +31,13 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
         dibMb = *in.ldifTotalEntryBytes / 1e6;
         dibOrigin = QStringLiteral("ldif");
         r.addWarning(QStringLiteral("estimate"),
-            QStringLiteral("DIB size estimated from the LDIF's entry bytes: a lower bound; pass --db-size-mb with "
-                           "the size of the DIB directory"));
+            QStringLiteral("DIB size estimated from the LDIF's entry bytes: a lower bound; give the size of the DIB "
+                           "directory for an exact figure"));
     } else {
         if (error)
-            *error = ProbeError::invalid(
-                QStringLiteral("db-size-mb"), QStringLiteral("give --db-size-mb (the size of the DIB) or --ldif"));
+            *error = ProbeError::invalid(QStringLiteral("db-size-mb"),
+                QStringLiteral("give %1 (the size of the DIB) or %2")
+                    .arg(ProbeError::ref(QStringLiteral("db-size-mb")), ProbeError::ref(QStringLiteral("ldif"))));
         return std::nullopt;
     }
     const bool small = dibMb < kSmallDibMb;

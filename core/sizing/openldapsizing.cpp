@@ -31,11 +31,12 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
         dataOrigin = QStringLiteral("ldif");
         r.addWarning(QStringLiteral("estimate"),
             QStringLiteral("data.mdb estimated from the LDIF's entry bytes: a lower bound (indexes and free pages "
-                           "come on top); pass --db-size-mb with the size of data.mdb"));
+                           "come on top); give the size of data.mdb for an exact figure"));
     } else {
         if (error)
-            *error = ProbeError::invalid(
-                QStringLiteral("db-size-mb"), QStringLiteral("give --db-size-mb (the size of data.mdb) or --ldif"));
+            *error = ProbeError::invalid(QStringLiteral("db-size-mb"),
+                QStringLiteral("give %1 (the size of data.mdb) or %2")
+                    .arg(ProbeError::ref(QStringLiteral("db-size-mb")), ProbeError::ref(QStringLiteral("ldif"))));
         return std::nullopt;
     }
     const int threads = in.threads.value_or(kDefaultThreads);
@@ -54,8 +55,10 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     ms.source = source();
     ms.note = QStringLiteral("the map size caps the database: writes fail with MDB_MAP_FULL beyond it; it can be "
                              "raised later");
+    ms.apply = QStringLiteral("olcDbMaxSize: %1").arg(SizingText::mbToBytes(ms.value));
+    // An LMDB map is address space, not memory: a larger map than needed costs nothing, so it is never lowered.
+    ms.compareWithCurrent(in.currentMapMb);
     const qint64 maxBytes = SizingText::mbToBytes(ms.value);
-    ms.apply = QStringLiteral("olcDbMaxSize: %1").arg(maxBytes);
 
     Recommendation th;
     th.name = QStringLiteral("olcThreads");
@@ -66,9 +69,12 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     th.inputs << used("threads", threads, "threads", threadsOrigin);
     th.source = QStringLiteral("slapd.conf(5) / slapd-config(5): threads, default 16");
     th.apply = QStringLiteral("olcThreads: %1").arg(threads);
+    th.compareWithCurrent(in.currentThreads.has_value() ? std::optional<double>(*in.currentThreads) : std::nullopt,
+        QStringLiteral("the threads as given (or slapd's default); more threads than CPUs only queue"));
 
     Recommendation ram;
     ram.name = QStringLiteral("total RAM");
+    ram.isSetting = false;
     ram.unit = QStringLiteral("MB");
     const double stackMb = threads * kSearchStackMbPerThread;
     ram.value = dataMb + stackMb + in.osReserveMb;
@@ -92,14 +98,21 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     QStringList a;
     a << QStringLiteral("# OpenLDAP back-mdb: review, then apply with ldapmodify -Y EXTERNAL -H ldapi:///")
       << QStringLiteral("# (find your database's DN: ldapsearch -Y EXTERNAL -H ldapi:/// -b cn=config "
-                        "'(olcDatabase=*mdb)' dn)")
-      << QStringLiteral("dn: olcDatabase={1}mdb,cn=config") << QStringLiteral("changetype: modify")
-      << QStringLiteral("replace: olcDbMaxSize") << ms.apply;
+                        "'(olcDatabase=*mdb)' dn)");
+    QStringList mdb;
+    if (!ms.apply.isEmpty())
+        mdb << QStringLiteral("replace: olcDbMaxSize") << ms.apply;
     if (!in.ldifIndexCandidates.isEmpty()) {
-        a << QStringLiteral("-") << QStringLiteral("add: olcDbIndex");
+        if (!mdb.isEmpty())
+            mdb << QStringLiteral("-");
+        mdb << QStringLiteral("add: olcDbIndex");
         for (const auto& c : in.ldifIndexCandidates)
-            a << QStringLiteral("olcDbIndex: %1 %2").arg(c.first, c.second);
+            mdb << QStringLiteral("olcDbIndex: %1 %2").arg(c.first, c.second);
     }
+    if (ms.apply.isEmpty())
+        a << QStringLiteral("# olcDbMaxSize stays at %1: the map now is larger than needed").arg(maxBytes);
+    if (!mdb.isEmpty())
+        a << QStringLiteral("dn: olcDatabase={1}mdb,cn=config") << QStringLiteral("changetype: modify") << mdb;
     a << QString() << QStringLiteral("dn: cn=config") << QStringLiteral("changetype: modify")
       << QStringLiteral("replace: olcThreads") << th.apply << QString()
       << QStringLiteral(

@@ -19,7 +19,39 @@ QJsonObject Recommendation::toJson() const
         { QStringLiteral("apply"), apply.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(apply) } };
     if (!note.isEmpty())
         o.insert(QStringLiteral("note"), note);
+    if (isSetting)
+        o.insert(QStringLiteral("current"), current ? QJsonValue(*current) : QJsonValue(QJsonValue::Null));
+    else
+        o.insert(QStringLiteral("setting"), false);
     return o;
+}
+
+QString Recommendation::change() const
+{
+    if (!current || !isSetting)
+        return {};
+    const double tolerance = std::max(1e-9, std::abs(*current) * 1e-6);
+    if (std::abs(value - *current) <= tolerance)
+        return QStringLiteral("keep");
+    return value > *current ? QStringLiteral("raise") : QStringLiteral("lower");
+}
+
+void Recommendation::compareWithCurrent(std::optional<double> now, const QString& whyLower)
+{
+    current = now;
+    if (change() != u"lower")
+        return;
+    const QString needed = SizingText::num(value) + (unit.isEmpty() ? QString() : u' ' + unit);
+    const QString is = SizingText::num(*current) + (unit.isEmpty() ? QString() : u' ' + unit);
+    QString why;
+    if (whyLower.isEmpty()) {
+        why = QStringLiteral("the server has %1 now, more than the %2 needed: keep %1 (not lowered)").arg(is, needed);
+        value = *current;
+        apply.clear();
+    } else {
+        why = QStringLiteral("below the %1 the server has now: %2").arg(is, whyLower);
+    }
+    note = note.isEmpty() ? why : why + QStringLiteral("; ") + note;
 }
 
 Recommendation Recommendation::fromJson(const QJsonObject& o)
@@ -34,6 +66,9 @@ Recommendation Recommendation::fromJson(const QJsonObject& o)
     r.source = str("source");
     r.apply = str("apply"); // null: nothing to set
     r.note = str("note");
+    r.isSetting = o.value(QStringLiteral("setting")).toBool(true);
+    if (o.value(QStringLiteral("current")).isDouble())
+        r.current = o.value(QStringLiteral("current")).toDouble();
     const QJsonArray inputs = o.value(QStringLiteral("inputs")).toArray();
     for (const auto& v : inputs) {
         const QJsonObject i = v.toObject();

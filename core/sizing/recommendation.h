@@ -6,6 +6,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+
 // One input a sizing number was computed from, and where that input came from.
 struct SizingInputUsed
 {
@@ -31,6 +33,16 @@ struct Recommendation
     QString source; // document, page or section, URL
     QString apply; // the change ready to apply (dsconf, LDIF, olc, _ndsdb.ini); empty when nothing to set
     QString note; // what to check, what was assumed
+    // A setting's value on the server now (read from it), in `unit`; nullopt when not read or not a setting (a
+    // total). Shown as current -> proposed; a proposal below it says so and why (compareWithCurrent).
+    std::optional<double> current;
+    bool isSetting = true; // false for computed quantities (total RAM, base RAM): no current value to compare
+
+    // "raise", "lower", "keep" against the current value, or "" when it is not known.
+    QString change() const;
+    // Records the current value; a proposal below it is never silent: `whyLower` says why it is proposed anyway, or
+    // (empty) the current value is kept and the note says what was needed.
+    void compareWithCurrent(std::optional<double> now, const QString& whyLower = {});
 
     QJsonObject toJson() const;
     static Recommendation fromJson(const QJsonObject& o); // what toJson wrote (a saved record's)

@@ -139,6 +139,7 @@ QJsonObject SizingInput::toJson() const
         put("current_entry_cache_mb", currentEntryCacheMb);
         put("current_dbcache_mb", currentDbcacheMb);
     } else if (server == SizingServer::OpenLdap) {
+        put("current_map_mb", currentMapMb);
         o.insert(QStringLiteral("growth"), growth);
         o.insert(QStringLiteral("safety"), safety);
         o.insert(QStringLiteral("os_reserve_mb"), osReserveMb);
@@ -203,6 +204,11 @@ QStringList SizingInput::applyMonitor(const QMap<QString, double>& m)
         currentDbcacheMb = val("db_cache_size_bytes") / 1e6;
         origin.insert(QStringLiteral("current_dbcache_mb"), monitor);
         used << QStringLiteral("db_cache_size_bytes");
+    }
+    if (has("db_map_bytes") && val("db_map_bytes") > 0) {
+        currentMapMb = val("db_map_bytes") / 1e6;
+        origin.insert(QStringLiteral("current_map_mb"), monitor);
+        used << QStringLiteral("db_map_bytes");
     }
     if (has("threads_open") && val("threads_open") >= 1) {
         currentThreads = int(std::llround(val("threads_open")));

@@ -56,6 +56,7 @@ struct SizingInput
     std::optional<double> currentEntryCacheMb;
     std::optional<double> currentDbcacheMb;
     std::optional<int> currentThreads;
+    std::optional<double> currentMapMb; // OpenLDAP: the map size now (olmMDBPagesMax × 4096: olcDbMaxSize)
 
     // OpenLDAP back-mdb
     double growth = 0.25; // --growth: expected data growth for maxsize
@@ -88,6 +89,7 @@ struct SizingInput
     //   db_files_bytes                       -> db_size_mb (Σ of the db files: Equation 1)
     //   db_cache_size_bytes                  -> the dbcache now (nsslapd-db-cache-size-bytes)
     //   threads_open                         -> the worker threads now
+    //   db_map_bytes                         -> the LMDB map size now (olcDbMaxSize)
     // Absent keys leave the input untouched (never 0). Returns the keys it used.
     QStringList applyMonitor(const QMap<QString, double>& monitor);
 };

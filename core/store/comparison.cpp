@@ -4,8 +4,13 @@
 #include "core/disk/diskresult.h"
 #include "core/store/ldapmetrics.h"
 
+#include <QJsonDocument>
+#include <QLocale>
+#include <QMap>
+
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace Comparison {
 
@@ -97,7 +102,119 @@ QString Delta::verdict() const
         return {};
     if (std::abs(*gainPct) < 0.05)
         return s("same");
+    // A run that measured nothing against one that measured something is a different outcome, not noise.
+    const bool nothing = b && *b == 0;
+    if (!noisePct && !nothing)
+        return s("no spread");
+    if (!nothing && std::abs(*gainPct) <= *noisePct)
+        return s("within noise");
     return *gainPct > 0 ? s("better") : s("worse");
+}
+
+namespace {
+
+std::optional<double> repeatSpread(const RunRecord& r, const Metric& m)
+{
+    const QJsonArray reps = r.summary.value(s("repeats")).toArray();
+    if (reps.size() < 2)
+        return std::nullopt;
+    std::vector<double> v;
+    for (const auto& rep : reps) {
+        RunRecord one = r;
+        one.summary = rep.toObject();
+        one.summary.remove(s("repeats"));
+        for (const Metric& x : metrics(one))
+            if (x.key == m.key && x.value)
+                v.push_back(*x.value);
+    }
+    if (v.size() < 2)
+        return std::nullopt;
+    std::sort(v.begin(), v.end());
+    const double median = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    if (median == 0)
+        return std::nullopt;
+    return (v.back() - v.front()) / 2 / std::abs(median) * 100;
+}
+
+std::optional<double> intervalSpread(const RunRecord& r, const Metric& m)
+{
+    // Only a metric that is the mean of the intervals' own column: a curve's points are different loads, not noise.
+    if (m.intervalKey.isEmpty() || m.key != m.intervalKey)
+        return std::nullopt;
+    std::vector<double> v;
+    for (const auto& i : r.intervals) {
+        const QJsonValue x = i.toObject().value(m.intervalKey);
+        if (x.isDouble())
+            v.push_back(x.toDouble());
+    }
+    if (v.size() < 3)
+        return std::nullopt;
+    double mean = 0;
+    for (double x : v)
+        mean += x;
+    mean /= double(v.size());
+    double ss = 0;
+    for (double x : v)
+        ss += (x - mean) * (x - mean);
+    const double sd = std::sqrt(ss / double(v.size() - 1));
+    if (mean == 0)
+        return std::nullopt;
+    return 2 * sd / std::sqrt(double(v.size())) / std::abs(mean) * 100;
+}
+
+void flatten(const QJsonObject& o, const QString& prefix, QMap<QString, QString>* out)
+{
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString key = prefix.isEmpty() ? it.key() : prefix + u'.' + it.key();
+        const QJsonValue& v = it.value();
+        if (v.isObject())
+            flatten(v.toObject(), key, out);
+        else if (v.isArray())
+            out->insert(key, QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)));
+        else if (v.isDouble())
+            out->insert(key, QLocale::c().toString(v.toDouble(), 'g', 12));
+        else if (v.isBool())
+            out->insert(key, v.toBool() ? s("true") : s("false"));
+        else if (v.isString())
+            out->insert(key, v.toString());
+        else
+            out->insert(key, QStringLiteral("(none)")); // null: not set
+    }
+}
+
+} // namespace
+
+std::optional<double> spreadPct(const RunRecord& record, const Metric& metric)
+{
+    if (const auto r = repeatSpread(record, metric))
+        return r;
+    return intervalSpread(record, metric);
+}
+
+QMap<QString, QString> settings(const RunRecord& record)
+{
+    QMap<QString, QString> out;
+    flatten(record.spec, {}, &out);
+    return out;
+}
+
+QList<SettingDiff> settingsDiffer(const RunRecord& a, const RunRecord& b)
+{
+    const QMap<QString, QString> fa = settings(a);
+    const QMap<QString, QString> fb = settings(b);
+    QMap<QString, bool> keys; // both runs' keys, sorted
+    for (auto it = fa.keyBegin(); it != fa.keyEnd(); ++it)
+        keys.insert(*it, true);
+    for (auto it = fb.keyBegin(); it != fb.keyEnd(); ++it)
+        keys.insert(*it, true);
+    QList<SettingDiff> out;
+    const QString none = QStringLiteral("–");
+    for (auto it = keys.keyBegin(); it != keys.keyEnd(); ++it) {
+        const QString& k = *it;
+        if (fa.value(k, none) != fb.value(k, none))
+            out << SettingDiff { k, fa.value(k, none), fb.value(k, none) };
+    }
+    return out;
 }
 
 // A replication run's headline: the p99 lag of its worst consumer (lower is better); none without one.
@@ -212,6 +329,15 @@ QList<Delta> compare(const RunRecord& a, const RunRecord& b)
         if (d.a && d.b && *d.a != 0) {
             d.deltaPct = (*d.b - *d.a) / std::abs(*d.a) * 100.0;
             d.gainPct = d.higherIsBetter ? *d.deltaPct : -*d.deltaPct;
+            const Metric* x = find(ma, m.key);
+            const Metric* y = find(mb, m.key);
+            const auto sa = x ? spreadPct(a, *x) : std::nullopt;
+            const auto sb = y ? spreadPct(b, *y) : std::nullopt;
+            // a run without a spread of its own is taken as spread as the other one
+            if (sa && sb)
+                d.noisePct = std::hypot(*sa, *sb);
+            else if (sa || sb)
+                d.noisePct = std::hypot(sa ? *sa : *sb, sa ? *sa : *sb);
         }
         out << d;
     };

@@ -3,6 +3,7 @@
 #include "core/common/runrecord.h"
 
 #include <QList>
+#include <QMap>
 #include <QString>
 
 #include <optional>
@@ -50,8 +51,30 @@ struct Delta
     std::optional<double> gainPct;
     bool aDerived = false; // A's (B's) value was derived from an older record (Metric::derived)
     bool bDerived = false;
-    QString verdict() const; // "better", "worse", "same" (|gain| < 0.05 %), "" unknown
+    // The runs' own spread of this metric, in percent of A: √(spread A² + spread B²) (spreadPct); nullopt when
+    // neither run shows one (a single figure: a probe's time, a percentile).
+    std::optional<double> noisePct;
+    // "better" or "worse" only beyond the runs' own spread; "within noise" inside it; "same" (|gain| < 0.05 %);
+    // "no spread" when there is none to judge by; "" unknown.
+    QString verdict() const;
 };
+
+// How much a run's own figure of this metric moves, in percent of it: from its repeats (half the range over the
+// median), else from its intervals when the metric is their mean (≈ 95 % interval of the mean: 2 × sd / √n); nullopt
+// when the record holds neither.
+std::optional<double> spreadPct(const RunRecord& record, const Metric& metric);
+
+// A setting (a spec field, dotted: "load.threads") whose value differs between two runs, as each run has it ("–"
+// where a run has none).
+struct SettingDiff
+{
+    QString key;
+    QString a;
+    QString b;
+};
+QList<SettingDiff> settingsDiffer(const RunRecord& a, const RunRecord& b);
+// A record's settings (its spec) flattened: dotted keys ("load.threads") and their values as text, sorted by key.
+QMap<QString, QString> settings(const RunRecord& record);
 
 // The headline of a record, or nullopt (a sizing or LDIF run, or a run that measured nothing).
 std::optional<Metric> headline(const RunRecord& record);

@@ -2,7 +2,10 @@
 #include "core/store/comparison.h"
 #include "tests/common/loadfigures.h"
 
+#include <QJsonArray>
 #include <QTest>
+
+#include <cmath>
 
 // The headline metric of each kind and its direction, and the comparison of two records.
 class TstComparison : public QObject
@@ -19,6 +22,8 @@ private slots:
     void olderSweepPointsAreDerived();
     void suiteScoreIsGeometricMean();
     void comparableRefusesOtherKindOrProfile();
+    void verdictOnlyBeyondTheRunsSpread();
+    void settingsThatDiffer();
 };
 
 static RunRecord rec(const QString& kind, const QJsonObject& summary, const QJsonObject& spec = {})
@@ -112,7 +117,7 @@ void TstComparison::deltasAndDirection()
     QCOMPARE(d.first().label, QStringLiteral("ok/s"));
     QCOMPARE(*d.first().deltaPct, -20.0);
     QCOMPARE(*d.first().gainPct, -20.0);
-    QCOMPARE(d.first().verdict(), QStringLiteral("worse"));
+    QCOMPARE(d.first().verdict(), QStringLiteral("no spread")); // no intervals, no repeats: nothing to judge by
     QVERIFY(!d.first().aDerived && !d.first().bDerived);
     QCOMPARE(d.at(1).key, QStringLiteral("ops_per_s")); // completed operations: the same
     QCOMPARE(d.at(1).verdict(), QStringLiteral("same"));
@@ -123,12 +128,12 @@ void TstComparison::deltasAndDirection()
     QVERIFY(p99 != d.end());
     QCOMPARE(*p99->deltaPct, 50.0); // latency up 50 %: lower is better, so worse
     QCOMPARE(*p99->gainPct, -50.0);
-    QCOMPARE(p99->verdict(), QStringLiteral("worse"));
+    QCOMPARE(p99->verdict(), QStringLiteral("no spread")); // a percentile has no spread of its own to judge by
     const auto p50 = std::find_if(d.begin(), d.end(), [](const auto& x) { return x.key == "latency_ms/p50"; });
     QCOMPARE(p50->verdict(), QStringLiteral("same"));
     // Reversed, the same numbers are better.
     const auto r = Comparison::compare(rec("ldap-search", b), rec("ldap-search", a));
-    QCOMPARE(r.first().verdict(), QStringLiteral("better"));
+    QCOMPARE(r.first().verdict(), QStringLiteral("no spread"));
     QCOMPARE(*r.first().deltaPct, 25.0);
 }
 
@@ -267,6 +272,65 @@ void TstComparison::comparableRefusesOtherKindOrProfile()
     QVERIFY(!Comparison::comparable(base, "ldap-search", {}, &why));
     QVERIFY2(why.contains("ldap-search"), qPrintable(why));
     QVERIFY(!Comparison::comparable(rec("disk", {}), "disk", {}, &why)); // nothing to compare against
+}
+
+// A load's ok/s with intervals around its mean: 2 × sd / √n of them is its spread.
+static RunRecord loadWithIntervals(double ok, const QList<double>& perInterval)
+{
+    RunRecord r = rec("ldap-search", load(ok * 10, 0, 10));
+    for (double v : perInterval)
+        r.intervals.append(QJsonObject { { "ok_per_s", v } });
+    return r;
+}
+
+void TstComparison::verdictOnlyBeyondTheRunsSpread()
+{
+    // intervals 900..1100 around 1000 (sd ≈ 81.6, n = 6): spread ≈ 6.7 % each, noise ≈ 9.4 %
+    const QList<double> a { 900, 1100, 1000, 900, 1100, 1000 };
+    const RunRecord ra = loadWithIntervals(1000, a);
+    const auto spread = Comparison::spreadPct(ra, *Comparison::headline(ra));
+    QVERIFY(spread);
+    QVERIFY2(std::abs(*spread - 2 * std::sqrt(40000.0 / 6 * 6 / 5) / std::sqrt(6.0) / 1000 * 100) < 1e-6,
+        qPrintable(QString::number(*spread)));
+    QList<double> b5;
+    for (double v : a)
+        b5 << v * 1.05;
+    auto d = Comparison::compare(ra, loadWithIntervals(1050, b5));
+    QVERIFY(d.first().noisePct && *d.first().noisePct > 5);
+    QCOMPARE(d.first().verdict(), QStringLiteral("within noise")); // +5 % inside the spread
+    QList<double> b30;
+    for (double v : a)
+        b30 << v * 1.3;
+    d = Comparison::compare(ra, loadWithIntervals(1300, b30));
+    QCOMPARE(d.first().verdict(), QStringLiteral("better")); // +30 %: beyond it
+    // repeats: half the range over the median
+    QJsonObject rep = load(10000, 0, 10);
+    QJsonArray reps;
+    for (double ok : { 9500.0, 10000.0, 10500.0 })
+        reps.append(load(ok, 0, 10));
+    rep.insert("repeats", reps);
+    const RunRecord rr = rec("ldap-search", rep);
+    QCOMPARE(Comparison::spreadPct(rr, *Comparison::headline(rr)).value_or(-1), 5.0);
+    // a curve's points are different loads, not noise
+    QJsonArray pts { QJsonObject { { "ok_per_s", 1000.0 } }, QJsonObject { { "ok_per_s", 3000.0 } } };
+    RunRecord curve = rec("curve", { { "points", pts } });
+    curve.intervals = pts;
+    QVERIFY(!Comparison::spreadPct(curve, *Comparison::headline(curve)));
+}
+
+void TstComparison::settingsThatDiffer()
+{
+    const RunRecord a
+        = rec("ldap-search", {}, { { "threads", 8 }, { "target", QJsonObject { { "uri", "ldap://a" } } } });
+    const RunRecord b = rec(
+        "ldap-search", {}, { { "threads", 16 }, { "target", QJsonObject { { "uri", "ldap://a" } } }, { "rate", 500 } });
+    const auto diffs = Comparison::settingsDiffer(a, b);
+    QCOMPARE(diffs.size(), 2);
+    QCOMPARE(diffs.at(0).key, QStringLiteral("rate"));
+    QCOMPARE(diffs.at(0).a, QStringLiteral("–"));
+    QCOMPARE(diffs.at(1).key, QStringLiteral("threads"));
+    QCOMPARE(diffs.at(1).b, QStringLiteral("16"));
+    QVERIFY(Comparison::settingsDiffer(a, a).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TstComparison)

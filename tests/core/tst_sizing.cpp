@@ -173,6 +173,53 @@ private slots:
         QVERIFY(!ServerSizing::compute(in, &err));
         QCOMPARE(err.kind, ProbeError::Kind::InvalidSpec);
         QCOMPARE(err.field, field);
+        // the detail names other inputs by id: the CLI prints its options, a window its labels, never flags raw
+        QVERIFY2(!err.detail.contains(QStringLiteral("--")), qPrintable(err.detail));
+        const QString named
+            = err.detailNaming([](const QString& f) -> QString { return QStringLiteral("<") + f + u'>'; });
+        QVERIFY2(!named.contains(QStringLiteral("{{")), qPrintable(named));
+    }
+
+    // Settings as current -> proposed: an OpenLDAP map larger than needed is kept (never shrunk), and says so; a
+    // 389 dbcache above the need is lowered only with the reason in its note.
+    void currentValuesAreNeverShrunkSilently()
+    {
+        SizingInput in;
+        in.server = SizingServer::OpenLdap;
+        in.dbSizeMb = 1000;
+        QMap<QString, double> monitor { { QStringLiteral("db_map_bytes"), 10e9 },
+            { QStringLiteral("threads_open"), 16 } };
+        in.applyMonitor(monitor);
+        ProbeError err;
+        auto r = ServerSizing::compute(in, &err);
+        QVERIFY2(r, qPrintable(err.message()));
+        const Recommendation* ms = r->find(QStringLiteral("olcDbMaxSize"));
+        QVERIFY(ms);
+        QCOMPARE(ms->current.value_or(0), 10000.0);
+        QCOMPARE(ms->value, 10000.0); // kept: 1000 × 1.25 × 1.5 = 1875 MB is needed
+        QCOMPARE(ms->change(), QStringLiteral("keep"));
+        QVERIFY2(ms->note.contains(QStringLiteral("more than the 1875 MB needed")), qPrintable(ms->note));
+        QVERIFY(!r->apply.contains(QStringLiteral("replace: olcDbMaxSize")));
+        QVERIFY(!r->find(QStringLiteral("total RAM"))->isSetting);
+        // a map smaller than needed is raised, current -> proposed
+        in.currentMapMb = 500;
+        r = ServerSizing::compute(in, &err);
+        QCOMPARE(r->find(QStringLiteral("olcDbMaxSize"))->change(), QStringLiteral("raise"));
+        QVERIFY(r->apply.contains(QStringLiteral("olcDbMaxSize: 1875000000")));
+        // the round trip through a record keeps the current value
+        const Recommendation back = Recommendation::fromJson(r->find(QStringLiteral("olcDbMaxSize"))->toJson());
+        QCOMPARE(back.current.value_or(0), 500.0);
+
+        SizingInput d = ds389(8);
+        d.dbcacheMb = 685;
+        d.entryCacheMb = 750;
+        d.currentDbcacheMb = 2000;
+        r = ServerSizing::compute(d, &err);
+        QVERIFY2(r, qPrintable(err.message()));
+        const Recommendation* db = r->find(QStringLiteral("nsslapd-dbcachesize"));
+        QCOMPARE(db->change(), QStringLiteral("lower"));
+        QVERIFY2(db->note.startsWith(QStringLiteral("below the 2000 MB the server has now")), qPrintable(db->note));
+        QVERIFY(!r->find(QStringLiteral("nsslapd-cachememsize"))->current.has_value());
     }
 
     // 389's own autosizing, emulated (reference §3.2): 16 GiB, one back end, autosize 25, split 25 -> zone 4 GiB,

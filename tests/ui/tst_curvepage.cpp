@@ -6,10 +6,12 @@
 #include "core/sizing/referencecurve.h"
 #include "ui/charts/curvechartview.h"
 #include "ui/charts/livechartview.h"
+#include "ui/demodirectory.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/curveform.h"
 #include "ui/pages/curvepage.h"
 #include "ui/widgets/curvepredictor.h"
+#include "ui/widgets/demodirectorybox.h"
 #include "uisandbox.h"
 
 #include <QFile>
@@ -76,7 +78,9 @@ private slots:
     void openRecordShowsFit();
     void olderRecordFallsBackToOpsPerS();
     void notACurveIsRefused();
+    void movedPointIsDrawnWhereMeasuredAndLabelled();
     void workingSetSweepThroughThePage();
+    void defaultsWorkAgainstTheDemo();
 
 private:
     QTemporaryDir m_settingsDir;
@@ -155,6 +159,43 @@ void TestCurvePage::openRecordShowsFit()
     p->setTargetText(QStringLiteral("5000"));
     QVERIFY(p->ramForTargetText().contains(Units::formatNumber(*page.fit()->cacheBytesFor(5000, 4200) / 1e6, 1)));
     QVERIFY(chart->hasBand()); // noisy points: a band of non-zero width
+    // a prediction is the band's range, not one figure: low ≤ the fit's line ≤ high, all three shown
+    const CurveFit::BytesRange range = page.fit()->cacheBytesRangeFor(5000, 4200);
+    const double line = *page.fit()->cacheBytesFor(5000, 4200);
+    QVERIFY(range.low && *range.low < line);
+    QVERIFY(!range.high || *range.high > line);
+    const QString ram = p->ramForTargetText();
+    QVERIFY2(
+        ram.contains(QStringLiteral("within the fit's band")) && !ram.contains(QStringLiteral("<b>")), qPrintable(ram));
+    QVERIFY2(ram.contains(Units::formatNumber(*range.low / 1e6, 1)), qPrintable(ram));
+    p->setRamText(QStringLiteral("15"));
+    const CurveFit::Band band = page.fit()->opsBandForCacheBytes(15e6, 4200);
+    QVERIFY(band.low < page.fit()->opsForCacheBytes(15e6, 4200));
+    QVERIFY2(p->opsForRamText().contains(Units::formatNumber(band.low, 0) + QStringLiteral(" – ")),
+        qPrintable(p->opsForRamText()));
+}
+
+// A point the server moved (asked 1 %, the cache could not be that small: measured at 12 %): drawn at 12 %, ringed
+// and labelled, and named under the chart.
+void TestCurvePage::movedPointIsDrawnWhereMeasuredAndLabelled()
+{
+    ProbeRunner runner;
+    CurvePage page(&runner);
+    RunRecord r = curveRecord(100e-6, 500e-6, 10000, 0, 0);
+    QJsonArray pts = r.summary.value(QStringLiteral("points")).toArray();
+    QJsonObject first = pts.at(0).toObject();
+    first.insert(QStringLiteral("coverage"), 0.12);
+    pts.replace(0, first);
+    r.summary.insert(QStringLiteral("points"), pts);
+    QString why;
+    QVERIFY2(page.showRecord(r, &why), qPrintable(why));
+    QCOMPARE(page.curveChart()->measuredCount(), 6);
+    QCOMPARE(page.curveChart()->movedCount(), 1);
+    QVERIFY2(
+        page.movedText().contains(QStringLiteral("asked 1.0 %, measured at 12.0 %")), qPrintable(page.movedText()));
+    QVERIFY(page.showRecord(curveRecord(100e-6, 500e-6, 10000, 0, 0), &why)); // none moved: nothing said
+    QCOMPARE(page.curveChart()->movedCount(), 0);
+    QVERIFY(page.movedText().isEmpty());
 }
 
 void TestCurvePage::olderRecordFallsBackToOpsPerS()
@@ -210,6 +251,32 @@ void TestCurvePage::workingSetSweepThroughThePage()
     QCOMPARE(rec.summary.value(QStringLiteral("points")).toArray().size(), 2);
     QCOMPARE(page->curveChart()->measuredCount(), 2);
     QVERIFY(!page->isRunning());
+}
+
+// DirBench's own demo directory (a private slapd), the Curve page as it comes (its mode, points and cache entries),
+// only shorter per point: a curve, not an error; and the guide's figure never leaves an empty chart behind.
+void TestCurvePage::defaultsWorkAgainstTheDemo()
+{
+    LDAPFIXTURE_SKIP_WITHOUT_SLAPD(false);
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    window.ldapPage()->demoBox()->setEntries(1000);
+    window.ldapPage()->demoBox()->startDemo();
+    QTRY_COMPARE_WITH_TIMEOUT(window.demoDirectory()->state(), DemoDirectory::State::Running, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(runner.runningCount(), 0, 10000);
+    CurvePage* page = window.curvePage();
+    page->form()->setSecondsPerPoint(1);
+    page->form()->setWarmup(0);
+    QSignalSpy done(page, &CurvePage::runFinished);
+    page->start();
+    QVERIFY2(page->isRunning(), qPrintable(page->errorText()));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 120000);
+    const RunRecord rec = page->lastRecord();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QVERIFY(page->curveChart()->measuredCount() >= 2);
+    QVERIFY(page->fit());
+    runner.waitForDone(20000);
+    QVERIFY(window.demoDirectory()->stopNow());
 }
 
 QTEST_MAIN(TestCurvePage)

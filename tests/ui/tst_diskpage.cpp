@@ -7,6 +7,7 @@
 #include "ui/pages/diskpage.h"
 #include "ui/widgets/diskdeviceview.h"
 #include "ui/widgets/runprogress.h"
+#include "ui/widgets/stalenote.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -58,6 +59,7 @@ private slots:
     void suiteRowsPerPart();
     void steadyStateShown();
     void deviceSeriesBesideDirBench();
+    void readTestDeviceLineShowsReads();
     void cancelMidRun();
     void closingTheWindowCancelsTheRun();
     void queuedRunSaysItWaits();
@@ -485,6 +487,62 @@ void TestDiskPage::deviceSeriesBesideDirBench()
     QCOMPARE(latency->pointCount(), 0);
     QVERIFY(latency->isPlaceholderVisible());
     QVERIFY2(latency->placeholderText().contains("Not readable"), qPrintable(latency->placeholderText()));
+}
+
+// A read test while a neighbour writes to the same disk: the device line shows the device's reads (48 MB/s, the
+// test's direction), never its reads and writes together (2,348 MB/s).
+void TestDiskPage::readTestDeviceLineShowsReads()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    ProbeRunner runner;
+    DiskPage page(&runner);
+    QSignalSpy finished(&page, &DiskPage::runFinished);
+    // per 0.25 s: 12 MB read in 96 reads (48 MB/s, 384 IOPS), 575 MB written by another process (2,300 MB/s)
+    const QJsonArray devices { QJsonObject { { "name", "vda" }, { "read_bytes", 12e6 }, { "write_bytes", 575e6 },
+        { "read_ios", 96.0 }, { "write_ios", 4000.0 }, { "read_merges", 0.0 }, { "write_merges", 0.0 },
+        { "io_ms", 50.0 } } };
+    page.setJobFactory([devices](const DiskSpec&) -> ProbeRunner::Job {
+        return [devices](RunContext& ctx) {
+            RunRecord r;
+            r.kind = QStringLiteral("disk");
+            for (int i = 1; i <= 4; ++i) {
+                Sample s;
+                s.t = i * 0.25;
+                s.values = { { "mb_per_s", 48.0 }, { "iops", 384.0 }, { "devices", devices } };
+                r.intervals.append(s.toJson());
+                ctx.addSample(s);
+            }
+            r.summary = { { "mb_per_s", 48.0 }, { "iops", 384.0 } };
+            return r;
+        };
+    });
+    setUpSeqWrite(&page, tmp.path(), QStringLiteral("16M"), QStringLiteral("1"));
+    page.setProfile(DiskProfile::SeqRead);
+    auto* chart = page.findChild<LiveChartView*>(QStringLiteral("liveChart"));
+    page.start();
+    QVERIFY2(page.isRunning(), qPrintable(page.errorText()));
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+    QString line;
+    for (const QString& n : chart->seriesNames())
+        if (n.startsWith("device: "))
+            line = n;
+    QVERIFY(!line.isEmpty());
+    QCOMPARE(chart->pointCount(line), 4);
+    QVERIFY2(chart->yRange().second >= 48.0 && chart->yRange().second < 100.0,
+        qPrintable(QString::number(chart->yRange().second)));
+    page.setMetric(DiskPage::Metric::Iops);
+    QVERIFY2(chart->yRange().second >= 384.0 && chart->yRange().second < 800.0,
+        qPrintable(QString::number(chart->yRange().second)));
+
+    // The results belong to the inputs that made them: another profile on the form marks them stale; back, not.
+    QVERIFY(!page.staleNote()->isStale());
+    page.setProfile(DiskProfile::SeqWrite);
+    QVERIFY(page.staleNote()->isStale());
+    QVERIFY(!page.staleNote()->isHidden());
+    page.setProfile(DiskProfile::SeqRead);
+    QVERIFY(!page.staleNote()->isStale());
+    QVERIFY(page.staleNote()->isHidden());
 }
 
 void TestDiskPage::cancelMidRun()

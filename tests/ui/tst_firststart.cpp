@@ -2,6 +2,7 @@
 // for, never otherwise and never with a load; the first-start hint until it is dismissed. Settings and history are
 // the test's own (uitestenv.cpp); the demo directory is a real sandbox slapd.
 #include "core/run/proberunner.h"
+#include "core/store/runstore.h"
 #include "ui/demodirectory.h"
 #include "ui/firststart.h"
 #include "ui/mainwindow.h"
@@ -12,6 +13,7 @@
 #include "uisandbox.h"
 
 #include <QPushButton>
+#include <QSettings>
 #include <QTest>
 
 class TestFirstStart : public QObject
@@ -20,6 +22,7 @@ class TestFirstStart : public QObject
 private slots:
     void whenTheDemoStarts();
     void firstStartStartsTheDemoWithoutALoad();
+    void aStartKeepsNothingTheUserDidNotAskFor();
 };
 
 void TestFirstStart::whenTheDemoStarts()
@@ -82,6 +85,52 @@ void TestFirstStart::firstStartStartsTheDemoWithoutALoad()
         QVERIFY(!window.firstStartHint()->isVisible());
         QCOMPARE(window.demoDirectory()->state(), DemoDirectory::State::Stopped);
     }
+}
+
+// A start with the demo directory, closed again (after the starts above, with this test's own profile): the history
+// holds no run the user did not start, and the remembered forms are the user's own, not the demo's URI and base.
+void TestFirstStart::aStartKeepsNothingTheUserDidNotAskFor()
+{
+    if (SlapdSandbox::slapdProgram().isEmpty())
+        QSKIP("slapd is not installed (apt-get install slapd): the demo directory needs it");
+    const QString userUri = QStringLiteral("ldaps://directory.example.org:636");
+    const QString uriKey = QStringLiteral("forms/ldap-connection/uriEdit");
+    QSettings().setValue(uriKey, userUri);
+    QSettings().remove(QStringLiteral("forms/ldap-load"));
+    QSettings().sync();
+    QString demoUri;
+    {
+        ProbeRunner runner;
+        MainWindow window(&runner);
+        window.show();
+        QCOMPARE(window.ldapPage()->connectionForm()->uri(), userUri); // remembered
+        window.ldapPage()->demoBox()->setEntries(200);
+        window.startUp({ false, true, false }); // --demo
+        QTRY_COMPARE_WITH_TIMEOUT(window.demoDirectory()->state(), DemoDirectory::State::Running, 60000);
+        demoUri = window.ldapPage()->connectionForm()->uri();
+        QVERIFY2(demoUri != userUri, qPrintable(demoUri)); // the demo's, shown
+        QTRY_COMPARE_WITH_TIMEOUT(runner.runningCount(), 0, 10000);
+        QVERIFY(window.close());
+        runner.cancelAll();
+        runner.waitForDone(20000);
+        QVERIFY(window.demoDirectory()->stopNow());
+    }
+    QSettings settings;
+    QCOMPARE(settings.value(uriKey).toString(), userUri);
+    const QStringList keys = settings.allKeys();
+    for (const QString& key : keys) {
+        const QString value = settings.value(key).toString();
+        QVERIFY2(
+            !value.contains(QStringLiteral("127.0.0.1")) && !value.contains(QStringLiteral("ou=people,dc=example")),
+            qPrintable(key + QStringLiteral(" = ") + value));
+    }
+    RunStore store;
+    QVERIFY(store.open(RunStore::defaultPath()));
+    const QList<RunStore::Summary> runs = store.list();
+    QStringList kinds;
+    for (const auto& r : runs)
+        kinds << r.kind;
+    QVERIFY2(runs.isEmpty(), qPrintable(kinds.join(u',')));
 }
 
 QTEST_MAIN(TestFirstStart)

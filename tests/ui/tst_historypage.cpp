@@ -14,6 +14,7 @@
 #include "ui/reportexportdialog.h"
 #include "ui/widgets/historyfilterbar.h"
 #include "ui/widgets/savedrunbanner.h"
+#include "ui/widgets/savedruninputs.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -229,13 +230,21 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     const double ia = a->summary.value("iops").toDouble(), ib = b->summary.value("iops").toDouble();
     QVERIFY(ia > 0 && ib > 0);
     QVERIFY(qAbs(c->data(c->index(iops, 3), Qt::UserRole).toDouble() - (ib - ia) / ia * 100.0) < 1e-9);
-    // Within 0.05 % the comparison says "same" (two short disk runs can land that close).
+    // Better or worse only beyond the runs' own spread (their intervals): otherwise "within noise"; within 0.05 %
+    // "same" (two short disk runs can land that close).
     const double gain = (ib - ia) / ia * 100.0;
-    const char* verdict = std::abs(gain) < 0.05 ? "same" : gain > 0 ? "better" : "worse";
+    const Comparison::Delta& d = c->deltas(1).first();
+    QCOMPARE(d.key, QStringLiteral("iops"));
+    QVERIFY2(d.noisePct && *d.noisePct > 0, "two disk runs with intervals have a spread");
+    const char* verdict = std::abs(gain) < 0.05 ? "same"
+        : std::abs(gain) <= *d.noisePct         ? "within noise"
+        : gain > 0                              ? "better"
+                                                : "worse";
     QVERIFY2(c->data(c->index(iops, 3)).toString().contains(verdict),
         qPrintable(c->data(c->index(iops, 3)).toString() + QStringLiteral(" for %1 %").arg(gain)));
     QCOMPARE(page->overlayChart()->lineCount(), 2);
     QCOMPARE(page->overlayChart()->metricKey(), QStringLiteral("iops"));
+    QVERIFY2(page->settingsDiffText().contains(QStringLiteral("within noise")), qPrintable(page->settingsDiffText()));
 
     // Three runs, one of them a commit test (commits/s are IOPS in its intervals too): three lines, three value
     // columns and two Δ columns.
@@ -243,6 +252,9 @@ void TstHistoryPage::dropFilterRenameCompareDelete()
     QTRY_COMPARE(compared.count(), 2);
     QCOMPARE(page->comparisonModel()->columnCount(), 1 + 3 + 2);
     QCOMPARE(page->overlayChart()->lineCount(), 3);
+    // the commit run was set up differently: the settings that differ are listed
+    QVERIFY2(
+        page->settingsDiffText().contains(QStringLiteral("rand-read → commit")), qPrintable(page->settingsDiffText()));
     QVERIFY(!page->compareRuns({ commit })); // one run is not a comparison
     QVERIFY(page->lastMessage().contains("two or more"));
 
@@ -329,6 +341,20 @@ void TstHistoryPage::openFromTheHistoryShowsItReadOnly()
     QVERIFY(disk->lastRecord().kind.isEmpty());
     QVERIFY(sql.runsRead.load() > reads); // loaded through the service...
     QCOMPARE(sql.onGui.load(), 0); // ...on its thread: no read, no commit on the GUI thread
+    // The run's own inputs, read-only, in place of the form (which keeps the user's settings), and a Close.
+    QVERIFY(disk->isShowingSaved());
+    QVERIFY(disk->savedInputs()->isVisible());
+    QVERIFY(!disk->form()->isVisible());
+    QCOMPARE(disk->savedInputs()->value(QStringLiteral("profile")), QStringLiteral("rand-read"));
+    QVERIFY(!disk->findChild<QPushButton*>("startButton")->isEnabled());
+    disk->savedInputs()->closeButton()->click();
+    QVERIFY(!disk->isShowingSaved());
+    QVERIFY(disk->form()->isVisible());
+    QVERIFY(!disk->savedInputs()->isVisible());
+    QVERIFY(disk->findChild<QPushButton*>("startButton")->isEnabled());
+    QVERIFY(window.savedRunBanner()->isHidden());
+    QCOMPARE(disk->chartPointCount(), 0); // the saved run's results went with it
+    QCOMPARE(started.count(), 0);
 }
 
 // Two selected runs, "Export report…" on the History page: they are loaded on the service, offered in the report

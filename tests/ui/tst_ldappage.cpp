@@ -12,6 +12,7 @@
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/probeview.h"
+#include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/timingbars.h"
 #include "ui/widgets/writeconfirmation.h"
 #include "uisandbox.h"
@@ -51,6 +52,8 @@ private slots:
     void cleanupTestCase();
     void probeShowsOpenLdap();
     void probeShowsTlsFacts();
+    void untrustedCertificateNamesItsCause();
+    void savedRunShowsItsOwnInputsReadOnly();
     void searchLoadDrawsLiveCharts();
     void badFilterStartsNothing();
     void cancelMidRun();
@@ -126,6 +129,75 @@ void TestLdapPage::probeShowsTlsFacts()
     QVERIFY2(page.probeView()->tlsKeyText().startsWith(QStringLiteral("2048 bits")),
         qPrintable(page.probeView()->tlsKeyText()));
     QVERIFY(std::isfinite(page.probeView()->timingBars()->bars().at(1).ms)); // the TLS handshake, measured
+}
+
+// An LDAPS server whose certificate no CA given trusts: the failure says so in words (libldap's own reason, not
+// "Can't contact LDAP server (-1): (unknown error code)") and what to do, in the form's words; the CLI's sentence
+// in the record names its options.
+void TestLdapPage::untrustedCertificateNamesItsCause()
+{
+    QString why;
+    SandboxGuard tls = UiSandbox::start(20, &why, true);
+    QVERIFY2(tls, qPrintable(why));
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    LdapPage page(&runner, &demo);
+    QSignalSpy probed(&page, &LdapPage::probeFinished);
+    LdapTarget t = UiSandbox::admin(tls.info());
+    t.uri = tls->ldapsUri; // no CA file: the system's CAs do not know the sandbox's self-signed certificate
+    page.connectionForm()->setTarget(t);
+    page.probe();
+    QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 30000);
+    const RunRecord rec = page.lastProbe();
+    QCOMPARE(rec.status, QStringLiteral("failed"));
+    QVERIFY2(rec.failure.contains(QStringLiteral("not trusted")), qPrintable(rec.failure));
+    QVERIFY2(rec.failure.contains(QStringLiteral("peer cert untrusted")), qPrintable(rec.failure));
+    QVERIFY2(rec.failure.contains(QStringLiteral("--ca-file")) && rec.failure.contains(QStringLiteral("--insecure")),
+        qPrintable(rec.failure));
+    const QString shown = page.probeView()->failureText(rec);
+    QVERIFY2(shown.contains(QStringLiteral("\"CA file\"")) && shown.contains(QStringLiteral("\"Trust anyway")),
+        qPrintable(shown));
+    QVERIFY2(!shown.contains(QStringLiteral("--")), qPrintable(shown));
+    QVERIFY(!shown.contains(QStringLiteral("unknown error code")) || shown.contains(QStringLiteral("not trusted")));
+    // and with the CA file given, the same server is reached
+    t.caFile = tls->caFile;
+    page.connectionForm()->setTarget(t);
+    page.probe();
+    QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 2, 30000);
+    QVERIFY2(page.lastProbe().status == u"ok", qPrintable(page.lastProbe().failure));
+}
+
+// A saved probe opened on the page: its own server stands read-only where the forms were (never the server the
+// forms hold now); Probe and Start wait; Close gives the forms back as they were.
+void TestLdapPage::savedRunShowsItsOwnInputsReadOnly()
+{
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    LdapPage page(&runner, &demo);
+    page.show();
+    QSignalSpy probed(&page, &LdapPage::probeFinished);
+    page.connectionForm()->setTarget(UiSandbox::admin(m_sbx.info()));
+    page.probe();
+    QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 30000);
+    const RunRecord saved = page.lastProbe();
+    QCOMPARE(saved.status, QStringLiteral("ok"));
+    const QString elsewhere = QStringLiteral("ldap://elsewhere.example.org:389");
+    page.connectionForm()->setUri(elsewhere);
+    QString why;
+    QVERIFY2(page.showRecord(saved, &why), qPrintable(why));
+    QVERIFY(page.isShowingSaved());
+    QVERIFY(page.savedInputs()->isVisible());
+    QVERIFY(!page.connectionForm()->isVisible());
+    QCOMPARE(page.savedInputs()->value(QStringLiteral("uri")), m_sbx->uri);
+    QVERIFY(!page.findChild<QPushButton*>(QStringLiteral("probeButton"))->isEnabled());
+    QVERIFY(!page.findChild<QPushButton*>(QStringLiteral("startLoadButton"))->isEnabled());
+    page.probe(); // refused while the saved run is shown
+    QVERIFY(!page.isRunning());
+    page.savedInputs()->closeButton()->click();
+    QVERIFY(!page.isShowingSaved());
+    QVERIFY(page.connectionForm()->isVisible());
+    QCOMPARE(page.connectionForm()->uri(), elsewhere);
+    QVERIFY(page.findChild<QPushButton*>(QStringLiteral("probeButton"))->isEnabled());
 }
 
 void TestLdapPage::searchLoadDrawsLiveCharts()

@@ -161,7 +161,13 @@ void TestSizingPage::badValueNamesItsField()
     QTRY_COMPARE_WITH_TIMEOUT(page.errorField(), QStringLiteral("dbcache-mb"), 2000);
     QVERIFY(page.errorText().startsWith(QStringLiteral("DB cache (MB)")));
     QVERIFY(page.form()->edit(QStringLiteral("dbcache-mb"))->styleSheet().contains(QStringLiteral("#c62828")));
-    QVERIFY(page.resultView()->totalText().contains(QStringLiteral("2,926.8"))); // the last good result stays
+    // the result of the earlier inputs goes: its numbers and its change belong to them
+    QVERIFY2(!page.resultView()->totalText().contains(QStringLiteral("2,926.8")),
+        qPrintable(page.resultView()->totalText()));
+    QVERIFY(page.resultView()->applyText().isEmpty());
+    QVERIFY(!page.resultView()->copyButton()->isEnabled());
+    QVERIFY(!page.result().has_value());
+    QVERIFY(page.record().kind.isEmpty());
     typeInto(&page, "dbcache-mb", QStringLiteral("685"));
     QTRY_VERIFY_WITH_TIMEOUT(page.errorField().isEmpty(), 2000);
     QVERIFY(page.form()->edit(QStringLiteral("dbcache-mb"))->styleSheet().isEmpty());
@@ -181,6 +187,14 @@ void TestSizingPage::serverKindChangesApplyFormat()
     page.form()->setServer(SizingServer::OpenLdap); // needs the size of data.mdb (or an LDIF): named
     QTRY_COMPARE_WITH_TIMEOUT(recomputed.count(), 1, 2000);
     QCOMPARE(page.errorField(), QStringLiteral("db-size-mb"));
+    // the 389-ds result and its dsconf commands are gone; the error speaks of the form's fields, not CLI options
+    QVERIFY2(
+        !page.resultView()->applyText().contains(QStringLiteral("dsconf")), qPrintable(page.resultView()->applyText()));
+    QVERIFY(!page.resultView()->recommendationsHtml().contains(QStringLiteral("nsslapd")));
+    QVERIFY(page.resultView()->recommendationCount() == 0);
+    QVERIFY2(page.errorText().contains(QStringLiteral("\"DB files (MB)\"")), qPrintable(page.errorText()));
+    QVERIFY2(page.errorText().contains(QStringLiteral("LDIF")), qPrintable(page.errorText()));
+    QVERIFY2(!page.errorText().contains(QStringLiteral("--")), qPrintable(page.errorText()));
     typeInto(&page, "db-size-mb", QStringLiteral("1200"));
     QTRY_COMPARE_WITH_TIMEOUT(recomputed.count(), 2, 2000);
     QVERIFY2(page.resultView()->applyFormatText().contains(QStringLiteral("cn=config")),
@@ -411,7 +425,22 @@ void TestSizingPage::savedRecordShownReadOnly()
     QVERIFY(!window.savedRunBanner()->isHidden());
     QVERIFY(window.savedRunBanner()->text().contains("sizing.json"));
 
-    // Start: a sizing made now from those inputs (the same figures), editable, no banner.
+    // Close: the user's own inputs back (the page's example), editable, no banner, nothing ran.
+    QVERIFY(page->closeSavedButton()->isVisible() || !page->isVisible());
+    QVERIFY(!page->closeSavedButton()->isHidden());
+    page->closeSavedButton()->click();
+    QVERIFY(!page->showingSaved());
+    QVERIFY(page->form()->isEnabled());
+    QCOMPARE(page->form()->text("threads"), QStringLiteral("8"));
+    QCOMPARE(page->form()->text("dbcache-mb"), QStringLiteral("685"));
+    QVERIFY(page->closeSavedButton()->isHidden());
+    QVERIFY(window.savedRunBanner()->isHidden());
+    QCOMPARE(started.count(), 0);
+    QVERIFY(page->resultView()->totalText().contains(QStringLiteral("2,926.8")));
+
+    // Start on the saved sizing: a sizing made now from those inputs (the same figures), editable, no banner.
+    QVERIFY2(openInWindow(&window, path, &why), qPrintable(why));
+    QVERIFY(page->showingSaved());
     page->start();
     QVERIFY(page->form()->isEnabled());
     QVERIFY(!page->showingSaved());

@@ -93,6 +93,13 @@ CurveChartView::CurveChartView(QWidget* parent)
     m_measured->setMarkerSize(11);
     m_measured->setColor(QColor(255, 143, 0));
     m_measured->setBorderColor(QColor(90, 50, 0));
+    m_moved = addSeries<QScatterSeries>(m_chart, m_xAxis, m_yAxis);
+    m_moved->setMarkerSize(19);
+    m_moved->setColor(Qt::transparent);
+    m_moved->setBorderColor(QColor(198, 40, 40));
+    m_moved->setPointLabelsFormat(QStringLiteral("measured at @xPoint %"));
+    m_moved->setPointLabelsVisible(true);
+    m_moved->setPointLabelsClipping(false);
 
     m_view = new QChartView(m_chart, this); // never setUseOpenGL (offscreen)
     m_view->setObjectName(QStringLiteral("curveChartView"));
@@ -123,6 +130,18 @@ void CurveChartView::setMeasured(const QList<QPointF>& points, const QString& na
     m_measured->replace(finite(points));
     m_measured->setName(name);
     rescale();
+}
+
+void CurveChartView::setMoved(const QList<QPointF>& points, const QString& name)
+{
+    m_moved->replace(finite(points));
+    m_moved->setName(name);
+    m_legend->sync(m_chart);
+}
+
+int CurveChartView::movedCount() const
+{
+    return int(m_moved->count());
 }
 
 void CurveChartView::setFit(
@@ -156,6 +175,7 @@ void CurveChartView::setTarget(double opsPerSec, const QString& name)
 void CurveChartView::clear()
 {
     m_measured->clear();
+    m_moved->clear();
     m_fit->clear();
     m_low->clear();
     m_high->clear();

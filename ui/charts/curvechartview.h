@@ -32,6 +32,10 @@ public:
     Q_DISABLE_COPY_MOVE(CurveChartView)
 
     void setMeasured(const QList<QPointF>& points, const QString& name);
+    // Measured points that are not where the sweep asked (the server clamped the cache): ringed, each labelled
+    // with the coverage it was measured at; they are drawn there (setMeasured), never at the asked coverage.
+    void setMoved(const QList<QPointF>& points, const QString& name);
+    int movedCount() const;
     void setFit(const QList<QPointF>& line, const QList<QPointF>& low, const QList<QPointF>& high, const QString& name);
     void setReference(const QList<QPointF>& points, const QString& name);
     // A horizontal line at y (ops/s); y <= 0 hides it.
@@ -67,6 +71,7 @@ private:
     QValueAxis* m_xAxis = nullptr;
     QValueAxis* m_yAxis = nullptr;
     QScatterSeries* m_measured = nullptr;
+    QScatterSeries* m_moved = nullptr;
     QLineSeries* m_fit = nullptr;
     QLineSeries* m_low = nullptr;
     QLineSeries* m_high = nullptr;

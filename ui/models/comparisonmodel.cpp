@@ -98,6 +98,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     }
     if (role == Qt::UserRole)
         return *d->deltaPct;
+    if (role == Qt::ToolTipRole)
+        return d->noisePct ? tr("the runs' own spread: ±%1 %").arg(*d->noisePct, 0, 'f', 1)
+                           : tr("neither run shows a spread of this figure (no repeats, no intervals of it)");
     return {};
 }
 

@@ -15,6 +15,7 @@
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/scrolled.h"
+#include "ui/widgets/stalenote.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QApplication>
@@ -40,6 +41,7 @@ QString noteColour()
     return NoteStyle::colour(QApplication::palette()).name();
 }
 constexpr int kCurveSteps = 50;
+constexpr double kMovedCoverage = 0.005; // half a percentage point: measured elsewhere than asked
 constexpr qint64 kMaxRecordBytes = 64 << 20;
 
 // The record's points, each with its ok/s; `completed` when some point predates ok/s and holds completed ops/s.
@@ -107,6 +109,8 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     auto* formBox = new QGroupBox(tr("Sweep (uses the LDAP page's connection and search)"), this);
     auto* formLayout = new QVBoxLayout(formBox);
     formLayout->addWidget(m_form);
+    m_stale = new StaleNote(m_form, this); // in the scrolled column: it never raises the page's height
+    formLayout->addWidget(m_stale);
     formLayout->addWidget(m_openButton);
     auto* predictBox = new QGroupBox(tr("Predict"), this);
     auto* predictLayout = new QVBoxLayout(predictBox);
@@ -176,6 +180,11 @@ QString CurvePage::errorField() const
     return m_form->errorField();
 }
 
+QString CurvePage::movedText() const
+{
+    return m_movedText;
+}
+
 QString CurvePage::errorText() const
 {
     return m_form->errorText();
@@ -211,12 +220,14 @@ void CurvePage::start()
     m_liveChart->show();
     m_curveChart->clear();
     m_curveChart->setTitle(QString());
+    m_movedText.clear();
     m_guideShown = false;
     m_fit.reset();
     updatePrediction();
     m_statusLabel->reset();
     m_warnings->setWarnings({});
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
+    m_stale->resultMade(); // what follows belongs to the inputs on the form now
     m_runId = m_runner->start(Experiments::makeCurveJob(spec));
     RunRecorder::of(m_runner)->track(
         m_runId, QStringLiteral("curve"), spec.toJson()); // saved in the history as it goes
@@ -288,6 +299,8 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
     QString why;
     const bool shown = showRecord(record, &why);
     const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    if (n == 0)
+        showGuideCurve(); // nothing measured: the guide's figure again, not an empty chart
     const QString done = shown ? tr("Done: %n point(s).", nullptr, n) : tr("Done, no curve: %1").arg(why);
     const QString message = m_statusLabel->showOutcome(record, done);
     if (record.status == u"ok")
@@ -296,6 +309,30 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
     setRunning(false);
     emit statusMessage(tr("Curve: ") + message);
     emit runFinished(record);
+}
+
+// Points measured elsewhere than the sweep asked (the server kept its cache above a minimum, or an entry count
+// differs): drawn where measured, ringed and labelled, and listed under the chart.
+void CurvePage::showMovedPoints(const QJsonObject& summary)
+{
+    QList<QPointF> moved;
+    QStringList lines;
+    const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
+    for (const auto& v : points) {
+        const QJsonObject o = v.toObject();
+        const QJsonValue target = o.value(QStringLiteral("target"));
+        const double coverage = o.value(QStringLiteral("coverage")).toDouble();
+        if (!target.isDouble() || std::abs(target.toDouble() - coverage) < kMovedCoverage)
+            continue;
+        moved << QPointF(coverage * 100, LoadFigures::pointRate(o).perS);
+        lines << tr("asked %1 %, measured at %2 %")
+                     .arg(Units::formatNumber(target.toDouble() * 100, 1), Units::formatNumber(coverage * 100, 1));
+    }
+    m_curveChart->setMoved(moved, tr("moved: not where asked (%n point(s))", nullptr, int(moved.size())));
+    m_movedText = moved.isEmpty() ? QString()
+                                  : tr("Drawn where measured, not where the sweep asked (the cache holds another "
+                                       "share of the keys than asked): %1.")
+                                        .arg(lines.join(QStringLiteral("; ")));
 }
 
 bool CurvePage::showRecord(const RunRecord& record, QString* error)
@@ -322,6 +359,7 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
     m_curveChart->setAxisTitles(tr("Entries in the entry cache (% of the entries)"),
         completed ? tr("ops/s (completed: the record predates ok/s)") : unit);
     m_curveChart->setMeasured(measured, tr("measured %1 (%n point(s))", nullptr, int(measured.size())).arg(unit));
+    showMovedPoints(s);
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
     if (points.isEmpty())
         return fail(tr("the record has no points"));
@@ -363,7 +401,10 @@ bool CurvePage::showRecord(const RunRecord& record, QString* error)
                 completed ? tr(" The record's points predate ok/s: fitted to completed ops/s, failed searches "
                                "included.")
                           : QString(),
-                noteColour()));
+                noteColour())
+        + (m_movedText.isEmpty() ? QString()
+                                 : QStringLiteral("<br><span style='color:%1'>%2</span>")
+                                       .arg(NoteStyle::warnColourNow().name(), m_movedText.toHtmlEscaped())));
     return true;
 }
 
@@ -380,6 +421,7 @@ bool CurvePage::openRecordFile(const QString& path, QString* error)
         rec = RunRecord::fromJsonBytes(f.readAll(), &why);
     const bool ok = rec && showRecord(*rec, &why);
     if (ok) {
+        m_stale->clear(); // a record's own inputs, not the form's
         m_statusLabel->showOutcome(*rec, tr("Opened %1.").arg(path));
     } else {
         m_statusLabel->reset();

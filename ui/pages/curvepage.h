@@ -22,6 +22,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class RunStatusLabel;
+class StaleNote;
 class WarningsLabel;
 
 // The Curve page: entry-cache coverage vs ops/s. A form (mode, points, seconds per point, restart, cache entries)
@@ -64,6 +65,9 @@ public:
 
     // Shows a curve record (kind "curve"); false with *error set when it is not one or has no points.
     bool showsKind(const QString& kind) const override { return kind == u"curve"; }
+    QString movedText() const; // the points drawn where measured, not where asked ("" for none)
+    // Shown over the results once the form no longer holds the inputs they were made with.
+    StaleNote* staleNote() const { return m_stale; }
     bool showRecord(const RunRecord& record, QString* error = nullptr) override;
     bool openRecordFile(const QString& path, QString* error = nullptr);
 
@@ -81,6 +85,7 @@ private:
     void onFinished(int runId, const RunRecord& record);
     void setRunning(bool running);
     void showLivePoints();
+    void showMovedPoints(const QJsonObject& summary);
     void showGuideCurve();
     void updatePrediction();
 
@@ -96,6 +101,8 @@ private:
     CurveChartView* m_curveChart = nullptr;
     LiveChartView* m_liveChart = nullptr;
     QLabel* m_fitLabel = nullptr;
+    QString m_movedText; // the points drawn where measured, not where asked: under the fit
+    StaleNote* m_stale = nullptr;
     QLabel* m_trafficLabel = nullptr;
     std::optional<AccessDistribution> m_traffic;
 

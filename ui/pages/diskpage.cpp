@@ -15,7 +15,9 @@
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
+#include "ui/widgets/stalenote.h"
 #include "ui/widgets/verdictlist.h"
 #include "ui/widgets/warningslabel.h"
 #include "ui/widgets/writeconfirmation.h"
@@ -98,6 +100,10 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     auto* formLayout = new QVBoxLayout(formBox);
     formLayout->addWidget(m_form);
     formLayout->addWidget(m_underLoadCheck);
+    m_savedInputs = new SavedRunInputs(this);
+    m_savedInputs->hide();
+    formLayout->addWidget(m_savedInputs);
+    connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &DiskPage::closeSaved);
     auto* verdictBox = new QGroupBox(tr("Verdicts"), this);
     auto* scroll = new QScrollArea(verdictBox);
     scroll->setWidgetResizable(true);
@@ -140,6 +146,8 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 4);
     auto* right = new QVBoxLayout;
+    m_stale = new StaleNote(m_form, this);
+    right->addWidget(m_stale);
     right->addWidget(m_statusLabel);
     right->addWidget(m_warningsLabel);
     right->addWidget(split, 1);
@@ -198,6 +206,10 @@ void DiskPage::start()
 {
     if (isRunning())
         return;
+    if (isShowingSaved()) {
+        emit statusMessage(tr("A saved run is shown: close it to run your own test"));
+        return;
+    }
     m_form->clearError();
     DiskSpec spec;
     if (refuse(m_form->readSpec(&spec)))
@@ -297,6 +309,7 @@ void DiskPage::startUnderLoad(const DiskUnderLoadSpec& u)
 void DiskPage::launch(ProbeRunner::Job job, const QString& where)
 {
     resetResults();
+    m_stale->resultMade(); // what follows belongs to the inputs on the form now
     m_runId = m_runner->start(std::move(job));
     m_progress->setFormat(tr("starting…"));
     setRunning(true);
@@ -369,7 +382,8 @@ void DiskPage::addSamples(const SampleBatch& samples, bool toChart)
         fresh[s.series] << QPointF(s.t, m_metric == Metric::MbPerSec ? i.mbPerS : i.iops);
     }
     const auto device = m_devices->addSamples(
-        samples, [this](const QString& series) { return seriesLabel(series); }, m_metric == Metric::Iops);
+        samples, [this](const QString& series) { return seriesLabel(series); },
+        [this](const QString& series) { return seriesWrites(series); }, m_metric == Metric::Iops);
     if (!toChart)
         return;
     for (const QString& series : std::as_const(freshOrder))
@@ -480,7 +494,26 @@ bool DiskPage::showRecord(const RunRecord& record, QString* error)
     m_ldapView->setVisible(underLoad);
     showResult(record);
     m_progress->setFormat(tr("saved run"));
+    // The run's own inputs, read-only, where the form (the user's current settings) was.
+    setShowingSaved(true);
+    m_savedInputs->showRecord(record);
+    m_form->hide();
+    m_underLoadCheck->hide();
+    m_savedInputs->show();
     return true;
+}
+
+void DiskPage::closeSaved()
+{
+    if (!isShowingSaved())
+        return;
+    setShowingSaved(false);
+    m_savedInputs->hide();
+    m_form->show();
+    m_underLoadCheck->show();
+    resetResults();
+    m_progress->setFormat(tr("idle"));
+    emit statusMessage(tr("Saved run closed"));
 }
 
 void DiskPage::resetResults()
@@ -497,6 +530,7 @@ void DiskPage::resetResults()
     m_progress->setValue(0);
     m_latencyLabel->setText(DiskResultModel::latencyLine(tr("Latency:"), {}));
     m_steadyLabel->reset();
+    m_stale->clear();
 }
 
 void DiskPage::setRunning(bool running)
@@ -509,4 +543,17 @@ void DiskPage::setRunning(bool running)
 QString DiskPage::seriesLabel(const QString& series) const
 {
     return series.isEmpty() ? m_profileName : series;
+}
+
+// A suite's series is its test ("seq-read", "seq-read #2"); any other's is the run's profile ("repeat 2" too).
+bool DiskPage::seriesWrites(const QString& series) const
+{
+    const auto profileOf = [](QString name) {
+        name = name.section(u' ', 0, 0);
+        return DiskSpec::profileFromName(name);
+    };
+    auto p = profileOf(series);
+    if (!p || *p == DiskProfile::Directory)
+        p = profileOf(m_profileName);
+    return p && *p != DiskProfile::Directory && DiskSpec::profileInfo(*p).write;
 }

@@ -22,6 +22,8 @@ class DiskResultModel;
 class DiskSteadyLabel;
 class LiveChartView;
 class QCheckBox;
+class SavedRunInputs;
+class StaleNote;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -51,6 +53,12 @@ public:
     // A saved disk or disk-under-load run shown as the result (lastRecord() stays the last run made here).
     bool showsKind(const QString& kind) const override;
     bool showRecord(const RunRecord& record, QString* error) override;
+    // While a saved run is shown its inputs stand read-only in place of the form (which keeps the user's own);
+    // Start waits until it is closed.
+    SavedRunInputs* savedInputs() const { return m_savedInputs; }
+    // Shown over the results once the form no longer holds the inputs they were made with.
+    StaleNote* staleNote() const { return m_stale; }
+    void closeSaved();
 
     DiskForm* form() const { return m_form; }
     void setDirectory(const QString& dir) { m_form->setDirectory(dir); }
@@ -126,6 +134,7 @@ private:
     void appendDeviceSeries(const QString& series, const QList<QPointF>& points);
     void resetResults();
     void setRunning(bool running);
+    bool seriesWrites(const QString& series) const;
     QString seriesLabel(const QString& series) const;
 
     ProbeRunner* m_runner;
@@ -137,6 +146,8 @@ private:
     QCheckBox* m_underLoadCheck = nullptr;
     LiveChartView* m_chart = nullptr;
     DiskLdapView* m_ldapView = nullptr;
+    SavedRunInputs* m_savedInputs = nullptr;
+    StaleNote* m_stale = nullptr;
     DiskDeviceView* m_devices = nullptr;
     RunStatusLabel* m_statusLabel = nullptr;
     WarningsLabel* m_warningsLabel = nullptr;

@@ -12,7 +12,9 @@
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
+#include "ui/widgets/stalenote.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QGroupBox>
@@ -70,6 +72,12 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     controls->addWidget(m_cancelButton);
     boxLayout->addLayout(controls);
     boxLayout->addWidget(m_form);
+    m_savedInputs = new SavedRunInputs(this);
+    m_savedInputs->hide();
+    boxLayout->addWidget(m_savedInputs);
+    connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &ExperimentsPage::closeSaved);
+    m_stale = new StaleNote(m_form, this); // in the scrolled form: it never raises the page's height
+    boxLayout->addWidget(m_stale);
     m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
     addRunButtons({ m_runButtons.cbegin(), m_runButtons.cend() }, m_cancelButton);
     m_progress->setRange(0, 1000);
@@ -139,6 +147,10 @@ bool ExperimentsPage::run(Kind kind)
 {
     if (isRunning())
         return false;
+    if (isShowingSaved()) {
+        emit statusMessage(tr("A saved run is shown: close it to run your own experiment"));
+        return false;
+    }
     m_form->clearError();
     m_kind = kind;
     std::function<RunRecord(RunContext&)> job;
@@ -198,6 +210,7 @@ bool ExperimentsPage::run(Kind kind)
     m_statusLabel->reset();
     m_warnings->setWarnings({});
     m_reference->clear();
+    m_stale->resultMade(); // what follows belongs to the inputs on the form now
     m_runId = m_runner->start(job);
     RunRecorder::of(m_runner)->track(m_runId, kindName, specJson); // saved in the history as it goes
     m_progress->setValue(0);
@@ -339,5 +352,26 @@ bool ExperimentsPage::showRecord(const RunRecord& record, QString* error)
     m_statusLabel->showOutcome(record, tr("Saved run: %n point(s)", nullptr, n));
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));
+    // The run's own inputs, read-only, where the form (the user's current settings) was.
+    setShowingSaved(true);
+    m_stale->clear();
+    m_savedInputs->showRecord(record);
+    m_form->hide();
+    m_savedInputs->show();
     return true;
+}
+
+void ExperimentsPage::closeSaved()
+{
+    if (!isShowingSaved())
+        return;
+    setShowingSaved(false);
+    m_savedInputs->hide();
+    m_form->show();
+    m_liveChart->clear();
+    m_pointsChart->clear();
+    m_warnings->setWarnings({});
+    m_statusLabel->reset();
+    m_progress->setFormat(tr("idle"));
+    emit statusMessage(tr("Saved run closed"));
 }

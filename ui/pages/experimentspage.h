@@ -16,6 +16,8 @@ class ExperimentForm;
 class LiveChartView;
 class QLabel;
 class QAbstractButton;
+class SavedRunInputs;
+class StaleNote;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
@@ -58,6 +60,12 @@ public:
     // A saved thread sweep, TLS cost or database-size run: its points chart, table and warnings (lastRecord() stays).
     bool showsKind(const QString& kind) const override;
     bool showRecord(const RunRecord& record, QString* error) override;
+    // While a saved run is shown its inputs stand read-only in place of the form (which keeps the user's own);
+    // a run waits until it is closed.
+    SavedRunInputs* savedInputs() const { return m_savedInputs; }
+    // Shown over the results once the form no longer holds the inputs they were made with.
+    StaleNote* staleNote() const { return m_stale; }
+    void closeSaved();
 
     // Validates and starts one experiment; false (nothing started) when an input is refused.
     bool run(Kind kind);
@@ -84,6 +92,8 @@ private:
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
     RunStatusLabel* m_statusLabel = nullptr;
+    SavedRunInputs* m_savedInputs = nullptr;
+    StaleNote* m_stale = nullptr;
     WarningsLabel* m_warnings = nullptr;
     QLabel* m_reference = nullptr;
     LiveChartView* m_liveChart = nullptr;

@@ -107,7 +107,15 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     auto* compareLayout = new QHBoxLayout(compareBox);
     compareLayout->setContentsMargins(0, 0, 0, 0);
     compareLayout->addWidget(m_chart, 1);
-    compareLayout->addWidget(m_diffTable, 1);
+    auto* tableSide = new QVBoxLayout;
+    tableSide->addWidget(m_diffTable, 1);
+    m_settingsDiff = new QLabel(this);
+    m_settingsDiff->setObjectName(QStringLiteral("historySettingsDiff"));
+    m_settingsDiff->setWordWrap(true);
+    m_settingsDiff->setTextFormat(Qt::PlainText);
+    m_settingsDiff->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    tableSide->addWidget(m_settingsDiff);
+    compareLayout->addLayout(tableSide, 1);
     auto* listBox = new QWidget(this);
     auto* listLayout = new QVBoxLayout(listBox);
     listLayout->setContentsMargins(0, 0, 0, 0);
@@ -359,12 +367,37 @@ void HistoryPage::showComparison(const HistoryService::Loaded& loaded)
         lines << OverlayChartView::Run { label, r.record };
     }
     m_comparison->setRuns(runs);
+    m_settingsDiff->setText(settingsDiffText(runs));
     m_chart->setRuns(lines);
     QStringList others;
     for (qsizetype i = 1; i < runs.size(); ++i)
         others << runs.at(i).label;
     say(tr("%1 compared with %2, the reference.").arg(others.join(QStringLiteral(", ")), runs.first().label));
     emit compareFinished(true);
+}
+
+// What was set differently: each later run's settings against the reference's; the table's verdicts say "better"
+// or "worse" only beyond the runs' own spread.
+QString HistoryPage::settingsDiffText() const
+{
+    return m_settingsDiff->text();
+}
+
+QString HistoryPage::settingsDiffText(const QList<ComparisonModel::Run>& runs)
+{
+    QStringList lines;
+    for (qsizetype i = 1; i < runs.size(); ++i) {
+        const QList<Comparison::SettingDiff> diffs = Comparison::settingsDiffer(runs.first().record, runs.at(i).record);
+        QStringList parts;
+        for (const Comparison::SettingDiff& d : diffs)
+            parts << QStringLiteral("%1: %2 → %3").arg(d.key, d.a, d.b);
+        lines << (parts.isEmpty() ? tr("%1: the same settings as %2").arg(runs.at(i).label, runs.first().label)
+                                  : tr("%1 against %2, settings that differ: %3")
+                                        .arg(runs.at(i).label, runs.first().label, parts.join(QStringLiteral("; "))));
+    }
+    lines << tr("Better or worse only beyond the runs' own spread (their repeats or intervals); otherwise within "
+                "noise.");
+    return lines.join(u'\n');
 }
 
 void HistoryPage::compareSelected()

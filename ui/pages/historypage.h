@@ -1,9 +1,9 @@
 #pragma once
 
 #include "core/store/historyservice.h"
+#include "ui/models/comparisonmodel.h"
 #include "ui/pages/page.h"
 
-class ComparisonModel;
 class HistoryFilterBar;
 class HistoryModel;
 class OverlayChartView;
@@ -37,6 +37,9 @@ public:
 
     HistoryModel* model() const { return m_model; }
     ComparisonModel* comparisonModel() const { return m_comparison; }
+    // The settings that differ between the compared runs, as the page shows them under the table.
+    QString settingsDiffText() const;
+    static QString settingsDiffText(const QList<ComparisonModel::Run>& runs);
     OverlayChartView* overlayChart() const { return m_chart; }
     HistoryFilterBar* filterBar() const { return m_filter; }
     QTableView* table() const { return m_table; }
@@ -120,6 +123,7 @@ private:
     QTableView* m_diffTable = nullptr;
     OverlayChartView* m_chart = nullptr;
     QLabel* m_message = nullptr;
+    QLabel* m_settingsDiff = nullptr;
     QLabel* m_paging = nullptr;
     QPushButton* m_moreButton = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -169,7 +169,8 @@ QString LdapConnectionForm::fieldLabel(const QString& field)
         { QStringLiteral("starttls"), tr("StartTLS") }, { QStringLiteral("sasl"), tr("Authentication") },
         { QStringLiteral("bind-dn"), tr("Bind DN") }, { QStringLiteral("password-file"), tr("Password") },
         { QStringLiteral("ca-file"), tr("CA file") }, { QStringLiteral("cert"), tr("Client cert") },
-        { QStringLiteral("key"), tr("Client key") }, { QStringLiteral("timeout"), tr("Timeouts") } };
+        { QStringLiteral("key"), tr("Client key") }, { QStringLiteral("timeout"), tr("Timeouts") },
+        { QStringLiteral("insecure"), tr("Trust anyway (insecure)") } };
     return labels.value(field, field);
 }
 
@@ -245,7 +246,9 @@ void LdapConnectionForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = ownsField(error.field) ? error.field : QString();
-    const QString text = m_errorField.isEmpty() ? error.message() : fieldLabel(m_errorField) + u": " + error.detail;
+    const auto named = [](const QString& field) -> QString { return u'"' + fieldLabel(field) + u'"'; };
+    const QString text
+        = m_errorField.isEmpty() ? error.message() : fieldLabel(m_errorField) + u": " + error.detailNaming(named);
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {

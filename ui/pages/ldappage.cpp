@@ -16,6 +16,7 @@
 #include "ui/widgets/probeview.h"
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
+#include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
 #include "ui/widgets/writeconfirmation.h"
 
@@ -88,6 +89,10 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     auto* left = new QVBoxLayout;
     left->setContentsMargins(0, 0, 0, 0);
     left->addWidget(m_formTabs, 1);
+    m_savedInputs = new SavedRunInputs(this);
+    m_savedInputs->hide();
+    left->addWidget(m_savedInputs, 1);
+    connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &LdapPage::closeSaved);
     left->addLayout(buttons);
     left->addWidget(m_progress);
     auto* leftWidget = new QWidget(this);
@@ -103,6 +108,8 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     layout->addWidget(leftWidget);
     layout->addLayout(right, 1);
 
+    m_probeView->setFieldNamer(
+        [](const QString& field) -> QString { return u'"' + LdapConnectionForm::fieldLabel(field) + u'"'; });
     connect(m_probeButton, &QPushButton::clicked, this, &LdapPage::probe);
     connect(m_startButton, &QPushButton::clicked, this, &LdapPage::start);
     addRunButtons({ m_probeButton, m_startButton }, m_cancelButton);
@@ -189,6 +196,10 @@ void LdapPage::start()
 {
     if (isRunning())
         return;
+    if (isShowingSaved()) {
+        emit statusMessage(tr("A saved run is shown: close it to run your own load"));
+        return;
+    }
     clearErrors();
     LdapLoadSpec spec;
     if (const ProbeError e = m_loadForm->readSpec(&spec); e.isError()) {
@@ -281,6 +292,10 @@ void LdapPage::probe()
 {
     if (isRunning())
         return;
+    if (isShowingSaved()) {
+        emit statusMessage(tr("A saved run is shown: close it to probe your own server"));
+        return;
+    }
     clearErrors();
     ProbeSpec spec;
     m_connection->readTarget(&spec.target);

@@ -22,6 +22,7 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 struct ProbeSpec;
+class SavedRunInputs;
 struct SandboxInfo;
 
 // The LDAP page: a connection (with profiles and the demo directory) and a load form on the left; Probe, Start and
@@ -62,6 +63,10 @@ public:
     // A saved probe or load: the probe view or the load view shows it (lastRecord()/lastProbe() stay as they were).
     bool showsKind(const QString& kind) const override;
     bool showRecord(const RunRecord& record, QString* error) override;
+    // While a saved run is shown its inputs stand read-only in place of the forms (which keep the user's own);
+    // Probe and Start wait until it is closed.
+    SavedRunInputs* savedInputs() const { return m_savedInputs; }
+    void closeSaved();
     QString errorField() const;
     QString errorText() const;
 
@@ -86,6 +91,7 @@ private:
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
     void onDemoStarted(const SandboxInfo& info);
+    void fillFromDemo(const SandboxInfo& info);
     void showSavedProbe(const RunRecord& record);
     void showSavedLoad(const RunRecord& record);
     void setRunning(bool running); // on a change only
@@ -93,6 +99,7 @@ private:
 
     ProbeRunner* m_runner;
     DemoDirectory* m_demo;
+    SavedRunInputs* m_savedInputs = nullptr;
     LdapConnectionForm* m_connection = nullptr;
     DemoDirectoryBox* m_demoBox = nullptr;
     LdapLoadForm* m_loadForm = nullptr;

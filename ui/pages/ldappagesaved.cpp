@@ -1,12 +1,14 @@
 // The LDAP page with a saved run (the History page's "open") and with the demo directory started.
 #include "core/sandbox/sandboxinfo.h"
 #include "ui/demodirectory.h"
+#include "ui/formmemory.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
 #include "ui/widgets/agentstrip.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/probeview.h"
+#include "ui/widgets/savedruninputs.h"
 
 #include <QProgressBar>
 #include <QTabWidget>
@@ -30,9 +32,29 @@ bool LdapPage::showRecord(const RunRecord& record, QString* error)
         showSavedProbe(record);
     else
         showSavedLoad(record);
+    // The run's own inputs, read-only, where the forms (the user's current server) were.
+    setShowingSaved(true);
+    m_savedInputs->showRecord(record);
+    m_formTabs->hide();
+    m_savedInputs->show();
+    lockInputs(false);
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));
     return true;
+}
+
+void LdapPage::closeSaved()
+{
+    if (!isShowingSaved())
+        return;
+    setShowingSaved(false);
+    m_savedInputs->hide();
+    m_formTabs->show();
+    m_loadView->clear();
+    m_probeView->clear();
+    m_progress->setFormat(tr("idle"));
+    lockInputs(false);
+    emit statusMessage(tr("Saved run closed"));
 }
 
 void LdapPage::showSavedProbe(const RunRecord& record)
@@ -50,6 +72,16 @@ void LdapPage::showSavedLoad(const RunRecord& record)
 }
 
 void LdapPage::onDemoStarted(const SandboxInfo& info)
+{
+    // The demo's URI and base are shown, never remembered over the user's own (FormMemory).
+    const FormMemory::Snapshot connection = FormMemory::snapshot(m_connection);
+    const FormMemory::Snapshot load = FormMemory::snapshot(m_loadForm);
+    fillFromDemo(info);
+    FormMemory::adoptChanged(m_connection, connection);
+    FormMemory::adoptChanged(m_loadForm, load);
+}
+
+void LdapPage::fillFromDemo(const SandboxInfo& info)
 {
     LdapTarget t;
     const bool tls = !info.ldapsUri.isEmpty();

@@ -30,7 +30,7 @@ void Page::runStateChanged()
         m_cancelling = false;
     for (const auto& b : std::as_const(m_startButtons))
         if (b)
-            b->setEnabled(!running);
+            b->setEnabled(!running && !m_showingSaved);
     if (m_cancelButton)
         m_cancelButton->setEnabled(running && !m_cancelling);
     if (m_told && m_toldRunning == running && !m_cancelling)
@@ -44,4 +44,13 @@ void Page::cancelRequested()
 {
     m_cancelling = true;
     runStateChanged();
+}
+
+void Page::setShowingSaved(bool showing)
+{
+    if (m_showingSaved == showing)
+        return;
+    m_showingSaved = showing;
+    runStateChanged();
+    emit showingSavedChanged(showing);
 }

@@ -26,6 +26,8 @@ public:
     virtual bool isRunning() const = 0;
     // A cancel was asked for and the run has not ended yet: Cancel is disabled meanwhile (a second one adds nothing).
     bool isCancelling() const { return m_cancelling && isRunning(); }
+    // A saved run is shown in place of the page's form: Start does not apply until the user closes it.
+    bool isShowingSaved() const { return m_showingSaved; }
     // The page's own Start and Cancel buttons (addRunButtons), Cancel last; none for a page without a run.
     QList<QAbstractButton*> runButtons() const;
 
@@ -49,6 +51,8 @@ public slots:
 
 signals:
     void runningChanged(bool running);
+    // A saved run was shown (true) or closed (false): the window's Start follows, and drops its saved-run line.
+    void showingSavedChanged(bool showing);
     void statusMessage(const QString& text);
 
 protected:
@@ -57,6 +61,8 @@ protected:
     void addRunButtons(const QList<QAbstractButton*>& starts, QAbstractButton* cancel);
     // Call after every change of isRunning(): the buttons follow, the window hears runningChanged() on a change.
     void runStateChanged();
+    // Call when a saved run replaces the page's form (true) and when the user closes it (false).
+    void setShowingSaved(bool showing);
     // Call when a cancel was sent to the run: Cancel (the page's and the window's) is disabled until the run ends.
     void cancelRequested();
 
@@ -64,6 +70,7 @@ private:
     QList<QPointer<QAbstractButton>> m_startButtons;
     QPointer<QAbstractButton> m_cancelButton;
     bool m_cancelling = false;
+    bool m_showingSaved = false;
     bool m_told = false;
     bool m_toldRunning = false;
 };

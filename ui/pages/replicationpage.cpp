@@ -3,6 +3,7 @@
 #include "core/sandbox/sandboxinfo.h"
 #include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
+#include "ui/formmemory.h"
 #include "ui/offthread.h"
 #include "ui/pages/replicationform.h"
 #include "ui/report/replicationfigures.h"
@@ -12,7 +13,9 @@
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
+#include "ui/widgets/stalenote.h"
 #include "ui/widgets/warningslabel.h"
 
 #include <QHBoxLayout>
@@ -71,7 +74,13 @@ QWidget* ReplicationPage::buildLeft()
     auto* formPage = new QWidget(this);
     auto* formLayout = new QVBoxLayout(formPage);
     formLayout->addWidget(m_form);
+    m_savedInputs = new SavedRunInputs(this);
+    m_savedInputs->hide();
+    formLayout->addWidget(m_savedInputs, 1);
+    connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &ReplicationPage::closeSaved);
     formLayout->addWidget(m_demoNote);
+    m_stale = new StaleNote(m_form, this); // in the scrolled form: it never raises the page's height
+    formLayout->addWidget(m_stale);
     formLayout->addStretch(1);
     m_startButton->setObjectName(QStringLiteral("startReplicationButton"));
     m_startButton->setDefault(true);
@@ -140,6 +149,10 @@ void ReplicationPage::start()
 {
     if (isRunning())
         return;
+    if (isShowingSaved()) {
+        emit statusMessage(tr("A saved run is shown: close it to measure your own servers"));
+        return;
+    }
     m_form->clearError();
     ReplicationSpec spec;
     m_form->readSpec(&spec);
@@ -174,6 +187,7 @@ void ReplicationPage::launch(const ReplicationSpec& spec)
         tr("Writing markers on %1 and watching %n consumer(s)…", nullptr, int(uris.size())).arg(spec.supplier.uri));
     m_warnings->setWarnings({});
     m_verdicts->clear();
+    m_stale->resultMade(); // what follows belongs to the inputs on the form now
     m_runId = m_runner->start(Experiments::makeReplicationJob(spec));
     RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("replication"), spec.toJson());
     m_progress->setValue(0);
@@ -270,14 +284,39 @@ bool ReplicationPage::showRecord(const RunRecord& record, QString* error)
     m_statusLabel->showOutcome(record, tr("Saved run: %1").arg(ReplicationFigures::headline(record)));
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));
+    // The run's own inputs, read-only, where the form (the user's current servers) was.
+    setShowingSaved(true);
+    m_stale->clear();
+    m_savedInputs->showRecord(record);
+    m_form->hide();
+    m_demoNote->hide();
+    m_savedInputs->show();
     return true;
+}
+
+void ReplicationPage::closeSaved()
+{
+    if (!isShowingSaved())
+        return;
+    setShowingSaved(false);
+    m_savedInputs->hide();
+    m_form->show();
+    m_demoNote->setVisible(!m_demoNote->text().isEmpty());
+    m_charts->setConsumers({});
+    m_warnings->setWarnings({});
+    m_verdicts->clear();
+    m_statusLabel->reset();
+    m_progress->setFormat(tr("idle"));
+    emit statusMessage(tr("Saved run closed"));
 }
 
 void ReplicationPage::onDemoStarted(const SandboxInfo& info)
 {
     if (info.replicas.isEmpty() || isRunning())
         return;
+    const FormMemory::Snapshot before = FormMemory::snapshot(m_form); // shown, never remembered over the user's
     m_form->fillFrom(info, DemoDirectory::readPassword(info));
+    FormMemory::adoptChanged(m_form, before);
     m_demoNote->setText(
         tr("Filled in from the demo directory (a supplier and %n consumer(s)).", nullptr, int(info.replicas.size())));
 }

@@ -8,6 +8,8 @@
 
 class DemoDirectory;
 class QLabel;
+class SavedRunInputs;
+class StaleNote;
 class QProgressBar;
 class QPushButton;
 class ReplicationForm;
@@ -40,6 +42,12 @@ public:
 
     bool showsKind(const QString& kind) const override { return kind == u"replication"; }
     bool showRecord(const RunRecord& record, QString* error) override;
+    // While a saved run is shown its inputs stand read-only in place of the form (which keeps the user's own);
+    // a run waits until it is closed.
+    SavedRunInputs* savedInputs() const { return m_savedInputs; }
+    // Shown over the results once the form no longer holds the inputs they were made with.
+    StaleNote* staleNote() const { return m_stale; }
+    void closeSaved();
 
 public slots:
     void start() override;
@@ -68,6 +76,8 @@ private:
     QPushButton* m_stopButton = nullptr;
     QProgressBar* m_progress = nullptr;
     RunStatusLabel* m_statusLabel = nullptr;
+    SavedRunInputs* m_savedInputs = nullptr;
+    StaleNote* m_stale = nullptr;
     WarningsLabel* m_warnings = nullptr;
     ReplicationTopologyView* m_topology = nullptr;
     ReplicationLagCharts* m_charts = nullptr;

@@ -27,6 +27,7 @@ struct Field
 };
 constexpr Field kFields[] = {
     { "threads", "threads", "worker threads, e.g. 8" },
+    { "cpus", "cpus", "empty: threads as given" },
     { "dbcache-mb", "dbcache_mb", "empty: from the DB files" },
     { "entry-cache-mb", "entry_cache_mb", "empty: entries × bytes per entry" },
     { "import-cache-mb", "import_cache_mb", "0 when you only import offline" },
@@ -115,7 +116,8 @@ QString SizingForm::fieldLabel(const QString& field)
         { QStringLiteral("import-cache-mb"), tr("Import cache (MB)") }, { QStringLiteral("entries"), tr("Entries") },
         { QStringLiteral("entry-cache-bytes-per-entry"), tr("Bytes per entry") },
         { QStringLiteral("db-size-mb"), tr("DB files (MB)") }, { QStringLiteral("users"), tr("Users") },
-        { QStringLiteral("ldif"), tr("LDIF file") }, { QStringLiteral("server"), tr("Server") } };
+        { QStringLiteral("cpus"), tr("CPUs") }, { QStringLiteral("ldif"), tr("Measure from an LDIF file…") },
+        { QStringLiteral("server"), tr("Server") } };
     return labels.value(field, field);
 }
 
@@ -125,6 +127,8 @@ bool SizingForm::serverUses(SizingServer server, const QString& field)
         return server == SizingServer::Ds389;
     if (field == u"users")
         return server == SizingServer::ActiveDirectory;
+    if (field == u"cpus")
+        return server == SizingServer::Ds389;
     if (field == u"threads")
         return server == SizingServer::Ds389 || server == SizingServer::OpenLdap;
     return true;
@@ -197,11 +201,13 @@ ProbeError SizingForm::readInput(SizingInput* in) const
         const auto v = readNumber(e->text());
         if (!v)
             return ProbeError::invalid(name, tr("\"%1\" is not a number").arg(e->text().trimmed()));
-        const bool whole = name == u"threads" || name == u"entries" || name == u"users";
+        const bool whole = name == u"threads" || name == u"cpus" || name == u"entries" || name == u"users";
         if (whole && std::floor(*v) != *v)
             return ProbeError::invalid(name, tr("must be a whole number"));
         if (name == u"threads")
             s.threads = int(std::clamp(*v, -1.0, 1e6));
+        else if (name == u"cpus")
+            s.cpus = int(std::clamp(*v, -1.0, 1e6));
         else if (name == u"dbcache-mb")
             s.dbcacheMb = *v;
         else if (name == u"entry-cache-mb")
@@ -256,9 +262,7 @@ void SizingForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    QString text = error.message();
-    if (!m_errorField.isEmpty())
-        text = fieldLabel(m_errorField) + QStringLiteral(" (") + m_errorField + QStringLiteral("): ") + error.detail;
+    QString text = windowText(error);
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QLineEdit* w = m_edits.value(m_errorField)) {
@@ -276,6 +280,15 @@ void SizingForm::clearError()
     m_errorField.clear();
     m_errorLabel->clear();
     m_errorLabel->hide();
+}
+
+QString SizingForm::windowText(const ProbeError& error)
+{
+    const QString detail
+        = error.detailNaming([](const QString& field) -> QString { return u'"' + fieldLabel(field) + u'"'; });
+    if (error.kind != ProbeError::Kind::InvalidSpec || error.field.isEmpty())
+        return error.kind == ProbeError::Kind::InvalidSpec ? detail : error.message();
+    return fieldLabel(error.field) + QStringLiteral(": ") + detail;
 }
 
 QString SizingForm::errorText() const

@@ -17,9 +17,9 @@ class QPushButton;
 
 // The inputs of a sizing: the server kind and the numbers the calculators take, each empty = "let the calculator
 // derive it". It reads itself into a SizingInput with each value's origin ("typed", or "ldif" for the entry count an
-// LDIF measure filled in) and shows an error next to the field it names. Field names are the CLI's option names
-// (SizingInput::validate): threads, dbcache-mb, entry-cache-mb, import-cache-mb, entries,
-// entry-cache-bytes-per-entry, db-size-mb, users.
+// LDIF measure filled in) and shows an error next to the field it names, in the form's words (the field's label).
+// Field ids are the CLI's option names without dashes (SizingInput::validate): threads, cpus, dbcache-mb,
+// entry-cache-mb, import-cache-mb, entries, entry-cache-bytes-per-entry, db-size-mb, users.
 class SizingForm final : public QWidget
 {
     Q_OBJECT
@@ -53,6 +53,9 @@ public:
     void setLdifBusy(bool busy, const QString& text = {});
 
     static QString fieldLabel(const QString& field);
+    // An error as the window says it: the field's label, and every input it refers to by its label (never a CLI
+    // option).
+    static QString windowText(const ProbeError& error);
     static bool serverUses(SizingServer server, const QString& field);
 
 signals:

@@ -53,6 +53,12 @@ SizingPage::SizingPage(ProbeRunner* runner, QWidget* parent)
     m_saveButton->setObjectName(QStringLiteral("saveHistoryButton"));
     m_saveButton->setToolTip(tr("Keep this sizing (inputs, every number and its reasoning) in the run history"));
     connect(m_saveButton, &QPushButton::clicked, this, &SizingPage::saveInHistory);
+    m_closeButton = new QPushButton(tr("Close the saved sizing"), this);
+    m_closeButton->setObjectName(QStringLiteral("closeSavedButton"));
+    m_closeButton->setToolTip(tr("Back to your own inputs"));
+    m_closeButton->hide();
+    connect(m_closeButton, &QPushButton::clicked, this, &SizingPage::closeSaved);
+    formLayout->addWidget(m_closeButton);
     formLayout->addWidget(m_serverButton);
     formLayout->addWidget(m_saveButton);
     formLayout->addWidget(m_serverLabel);
@@ -98,6 +104,7 @@ void SizingPage::recompute()
     if (!error.isError())
         r = ServerSizing::compute(in, &error);
     if (!r) {
+        m_result.reset(); // a result belongs to the inputs that made it
         m_form->showError(error);
         m_view->setInvalid(m_form->errorText());
         emit statusMessage(m_form->errorText());
@@ -114,12 +121,17 @@ RunRecord SizingPage::record() const
 {
     if (m_saved)
         return *m_saved;
+    // Computed from the inputs on the form now (pure and fast), never a result shown for earlier ones.
     SizingInput in;
-    if (!m_result || m_form->readInput(&in).isError())
+    if (m_form->readInput(&in).isError())
         return {};
     applyLive(&in);
+    ProbeError error;
+    const auto result = ServerSizing::compute(in, &error);
+    if (!result)
+        return {};
     const auto& ldif = m_form->ldifStats();
-    RunRecord rec = ServerSizing::buildRecord(in, *m_result, ldif ? &*ldif : nullptr);
+    RunRecord rec = ServerSizing::buildRecord(in, *result, ldif ? &*ldif : nullptr);
     if (m_live) {
         rec.server = m_live->identity.toJson();
         rec.extra.insert(QStringLiteral("server_inventory"), m_live->toJson());

@@ -8,7 +8,9 @@
 #include "core/sizing/sizinginput.h"
 #include "ui/pages/page.h"
 
+#include <QHash>
 #include <QString>
+#include <QVariant>
 
 #include <functional>
 #include <memory>
@@ -41,7 +43,11 @@ public:
     // (the form is editable again and computes anew); refused while an LDIF or a server is being read.
     bool showsKind(const QString& kind) const override { return kind == u"sizing"; }
     bool showRecord(const RunRecord& record, QString* error = nullptr) override;
+    // A saved sizing is shown (Start stays enabled: it computes the user's own inputs at once, and closes it).
     bool showingSaved() const { return m_saved.has_value(); }
+    // Leaves a saved sizing: the form gets the user's own inputs back (as they were before it was opened).
+    void closeSaved();
+    QPushButton* closeSavedButton() const { return m_closeButton; }
 
     SizingForm* form() const { return m_form; }
     SizingResultView* resultView() const { return m_view; }
@@ -101,5 +107,7 @@ private:
     QLabel* m_serverLabel = nullptr;
     QPushButton* m_saveButton = nullptr;
     std::optional<RunRecord> m_saved;
+    QPushButton* m_closeButton = nullptr;
+    QHash<const QWidget*, QVariant> m_userInputs; // the form before a saved sizing was opened (FormMemory::Snapshot)
     bool m_made = false;
 };

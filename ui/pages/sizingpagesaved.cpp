@@ -1,6 +1,7 @@
 // The Sizing page with a saved "sizing" record (File → Open record…, the History page's "open"), read-only.
 #include "core/sizing/ldifstats.h"
 #include "core/sizing/serversizing.h"
+#include "ui/formmemory.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
 #include "ui/widgets/sizingresultview.h"
@@ -23,6 +24,8 @@ bool SizingPage::showRecord(const RunRecord& record, QString* error)
         return false;
     }
     m_debounce->stop();
+    if (!m_saved)
+        m_userInputs = FormMemory::snapshot(m_form);
     m_live.reset();
     m_form->clearLdifStats();
     m_view->setLdifStats(nullptr);
@@ -48,18 +51,31 @@ void SizingPage::setSavedMode(const std::optional<RunRecord>& saved)
     m_form->setEnabled(editable);
     m_serverButton->setEnabled(editable);
     m_saveButton->setEnabled(editable);
+    m_closeButton->setVisible(!editable);
 }
 
-// Back to a sizing made now (Start, an LDIF measure, a server read). The window drops its "viewing a saved run"
-// banner when a page starts a run; a sizing computes at once, so Start says it started and finished.
+void SizingPage::closeSaved()
+{
+    if (!m_saved)
+        return;
+    leaveSaved();
+    {
+        const QSignalBlocker quiet(m_form);
+        FormMemory::apply(m_userInputs);
+    }
+    m_form->clearLdifStats();
+    m_view->setLdifStats(nullptr);
+    recompute();
+    emit statusMessage(tr("Saved sizing closed: your own inputs are back"));
+}
+
+// Back to a sizing made now (Start, an LDIF measure, a server read): the window drops its "viewing a saved run"
+// banner. Start stays enabled while a saved sizing is shown (it computes the user's own inputs at once).
 void SizingPage::leaveSaved()
 {
     if (!m_saved)
         return;
     m_serverLabel->clear();
     setSavedMode(std::nullopt);
-    if (!isRunning()) {
-        emit runningChanged(true);
-        emit runningChanged(false);
-    }
+    emit showingSavedChanged(false);
 }

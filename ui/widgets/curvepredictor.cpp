@@ -129,10 +129,17 @@ void CurvePredictor::update()
             m_ramForTarget->setText(tr("out of reach: the fully cached rate (1/t_hit) is %1 ops/s")
                                         .arg(Units::formatNumber(1.0 / m_fit->tHit, 1)));
         } else {
-            const double coverage = m_fit->entries > 0 ? *need / (double(m_fit->entries) * *bytes) : 0;
+            const double all = double(m_fit->entries) * *bytes;
+            const auto pct = [all](double b) { return Units::formatNumber(all > 0 ? b / all * 100 : 0, 1); };
+            const CurveFit::BytesRange range = m_fit->cacheBytesRangeFor(*t, *bytes);
+            const QString low = Units::formatNumber(range.low.value_or(*need) / 1e6, 1);
+            const QString high
+                = range.high ? Units::formatNumber(*range.high / 1e6, 1) : tr("more than every entry cached gives");
             m_ramForTarget->setText(
-                tr("<b>%1 MB</b> of entry cache (%2 % of the entries)")
-                    .arg(Units::formatNumber(*need / 1e6, 1), Units::formatNumber(coverage * 100, 1)));
+                tr("%1 – %2 MB of entry cache (%3 – %4 % of the entries) within the fit's band; the fit's own line: "
+                   "%5 MB")
+                    .arg(low, high, pct(range.low.value_or(*need)), range.high ? pct(*range.high) : tr("100+"),
+                        Units::formatNumber(*need / 1e6, 1)));
             if (!why.isEmpty())
                 m_ramForTarget->setToolTip(why);
         }
@@ -140,7 +147,11 @@ void CurvePredictor::update()
     const auto ram = number(m_ramEdit);
     if (!ram)
         m_opsForRam->setText(tr("type an entry cache size"));
-    else
-        m_opsForRam->setText(
-            tr("<b>%1 ops/s</b>").arg(Units::formatNumber(m_fit->opsForCacheBytes(*ram * 1e6, *bytes), 0)));
+    else {
+        const CurveFit::Band band = m_fit->opsBandForCacheBytes(*ram * 1e6, *bytes);
+        const QString high = std::isfinite(band.high) ? Units::formatNumber(band.high, 0) : tr("unbounded");
+        m_opsForRam->setText(tr("%1 – %2 ops/s within the fit's band; the fit's own line: %3 ops/s")
+                                 .arg(Units::formatNumber(band.low, 0), high,
+                                     Units::formatNumber(m_fit->opsForCacheBytes(*ram * 1e6, *bytes), 0)));
+    }
 }

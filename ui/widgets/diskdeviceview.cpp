@@ -31,7 +31,8 @@ void DiskDeviceView::clear()
     m_points.clear();
 }
 
-DiskDeviceView::Points DiskDeviceView::addSamples(const SampleBatch& samples, const Label& label, bool iops)
+DiskDeviceView::Points DiskDeviceView::addSamples(
+    const SampleBatch& samples, const Label& label, const Writes& writes, bool iops)
 {
     Points fresh;
     QHash<QString, QList<QPointF>> latency;
@@ -51,11 +52,14 @@ DiskDeviceView::Points DiskDeviceView::addSamples(const SampleBatch& samples, co
         const auto rb = DiskDeviceSum::witnesses(d, &F::readBytes), wb = DiskDeviceSum::witnesses(d, &F::writeBytes);
         const auto ri = DiskDeviceSum::witnesses(d, &F::readIos), wi = DiskDeviceSum::witnesses(d, &F::writeIos);
         const auto ms = DiskDeviceSum::witnesses(d, &F::ioMs);
-        if (secs > 0 && rb && wb)
-            sp.mbPerSec << QPointF(s.t, (*rb + *wb) / 1e6 / secs);
-        if (secs > 0 && ri && wi)
-            sp.iops << QPointF(s.t, (*ri + *wi) / secs);
-        if (secs > 0 && (iops ? ri && wi : rb && wb))
+        const bool write = writes(s.series);
+        const auto bytes = write ? wb : rb;
+        const auto ios = write ? wi : ri;
+        if (secs > 0 && bytes)
+            sp.mbPerSec << QPointF(s.t, *bytes / 1e6 / secs);
+        if (secs > 0 && ios)
+            sp.iops << QPointF(s.t, *ios / secs);
+        if (secs > 0 && (iops ? ios : bytes))
             fresh[s.series] << (iops ? sp.iops : sp.mbPerSec).last();
         if (ri && wi && ms && *ri + *wi > 0) {
             const QString name = label(s.series);

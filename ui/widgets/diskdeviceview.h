@@ -27,11 +27,14 @@ public:
     static QString deviceSeries(const QString& label);
 
     using Label = std::function<QString(const QString& series)>;
+    // Whether the test of a series writes (seq-write, rand-write, commit, dd) or reads.
+    using Writes = std::function<bool(const QString& series)>;
     using Points = QHash<QString, QList<QPointF>>; // by the samples' series
     void clear();
     // Takes the disk samples of a batch that carry `devices`; draws their latency and returns their device
-    // throughput (MB/s, or IOPS when iops is set) by series, for the page's chart.
-    Points addSamples(const SampleBatch& samples, const Label& label, bool iops);
+    // throughput in the test's direction (a read test: the device's reads; MB/s, or IOPS when iops is set) by
+    // series, for the page's chart. The other direction is not the test's (the record warns of it: device-other-io).
+    Points addSamples(const SampleBatch& samples, const Label& label, const Writes& writes, bool iops);
     // At the end of a run: says so in the chart when no interval had the disks' counters.
     void finish();
     QList<QPointF> throughput(const QString& series, bool iops) const;

@@ -1,5 +1,6 @@
 #include "ui/widgets/probeview.h"
 
+#include "core/common/proberror.h"
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
 #include "ui/widgets/notestyle.h"
@@ -139,7 +140,7 @@ void ProbeView::setRecord(const RunRecord& record)
     }
     if (record.status != u"ok") {
         m_failureLabel->setText(
-            record.status == u"cancelled" ? tr("Cancelled.") : tr("Probe failed: %1").arg(record.failure));
+            record.status == u"cancelled" ? tr("Cancelled.") : tr("Probe failed: %1").arg(failureText(record)));
         m_failureLabel->show();
     }
     const QJsonObject t = record.summary.value(QStringLiteral("timings_ms")).toObject();
@@ -233,4 +234,14 @@ QString ProbeView::serverText() const
 QString ProbeView::tlsKeyText() const
 {
     return m_keyLabel ? m_keyLabel->text() : QString();
+}
+
+QString ProbeView::failureText(const RunRecord& record) const
+{
+    const QJsonObject cause = record.extra.value(QStringLiteral("failure_cause")).toObject();
+    if (!m_namer || cause.isEmpty())
+        return record.failure;
+    ProbeError e;
+    e.detail = cause.value(QStringLiteral("detail")).toString();
+    return e.detailNaming(m_namer);
 }

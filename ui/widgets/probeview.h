@@ -2,6 +2,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QFormLayout;
 class QGroupBox;
 class QJsonObject;
@@ -20,6 +22,11 @@ public:
     Q_DISABLE_COPY_MOVE(ProbeView)
 
     void setRecord(const RunRecord& record);
+    // How the window names an input a failure refers to (the connection form's labels); without one, the record's
+    // own sentence (the CLI's option names) is shown.
+    void setFieldNamer(std::function<QString(const QString& field)> namer) { m_namer = std::move(namer); }
+    // The failure as the window says it: the cause in the form's words, where the record holds one.
+    QString failureText(const RunRecord& record) const;
     void clear();
 
     QString serverKind() const { return m_kind; }
@@ -29,6 +36,7 @@ public:
     QTreeWidget* rootDseTree() const { return m_rootDse; }
 
 private:
+    std::function<QString(const QString& field)> m_namer;
     void setTls(const QJsonObject& tls);
     void setRootDse(const QJsonObject& dse);
 

@@ -136,8 +136,10 @@ QString SizingResultView::termsLine(const SizingResult& r)
 
 QString SizingResultView::recommendationHtml(const Recommendation& r)
 {
-    QString h
-        = QStringLiteral("<h3 style='margin-bottom:2px'>%1: %2</h3>").arg(esc(r.name), esc(valueText(r.value, r.unit)));
+    QString h = QStringLiteral("<h3 style='margin-bottom:2px'>%1: %2</h3>").arg(esc(r.name), esc(changeText(r)));
+    if (r.change() == u"lower")
+        h += QStringLiteral("<div style='color:%2'><b>%1</b></div>")
+                 .arg(tr("Lower than the server has now: see the note"), NoteStyle::warnColourNow().name());
     h += QStringLiteral("<div><i>%1</i></div>").arg(esc(r.formula));
     if (!r.computation.isEmpty())
         h += QStringLiteral("<div style='font-family:monospace'>%1</div>").arg(esc(r.computation));
@@ -155,10 +157,22 @@ QString SizingResultView::recommendationHtml(const Recommendation& r)
     return h;
 }
 
+QString SizingResultView::changeText(const Recommendation& r)
+{
+    QString proposed = valueText(r.value, r.unit);
+    if (!r.isSetting)
+        return proposed;
+    if (!r.current)
+        return tr("%1 (now: not read; \"Read from the LDAP page's server\" reads it)").arg(proposed);
+    const QString now = valueText(*r.current, r.unit);
+    if (r.change() == u"keep")
+        return tr("%1 → %1 (keep)").arg(now);
+    return tr("%1 → %2").arg(now, proposed);
+}
+
 void SizingResultView::setResult(const SizingResult& r)
 {
     m_invalidLabel->hide();
-    m_tabs->setEnabled(true);
     const QJsonValue total = r.terms.value(QStringLiteral("total_ram_mb"));
     m_totalLabel->setText(total.isDouble() ? tr("Total RAM: %1").arg(mb(total.toDouble()))
                                            : tr("Total RAM: not computed for this server"));
@@ -185,9 +199,16 @@ void SizingResultView::setResult(const SizingResult& r)
 
 void SizingResultView::setInvalid(const QString& why)
 {
-    m_invalidLabel->setText(tr("Not updated: %1").arg(why));
+    m_invalidLabel->setText(tr("No result for these inputs: %1").arg(why));
     m_invalidLabel->show();
-    m_tabs->setEnabled(false);
+    m_totalLabel->setText(tr("Total RAM: –"));
+    m_termsLabel->clear();
+    m_warnings->setWarnings({});
+    m_recommendations->clear();
+    m_count = 0;
+    m_applyFormat->clear();
+    m_apply->clear();
+    m_copyButton->setEnabled(false);
 }
 
 void SizingResultView::setLdifStats(const LdifStats* s)

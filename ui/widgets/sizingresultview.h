@@ -25,7 +25,8 @@ public:
     Q_DISABLE_COPY_MOVE(SizingResultView)
 
     void setResult(const SizingResult& result);
-    // Keeps the last result on screen, greyed, under a note of why there is no new one.
+    // No result for the inputs on the form: the last one goes (its numbers and its change belong to other inputs),
+    // and a note says why there is none.
     void setInvalid(const QString& why);
     void setLdifStats(const LdifStats* stats);
 
@@ -40,6 +41,9 @@ public:
 
     // One recommendation as HTML (value + unit, formula, computation, inputs with origin, source, note).
     static QString recommendationHtml(const Recommendation& r);
+    // A setting as "current → proposed" ("2,000 MB → 2,926.8 MB"); the current value unknown says so; a computed
+    // quantity (total RAM) is its value alone.
+    static QString changeText(const Recommendation& r);
     // "base 29 MB + dbcache 685 MB + …" from the summary terms of a server kind.
     static QString termsLine(const SizingResult& result);
 
