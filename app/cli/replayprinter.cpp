@@ -41,11 +41,12 @@ void printRate(std::FILE* out, const QJsonObject& fidelity)
         return;
     }
     const auto r = ReplayFidelity::RateFidelity::fromJson(v.toObject());
-    std::fprintf(out, "  rate: %.2f operations/s achieved, %.2f logged (difference %s, %s: within %.0f %%)\n",
-        r.achievedOpsPerS, r.loggedOpsPerS, qPrintable(pct(r.difference())), r.passed() ? "passed" : "FAILED",
+    std::fprintf(out,
+        "  rate: %.2f operations/s answered (%.2f sent), %.2f logged (difference %s, %s: within %.0f %%)\n",
+        r.achievedOpsPerS, r.sentOpsPerS, r.loggedOpsPerS, qPrintable(pct(r.difference())), r.passed() ? "passed" : "FAILED",
         ReplayFidelity::kRateTolerance * 100.0);
     std::fprintf(out,
-        "  rate per second, |achieved - logged| / logged: p50 %s, p99 %s, max %s over %llu s (%llu without "
+        "  rate per second, |answered - logged| / logged: p50 %s, p99 %s, max %s over %llu s (%llu without "
         "logged operations)\n",
         qPrintable(pct(r.perSecondP50)), qPrintable(pct(r.perSecondP99)), qPrintable(pct(r.perSecondMax)),
         static_cast<unsigned long long>(r.seconds - r.quietSeconds), static_cast<unsigned long long>(r.quietSeconds));

@@ -198,6 +198,14 @@ RateFidelity RateFidelity::of(const std::vector<uint64_t>& logged, const std::ve
     return r;
 }
 
+void RateFidelity::setSent(const std::vector<uint64_t>& sentPerSecond)
+{
+    uint64_t all = 0;
+    for (size_t s = 0; s < seconds && s < sentPerSecond.size(); ++s)
+        all += sentPerSecond[s];
+    sentOpsPerS = seconds > 0 ? double(all) / double(seconds) : 0;
+}
+
 QJsonObject RateFidelity::toJson() const
 {
     auto opt = [](const std::optional<double>& v) {
@@ -207,7 +215,8 @@ QJsonObject RateFidelity::toJson() const
         { QStringLiteral("quiet_seconds"), double(quietSeconds) }, { QStringLiteral("p50"), opt(perSecondP50) },
         { QStringLiteral("p99"), opt(perSecondP99) }, { QStringLiteral("max"), opt(perSecondMax) } };
     return QJsonObject { { QStringLiteral("logged_ops_per_s"), round2(loggedOpsPerS) },
-        { QStringLiteral("achieved_ops_per_s"), round2(achievedOpsPerS) }, { QStringLiteral("ratio"), opt(ratio) },
+        { QStringLiteral("achieved_ops_per_s"), round2(achievedOpsPerS) },
+        { QStringLiteral("sent_ops_per_s"), round2(sentOpsPerS) }, { QStringLiteral("ratio"), opt(ratio) },
         { QStringLiteral("difference"), opt(difference()) }, { QStringLiteral("tolerance"), kRateTolerance },
         { QStringLiteral("passed"), passed() }, { QStringLiteral("per_second"), perSecond } };
 }
@@ -218,6 +227,7 @@ RateFidelity RateFidelity::fromJson(const QJsonObject& o)
     RateFidelity r;
     r.loggedOpsPerS = o.value(QStringLiteral("logged_ops_per_s")).toDouble();
     r.achievedOpsPerS = o.value(QStringLiteral("achieved_ops_per_s")).toDouble();
+    r.sentOpsPerS = o.value(QStringLiteral("sent_ops_per_s")).toDouble();
     r.ratio = opt(o.value(QStringLiteral("ratio")));
     const QJsonObject ps = o.value(QStringLiteral("per_second")).toObject();
     r.seconds = uint64_t(ps.value(QStringLiteral("seconds")).toDouble());
@@ -249,8 +259,9 @@ Verdict rateVerdict(const RateFidelity& rate)
     return Verdict { QStringLiteral("replayed rate within %1 % of the log's").arg(kRateTolerance * 100.0),
         QStringLiteral("the log's own rate (its timestamps, after --speed)"), rate.passed(),
         std::round(pct * 100) / 100, kRateTolerance * 100.0, QStringLiteral("%"),
-        QStringLiteral("%1 operations/s achieved, %2 logged")
+        QStringLiteral("%1 operations/s answered (%2 sent), %3 logged")
             .arg(rate.achievedOpsPerS, 0, 'f', 2)
+            .arg(rate.sentOpsPerS, 0, 'f', 2)
             .arg(rate.loggedOpsPerS, 0, 'f', 2),
         QStringLiteral("replay-rate") };
 }

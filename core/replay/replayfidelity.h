@@ -33,7 +33,8 @@ inline constexpr double kRateTolerance = 0.05; // the rate verdict: achieved wit
 // later than the schedule's last second is not in the achieved count: a replay that fell behind shows.
 struct RateFidelity
 {
-    double loggedOpsPerS = 0, achievedOpsPerS = 0;
+    double loggedOpsPerS = 0, achievedOpsPerS = 0; // achieved: the server's answers per second
+    double sentOpsPerS = 0; // the requests the replay sent per second over the same seconds
     std::optional<double> ratio; // achieved / logged over the span (none when the schedule is empty)
     uint64_t seconds = 0; // the schedule's seconds
     uint64_t quietSeconds = 0; // of them, without a logged operation
@@ -44,8 +45,9 @@ struct RateFidelity
     bool passed() const; // difference() <= kRateTolerance
     QJsonObject toJson() const;
     static RateFidelity fromJson(const QJsonObject& o);
-    // logged: the schedule's operations per second; achieved: the sends per second of the replay.
+    // logged: the schedule's operations per second; achieved: the answers per second the replay received.
     static RateFidelity of(const std::vector<uint64_t>& logged, const std::vector<uint64_t>& achieved);
+    void setSent(const std::vector<uint64_t>& sentPerSecond); // sentOpsPerS over the schedule's seconds
 };
 
 std::vector<uint64_t> scheduledPerSecond(const ReplayPlan& plan); // the plan's sends by scheduled second

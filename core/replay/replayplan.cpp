@@ -12,6 +12,21 @@ namespace {
 
 constexpr uint64_t kSecondNs = 1000000000ULL;
 constexpr int kMappingShown = 20;
+// A client that acts on a result sends its next request within about a millisecond of it; one whose next request
+// came later than this after the result was keeping its own pace, and the replay keeps that pace even when the
+// replayed answer is late.
+constexpr uint64_t kReactionNs = 2000000ULL;
+
+// May this request go before the previous one's answer is in? When the log shows it sent before that answer, or
+// sent well after it (not in reaction to it: only a log with sub-second times can tell); never after a bind
+// (RFC 4511 4.2.1: nothing is sent while a bind is in progress), nor when the log has no time for that answer.
+bool mayOverlap(const WorkloadOp* prev, const WorkloadOp& op, bool secondTimes)
+{
+    if (!prev || !prev->resultOffsetNs || prev->kind == WorkloadOpKind::Bind)
+        return false;
+    return op.offsetNs < *prev->resultOffsetNs
+        || (!secondTimes && op.offsetNs - *prev->resultOffsetNs >= kReactionNs);
+}
 
 bool isWrite(WorkloadOpKind k)
 {
@@ -386,6 +401,7 @@ void Planner::schedule(ReplayPlan& plan)
     const uint64_t limit = m_s.durationSec > 0 && t != ReplaySpec::Timing::AsFastAsPossible
         ? uint64_t(m_s.durationSec * 1e9)
         : UINT64_MAX;
+    const bool secondTimes = m_w.secondTimestamps();
     uint64_t first = UINT64_MAX, last = 0;
     for (size_t c = 0; c < m_w.connections.size(); ++c) {
         const WorkloadConnection& wc = m_w.connections[c];
@@ -398,7 +414,7 @@ void Planner::schedule(ReplayPlan& plan)
             ReplayOp& r = cp.ops[i];
             r.atNs = std::max(at(wc.ops[i].offsetNs, { c, i }), cp.openAtNs);
             const WorkloadOp* prev = i > 0 ? &wc.ops[i - 1] : nullptr;
-            r.mayOverlap = prev && prev->resultOffsetNs && wc.ops[i].offsetNs < *prev->resultOffsetNs;
+            r.mayOverlap = mayOverlap(prev, wc.ops[i], secondTimes);
             if (r.atNs > limit) {
                 if (r.action != ReplayOp::Action::Unbind)
                     ++plan.cutByDuration;

@@ -20,6 +20,14 @@ namespace Replay {
 
 namespace {
 
+void addPerSecond(std::vector<uint64_t>& into, const std::vector<uint64_t>& from)
+{
+    if (into.size() < from.size())
+        into.resize(from.size(), 0);
+    for (size_t i = 0; i < from.size(); ++i)
+        into[i] += from[i];
+}
+
 constexpr uint64_t kStartLeadNs = 100000000ULL; // the threads start this long before time 0, and wait for it
 constexpr uint64_t kWatermarkWaitNs = 100000000ULL;
 
@@ -295,11 +303,8 @@ void ReplayRun::stopWorkers()
     for (auto& w : m_workers) {
         for (size_t i = 0; i < m_byTemplate.size() && i < w->byTemplate().size(); ++i)
             m_byTemplate[i].merge(w->byTemplate()[i]);
-        const auto& sent = w->sentPerSecond();
-        if (m_sentPerSecond.size() < sent.size())
-            m_sentPerSecond.resize(sent.size(), 0);
-        for (size_t i = 0; i < sent.size(); ++i)
-            m_sentPerSecond[i] += sent[i];
+        addPerSecond(m_sentPerSecond, w->sentPerSecond());
+        addPerSecond(m_answeredPerSecond, w->answeredPerSecond());
     }
 }
 
@@ -349,8 +354,11 @@ void ReplayRun::summarise()
     // Open loop: the achieved rate against the log's, whole run and per second, and its verdict.
     fidelity.insert(QStringLiteral("rate"), QJsonValue(QJsonValue::Null));
     if (!m_plan->closedLoop) {
-        const auto rate
-            = ReplayFidelity::RateFidelity::of(ReplayFidelity::scheduledPerSecond(*m_plan), m_sentPerSecond);
+        // Achieved: what the server answered in each second (a server that stalls fails it, however punctually
+        // the requests left); offered: what was sent.
+        auto rate
+            = ReplayFidelity::RateFidelity::of(ReplayFidelity::scheduledPerSecond(*m_plan), m_answeredPerSecond);
+        rate.setSent(m_sentPerSecond);
         fidelity.insert(QStringLiteral("rate"), rate.toJson());
         m_rec.verdicts << ReplayFidelity::rateVerdict(rate);
     }

@@ -76,6 +76,7 @@ private:
     ReplayStats m_total;
     std::vector<LoadCounts> m_byTemplate;
     std::vector<uint64_t> m_sentPerSecond; // every thread's sends, by second after t0
+    std::vector<uint64_t> m_answeredPerSecond; // every thread's answers received, by second after t0
     bool m_cancelled = false;
     int64_t m_next = 0;
     uint64_t m_t0 = 0, m_tEnd = 0, m_endAll = UINT64_MAX;

@@ -287,16 +287,24 @@ void ReplayWorker::sendDue(Conn& c, uint64_t now, uint64_t& wake)
     }
 }
 
-// A send inside the measured span: its second (the achieved rate) and, open loop, how late it left.
-void ReplayWorker::countSend(uint64_t now, uint64_t lagNs, bool openLoop)
+// One more in the second of `now` after time 0, when `now` is inside the measured span.
+bool ReplayWorker::countInSecond(std::vector<uint64_t>& perSecond, uint64_t now) const
 {
     const uint64_t t0 = m_shared.clock.t0();
     if (now > m_shared.endNs.load(std::memory_order_relaxed) || now < t0)
-        return;
+        return false;
     const auto second = size_t((now - t0) / 1000000000ULL);
-    if (m_sentPerSecond.size() <= second)
-        m_sentPerSecond.resize(second + 1, 0);
-    ++m_sentPerSecond[second];
+    if (perSecond.size() <= second)
+        perSecond.resize(second + 1, 0);
+    ++perSecond[second];
+    return true;
+}
+
+// A send inside the measured span: its second (the offered rate) and, open loop, how late it left.
+void ReplayWorker::countSend(uint64_t now, uint64_t lagNs, bool openLoop)
+{
+    if (!countInSecond(m_sentPerSecond, now))
+        return;
     if (!openLoop)
         return;
     std::lock_guard lock(m_mutex);
@@ -361,6 +369,7 @@ void ReplayWorker::drain(Conn& c, uint64_t now)
             continue; // abandoned after a timeout
         const uint64_t latency = now > it->startNs ? now - it->startNs : 0;
         record(c.plan->ops[it->op], done.resultCode, done.entries, now, &latency);
+        countInSecond(m_answeredPerSecond, now); // the achieved rate: what the server answered, when
         c.inflight.erase(it);
     }
     if (n < 0)

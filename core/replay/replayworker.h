@@ -70,6 +70,8 @@ public:
     const std::vector<LoadCounts>& byTemplate() const { return m_byTemplate; }
     // After run() returned: the operations sent in each second after time 0 (inside the measured span).
     const std::vector<uint64_t>& sentPerSecond() const { return m_sentPerSecond; }
+    // After run() returned: the server's answers received in each second after time 0 (inside the measured span).
+    const std::vector<uint64_t>& answeredPerSecond() const { return m_answeredPerSecond; }
 
     static uint64_t nowNs();
 
@@ -113,6 +115,7 @@ private:
     void sendDue(Conn& c, uint64_t now, uint64_t& wake);
     bool send(Conn& c, size_t index, uint64_t startNs);
     void countSend(uint64_t now, uint64_t lagNs, bool openLoop);
+    bool countInSecond(std::vector<uint64_t>& perSecond, uint64_t now) const;
     void drain(Conn& c, uint64_t now);
     void lost(Conn& c, uint64_t now, int code);
     void close(Conn& c);
@@ -130,6 +133,7 @@ private:
     std::vector<LdapSession::Completion> m_done;
     std::vector<LoadCounts> m_byTemplate;
     std::vector<uint64_t> m_sentPerSecond;
+    std::vector<uint64_t> m_answeredPerSecond;
     std::atomic<uint64_t> m_watermark { 0 };
     std::atomic<bool> m_finished { false };
     std::atomic<double> m_cpuSeconds { 0 };

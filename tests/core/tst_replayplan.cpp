@@ -166,16 +166,22 @@ void TstReplayPlan::overlapOnlyWhereTheLogShowsIt()
 {
     Workload w = baseWorkload();
     WorkloadConnection c;
-    // op0: 0..10 ms; op1 asked at 5 ms (before op0's result: may overlap), answered at 30; op2 asked at 40 (after).
-    // op3 has a predecessor without a result in the log: it waits.
-    c.ops = { search(0, "v1", 10), search(5, "v2", 30), search(40, "v3"), search(41, "v4") };
+    // op0: 0..10 ms; op1 asked at 5 ms (before op0's result: may overlap), answered at 30; op2 asked at 31, 1 ms
+    // after op1's answer (a reaction to it: waits), answered at 32; op3 asked at 45, 13 ms after that answer (the
+    // client's own pace: may overlap). op4 has a predecessor without a result in the log: it waits.
+    WorkloadOp bind = dnOp(WorkloadOpKind::Bind, 1, 60, QStringLiteral("u1"));
+    bind.resultOffsetNs = 61 * kMs;
+    c.ops = { search(0, "v1", 10), search(5, "v2", 30), search(31, "v3", 32), search(45, "v4"), search(50, "v5"),
+        bind, search(90, "v6") };
     w.connections = { c };
     const ReplayPlan p = makePlan(w, baseSpec());
     const auto& ops = p.connections[0].ops;
     QVERIFY(!ops[0].mayOverlap);
     QVERIFY(ops[1].mayOverlap);
     QVERIFY(!ops[2].mayOverlap);
-    QVERIFY(!ops[3].mayOverlap);
+    QVERIFY(ops[3].mayOverlap);
+    QVERIFY(!ops[4].mayOverlap);
+    QVERIFY2(!ops[6].mayOverlap, "after a bind, even 29 ms after its answer, the next request waits for it");
 }
 
 void TstReplayPlan::mappingKeepsTheFrequencyRanks()

@@ -760,8 +760,8 @@ void TstReplay::rateFidelityFailsWhenTheServerStops()
     QCOMPARE(
         ok.value("verdicts").toArray().first().toObject().value("requirement_id").toString(), QString("replay-rate"));
     QVERIFY2(out.contains("rate per second") && out.contains("passed"), out.constData());
-    // The server stopped from about 1.8 s to 4 s of a 3 s log: the last second's searches leave after the log's
-    // span (each waits for its previous one's answer), so the achieved rate falls short: the verdict fails.
+    // The server stopped from about 1.8 s to 4 s of a 3 s log: the requests still leave on time, but the answers
+    // of the last second come after the log's span, so the achieved (answered) rate falls short: the verdict fails.
     const QString json = m_dir.filePath("stopped.json");
     QProcess cli;
     cli.start(QStringLiteral(DIRBENCH_CLI_PATH), baseArgs(path) + QStringList { "--no-history", "--json", json });
@@ -793,10 +793,13 @@ void TstReplay::rateFidelityFailsWhenTheServerStops()
     QVERIFY(late.value("difference").toDouble() > 0.05);
     QVERIFY(late.value("per_second").toObject().value("p99").toDouble() > 0.05);
     QVERIFY(!r.value("verdicts").toArray().first().toObject().value("passed").toBool());
+    // What tells the stall from a slow replay: the requests went out (more sent than answered), or, had the replay
+    // itself fallen behind, the warning that its sends left late.
     bool warned = false;
     for (const auto& v : r.value("warnings").toArray())
         warned = warned || v.toObject().value("code").toString() == "schedule-late";
-    QVERIFY(warned);
+    const double sent = late.value("sent_ops_per_s").toDouble();
+    QVERIFY2(sent > late.value("achieved_ops_per_s").toDouble() || warned, qPrintable(QString::number(sent)));
 }
 
 QTEST_GUILESS_MAIN(TstReplay)
