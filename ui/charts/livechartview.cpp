@@ -103,6 +103,13 @@ LiveChartView::LiveChartView(QWidget* parent)
     // A live chart moves its items at every batch (series, axes, grid lines): a BSP index of them is rebuilt each
     // time (a queued update of the scene per change), which a scene of a few dozen items does not need.
     m_view->scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+    // A plot made lower may hold fewer labels on its vertical axes: the ticks follow (at most once per change).
+    connect(m_chart, &QChart::plotAreaChanged, this, [this](const QRectF& area) {
+        if (int(area.height()) != m_plotHeight) {
+            m_plotHeight = int(area.height());
+            requestRescale();
+        }
+    });
     // The whole view (plot and legend) has the minimum: a caller that lowers it shrinks the plot, never drops the
     // legend or cuts the plot's axis off.
     setMinimumHeight(200);
@@ -312,6 +319,14 @@ void LiveChartView::resizeEvent(QResizeEvent* event)
     updatePlaceholder();
 }
 
+int LiveChartView::verticalIntervals() const
+{
+    // QtCharts gives each of n labels (n - 1 intervals) the axis height / n, less twice its padding (4 px).
+    const double lineHeight = QFontMetricsF(m_yAxis->labelsFont()).height() + 2 * 4 + 1;
+    const int labels = int(m_chart->plotArea().height() / lineHeight);
+    return std::clamp(labels - 1, 2, 6);
+}
+
 void LiveChartView::setMinimumXRange(double min, double max)
 {
     m_minX = min;
@@ -409,8 +424,9 @@ void LiveChartView::rescale()
             yMax = r.min + 1;
         // Up to the next tick: the axis (and its labels, text items) then changes only when the data crosses a
         // tick, not at every batch whose maximum moves a little.
-        const double step = niceStep(yMax - r.min, 6);
+        const int intervals = verticalIntervals();
+        const double step = niceStep(yMax - r.min, intervals);
         yMax = r.min + std::ceil((yMax - r.min) / step - 1e-9) * step;
-        setAxis(axis, r.min, yMax, 6);
+        setAxis(axis, r.min, yMax, intervals);
     }
 }

@@ -101,6 +101,9 @@ private:
     QLineSeries* seriesFor(const QString& name, Axis axis);
     void rescale();
     void requestRescale(); // now, or at the end of the batch
+    // How many intervals the vertical axes may have: each label needs its line's height, or QtCharts elides it
+    // to "..." (a short chart, at a large text size).
+    int verticalIntervals() const;
     void updatePlaceholder();
     void fitTitle();
 
@@ -119,6 +122,7 @@ private:
     QStringList m_order;
     int m_maxPoints = 20000;
     int m_batchDepth = 0;
+    int m_plotHeight = -1;
     bool m_rescalePending = false;
     bool m_rightAttached = false; // shown, with a series on it
     double m_minX = 0;
