@@ -20,6 +20,7 @@
 #include "ui/widgets/scrolled.h"
 #include "ui/widgets/writeconfirmation.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QProgressBar>
 #include <QPushButton>
@@ -95,9 +96,9 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &LdapPage::closeSaved);
     left->addLayout(buttons);
     left->addWidget(m_progress);
-    auto* leftWidget = new QWidget(this);
-    leftWidget->setLayout(left);
-    leftWidget->setFixedWidth(400);
+    m_leftColumn = new QWidget(this);
+    m_leftColumn->setLayout(left);
+    fitLeftColumn();
 
     m_resultTabs->addTab(m_loadView, tr("Load"));
     m_resultTabs->addTab(m_probeView, tr("Server"));
@@ -105,7 +106,7 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     right->addWidget(m_strip);
     right->addWidget(m_resultTabs, 1);
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(leftWidget);
+    layout->addWidget(m_leftColumn);
     layout->addLayout(right, 1);
 
     m_probeView->setFieldNamer(
@@ -379,4 +380,19 @@ void LdapPage::lockInputs(bool running)
     m_connection->setInputsEnabled(!running);
     m_loadForm->setInputsEnabled(!running);
     m_agentsForm->setInputsEnabled(!running);
+}
+
+// The forms' column: 400 px at the usual text size, wider as the text grows (View → Text size), so no field or
+// label is cut.
+void LdapPage::fitLeftColumn()
+{
+    const int width = m_leftColumn->fontMetrics().horizontalAdvance(QString(64, u'x'));
+    m_leftColumn->setFixedWidth(std::max(400, width));
+}
+
+void LdapPage::changeEvent(QEvent* event)
+{
+    Page::changeEvent(event);
+    if (event->type() == QEvent::FontChange && m_leftColumn)
+        fitLeftColumn();
 }

@@ -79,7 +79,11 @@ signals:
     void runFinished(const RunRecord& record);
     void probeFinished(const RunRecord& record);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void fitLeftColumn();
     void launchLoad(const LdapLoadSpec& spec);
     void startChecked(const LdapLoadSpec& spec);
     void startWithAgents(const LdapLoadSpec& spec);
@@ -117,6 +121,7 @@ private:
     int m_runId = 0;
     int m_checkTicket = 0; // the pending check's; 0 = none
     int m_lastTicket = 0;
+    QWidget* m_leftColumn = nullptr;
     bool m_locked = false; // the inputs are disabled (a check or a run); setRunning acts on a change only
     bool m_probing = false;
     QString m_runLabel;
