@@ -243,6 +243,14 @@ QString publishedPage(const QString& url, const QString& asOf)
     return asOf.isEmpty() ? url : QString(url + u" (" + asOf + u')');
 }
 
+PageLink publishedLink(const QString& url)
+{
+    for (const Page& p : kPages)
+        if (url.contains(QStringView(p.copy)))
+            return { QString(u'“' + s(p.title) + u"”, " + s(p.publisher)), s(p.url) };
+    return {};
+}
+
 bool isCitable(const QString& text)
 {
     const QString t = text.trimmed();

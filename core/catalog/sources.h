@@ -48,6 +48,13 @@ bool hasRepositoryPath(const QString& text);
 // GitHub repositories the catalog read its figures from) becomes "“Title”, Publisher: https://host/page", with the
 // copy and its date after it; an address the catalog does not know stays as it is.
 QString publishedPage(const QString& url, const QString& asOf = {});
+// The same page in parts, for a link: "“Title”, Publisher" and its address; both empty for an unknown address.
+struct PageLink
+{
+    QString label;
+    QString url;
+};
+PageLink publishedLink(const QString& url);
 // False for what is not a source a reader can look up: a command-line flag ("--max-lag-ms"), a resource path of the
 // program (":/dirbench/...", "qrc:/..."), an empty text.
 bool isCitable(const QString& text);

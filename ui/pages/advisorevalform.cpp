@@ -1,5 +1,6 @@
 #include "ui/pages/advisorevalform.h"
 
+#include "core/catalog/sources.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -278,9 +279,14 @@ QString AdvisorEvalForm::resultText() const
     row(tr("Effective"),
         QStringLiteral("<b>%1 MB/s</b> — %2").arg(num(e.effective.mbps), e.bindingText.toHtmlEscaped()));
     QStringList src;
-    for (const auto& s : e.disk->sources)
-        src << QStringLiteral("<a href='%1'>%2</a> (%3)")
-                   .arg(s.url, QUrl(s.url).host(), s.asOf.toHtmlEscaped().left(60));
+    for (const auto& s : e.disk->sources) {
+        // The provider's own page, by title and publisher, where the catalog knows it; else the address's host.
+        const Sources::PageLink page = Sources::publishedLink(s.url);
+        src << (page.url.isEmpty() ? QStringLiteral("<a href='%1'>%2</a> (%3)")
+                                         .arg(s.url, QUrl(s.url).host(), s.asOf.toHtmlEscaped().left(60))
+                                   : QStringLiteral("<a href='%1'>%2</a> (%3)")
+                                         .arg(page.url, page.label.toHtmlEscaped(), s.asOf.toHtmlEscaped().left(60)));
+    }
     QString notes;
     for (const auto& n : e.raw.notes)
         notes += QStringLiteral("<br>• ") + n.toHtmlEscaped();
