@@ -343,7 +343,11 @@ void Coordinator::sendStart()
     QTimer::singleShot(int(std::max<int64_t>(0, monLead)), this, [this] {
         if (m_monitorOk) {
             m_monStart = m_monitor->read(m_session, nullptr);
-            m_boundaries.push_back({ m_monStart, realtimeNs() });
+            // Read ahead of the start instant; without a warmup nothing is sent before it, so the first interval's
+            // server span starts there too (else its rate is spread over 50 ms more than the client's).
+            const int64_t readNs = realtimeNs();
+            m_boundaries.push_back(
+                { m_monStart, m_spec.load.warmupSec > 0 ? readNs : std::max<int64_t>(readNs, m_t0Real) });
             if (m_monStart.isEmpty())
                 m_monitorOk = false;
             else
