@@ -61,8 +61,8 @@ void TextSize::apply(Level level)
         f.setPointSizeF(f.pointSizeF() * factor(level));
     else
         f.setPixelSize(qRound(f.pixelSize() * factor(level)));
+    QSettings().setValue(kKey, int(level)); // first: widgets read current() when the font changes
     QApplication::setFont(f);
-    QSettings().setValue(kKey, int(level));
 }
 
 void TextSize::applySaved()

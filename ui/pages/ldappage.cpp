@@ -10,6 +10,7 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/serverlogjob.h"
+#include "ui/textsize.h"
 #include "ui/widgets/agentstrip.h"
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/ldaploadview.h"
@@ -29,6 +30,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
@@ -386,8 +388,7 @@ void LdapPage::lockInputs(bool running)
 // label is cut.
 void LdapPage::fitLeftColumn()
 {
-    const int width = m_leftColumn->fontMetrics().horizontalAdvance(QString(64, u'x'));
-    m_leftColumn->setFixedWidth(std::max(400, width));
+    m_leftColumn->setFixedWidth(int(std::lround(400 * TextSize::factor(TextSize::current()))));
 }
 
 void LdapPage::changeEvent(QEvent* event)
