@@ -43,8 +43,8 @@ void printRate(std::FILE* out, const QJsonObject& fidelity)
     const auto r = ReplayFidelity::RateFidelity::fromJson(v.toObject());
     std::fprintf(out,
         "  rate: %.2f operations/s answered (%.2f sent), %.2f logged (difference %s, %s: within %.0f %%)\n",
-        r.achievedOpsPerS, r.sentOpsPerS, r.loggedOpsPerS, qPrintable(pct(r.difference())), r.passed() ? "passed" : "FAILED",
-        ReplayFidelity::kRateTolerance * 100.0);
+        r.achievedOpsPerS, r.sentOpsPerS, r.loggedOpsPerS, qPrintable(pct(r.difference())),
+        r.passed() ? "passed" : "FAILED", ReplayFidelity::kRateTolerance * 100.0);
     std::fprintf(out,
         "  rate per second, |answered - logged| / logged: p50 %s, p99 %s, max %s over %llu s (%llu without "
         "logged operations)\n",

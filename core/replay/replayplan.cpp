@@ -24,8 +24,7 @@ bool mayOverlap(const WorkloadOp* prev, const WorkloadOp& op, bool secondTimes)
 {
     if (!prev || !prev->resultOffsetNs || prev->kind == WorkloadOpKind::Bind)
         return false;
-    return op.offsetNs < *prev->resultOffsetNs
-        || (!secondTimes && op.offsetNs - *prev->resultOffsetNs >= kReactionNs);
+    return op.offsetNs < *prev->resultOffsetNs || (!secondTimes && op.offsetNs - *prev->resultOffsetNs >= kReactionNs);
 }
 
 bool isWrite(WorkloadOpKind k)

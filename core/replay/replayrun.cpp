@@ -356,8 +356,7 @@ void ReplayRun::summarise()
     if (!m_plan->closedLoop) {
         // Achieved: what the server answered in each second (a server that stalls fails it, however punctually
         // the requests left); offered: what was sent.
-        auto rate
-            = ReplayFidelity::RateFidelity::of(ReplayFidelity::scheduledPerSecond(*m_plan), m_answeredPerSecond);
+        auto rate = ReplayFidelity::RateFidelity::of(ReplayFidelity::scheduledPerSecond(*m_plan), m_answeredPerSecond);
         rate.setSent(m_sentPerSecond);
         fidelity.insert(QStringLiteral("rate"), rate.toJson());
         m_rec.verdicts << ReplayFidelity::rateVerdict(rate);

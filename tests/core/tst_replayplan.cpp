@@ -171,8 +171,8 @@ void TstReplayPlan::overlapOnlyWhereTheLogShowsIt()
     // client's own pace: may overlap). op4 has a predecessor without a result in the log: it waits.
     WorkloadOp bind = dnOp(WorkloadOpKind::Bind, 1, 60, QStringLiteral("u1"));
     bind.resultOffsetNs = 61 * kMs;
-    c.ops = { search(0, "v1", 10), search(5, "v2", 30), search(31, "v3", 32), search(45, "v4"), search(50, "v5"),
-        bind, search(90, "v6") };
+    c.ops = { search(0, "v1", 10), search(5, "v2", 30), search(31, "v3", 32), search(45, "v4"), search(50, "v5"), bind,
+        search(90, "v6") };
     w.connections = { c };
     const ReplayPlan p = makePlan(w, baseSpec());
     const auto& ops = p.connections[0].ops;
