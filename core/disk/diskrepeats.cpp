@@ -1,6 +1,7 @@
 #include "core/disk/diskrepeats.h"
 
 #include "core/common/runrecord.h"
+#include "core/common/samplestats.h"
 #include "core/common/units.h"
 #include "core/disk/steadystate.h"
 
@@ -47,14 +48,8 @@ DiskSpread spreadOf(const QList<DiskSummary>& runs, Field field, double* cv)
     QList<double> v;
     for (const DiskSummary& r : runs)
         v << (r.*field).value_or(0);
-    double mean = 0;
-    for (double x : v)
-        mean += x;
-    mean /= double(v.size());
-    double var = 0;
-    for (double x : v)
-        var += (x - mean) * (x - mean);
-    *cv = mean > 0 && v.size() > 1 ? std::sqrt(var / double(v.size() - 1)) / mean : 0;
+    const MeanSd s = meanSd(v);
+    *cv = s.mean > 0 && v.size() > 1 ? s.sd / s.mean : 0;
     return DiskSpread { *std::min_element(v.begin(), v.end()), Steady::median(v), *std::max_element(v.begin(), v.end()),
         std::round(*cv * 1000.0) / 1000.0 };
 }

@@ -1,5 +1,6 @@
 #include "core/store/comparison.h"
 
+#include "core/common/samplestats.h"
 #include "core/common/units.h"
 #include "core/disk/diskresult.h"
 #include "core/store/ldapmetrics.h"
@@ -149,17 +150,10 @@ std::optional<double> intervalSpread(const RunRecord& r, const Metric& m)
     }
     if (v.size() < 3)
         return std::nullopt;
-    double mean = 0;
-    for (double x : v)
-        mean += x;
-    mean /= double(v.size());
-    double ss = 0;
-    for (double x : v)
-        ss += (x - mean) * (x - mean);
-    const double sd = std::sqrt(ss / double(v.size() - 1));
-    if (mean == 0)
+    const MeanSd s = meanSd(v);
+    if (s.mean == 0)
         return std::nullopt;
-    return 2 * sd / std::sqrt(double(v.size())) / std::abs(mean) * 100;
+    return 2 * s.sd / std::sqrt(double(v.size())) / std::abs(s.mean) * 100;
 }
 
 void flatten(const QJsonObject& o, const QString& prefix, QMap<QString, QString>* out)
