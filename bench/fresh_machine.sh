@@ -34,8 +34,10 @@ mirror=${MIRROR:-http://deb.debian.org/debian}
 root=$(mktemp -d /var/tmp/dirbench-fresh.XXXXXX)
 mounts=()
 cleanup() {
-  local i
+  local i m
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[$i]}" 2>/dev/null || true; done
+  # And what the tests mounted inside the tree (network namespaces under /run/netns), deepest first.
+  for m in $(awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done
   rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
@@ -54,6 +56,10 @@ if [ -f /etc/apt/sources.list.d/debian.sources ]; then
   cp /etc/apt/sources.list.d/debian.sources "$root/etc/apt/sources.list.d/"
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The tree is a mount of its own, as a machine's / is: the network-namespace tests make / a slave mount
+# (mount --make-rslave /), which a plain directory refuses.
+mount --bind "$root" "$root"
+mounts+=("$root")
 for m in proc sys dev dev/pts; do
   case $m in
     proc) mount -t proc proc "$root/proc" ;;

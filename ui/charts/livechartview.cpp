@@ -109,6 +109,8 @@ LiveChartView::LiveChartView(QWidget* parent)
             m_plotHeight = int(area.height());
             requestRescale();
         }
+        if (m_placeholder)
+            updatePlaceholder();
     });
     // The whole view (plot and legend) has the minimum: a caller that lowers it shrinks the plot, never drops the
     // legend or cuts the plot's axis off.
@@ -307,7 +309,10 @@ void LiveChartView::updatePlaceholder()
 {
     m_placeholder->setVisible(!m_placeholder->text().isEmpty() && pointCount() == 0);
     if (!m_placeholder->isHidden()) {
-        m_placeholder->setGeometry(m_view->rect().adjusted(40, 30, -40, -30));
+        // Over the plot only, never over the axes' labels and titles.
+        const QRect plot = m_view->mapFromScene(m_chart->plotArea()).boundingRect();
+        m_placeholder->setGeometry(
+            plot.isValid() ? plot.adjusted(4, 4, -4, -4) : m_view->rect().adjusted(40, 30, -40, -30));
         m_placeholder->raise();
     }
 }
@@ -406,8 +411,10 @@ void LiveChartView::rescale()
         }
     }
     const bool hint = m_maxX > m_minX;
-    if (!left.any && !right.any && !hint)
+    if (!left.any && !right.any && !hint) {
+        setAxis(m_yAxis, 0, 100, verticalIntervals()); // the empty chart's axis, as few labels as its height holds
         return;
+    }
     if (hint) {
         xMin = std::min(xMin, m_minX);
         xMax = std::max(xMax, m_maxX);
@@ -424,9 +431,10 @@ void LiveChartView::rescale()
             yMax = r.min + 1;
         // Up to the next tick: the axis (and its labels, text items) then changes only when the data crosses a
         // tick, not at every batch whose maximum moves a little.
-        const int intervals = verticalIntervals();
-        const double step = niceStep(yMax - r.min, intervals);
+        // The range on the fine step (the plot keeps its height for the data, whatever the text size); the labels
+        // on as many ticks as the plot's height holds.
+        const double step = niceStep(yMax - r.min, 6);
         yMax = r.min + std::ceil((yMax - r.min) / step - 1e-9) * step;
-        setAxis(axis, r.min, yMax, intervals);
+        setAxis(axis, r.min, yMax, verticalIntervals());
     }
 }

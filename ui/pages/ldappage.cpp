@@ -384,11 +384,13 @@ void LdapPage::lockInputs(bool running)
     m_agentsForm->setInputsEnabled(!running);
 }
 
-// The forms' column: 400 px at the usual text size, wider as the text grows (View → Text size), so no field or
-// label is cut.
+// The forms' column: 400 px at the usual text size, wider as the text grows (View → Text size: 450 and 500 px),
+// so no field or label is cut.
 void LdapPage::fitLeftColumn()
 {
-    m_leftColumn->setFixedWidth(int(std::lround(400 * TextSize::factor(TextSize::current()))));
+    // Half the text's growth: the fields stretch, and the charts beside them keep room for their labels.
+    const double factor = TextSize::factor(TextSize::current());
+    m_leftColumn->setFixedWidth(int(std::lround(400 * (1 + (factor - 1) / 2))));
 }
 
 void LdapPage::changeEvent(QEvent* event)
