@@ -20,8 +20,9 @@ DIRBENCH_TEST_PKGS=(xvfb xauth poppler-utils util-linux 389-ds-base)
 # tst_blockdevices: a btrfs image mounted with compress-force (mkfs.btrfs); dmsetup for a device-mapper layer.
 DIRBENCH_TEST_PKGS+=(btrfs-progs dmsetup)
 # tst_agents' multi-host test: network namespaces (iproute2), an sshd in each (openssh-server, started by the test
-# with its own config and keys, never the system's), hosts from an Ansible inventory (ansible-core).
-DIRBENCH_TEST_PKGS+=(iproute2 openssh-server openssh-client ansible-core)
+# with its own config and keys, never the system's), hosts from an Ansible inventory (ansible-core); the playbook's
+# apt task needs python3-apt on the hosts (without it, check mode reports nothing to change).
+DIRBENCH_TEST_PKGS+=(iproute2 openssh-server openssh-client ansible-core python3-apt)
 # The packaging checks: desktop entry, AppStream metadata, man pages.
 DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
 # tests/docs/readme_commands.py: the README's command examples run by a python3 script.
