@@ -27,6 +27,9 @@ DIRBENCH_TEST_PKGS+=(iproute2 openssh-server openssh-client ansible-core python3
 DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
 # tests/docs/readme_commands.py: the README's command examples run by a python3 script.
 DIRBENCH_TEST_PKGS+=(python3)
+# libc6-dbg: glibc's symbols, so that the sanitizers name glibc's internal functions in a stack and
+# tests/sanitizers/lsan.supp's suppression of glibc's own per-thread dlerror buffer (_dlerror_run) applies.
+DIRBENCH_TEST_PKGS+=(libc6-dbg)
 # ccache: the compiler launcher of the test, package and fuzz builds (dirbench_ccache below).
 DIRBENCH_TEST_PKGS+=(ccache)
 # Only building the .deb (scripts/package.sh) needs these: CPack finds ELF files with file(1) and computes the
