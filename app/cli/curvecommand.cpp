@@ -185,12 +185,12 @@ int runCurveCommand(const QStringList& args)
         return badArgument(QStringLiteral("--mode"), QStringLiteral("required: cache-sweep or working-set"));
     const auto mode = CurveSpec::parseMode(p.value(QStringLiteral("mode")), &e);
     if (!mode)
-        return badArgument(QStringLiteral("--mode"), e.detail);
+        return badArgument(QStringLiteral("--mode"), e.cliDetail());
     spec.mode = *mode;
     if (p.isSet(QStringLiteral("points"))) {
         const auto pts = CurveSpec::parsePoints(p.value(QStringLiteral("points")), &e);
         if (!pts)
-            return badArgument(QStringLiteral("--points"), e.detail);
+            return badArgument(QStringLiteral("--points"), e.cliDetail());
         spec.points = *pts;
     }
     spec.restart = p.isSet(QStringLiteral("restart"));
@@ -212,7 +212,7 @@ int runCurveCommand(const QStringList& args)
     if (int rc = ldapTargetFromParser(p, {}, &spec.load.target))
         return rc;
     if (const ProbeError v = spec.validate(); v.isError())
-        return badArgument(QStringLiteral("--") + v.field, v.detail);
+        return badArgument(QStringLiteral("--") + v.field, v.cliDetail());
 
     HistorySink history;
     if (int rc = history.configure(p))

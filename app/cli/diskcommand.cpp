@@ -272,7 +272,7 @@ int runDiskCommand(const QStringList& args)
     spec.commitAppend = parser.isSet(o.commitAppend);
     spec.requirementProfile = parser.value(o.requirements);
     if (const ProbeError e = spec.validate(); e.isError())
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     if (int rc = checkVerdictOptions(parser, spec))
         return rc;
     std::optional<DiskUnderLoadSpec> loaded;
@@ -287,7 +287,7 @@ int runDiskCommand(const QStringList& args)
         if (int rc = ldapTargetFromParser(parser, {}, &u.load.target))
             return rc;
         if (const ProbeError e = u.validate(); e.isError())
-            return badArgument(QStringLiteral("--") + e.field, e.detail);
+            return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
         loaded = u;
     } else {
         for (const auto& opt : ldapOptions + QList<QCommandLineOption> { lead })

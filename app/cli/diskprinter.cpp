@@ -1,6 +1,8 @@
 #include "app/cli/diskprinter.h"
 
 #include "app/cli/ldapprinter.h"
+#include "core/catalog/sources.h"
+#include "core/catalog/verdicttext.h"
 #include "core/common/units.h"
 #include "core/disk/diskresult.h"
 
@@ -58,12 +60,8 @@ void printVerdicts(std::FILE* out, const QList<Verdict>& verdicts)
         return;
     std::fprintf(out, "\nverdicts:\n");
     for (const auto& v : verdicts) {
-        std::fprintf(out, "  %s  %s: measured %s%s %s (threshold %s)\n", v.passed ? "PASS" : "FAIL",
-            qPrintable(v.requirement), v.measuredIsUpperBound ? "< " : "", qPrintable(Units::formatNumber(v.measured)),
-            qPrintable(v.unit), qPrintable(Units::formatNumber(v.threshold)));
-        if (!v.note.isEmpty())
-            std::fprintf(out, "        note: %s\n", qPrintable(v.note));
-        std::fprintf(out, "        source: %s\n", qPrintable(v.source));
+        std::fprintf(out, "  %s  %s\n", v.passed ? "PASS" : "FAIL", qPrintable(VerdictText::sentence(v)));
+        std::fprintf(out, "        source: %s\n", qPrintable(Sources::ofVerdict(v)));
     }
 }
 
@@ -96,6 +94,8 @@ void printDiskSummary(std::FILE* out, const RunRecord& rec)
     if (!eng.isEmpty())
         std::fprintf(out, "engine: %s, %s I/O\n", qPrintable(eng.value(QStringLiteral("io")).toString()),
             eng.value(QStringLiteral("direct")).toBool() ? "direct" : "buffered");
+    if (const QString headline = sum.headlineText(); !headline.isEmpty())
+        std::fprintf(out, "headline: %s\n", qPrintable(headline)); // as the report and the history word it
     printVerdicts(out, rec.verdicts);
     if (!rec.warnings.isEmpty()) {
         std::fprintf(out, "\nwarnings:\n");

@@ -4,8 +4,10 @@
 #include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/ldapprinter.h"
+#include "core/catalog/sources.h"
 #include "core/common/units.h"
 #include "core/experiments/guided.h"
+#include "core/experiments/pointaxis.h"
 #include "core/run/proberunner.h"
 #include "core/store/comparison.h"
 
@@ -75,14 +77,12 @@ void printPoints(std::FILE* out, const RunRecord& rec, const char* x)
             qPrintable(num(p.value(QStringLiteral("client_cpu_us_per_op")))),
             qPrintable(p.value(QStringLiteral("status")).toString()));
     }
-    const QJsonValue best = rec.summary.value(QStringLiteral("best_ok_per_s"));
-    const QString bestX = QStringLiteral("best_") + QLatin1String(x);
-    if (best.isDouble() && best.toDouble() > 0)
-        std::fprintf(out, "best: %s ok/s at %s %s\n", qPrintable(num(best)),
-            qPrintable(num(rec.summary.value(bestX), 0)), qPrintable(QString::fromLatin1(x).replace(u'_', u' ')));
+    if (const QString best = PointAxis::bestText(rec); !best.isEmpty())
+        std::fprintf(out, "%s\n", qPrintable(best)); // as the report's headline words it
     const QJsonObject ref = rec.summary.value(QStringLiteral("reference")).toObject();
     if (!ref.isEmpty())
-        std::fprintf(out, "reference: %s — %s\n", qPrintable(ref.value(QStringLiteral("source")).toString()),
+        std::fprintf(out, "reference: %s — %s\n",
+            qPrintable(Sources::readable(ref.value(QStringLiteral("source")).toString())),
             qPrintable(ref.value(QStringLiteral("note")).toString()));
 }
 
@@ -236,7 +236,7 @@ int runExperimentCommand(const QStringList& argsIn)
                          QJsonArray::fromVariantList(QVariantList(s.entries.begin(), s.entries.end())) },
             { QStringLiteral("load"), s.load.toJson() }, { QStringLiteral("seconds_per_point"), seconds } };
         if (ProbeError e; !CompiledLoad::compile(s.load, &e))
-            return badArgument(QStringLiteral("--") + e.field, e.detail);
+            return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
         kind = QStringLiteral("database-size");
         x = "entries";
         coalesced = s.load.coalesceReads;
@@ -277,7 +277,7 @@ int runExperimentCommand(const QStringList& argsIn)
             s.secondsPerPoint = seconds;
             ProbeError e;
             if (!CompiledLoad::compile(s.load, &e))
-                return badArgument(QStringLiteral("--") + e.field, e.detail);
+                return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
             const QList<int>& axis = s.serverThreads.isEmpty() ? s.threads : s.serverThreads;
             specJson = { { QStringLiteral("axis"), QLatin1String(x) },
                 { QLatin1String(x), QJsonArray::fromVariantList(QVariantList(axis.begin(), axis.end())) },
@@ -307,9 +307,9 @@ int runExperimentCommand(const QStringList& argsIn)
                 s.tls.caFile = p.value(QStringLiteral("tls-ca-file"));
             }
             if (const ProbeError e = s.tls.validate(); e.isError())
-                return badArgument(QStringLiteral("--tls-") + e.field, e.detail);
+                return badArgument(QStringLiteral("--tls-") + e.field, e.cliDetail());
             if (ProbeError e; !CompiledLoad::compile(s.plain, &e))
-                return badArgument(QStringLiteral("--") + e.field, e.detail);
+                return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
             s.secondsEach = seconds;
             specJson = { { QStringLiteral("plain"), s.plain.toJson() }, { QStringLiteral("tls"), s.tls.toJson() },
                 { QStringLiteral("seconds_each"), seconds } };

@@ -1,5 +1,6 @@
 #include "app/cli/historyprinter.h"
 
+#include "core/catalog/verdicttext.h"
 #include "core/common/units.h"
 #include "core/ldap/loadresult.h"
 
@@ -142,7 +143,7 @@ void printRun(std::FILE* out, qint64 id, const RunStore::Summary* s, const RunRe
     }
     printLoadDetails(out, rec);
     for (const auto& v : rec.verdicts)
-        std::fprintf(out, "  %s  %s\n", v.passed ? "PASS" : "FAIL", qPrintable(v.requirement));
+        std::fprintf(out, "  %s  %s\n", v.passed ? "PASS" : "FAIL", qPrintable(VerdictText::sentence(v)));
     for (const auto& w : rec.warnings)
         std::fprintf(out, "  [%s] %s\n", qPrintable(w.code), qPrintable(w.message));
 }

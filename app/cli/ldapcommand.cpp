@@ -221,7 +221,7 @@ int ldapLoadFromArgs(const QStringList& args, const QByteArray& password, LdapLo
     if (rc)
         return rc;
     if (ProbeError e; !CompiledLoad::compile(*spec, &e))
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     return ExitOk;
 }
 
@@ -272,7 +272,7 @@ int runLdapCommand(const QStringList& argsIn)
         return rc;
     if (op != u"probe")
         if (ProbeError e; !CompiledLoad::compile(s, &e))
-            return badArgument(QStringLiteral("--") + e.field, e.detail);
+            return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     Agents::CoordinatorSpec agents;
     if (op != u"probe")
         if (int rc = coordinatorFromParser(p, s, &agents))

@@ -127,7 +127,7 @@ int ldapTargetFromParser(const QCommandLineParser& p, const TargetUse& use, Ldap
     t.networkTimeoutMs = int(netTimeout * 1000);
     t.opTimeoutMs = int(opTimeout * 1000);
     if (const ProbeError e = t.validate(); e.isError())
-        return badArgument(QStringLiteral("--") + (e.field == u"uri" ? use.uriOption : e.field), e.detail);
+        return badArgument(QStringLiteral("--") + (e.field == u"uri" ? use.uriOption : e.field), e.cliDetail());
     if (!t.isTls() && !use.tlsElsewhere)
         if (int rc = refuseOptions(p,
                 { QStringLiteral("ca-file"), QStringLiteral("cert"), QStringLiteral("key"),
@@ -315,7 +315,7 @@ std::optional<QList<LdapOpKind>> ldapOpsFromParser(const QCommandLineParser& p, 
     ProbeError e;
     const auto mix = LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), &e);
     if (!mix) {
-        badArgument(QStringLiteral("--mix"), e.detail);
+        badArgument(QStringLiteral("--mix"), e.cliDetail());
         return std::nullopt;
     }
     QList<LdapOpKind> ops;
@@ -391,7 +391,7 @@ int ldapTimingFromParser(const QCommandLineParser& p, LdapLoadSpec* spec)
         ProbeError e;
         const auto ramp = LoadRamp::parse(s.ramp, &e);
         if (!ramp || ramp->what == LoadRamp::What::None)
-            return badArgument(QStringLiteral("--ramp"), ramp ? QStringLiteral("empty") : e.detail);
+            return badArgument(QStringLiteral("--ramp"), ramp ? QStringLiteral("empty") : e.cliDetail());
         if (int rc = refuseOptions(p, { QStringLiteral("duration") },
                 QStringLiteral("not with --ramp: the ramp sets the duration (steps × seconds per step)")))
             return rc;

@@ -155,7 +155,7 @@ int specFromParser(const QCommandLineParser& p, ReplaySpec& s)
     s.dryRun = p.isSet(QStringLiteral("dry-run"));
     s.readServerCounters = !p.isSet(QStringLiteral("no-server-counters"));
     if (const ProbeError e = s.validate(); e.isError())
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     return ExitOk;
 }
 
@@ -193,7 +193,7 @@ int loadWorkload(const ReplaySpec& s, std::shared_ptr<const Workload>* out)
     if (!w)
         return badArgument(fromLogs ? QStringLiteral("--log") : QStringLiteral("--workload"), error);
     if (const ProbeError e = s.validate(&*w); e.isError())
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     *out = std::make_shared<const Workload>(std::move(*w));
     return ExitOk;
 }
@@ -204,7 +204,7 @@ int passwordsFromParser(const ReplaySpec& s, ReplayPasswords* out)
         ProbeError e;
         auto pw = ReplayPasswords::fromFile(s.passwordsFile, &e);
         if (!pw)
-            return badArgument(QStringLiteral("--passwords"), e.detail);
+            return badArgument(QStringLiteral("--passwords"), e.cliDetail());
         *out = std::move(*pw);
     } else if (!s.sharedPasswordFile.isEmpty()) {
         QByteArray password;
@@ -239,7 +239,7 @@ int dryRun(const ReplaySpec& s, const Workload& w, const ReplayPasswords& pw, co
     ProbeError e;
     const auto plan = ReplayPlan::make(w, s, &pw, QStringLiteral("TAG"), &e);
     if (!plan)
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     std::FILE* out = humanStream(jsonPath == u"-");
     std::fputs(qPrintable(plan->dryRunText()), out);
     if (!jsonPath.isEmpty())
@@ -287,7 +287,7 @@ int runReplayCommand(const QStringList& args)
     if (s.dryRun)
         return dryRun(s, *workload, passwords, jsonPath);
     if (ProbeError e; !ReplayPlan::make(*workload, s, &passwords, QStringLiteral("TAG"), &e))
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
 
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;

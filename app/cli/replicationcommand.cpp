@@ -7,6 +7,7 @@
 #include "app/cli/replicationload.h"
 #include "core/common/units.h"
 #include "core/experiments/replication.h"
+#include "core/experiments/replicationfigures.h"
 #include "core/experiments/replicationlag.h"
 #include "core/experiments/replicationvendorread.h"
 #include "core/run/proberunner.h"
@@ -136,7 +137,8 @@ int consumerTemplateFromParser(const QCommandLineParser& p, const LdapTarget& su
     if (out->bindDn.trimmed().isEmpty())
         return badArgument(QStringLiteral("--consumer-bind-dn"), QStringLiteral("empty"));
     if (const ProbeError e = out->validate(); e.isError())
-        return badArgument(e.field == u"bind-dn" ? QStringLiteral("--consumer-bind-dn") : u"--" + e.field, e.detail);
+        return badArgument(
+            e.field == u"bind-dn" ? QStringLiteral("--consumer-bind-dn") : u"--" + e.field, e.cliDetail());
     const QString file = p.value(QStringLiteral("consumer-password-file"));
     if (file.isEmpty())
         return badArgument(QStringLiteral("--consumer-password-file"), QStringLiteral("empty"));
@@ -183,7 +185,7 @@ int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
             LdapTarget c = s->consumerTemplate;
             c.uri = uri.trimmed();
             if (const ProbeError e = c.validate(); e.isError())
-                return badArgument(QStringLiteral("--consumer"), e.detail);
+                return badArgument(QStringLiteral("--consumer"), e.cliDetail());
             s->consumers << c;
         }
     s->markerDn = p.value(QStringLiteral("marker-dn"));
@@ -202,7 +204,7 @@ int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
     if (int rc = replicationLoadFromParser(p, s))
         return rc;
     if (const ProbeError e = s->validate(); e.isError())
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     return ExitOk;
 }
 
@@ -226,30 +228,6 @@ QString vendorText(const QJsonValue& v)
             o.value(QStringLiteral("lag_source")).toString() == u"last-reading" ? QStringLiteral(" (last reading)")
                                                                                 : QString(),
             o.value(QStringLiteral("vendor_disagrees")).toBool() ? QStringLiteral(" (disagrees)") : QString());
-}
-
-QString vendorSummaryText(const QJsonObject& v)
-{
-    if (v.isEmpty())
-        return {};
-    auto ms = [&v](const char* k) {
-        return v.value(QLatin1String(k)).isDouble() ? Units::formatNumber(v.value(QLatin1String(k)).toDouble(), 1)
-                                                    : QStringLiteral("-");
-    };
-    const bool ds389 = v.value(QStringLiteral("kind")).toString() == u"389ds";
-    QString t
-        = QStringLiteral("  the server says (%1): lag ms p99/max %2/%3, %4 of %5 readings disagree")
-              .arg(ds389 ? QStringLiteral("RUV") : QStringLiteral("contextCSN"), ms("lag_p99_ms"), ms("lag_max_ms"))
-              .arg(qint64(v.value(QStringLiteral("disagreeing_readings")).toDouble()))
-              .arg(qint64(v.value(QStringLiteral("readings")).toDouble()));
-    const QJsonObject a = v.value(QStringLiteral("agreement")).toObject();
-    if (!a.isEmpty())
-        t += QStringLiteral("; agreement %1: %2")
-                 .arg(a.value(QStringLiteral("state")).toString(QStringLiteral("-")),
-                     a.value(QStringLiteral("message")).toString());
-    if (v.value(QStringLiteral("conflicts")).isDouble())
-        t += QStringLiteral("; conflict entries %1").arg(qint64(v.value(QStringLiteral("conflicts")).toDouble()));
-    return t + u'\n';
 }
 
 void printInterval(std::FILE* out, const Sample& s)
@@ -297,7 +275,8 @@ void printSummary(std::FILE* out, const RunRecord& rec)
             qint64(c.value(QStringLiteral("unseen")).toDouble()),
             c.value(QStringLiteral("behind_for_at_least_s")).toDouble(),
             qint64(c.value(QStringLiteral("seen_before_ack")).toDouble()));
-        std::fputs(qPrintable(vendorSummaryText(c.value(QStringLiteral("vendor")).toObject())), out);
+        if (const QString vendor = ReplicationFigures::vendorText(c.value(QStringLiteral("vendor"))); !vendor.isEmpty())
+            std::fprintf(out, "  the server says: %s\n", qPrintable(vendor));
     }
     QStringList discovered;
     const QJsonArray discoveredConsumers = s.value(QStringLiteral("discovered_consumers")).toArray();
@@ -306,9 +285,10 @@ void printSummary(std::FILE* out, const RunRecord& rec)
     if (!discovered.isEmpty())
         std::fprintf(out, "discovered from the supplier's agreements: %s\n", qPrintable(discovered.join(u' ')));
     printReplicationLoadSummary(out, rec);
-    const QJsonArray verdictSentences = s.value(QStringLiteral("verdict_sentences")).toArray();
-    for (const auto& v : verdictSentences)
-        std::fprintf(out, "%s\n", qPrintable(v.toString()));
+    if (const QString headline = ReplicationFigures::headline(rec); !headline.isEmpty())
+        std::fprintf(out, "headline: %s\n", qPrintable(headline));
+    for (const QString& sentence : ReplicationFigures::verdictSentences(rec))
+        std::fprintf(out, "%s\n", qPrintable(sentence));
     for (const RunWarning& w : rec.warnings)
         std::fprintf(out, "warning (%s): %s\n", qPrintable(w.code), qPrintable(w.message));
     if (rec.status != u"ok")

@@ -148,7 +148,7 @@ int start(const QCommandLineParser& parser)
     if (!info) {
         if (err.kind == ProbeError::Kind::InvalidSpec) {
             const QString option = err.field == u"parentDir" ? QStringLiteral("--dir") : u"--" + err.field;
-            return badArgument(option, err.detail);
+            return badArgument(option, err.cliDetail());
         }
         std::fprintf(stderr, "dirbench-cli sandbox: %s\n", qPrintable(err.message()));
         return ExitFailed;
@@ -262,7 +262,8 @@ int ds389(const QString& sub, const QCommandLineParser& parser)
     g_ctx = nullptr;
     if (!info) {
         if (err.kind == ProbeError::Kind::InvalidSpec)
-            return badArgument(err.field == u"parentDir" ? QStringLiteral("--dir") : u"--" + err.field, err.detail);
+            return badArgument(
+                err.field == u"parentDir" ? QStringLiteral("--dir") : u"--" + err.field, err.cliDetail());
         std::fprintf(stderr, "dirbench-cli sandbox: %s\n", qPrintable(err.message()));
         return ExitFailed;
     }

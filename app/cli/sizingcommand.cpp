@@ -131,6 +131,9 @@ void printRecommendations(std::FILE* out, const SizingResult& r)
     for (const auto& rec : r.recommendations) {
         std::fprintf(out, "\n%s = %s %s\n", qPrintable(rec.name), qPrintable(SizingText::num(rec.value, 2)),
             qPrintable(rec.unit));
+        if (rec.isSetting)
+            std::fprintf(out, "    now:      %s\n",
+                qPrintable(rec.current ? SizingText::proposal(rec) : QStringLiteral("not read (--uri reads it)")));
         std::fprintf(out, "    formula:  %s\n", qPrintable(rec.formula));
         std::fprintf(out, "    computed: %s\n", qPrintable(rec.computation));
         QStringList in;
@@ -213,7 +216,7 @@ int runSizing(SizingInput in, const std::optional<ServerInventory>& live, const 
     const auto result = ServerSizing::compute(in, &err);
     if (!result) {
         if (err.kind == ProbeError::Kind::InvalidSpec)
-            return badArgument(QStringLiteral("--") + err.field, err.detail);
+            return badArgument(QStringLiteral("--") + err.field, err.cliDetail());
         std::fprintf(stderr, "dirbench-cli sizing: %s\n", qPrintable(err.message()));
         return ExitFailed;
     }
@@ -388,13 +391,13 @@ int runSizingCommand(const QStringList& args)
     }
     // Range checks before the LDIF is read: a typo costs no read of a big file.
     if (const ProbeError e = in.validate(); e.isError())
-        return badArgument(QStringLiteral("--") + e.field, e.detail);
+        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     std::optional<LdifStats> ldif;
     if (parser.isSet(QStringLiteral("ldif"))) {
         ProbeError e;
         ldif = LdifScanner::readFile(parser.value(QStringLiteral("ldif")), &e);
         if (!ldif)
-            return badArgument(QStringLiteral("--ldif"), e.detail);
+            return badArgument(QStringLiteral("--ldif"), e.cliDetail());
         in.applyLdif(*ldif);
     }
     std::optional<ServerInventory> live;
@@ -417,7 +420,7 @@ int runSizingCommand(const QStringList& args)
             if (int rc = refuseForServer(parser, in.server))
                 return rc;
             if (const ProbeError ve = in.validate(); ve.isError())
-                return badArgument(QStringLiteral("--") + ve.field, ve.detail);
+                return badArgument(QStringLiteral("--") + ve.field, ve.cliDetail());
         } else if (kind && *kind != *server)
             live->notes << QStringLiteral("--server %1, but the server answers as %2: sized as --server says")
                                .arg(SizingInput::serverName(*server), live->identity.kind);

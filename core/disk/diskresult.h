@@ -130,6 +130,11 @@ struct DiskSummary
     // A figure by its requirement path ("mb_per_s", "iops", "commits_per_s", "seconds", "latency_us.p99", ...).
     std::optional<double> metric(const QString& path) const;
     const DiskSummary* part(const QString& name) const; // a suite's part, or this one when it is that test
+    // The figure a reader looks for, as every front end prints it: MB/s for sequential tests and dd, IOPS for random,
+    // commits/s for commit ("" when the part measured none).
+    QString figureText() const;
+    // "seq-write 312.4 MB/s, rand-read 2,000 IOPS": each part's figure (a suite), or the single test's.
+    QString headlineText() const;
 
     QJsonObject toJson() const;
     static DiskSummary fromJson(const QJsonObject& o);

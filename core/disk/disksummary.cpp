@@ -1,4 +1,5 @@
 // DiskSteadyState, DiskSpread and DiskSummary of core/disk/diskresult.h: their JSON, in one place.
+#include "core/common/reportformat.h"
 #include "core/disk/diskjson_p.h"
 #include "core/disk/diskresult.h"
 
@@ -204,4 +205,27 @@ DiskSummary DiskSummary::fromJson(const QJsonObject& o)
     }
     s.other = unknownKeys(o, summaryKeys());
     return s;
+}
+
+QString DiskSummary::figureText() const
+{
+    if (test.startsWith(u"rand") && iops)
+        return QString(ReportFormat::number(*iops) + u" IOPS");
+    if (test.startsWith(u"commit") && commitsPerS)
+        return QString(ReportFormat::number(*commitsPerS) + u" commits/s");
+    if (mbPerS)
+        return QString(ReportFormat::number(*mbPerS) + u" MB/s");
+    return {};
+}
+
+QString DiskSummary::headlineText() const
+{
+    QStringList parts;
+    for (const DiskSummary& t : tests)
+        if (const QString f = t.figureText(); !f.isEmpty())
+            parts << QString(t.test + u' ' + f);
+    if (tests.empty())
+        if (const QString f = figureText(); !f.isEmpty())
+            parts << f;
+    return parts.join(QStringLiteral(", "));
 }

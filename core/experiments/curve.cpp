@@ -90,7 +90,8 @@ ProbeError CurveSpec::validate() const
     if (mode == Mode::WorkingSet) {
         if (restart)
             return ProbeError::invalid(QStringLiteral("restart"),
-                QStringLiteral("only with --mode cache-sweep (a working-set sweep leaves the server as it is)"));
+                QStringLiteral("only with %1 cache-sweep (a working-set sweep leaves the server as it is)")
+                    .arg(ProbeError::ref(QStringLiteral("mode"))));
         const auto pattern = ValuePattern::parse(load.filter, QStringLiteral("filter"));
         if (!pattern || pattern->rangeCount() != 1 || !Experiments::cutRange(load.filter, 1))
             return ProbeError::invalid(QStringLiteral("filter"),
@@ -102,13 +103,16 @@ ProbeError CurveSpec::validate() const
     } else {
         if (cacheEntries > 0)
             return ProbeError::invalid(QStringLiteral("cache-entries"),
-                QStringLiteral("only with --mode working-set (a cache sweep sets the cache size itself)"));
+                QStringLiteral("only with %1 working-set (a cache sweep sets the cache size itself)")
+                    .arg(ProbeError::ref(QStringLiteral("mode"))));
         if (keyCount() <= 0)
             return ProbeError::invalid(QStringLiteral("entries"),
-                QStringLiteral("the filter has no single [A-B] range to count the entries by: give --entries N"));
+                QStringLiteral("the filter has no single [A-B] range to count the entries by: give %1")
+                    .arg(ProbeError::ref(QStringLiteral("entries"))));
     }
     if (!sandboxDir.isEmpty() && !restart)
-        return ProbeError::invalid(QStringLiteral("sandbox-dir"), QStringLiteral("only with --restart"));
+        return ProbeError::invalid(QStringLiteral("sandbox-dir"),
+            QStringLiteral("only with %1").arg(ProbeError::ref(QStringLiteral("restart"))));
     if (mode == Mode::WorkingSet && cacheEntries > 0 && cacheEntries >= keyCount())
         return ProbeError::invalid(QStringLiteral("cache-entries"),
             QStringLiteral("the cache holds all %1 keys of the filter's range: every point would be 100 %; use a "

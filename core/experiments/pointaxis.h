@@ -16,5 +16,8 @@ struct Axis
 };
 
 Axis of(const RunRecord& r);
+// "best 32,932.5 ok/s at 8 client threads" (ops/s for a record older than ok/s), "" when the record has no best
+// point (a TLS cost compares two points, it has no best).
+QString bestText(const RunRecord& r);
 
 } // namespace PointAxis

@@ -104,7 +104,7 @@ void ReplicationLoad::Runner::summariseSeen(
     if (m_late)
         rec.addWarning(QStringLiteral("load-start-late"),
             QStringLiteral("the write load's connections took longer than its 1 s lead: its intervals began after "
-                           "the probe's (give --warmup)"));
+                           "the probe's (a longer warm-up gives them time)"));
     if (m_ramp.what == LoadRamp::What::None)
         return;
     QJsonObject knee;

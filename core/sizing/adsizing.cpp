@@ -18,7 +18,7 @@ QString source()
         "/en-us/windows-server/administration/performance-tuning/role/active-directory-server/"
         "capacity-planning-for-active-directory-domain-services); summary http://blogs."
         "metcorpconsulting.com/tech/?cat=7; WS2008 sizing https://technet.microsoft.com/en-us/"
-        "library/cc268214.aspx; reference §3.6");
+        "library/cc268214.aspx");
 }
 
 std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)

@@ -78,14 +78,13 @@ QString source()
 {
     return QStringLiteral("389-ds-base bdb_start_autotune() (ldap/servers/slapd/back-ldbm/db-bdb/bdb_misc.c) and "
                           "util_is_cachesize_sane() (ldap/servers/slapd/util.c), https://github.com/389ds/389-ds-base; "
-                          "RHDS 13 'Managing cache settings' (defaults autosize 25, split 25, dbcache cap 1,536 MiB); "
-                          "reference §3.2");
+                          "RHDS 13 'Managing cache settings' (defaults autosize 25, split 25, dbcache cap 1,536 MiB)");
 }
 
 QString threadsSource()
 {
     return QStringLiteral("RHDS 12 'Setting the number of Directory Server threads' (1-16 CPU threads -> 16, 17-512 "
-                          "-> CPU threads, > 512 -> 512); RHDS 11 table 4->24 ... 256->384; reference §3.2");
+                          "-> CPU threads, > 512 -> 512); RHDS 11 table 4->24 ... 256->384");
 }
 
 } // namespace Ds389Autotune

@@ -43,9 +43,8 @@ QJsonObject coverageBlock(double haveMb, double needMb)
 
 QString guidePage(int page)
 {
-    return QStringLiteral("HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines, page %1 "
-                          "(http://38.142.81.21:8001/manual/hp/hp-ux-directory-server/"
-                          "hp-ux-directory-server-81-performance-tuning-and-sizing-guidelines/page-%1.html)")
+    return QStringLiteral("HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines (HP technical white "
+                          "paper), page %1")
         .arg(page);
 }
 
@@ -82,7 +81,7 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     Recommendation th;
     th.name = QStringLiteral("nsslapd-threadnumber");
     th.unit = QStringLiteral("threads");
-    th.source = guidePage(6) + QStringLiteral("; reference §0.5");
+    th.source = guidePage(6);
     if (in.threads) {
         threads = *in.threads;
         th.formula = QStringLiteral("threads as given");
@@ -168,7 +167,7 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
                       << used("ldif_cache_factor", in.ldifCacheFactor, "",
                              in.originOf(QStringLiteral("ldif_cache_factor")));
             ec.note = QStringLiteral("bytes/entry estimated from the LDIF with Sun ONE 5.2's cachememsize ≈ 3.8 × "
-                                     "id2entry (reference §3.3). Prime the cache and read currententrycachesize / "
+                                     "id2entry. Prime the cache and read currententrycachesize / "
                                      "currententrycachecount for Equation 2 (guide page 10, steps 1-4)");
             r.addWarning(QStringLiteral("estimate"),
                 QStringLiteral(
@@ -199,7 +198,7 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
     im.name = QStringLiteral("nsslapd-import-cachesize");
     im.unit = QStringLiteral("MB");
     im.value = importMb;
-    im.source = guidePage(5) + QStringLiteral("; reference §0.1");
+    im.source = guidePage(5);
     im.formula = in.importCacheMb ? QStringLiteral("import cache as given")
                                   : QStringLiteral("0 when you only import offline (the import cache can share the "
                                                    "dbcache memory)");
@@ -251,7 +250,7 @@ std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)
                  << used("import_cache_mb", t.importCacheMb, "MB", im.inputs.first().origin);
     total.source = guidePage(5)
         + QStringLiteral("; the seed text shows the factor cut to 2, the printed page says 2.3 and adds the import "
-                         "cache (reference §0.1)");
+                         "cache");
     total.note = QStringLiteral("1.2 = 20 % headroom for operations; 2.3 applies to the entry caches only");
 
     r.recommendations << th << db << ec << im << base << total;

@@ -15,7 +15,7 @@ QString source()
 {
     return QStringLiteral("Novell Cool Solutions, eDirectory cache tuning (http://www.novell.com/coolsolutions/"
                           "feature/5701.html); _ndsdb.ini syntax: http://support.novell.com/techcenter/tips/"
-                          "ant20001102.html, https://support.microfocus.com/kb/doc.php?id=7002682; reference §3.5");
+                          "ant20001102.html, https://support.microfocus.com/kb/doc.php?id=7002682");
 }
 
 std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)

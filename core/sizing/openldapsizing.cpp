@@ -14,7 +14,7 @@ constexpr auto used = SizingText::input;
 QString source()
 {
     return QStringLiteral("slapd-mdb(5) (maxsize, searchstack; https://man7.org/linux/man-pages/man5/slapd-mdb.5.html, "
-                          "openldap doc/man/man5/slapd-mdb.5); reference §3.4");
+                          "openldap doc/man/man5/slapd-mdb.5)");
 }
 
 std::optional<SizingResult> compute(const SizingInput& in, ProbeError* error)

@@ -1,5 +1,7 @@
 #include "core/sizing/recommendation.h"
 
+#include "core/common/units.h"
+
 #include <QJsonArray>
 #include <QLocale>
 
@@ -120,6 +122,32 @@ qint64 mbToBytes(double mb)
 SizingInputUsed input(const char* name, double value, const char* unit, const QString& origin)
 {
     return { QLatin1String(name), value, QLatin1String(unit), origin };
+}
+
+QString withUnit(double value, const QString& unit)
+{
+    const int decimals = std::fabs(value - std::round(value)) < 1e-9 ? 0 : (std::fabs(value) < 10 ? 2 : 1);
+    return Units::formatNumber(value, decimals) + (unit.isEmpty() ? QString() : u' ' + unit);
+}
+
+QString currentText(const Recommendation& r)
+{
+    if (!r.isSetting)
+        return {};
+    return r.current ? withUnit(*r.current, r.unit) : QStringLiteral("not read");
+}
+
+QString proposal(const Recommendation& r)
+{
+    const QString proposed = withUnit(r.value, r.unit);
+    if (!r.isSetting)
+        return proposed;
+    if (!r.current)
+        return proposed + QStringLiteral(" (now: not read)");
+    const QString change = r.change();
+    if (change == u"keep")
+        return proposed + QStringLiteral(" (keep)");
+    return withUnit(*r.current, r.unit) + QStringLiteral(" → ") + proposed + QStringLiteral(" (") + change + u')';
 }
 
 } // namespace SizingText

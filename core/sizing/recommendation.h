@@ -72,5 +72,12 @@ QString num(double value, int decimals = 2);
 // MB (10^6 bytes) as whole bytes for settings that take bytes.
 qint64 mbToBytes(double mb);
 SizingInputUsed input(const char* name, double value, const char* unit, const QString& origin);
+// A value as the page, the CLI and the report show it: digits grouped, whole numbers without decimals, "2,926.8 MB".
+QString withUnit(double value, const QString& unit);
+// The recommendation against the server's value now, in one line: "2,000 MB → 2,926.8 MB (raise)",
+// "2,000 MB (keep)", "2,926.8 MB (now: not read)"; a computed quantity (not a setting): its value.
+QString proposal(const Recommendation& r);
+// The current value alone: "2,000 MB", "not read", or "" for a computed quantity.
+QString currentText(const Recommendation& r);
 
 } // namespace SizingText

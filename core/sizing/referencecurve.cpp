@@ -6,9 +6,8 @@ namespace ReferenceCurve {
 
 QString source()
 {
-    return QStringLiteral("HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines, Table 5 (page 15) "
-                          "and Figure 3 (page 11); http://38.142.81.21:8001/manual/hp/hp-ux-directory-server/"
-                          "hp-ux-directory-server-81-performance-tuning-and-sizing-guidelines/page-15.html");
+    return QStringLiteral("HP-UX Directory Server 8.1 Performance Tuning and Sizing Guidelines (HP technical white "
+                          "paper), Table 5 (page 15) and Figure 3 (page 11)");
 }
 
 const QList<PublishedRow>& table5()

@@ -389,6 +389,8 @@ void TstCliBadInput::thousandBadLinesAreRefused()
             why = QStringLiteral("stderr does not name %1").arg(c.named.join(" or "));
         else if (!o.out.isEmpty())
             why = QStringLiteral("%1 bytes on stdout").arg(o.out.size());
+        else if (o.err.contains("{{"))
+            why = QStringLiteral("stderr holds an input reference core meant for a front end to name ({{...}})");
         if (!why.isEmpty())
             failures << QStringLiteral("#%1 %2 [%3]: %4\n    stderr: %5\n    argv: %6")
                             .arg(c.index)
@@ -583,8 +585,8 @@ void TstCliBadInput::inapplicableOptionsAreRefused()
     for (qsizetype i = 0; i < cases.size(); ++i) {
         const Outcome& o = res[i];
         const QByteArray named = cases[i].option.toUtf8() + ':';
-        if (!o.finished || o.status != QProcess::NormalExit || o.code != 2 || !o.err.contains(named)
-            || !o.out.isEmpty())
+        if (!o.finished || o.status != QProcess::NormalExit || o.code != 2 || !o.err.contains(named) || !o.out.isEmpty()
+            || o.err.contains("{{"))
             failures << QStringLiteral("%1: exit %2, stderr %3, %4 bytes on stdout\n    argv: %5")
                             .arg(cases[i].option)
                             .arg(o.code)

@@ -1,4 +1,5 @@
 // dirbench-cli disk, run as a user or a script would: exit codes, messages that name the argument, JSON on stdout.
+#include "core/common/reportformat.h"
 #include "core/disk/diskspec.h"
 #include "core/store/runstore.h"
 #include "diskfixture.h"
@@ -205,7 +206,11 @@ void TstCliDisk::humanOutputAndJsonFile()
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
     QCOMPARE(
         o.value(QStringLiteral("engine")).toObject().value(QStringLiteral("io")).toString(), QStringLiteral("threads"));
-    QVERIFY(num(o.value(QStringLiteral("summary")).toObject(), QStringLiteral("mb_per_s")) > 0);
+    const double mbPerS = num(o.value(QStringLiteral("summary")).toObject(), QStringLiteral("mb_per_s"));
+    QVERIFY(mbPerS > 0);
+    // The headline as the report words it (DiskSummary::headlineText), from the same figure.
+    const QByteArray headline = "headline: " + ReportFormat::number(mbPerS).toUtf8() + " MB/s\n";
+    QVERIFY2(r.out.contains(headline), r.out.constData());
     // Each interval line names the witness device's bytes when the record has one (not on tmpfs).
     QString witness;
     for (const QJsonValue& d :

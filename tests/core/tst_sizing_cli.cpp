@@ -79,6 +79,10 @@ private slots:
         QVERIFY(r.out.contains("formula:"));
         QVERIFY(r.out.contains("source:"));
         QVERIFY(r.out.contains("cache=8000000000"));
+        // A setting whose value now was not read says so, and how to read it.
+        QVERIFY2(r.out.contains("cache = 8000 MB\n    now:      not read (--uri reads it)\n"), r.out.constData());
+        // The guide and the vendors are cited by title, never by a raw IP address or the notes' section numbers.
+        QVERIFY(!r.out.contains("reference §") && !r.out.contains("38.142.81.21"));
     }
 
     void badArguments_data()

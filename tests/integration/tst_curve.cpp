@@ -162,7 +162,11 @@ void TstCurve::badSpecsAreRefused()
         c.mode = CurveSpec::Mode::CacheSweep, c.cacheEntries = 0, c.load.filter = QStringLiteral("uid=x");
         break;
     }
-    QCOMPARE(c.validate().field, field);
+    const ProbeError invalid = c.validate();
+    QCOMPARE(invalid.field, field);
+    // The command line names its options, a window its fields: core's text names neither.
+    const QString windowText = invalid.detailNaming([](const QString& f) { return QString(u'“' + f + u'”'); });
+    QVERIFY2(!invalid.cliDetail().contains(u"{{") && !windowText.contains(u"--"), qPrintable(windowText));
     RunContext ctx;
     QElapsedTimer t;
     t.start();

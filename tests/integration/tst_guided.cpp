@@ -1,5 +1,7 @@
 // The guide's experiments against real demo directories.
+#include "core/common/reportformat.h"
 #include "core/experiments/guided.h"
+#include "core/experiments/pointaxis.h"
 #include "core/experiments/serverthreads.h"
 #include "core/ldap/ldapsession.h"
 #include "core/run/runcontext.h"
@@ -90,6 +92,9 @@ void TstGuided::threadSweep()
     }
     QCOMPARE(r.summary.value(QStringLiteral("best_ok_per_s")).toDouble(), most);
     QCOMPARE(r.summary.value(QStringLiteral("best_threads")).toInt(), mostThreads);
+    // The best point in words, as the report's headline and the CLI say it (core/experiments/pointaxis.h).
+    QCOMPARE(PointAxis::bestText(r),
+        QString("best " + ReportFormat::number(most) + " ok/s at " + QString::number(mostThreads) + " client threads"));
     QVERIFY(r.summary.value(QStringLiteral("best_ops_per_s")).toDouble() >= most);
     QSet<QString> series;
     double lastT = 0;

@@ -408,10 +408,15 @@ void TstReplication::cliRecordAndRestore()
     const auto [code, out]
         = cli(QStringList { "--supplier", m_pair->uri, "--consumer", m_pair->replicas.constFirst().uri, "--marker-dn",
                   dn, "--marker-rate", "10", "--duration", "2", "--max-lag-ms", "1000", "--watch", "poll",
-                  "--no-history", "--json", "-" }
+                  "--no-history", "--json", m_parent.filePath("restore.json") }
             + connection());
     QCOMPARE(code, 0);
-    const QJsonObject rec = QJsonDocument::fromJson(out).object();
+    // The summary's headline and verdict as the report and the window word them (core/experiments/replicationfigures).
+    QVERIFY2(out.contains("\nheadline: p99 lag ") && out.contains("1 consumer") && out.contains(" 0 unseen, "),
+        out.constData());
+    QFile json(m_parent.filePath("restore.json"));
+    QVERIFY(json.open(QIODevice::ReadOnly));
+    const QJsonObject rec = QJsonDocument::fromJson(json.readAll()).object();
     QCOMPARE(rec.value("kind").toString(), QStringLiteral("replication"));
     // --watch poll: read every 5 ms although the consumer offers sync, and every marker seen so.
     const QJsonObject summary = rec.value("summary").toObject();

@@ -12,10 +12,12 @@
 #include "ui/pages/curvepage.h"
 #include "ui/widgets/curvepredictor.h"
 #include "ui/widgets/demodirectorybox.h"
+#include "ui/widgets/savedruninputs.h"
 #include "uisandbox.h"
 
 #include <QFile>
 #include <QJsonArray>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -54,6 +56,8 @@ RunRecord curveRecord(
     r.summary.insert(QStringLiteral("points"), pts);
     r.summary.insert(QStringLiteral("entries"), double(entries));
     r.summary.insert(QStringLiteral("access"), QStringLiteral("uniform"));
+    r.spec = QJsonObject { { QStringLiteral("mode"), QStringLiteral("working-set") },
+        { QStringLiteral("points"), QJsonArray { 0.01, 0.1, 0.25, 0.5, 0.75, 1.0 } } };
     if (bytesPerEntry > 0)
         r.extra.insert(QStringLiteral("bytes_per_entry"), bytesPerEntry);
     return r;
@@ -173,6 +177,18 @@ void TestCurvePage::openRecordShowsFit()
     QVERIFY(band.low < page.fit()->opsForCacheBytes(15e6, 4200));
     QVERIFY2(p->opsForRamText().contains(Units::formatNumber(band.low, 0) + QStringLiteral(" – ")),
         qPrintable(p->opsForRamText()));
+
+    // A saved run shows its own inputs read-only where the form was, and Start waits until it is closed.
+    QVERIFY(page.isShowingSaved());
+    QVERIFY(page.savedInputs()->isVisible() && !page.form()->isVisible());
+    QVERIFY(page.savedInputs()->rowCount() > 0);
+    QVERIFY(!page.findChild<QPushButton*>(QStringLiteral("startButton"))->isEnabled());
+    page.savedInputs()->closeButton()->click();
+    QVERIFY(!page.isShowingSaved());
+    QVERIFY(page.form()->isVisible() && !page.savedInputs()->isVisible());
+    QVERIFY(page.isGuideCurveShown() && !page.fit());
+    QCOMPARE(page.curveChart()->measuredCount(), 0);
+    QVERIFY(page.findChild<QPushButton*>(QStringLiteral("startButton"))->isEnabled());
 }
 
 // A point the server moved (asked 1 %, the cache could not be that small: measured at 12 %): drawn at 12 %, ringed

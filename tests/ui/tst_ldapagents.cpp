@@ -2,13 +2,13 @@
 // dirbench-cli) against a real slapd sandbox, the live strip of agents, the record kept in the history, the split's
 // refusal before anything starts, "Check agents" off the GUI thread, and the report's per-agent table read back
 // from the PDF and the HTML.
+#include "core/common/reportformat.h"
 #include "core/run/proberunner.h"
 #include "core/store/runrecorder.h"
 #include "core/store/runstore.h"
 #include "ui/charts/livechartview.h"
 #include "ui/demodirectory.h"
 #include "ui/pages/ldapagentsform.h"
-#include "ui/report/reportformat.h"
 #include "ui/reportexport.h"
 #include "ui/widgets/agentstrip.h"
 #include "ui/widgets/ldaploadview.h"

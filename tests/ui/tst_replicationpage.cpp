@@ -5,6 +5,7 @@
 // fills the form. The report of the record the page made (a real run, not a fixture) is written as PDF and read
 // back with pdftotext (section title, consumer URI, verdict sentence on the summary page), as HTML and as CSV; the
 // same record with what other parts add (knee, vendor figures, a per-consumer method) shows them on page and report.
+#include "core/experiments/replicationfigures.h"
 #include "core/run/proberunner.h"
 #include "core/sandbox/slapdconfig.h"
 #include "ui/charts/livechartview.h"
@@ -13,7 +14,6 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/replicationform.h"
 #include "ui/pages/replicationpage.h"
-#include "ui/report/replicationfigures.h"
 #include "ui/report/report.h"
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/replicationlagcharts.h"

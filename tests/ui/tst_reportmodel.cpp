@@ -4,10 +4,10 @@
 #include "core/catalog/compare.h"
 #include "core/catalog/comparerecord.h"
 #include "core/catalog/seedexample.h"
+#include "core/common/reportformat.h"
 #include "core/ldap/loadresult.h"
 #include "tests/common/loadfigures.h"
 #include "ui/report/report.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 
 #include <QJsonArray>
@@ -329,8 +329,13 @@ void TstReportModel::summaryInPlainWords()
     sizing.kind = "sizing";
     sizing.summary = QJsonObject { { "server", "openldap" },
         { "recommendations",
-            QJsonArray { QJsonObject { { "name", "total RAM" }, { "value", 2871.4 }, { "unit", "MB" } },
-                QJsonObject { { "name", "threads" }, { "value", 16 }, { "unit", "" }, { "apply", "olcThreads: 16" } },
+            QJsonArray {
+                QJsonObject { { "name", "total RAM" }, { "value", 2871.4 }, { "unit", "MB" }, { "setting", false } },
+                QJsonObject { { "name", "threads" }, { "value", 16 }, { "unit", "" }, { "apply", "olcThreads: 16" },
+                    { "current", 8 } },
+                QJsonObject { { "name", "olcDbMaxSize" }, { "value", 2000 }, { "unit", "MB" },
+                    { "apply", "olcDbMaxSize: 2000000000" }, { "current", 4096 },
+                    { "note", "below the 4,096 MB the server has now: the data needs 2,000 MB" } },
                 QJsonObject { { "name", "base" }, { "value", 29 }, { "unit", "MB" }, { "apply", QJsonValue() } } } } };
     ReportOptions o;
     o.runNames = { "Disk", "Sizing" };
@@ -352,9 +357,19 @@ void TstReportModel::summaryInPlainWords()
     QVERIFY2(text.contains("• Disk fails “sequential write ≥ 100 MB/s, sustained"), qPrintable(text));
     QVERIFY2(
         text.contains(
-            "• Give the OpenLDAP server at least 2.9 GB of RAM (Sizing); set threads 16. The change to apply is in the "
-            "run's section."),
+            "• Give the OpenLDAP server at least 2.9 GB of RAM (Sizing); set threads from 8 to 16, olcDbMaxSize from "
+            "4.1 GB down to 2 GB (lower than now: see the note). The change to apply is in the run's section."),
         qPrintable(text));
+    // The sizing's section shows each setting's value now beside the proposal.
+    bool nowBesideProposed = false;
+    for (const ReportSection& sec : doc.sections)
+        for (const ReportBlock& b : sec.blocks)
+            nowBesideProposed = nowBesideProposed
+                || (b.kind == ReportBlock::Kind::Table && b.table.header.value(1) == u"now"
+                    && b.table.rows.contains(QStringList { "olcDbMaxSize", "4,096 MB", "2,000 MB", "lower" })
+                    && b.table.rows.contains(QStringList { "threads", "8", "16", "raise" })
+                    && b.table.rows.contains(QStringList { "total RAM", "", "2,871.4 MB", "computed" }));
+    QVERIFY(nowBesideProposed);
     // One conclusion per run, the question it answers and the answer, the failure first.
     const qsizetype diskConclusion = text.indexOf("✗ Disk — Does the disk meet the directory's need? No: 1 of 1 "
                                                   "requirement fails (sequential write ≥ 100 MB/s, sustained");

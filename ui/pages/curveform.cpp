@@ -127,7 +127,8 @@ void CurveForm::showError(const ProbeError& error)
     m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
     QString text = error.message();
     if (!m_errorField.isEmpty())
-        text = fieldLabel(m_errorField) + QStringLiteral(": ") + error.detail;
+        text = fieldLabel(m_errorField) + QStringLiteral(": ")
+            + error.detailNaming([](const QString& field) { return u'“' + fieldLabel(field) + u'”'; });
     m_errorLabel->setText(text);
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {

@@ -14,6 +14,7 @@
 #include "ui/widgets/runprogress.h"
 #include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
+#include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
 #include "ui/widgets/stalenote.h"
 #include "ui/widgets/warningslabel.h"
@@ -111,6 +112,9 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     formLayout->addWidget(m_form);
     m_stale = new StaleNote(m_form, this); // in the scrolled column: it never raises the page's height
     formLayout->addWidget(m_stale);
+    m_savedInputs = new SavedRunInputs(this);
+    m_savedInputs->hide();
+    formLayout->addWidget(m_savedInputs);
     formLayout->addWidget(m_openButton);
     auto* predictBox = new QGroupBox(tr("Predict"), this);
     auto* predictLayout = new QVBoxLayout(predictBox);
@@ -139,6 +143,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     connect(m_startButton, &QPushButton::clicked, this, &CurvePage::start);
     addRunButtons({ m_startButton }, m_cancelButton);
     connect(m_openButton, &QPushButton::clicked, this, &CurvePage::chooseRecord);
+    connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &CurvePage::closeSaved);
     connect(m_predictor, &CurvePredictor::targetChanged, this,
         [this](double ops) { m_curveChart->setTarget(ops, tr("target %1 ok/s").arg(Units::formatNumber(ops, 0))); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &CurvePage::onProgress);
@@ -297,7 +302,7 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
     m_runId = 0;
     m_lastRecord = record;
     QString why;
-    const bool shown = showRecord(record, &why);
+    const bool shown = showCurve(record, &why);
     const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
     if (n == 0)
         showGuideCurve(); // nothing measured: the guide's figure again, not an empty chart
@@ -336,6 +341,38 @@ void CurvePage::showMovedPoints(const QJsonObject& summary)
 }
 
 bool CurvePage::showRecord(const RunRecord& record, QString* error)
+{
+    if (isRunning()) {
+        if (error)
+            *error = tr("a sweep is running; open the saved run when it has finished");
+        return false;
+    }
+    if (!showCurve(record, error))
+        return false;
+    // The run's own inputs, read-only, where the form (the user's current settings) was.
+    m_stale->clear();
+    showSavedInputs(m_savedInputs, m_form, record);
+    m_liveChart->hide();
+    m_progress->setFormat(tr("saved run"));
+    return true;
+}
+
+void CurvePage::closeSaved()
+{
+    if (!hideSavedInputs(m_savedInputs, m_form))
+        return;
+    m_lastRecord = RunRecord();
+    m_fit.reset();
+    m_movedText.clear();
+    m_warnings->setWarnings({});
+    m_statusLabel->reset();
+    showGuideCurve();
+    updatePrediction();
+    m_progress->setFormat(tr("idle"));
+    m_progress->setValue(0);
+}
+
+bool CurvePage::showCurve(const RunRecord& record, QString* error)
 {
     auto fail = [error](const QString& why) {
         if (error)
@@ -421,7 +458,6 @@ bool CurvePage::openRecordFile(const QString& path, QString* error)
         rec = RunRecord::fromJsonBytes(f.readAll(), &why);
     const bool ok = rec && showRecord(*rec, &why);
     if (ok) {
-        m_stale->clear(); // a record's own inputs, not the form's
         m_statusLabel->showOutcome(*rec, tr("Opened %1.").arg(path));
     } else {
         m_statusLabel->reset();

@@ -22,6 +22,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class RunStatusLabel;
+class SavedRunInputs;
 class StaleNote;
 class WarningsLabel;
 
@@ -68,8 +69,12 @@ public:
     QString movedText() const; // the points drawn where measured, not where asked ("" for none)
     // Shown over the results once the form no longer holds the inputs they were made with.
     StaleNote* staleNote() const { return m_stale; }
+    // A saved run (File → Open record…, History, Open curve record…): its curve, and its inputs read-only where the
+    // form was until closeSaved().
     bool showRecord(const RunRecord& record, QString* error = nullptr) override;
     bool openRecordFile(const QString& path, QString* error = nullptr);
+    void closeSaved();
+    SavedRunInputs* savedInputs() const { return m_savedInputs; }
 
 public slots:
     void start() override;
@@ -87,6 +92,7 @@ private:
     void showLivePoints();
     void showMovedPoints(const QJsonObject& summary);
     void showGuideCurve();
+    bool showCurve(const RunRecord& record, QString* error);
     void updatePrediction();
 
     ProbeRunner* m_runner;
@@ -103,6 +109,7 @@ private:
     QLabel* m_fitLabel = nullptr;
     QString m_movedText; // the points drawn where measured, not where asked: under the fit
     StaleNote* m_stale = nullptr;
+    SavedRunInputs* m_savedInputs = nullptr;
     QLabel* m_trafficLabel = nullptr;
     std::optional<AccessDistribution> m_traffic;
 

@@ -495,25 +495,18 @@ bool DiskPage::showRecord(const RunRecord& record, QString* error)
     showResult(record);
     m_progress->setFormat(tr("saved run"));
     // The run's own inputs, read-only, where the form (the user's current settings) was.
-    setShowingSaved(true);
-    m_savedInputs->showRecord(record);
-    m_form->hide();
+    showSavedInputs(m_savedInputs, m_form, record);
     m_underLoadCheck->hide();
-    m_savedInputs->show();
     return true;
 }
 
 void DiskPage::closeSaved()
 {
-    if (!isShowingSaved())
+    if (!hideSavedInputs(m_savedInputs, m_form))
         return;
-    setShowingSaved(false);
-    m_savedInputs->hide();
-    m_form->show();
     m_underLoadCheck->show();
     resetResults();
     m_progress->setFormat(tr("idle"));
-    emit statusMessage(tr("Saved run closed"));
 }
 
 void DiskPage::resetResults()

@@ -353,25 +353,18 @@ bool ExperimentsPage::showRecord(const RunRecord& record, QString* error)
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));
     // The run's own inputs, read-only, where the form (the user's current settings) was.
-    setShowingSaved(true);
     m_stale->clear();
-    m_savedInputs->showRecord(record);
-    m_form->hide();
-    m_savedInputs->show();
+    showSavedInputs(m_savedInputs, m_form, record);
     return true;
 }
 
 void ExperimentsPage::closeSaved()
 {
-    if (!isShowingSaved())
+    if (!hideSavedInputs(m_savedInputs, m_form))
         return;
-    setShowingSaved(false);
-    m_savedInputs->hide();
-    m_form->show();
     m_liveChart->clear();
     m_pointsChart->clear();
     m_warnings->setWarnings({});
     m_statusLabel->reset();
     m_progress->setFormat(tr("idle"));
-    emit statusMessage(tr("Saved run closed"));
 }

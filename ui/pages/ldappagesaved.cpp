@@ -33,10 +33,7 @@ bool LdapPage::showRecord(const RunRecord& record, QString* error)
     else
         showSavedLoad(record);
     // The run's own inputs, read-only, where the forms (the user's current server) were.
-    setShowingSaved(true);
-    m_savedInputs->showRecord(record);
-    m_formTabs->hide();
-    m_savedInputs->show();
+    showSavedInputs(m_savedInputs, m_formTabs, record);
     lockInputs(false);
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));
@@ -45,16 +42,12 @@ bool LdapPage::showRecord(const RunRecord& record, QString* error)
 
 void LdapPage::closeSaved()
 {
-    if (!isShowingSaved())
+    if (!hideSavedInputs(m_savedInputs, m_formTabs))
         return;
-    setShowingSaved(false);
-    m_savedInputs->hide();
-    m_formTabs->show();
     m_loadView->clear();
     m_probeView->clear();
     m_progress->setFormat(tr("idle"));
     lockInputs(false);
-    emit statusMessage(tr("Saved run closed"));
 }
 
 void LdapPage::showSavedProbe(const RunRecord& record)

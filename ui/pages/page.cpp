@@ -1,5 +1,7 @@
 #include "ui/pages/page.h"
 
+#include "ui/widgets/savedruninputs.h"
+
 #include <QAbstractButton>
 
 void Page::addRunButtons(const QList<QAbstractButton*>& starts, QAbstractButton* cancel)
@@ -44,6 +46,25 @@ void Page::cancelRequested()
 {
     m_cancelling = true;
     runStateChanged();
+}
+
+void Page::showSavedInputs(SavedRunInputs* inputs, QWidget* form, const RunRecord& record)
+{
+    setShowingSaved(true);
+    inputs->showRecord(record);
+    form->hide();
+    inputs->show();
+}
+
+bool Page::hideSavedInputs(SavedRunInputs* inputs, QWidget* form)
+{
+    if (!isShowingSaved())
+        return false;
+    setShowingSaved(false);
+    inputs->hide();
+    form->show();
+    emit statusMessage(tr("Saved run closed"));
+    return true;
 }
 
 void Page::setShowingSaved(bool showing)

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QAbstractButton;
+class SavedRunInputs;
 
 // A page of the main window (Disk, LDAP, Sizing, Curve, …, History). The run plumbing every page shares: the
 // window's Start and Cancel (Run menu, tool bar, Ctrl+R, Ctrl+.) call the current page's start() and cancel(),
@@ -63,6 +64,11 @@ protected:
     void runStateChanged();
     // Call when a saved run replaces the page's form (true) and when the user closes it (false).
     void setShowingSaved(bool showing);
+    // A saved run's inputs, read-only, in place of `form` (the user's own settings), and Start held meanwhile.
+    void showSavedInputs(SavedRunInputs* inputs, QWidget* form, const RunRecord& record);
+    // The form back in place of the saved run's inputs, and "Saved run closed" in the status bar; false (nothing
+    // done) when no saved run was shown. The page then clears the saved run's results.
+    bool hideSavedInputs(SavedRunInputs* inputs, QWidget* form);
     // Call when a cancel was sent to the run: Cancel (the page's and the window's) is disabled until the run ends.
     void cancelRequested();
 

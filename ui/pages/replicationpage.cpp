@@ -1,12 +1,12 @@
 #include "ui/pages/replicationpage.h"
 
+#include "core/experiments/replicationfigures.h"
 #include "core/sandbox/sandboxinfo.h"
 #include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
 #include "ui/formmemory.h"
 #include "ui/offthread.h"
 #include "ui/pages/replicationform.h"
-#include "ui/report/replicationfigures.h"
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/replicationlagcharts.h"
 #include "ui/widgets/replicationtopologyview.h"
@@ -285,29 +285,22 @@ bool ReplicationPage::showRecord(const RunRecord& record, QString* error)
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));
     // The run's own inputs, read-only, where the form (the user's current servers) was.
-    setShowingSaved(true);
     m_stale->clear();
-    m_savedInputs->showRecord(record);
-    m_form->hide();
+    showSavedInputs(m_savedInputs, m_form, record);
     m_demoNote->hide();
-    m_savedInputs->show();
     return true;
 }
 
 void ReplicationPage::closeSaved()
 {
-    if (!isShowingSaved())
+    if (!hideSavedInputs(m_savedInputs, m_form))
         return;
-    setShowingSaved(false);
-    m_savedInputs->hide();
-    m_form->show();
     m_demoNote->setVisible(!m_demoNote->text().isEmpty());
     m_charts->setConsumers({});
     m_warnings->setWarnings({});
     m_verdicts->clear();
     m_statusLabel->reset();
     m_progress->setFormat(tr("idle"));
-    emit statusMessage(tr("Saved run closed"));
 }
 
 void ReplicationPage::onDemoStarted(const SandboxInfo& info)

@@ -1,7 +1,7 @@
 #include "ui/report/chartpainter.h"
 
+#include "core/common/reportformat.h"
 #include "ui/report/chartgeometry.h"
-#include "ui/report/reportformat.h"
 
 #include <QColor>
 #include <QFontMetricsF>

@@ -1,7 +1,7 @@
 // Report::csvOf: the intervals of every run, one row per interval, for spreadsheets. Numbers as the record holds
 // them (no separators, full precision); the header names each column's unit.
+#include "core/common/reportformat.h"
 #include "ui/report/report.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 
 #include <QHash>

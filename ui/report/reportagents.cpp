@@ -1,8 +1,8 @@
 // A load from many hosts (`ldap --agents`, the LDAP page's "these hosts"): a row per agent under the LDAP section,
 // from the record's agents[]; the merged figures above it are the run's.
+#include "core/common/reportformat.h"
 #include "core/common/runrecord.h"
 #include "core/ldap/loadresult.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportsections.h"
 
 #include <QJsonArray>

@@ -3,8 +3,9 @@
 // reportsections.h), every cited source, and an appendix: every run's full settings, and the environment last.
 #include "core/catalog/cloudverdict.h"
 #include "core/catalog/sources.h"
+#include "core/catalog/verdicttext.h"
+#include "core/common/reportformat.h"
 #include "ui/report/report.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 #include "ui/report/reportsummary.h"
@@ -312,12 +313,7 @@ QList<Verdict> judgedVerdicts(const RunRecord& r)
 
 QString verdictLine(const Verdict& v)
 {
-    QString line = QString((v.passed ? u"PASS  " : u"FAIL  ") + v.requirement + u": measured "
-        + (v.measuredIsUpperBound ? u"< " : u"") + ReportFormat::number(v.measured) + u' ' + v.unit + u", threshold "
-        + ReportFormat::number(v.threshold) + u' ' + v.unit + u" (source: " + Sources::ofVerdict(v) + u')');
-    if (!v.note.isEmpty())
-        line += QString(u" - " + v.note);
-    return line;
+    return VerdictText::line(v);
 }
 
 ReportDocument build(const QList<RunRecord>& records, const ReportOptions& options)

@@ -3,7 +3,7 @@
 // full evaluation stays in the record (JSON, HTML export of the history).
 #include "core/catalog/cloudverdict.h"
 #include "core/catalog/sources.h"
-#include "ui/report/reportformat.h"
+#include "core/common/reportformat.h"
 #include "ui/report/reportsections.h"
 
 #include <QJsonArray>

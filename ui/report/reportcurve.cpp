@@ -1,9 +1,9 @@
 // Curve records: coverage of the entry cache vs ok/s (completed ops/s for a record older than ok/s), the fitted
 // service-time model and the guide's reference (HP-UX DS 8.1 tuning guide, Figure 3's shape scaled to the fit's fully
 // cached rate).
+#include "core/common/reportformat.h"
 #include "core/sizing/referencecurve.h"
 #include "ui/report/loadfigures.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 

@@ -1,5 +1,5 @@
 // Disk records: a single test, a test with repeats, or the "directory" suite (summary.tests) with verdicts.
-#include "ui/report/reportformat.h"
+#include "core/common/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 

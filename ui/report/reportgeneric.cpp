@@ -1,7 +1,7 @@
 // Sections for any kind of record: what every record has (spec, summary, intervals), printed generically.
+#include "core/common/reportformat.h"
 #include "core/experiments/pointaxis.h"
 #include "ui/report/loadfigures.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 

@@ -1,7 +1,7 @@
 #include "ui/report/reportjson.h"
 
 #include "core/catalog/sources.h"
-#include "ui/report/reportformat.h"
+#include "core/common/reportformat.h"
 
 #include <QSet>
 

@@ -1,9 +1,9 @@
 // LDAP load records (ldap-search, -bind, -modify, -compare, -adddel, -mixed): successes per second (the headline),
 // completed operations, errors, latency, a table per kind of operation for a mix, result codes and the server's own
 // counters (cn=monitor). Figures are read from the typed summary (core/ldap/loadresult.h).
+#include "core/common/reportformat.h"
 #include "core/ldap/loadresult.h"
 #include "ui/report/loadfigures.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 

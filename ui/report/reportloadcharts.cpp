@@ -1,9 +1,9 @@
 // The charts of an LDAP load's intervals, read from the typed intervals (core/ldap/loadresult.h): ok/s (with
 // completed ops/s where they differ, and the target rate), ok/s and latency per kind of operation for a mix,
 // latency, faults, and the server's own rates (cn=monitor, free-form counters read as they are).
+#include "core/common/reportformat.h"
 #include "core/ldap/loadresult.h"
 #include "ui/report/loadfigures.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 

@@ -2,14 +2,16 @@
 // failed runs and verdicts, the sizing recommendations, the cloud advisor's flags and the warnings.
 #include "core/catalog/cloudverdict.h"
 #include "core/catalog/sources.h"
+#include "core/catalog/verdicttext.h"
+#include "core/common/reportformat.h"
+#include "core/sizing/recommendation.h"
 #include "ui/report/report.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportsummary.h"
 
 #include <QHash>
 #include <QJsonArray>
 
-#include <cmath>
+#include <utility>
 
 namespace ReportSummary {
 
@@ -43,13 +45,23 @@ QString adviceFor(const QString& requirementId)
 }
 
 // "512 MB" for a size given in MB (10^6 bytes), else the number and its unit.
-QString amount(const QJsonObject& rec)
+QString amount(double value, const QString& unit)
 {
-    const QJsonValue v = rec.value(QStringLiteral("value"));
-    const QString unit = rec.value(QStringLiteral("unit")).toString();
-    if (unit == u"MB" && v.isDouble())
-        return ReportFormat::bytes(v.toDouble() * 1e6);
-    return QString(ReportFormat::value(v) + (unit.isEmpty() ? QString() : u' ' + unit));
+    if (unit == u"MB")
+        return ReportFormat::bytes(value * 1e6);
+    return QString(ReportFormat::number(value) + (unit.isEmpty() ? QString() : u' ' + unit));
+}
+
+// "threads 16", "threads from 8 to 16", "olcDbMaxSize from 4.3 GB down to 2.9 GB (lower than now: see the note)".
+QString settingStep(const Recommendation& rec)
+{
+    const QString proposed = amount(rec.value, rec.unit);
+    if (!rec.current || rec.change() == u"keep")
+        return QString(rec.name + u' ' + proposed);
+    const QString now = amount(*rec.current, rec.unit);
+    if (rec.change() == u"lower")
+        return QString(rec.name + u" from " + now + u" down to " + proposed + u" (lower than now: see the note)");
+    return QString(rec.name + u" from " + now + u" to " + proposed);
 }
 
 QString sizingStep(const RunRecord& r, const QString& name)
@@ -60,12 +72,11 @@ QString sizingStep(const RunRecord& r, const QString& name)
     QString total;
     QStringList others;
     for (const auto& v : recs) {
-        const QJsonObject o = v.toObject();
-        const QString what = o.value(QStringLiteral("name")).toString();
-        if (what.compare(u"total RAM", Qt::CaseInsensitive) == 0)
-            total = amount(o);
-        else if (o.value(QStringLiteral("apply")).isString() && o.value(QStringLiteral("value")).toDouble() != 0)
-            others << QString(what + u' ' + amount(o)); // a setting to change, not a term of the formula
+        const Recommendation rec = Recommendation::fromJson(v.toObject());
+        if (rec.name.compare(u"total RAM", Qt::CaseInsensitive) == 0)
+            total = amount(rec.value, rec.unit);
+        else if (!rec.apply.isEmpty() && rec.value != 0 && rec.change() != u"keep")
+            others << settingStep(rec); // a setting to change, not a term of the formula
     }
     const QString server = serverKindName(r.summary.value(QStringLiteral("server")).toString());
     QString step = total.isEmpty()
@@ -110,42 +121,11 @@ QString warningStep(const RunRecord& r, const QString& name)
             name, codes.join(QStringLiteral(", ")));
 }
 
-// The first letter upper-case, unless the first word is a name such as "t2.micro" or "iSCSI".
-QString capitalised(QString s)
-{
-    const QString first = s.section(u' ', 0, 0);
-    for (const QChar c : first)
-        if (!c.isLetter() || c.isUpper())
-            return s;
-    if (!s.isEmpty())
-        s[0] = s.at(0).toUpper();
-    return s;
-}
-
-// "1,204 µs (1.2 ms)": latencies of a millisecond or more also in ms.
-QString quantity(double value, const QString& unit)
-{
-    QString q = QString(ReportFormat::number(value) + (unit.isEmpty() ? QString() : u' ' + unit));
-    if (unit == u"µs" && std::fabs(value) >= 1000)
-        q += QString(u" (" + ReportFormat::number(std::round(value / 100) / 10) + u" ms)");
-    return q;
-}
-
-// Whether the requirement is a floor ("at least"): from the label's sign, else from how the verdict came out.
-bool isMinimum(const Verdict& v)
-{
-    if (v.requirement.contains(u'≥') || v.requirement.contains(u">="))
-        return true;
-    if (v.requirement.contains(u'≤') || v.requirement.contains(u"<=") || v.requirement.contains(u"maximum"))
-        return false;
-    return v.passed == (v.measured >= v.threshold);
-}
-
 } // namespace
 
 QString plain(QString s)
 {
-    return s.replace(QStringLiteral("the seed"), QStringLiteral("the eDirectory article"));
+    return VerdictText::plain(std::move(s));
 }
 
 QStringList nextSteps(const QList<RunRecord>& records, const ReportOptions& options)
@@ -180,14 +160,7 @@ namespace Report {
 
 QString verdictSentence(const Verdict& v)
 {
-    QString s = QString(ReportSummary::capitalised(ReportSummary::plain(v.requirement))
-        + (v.passed ? u" passed: measured " : u" failed: measured ") + (v.measuredIsUpperBound ? u"< " : u"")
-        + ReportSummary::quantity(v.measured, v.unit)
-        + (ReportSummary::isMinimum(v) ? u", required at least " : u", required at most ")
-        + ReportSummary::quantity(v.threshold, v.unit) + u'.');
-    if (!v.note.isEmpty())
-        s += QString(u' ' + ReportSummary::capitalised(ReportSummary::plain(v.note)) + u'.');
-    return s;
+    return VerdictText::sentence(v);
 }
 
 } // namespace Report

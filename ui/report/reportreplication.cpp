@@ -1,8 +1,8 @@
 // Replication records (kind "replication", the marker probe): the lag per consumer over the run beside the
 // supplier's write rate (the knee's rate after a ramp), a table per consumer, the verdict sentences, and the
 // eDirectory article's -625/-626 in its own terms.
-#include "ui/report/replicationfigures.h"
-#include "ui/report/reportformat.h"
+#include "core/common/reportformat.h"
+#include "core/experiments/replicationfigures.h"
 #include "ui/report/reportsections.h"
 
 namespace ReportSections {

@@ -1,7 +1,8 @@
 // Sizing records: every recommendation with its formula, the numbers put in, its inputs and source, and the change
 // ready to apply (DirBench never applies it).
 #include "core/catalog/sources.h"
-#include "ui/report/reportformat.h"
+#include "core/common/reportformat.h"
+#include "core/sizing/recommendation.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 
@@ -14,20 +15,19 @@ void sizing(const RunRecord& r, ReportSection& section, QStringList& sources)
         QString(u"Server kind: " + s.value(QStringLiteral("server")).toString() + u". Sizes in MB are 10^6 bytes."));
     const QJsonArray recs = s.value(QStringLiteral("recommendations")).toArray();
     ReportTable overview;
-    overview.header = { QStringLiteral("setting"), QStringLiteral("value"), QStringLiteral("unit") };
+    overview.header
+        = { QStringLiteral("setting"), QStringLiteral("now"), QStringLiteral("proposed"), QStringLiteral("change") };
     for (const auto& v : recs) {
-        const QJsonObject o = v.toObject();
-        overview.rows.append({ o.value(QStringLiteral("name")).toString(),
-            ReportFormat::value(o.value(QStringLiteral("value"))), o.value(QStringLiteral("unit")).toString() });
+        const Recommendation rec = Recommendation::fromJson(v.toObject());
+        overview.rows.append({ rec.name, SizingText::currentText(rec), SizingText::withUnit(rec.value, rec.unit),
+            rec.isSetting ? (rec.current ? rec.change() : QStringLiteral("unknown")) : QStringLiteral("computed") });
     }
     section.blocks << ReportBlock::subheading(QStringLiteral("Recommendations"));
     section.blocks << ReportBlock::ofTable(overview);
     for (const auto& v : recs) {
         const QJsonObject o = v.toObject();
-        const QString name = o.value(QStringLiteral("name")).toString();
-        section.blocks << ReportBlock::subheading(
-            QString(name + u" = " + ReportFormat::value(o.value(QStringLiteral("value"))) + u' '
-                + o.value(QStringLiteral("unit")).toString()));
+        const Recommendation rec = Recommendation::fromJson(o);
+        section.blocks << ReportBlock::subheading(rec.name + QStringLiteral(": ") + SizingText::proposal(rec));
         QList<QStringList> rows;
         rows.append({ QStringLiteral("formula"), o.value(QStringLiteral("formula")).toString() });
         rows.append({ QStringLiteral("computed"), o.value(QStringLiteral("computation")).toString() });

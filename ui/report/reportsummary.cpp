@@ -3,10 +3,12 @@
 #include "ui/report/reportsummary.h"
 
 #include "core/catalog/cloudverdict.h"
+#include "core/common/reportformat.h"
+#include "core/disk/diskresult.h"
+#include "core/experiments/pointaxis.h"
+#include "core/experiments/replicationfigures.h"
 #include "core/store/runstore.h"
-#include "ui/report/replicationfigures.h"
 #include "ui/report/report.h"
-#include "ui/report/reportformat.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 
@@ -40,30 +42,9 @@ QString serverName(const RunRecord& r)
     return version.startsWith(name) ? version : QString(name + u' ' + version);
 }
 
-// A disk test's figure a reader looks for: MB/s for sequential tests and dd, IOPS for random, commits/s for commit.
-QString diskFigure(const QString& test, const QJsonObject& s)
-{
-    const auto num = [&](const char* key) { return ReportFormat::value(s.value(QString::fromLatin1(key))); };
-    if (test.startsWith(u"rand") && s.value(QStringLiteral("iops")).isDouble())
-        return QString(num("iops") + u" IOPS");
-    if (test.startsWith(u"commit") && s.value(QStringLiteral("commits_per_s")).isDouble())
-        return QString(num("commits_per_s") + u" commits/s");
-    if (s.value(QStringLiteral("mb_per_s")).isDouble())
-        return QString(num("mb_per_s") + u" MB/s");
-    return {};
-}
-
 QString diskHeadline(const RunRecord& r)
 {
-    const QJsonObject tests = r.summary.value(QStringLiteral("tests")).toObject();
-    QStringList parts;
-    for (auto it = tests.begin(); it != tests.end(); ++it)
-        if (const QString f = diskFigure(it.key(), it.value().toObject()); !f.isEmpty())
-            parts << QString(it.key() + u' ' + f);
-    if (tests.isEmpty())
-        if (const QString f = diskFigure(r.summary.value(QStringLiteral("test")).toString(), r.summary); !f.isEmpty())
-            parts << f;
-    return parts.join(QStringLiteral(", "));
+    return DiskSummary::fromJson(r.summary).headlineText();
 }
 
 QString diskTested(const RunRecord& r)
@@ -366,10 +347,8 @@ QString headline(const RunRecord& r)
     if (s.value(QStringLiteral("t_hit_us")).isDouble())
         return QString(u"t_hit " + ReportFormat::value(s.value(QStringLiteral("t_hit_us"))) + u" µs, t_miss "
             + ReportFormat::value(s.value(QStringLiteral("t_miss_us"))) + u" µs");
-    if (s.value(QStringLiteral("best_ok_per_s")).isDouble())
-        return QString(u"best " + ReportFormat::value(s.value(QStringLiteral("best_ok_per_s"))) + u" ok/s");
-    if (s.value(QStringLiteral("best_ops_per_s")).isDouble()) // a record older than ok/s
-        return QString(u"best " + ReportFormat::value(s.value(QStringLiteral("best_ops_per_s"))) + u" ops/s");
+    if (const QString best = PointAxis::bestText(r); !best.isEmpty())
+        return best;
     return h;
 }
 

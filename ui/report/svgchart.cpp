@@ -1,7 +1,7 @@
 #include "ui/report/svgchart.h"
 
+#include "core/common/reportformat.h"
 #include "ui/report/chartgeometry.h"
-#include "ui/report/reportformat.h"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 #include "ui/widgets/replicationlagcharts.h"
 
 #include "core/common/units.h"
+#include "core/experiments/replicationfigures.h"
 #include "ui/charts/livechartview.h"
-#include "ui/report/replicationfigures.h"
 
 #include <QGridLayout>
 

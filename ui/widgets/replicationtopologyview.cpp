@@ -2,7 +2,7 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
-#include "ui/report/replicationfigures.h"
+#include "core/experiments/replicationfigures.h"
 
 #include <QHeaderView>
 

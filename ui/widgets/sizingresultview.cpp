@@ -1,5 +1,6 @@
 #include "ui/widgets/sizingresultview.h"
 
+#include "core/catalog/sources.h"
 #include "core/common/units.h"
 #include "core/sizing/ldifstats.h"
 #include "ui/widgets/notestyle.h"
@@ -35,12 +36,6 @@ QString esc(const QString& s)
 QString mb(double v)
 {
     return Units::formatNumber(v, std::fabs(v - std::round(v)) < 1e-9 ? 0 : 1) + QStringLiteral(" MB");
-}
-
-QString valueText(double v, const QString& unit)
-{
-    const int decimals = std::fabs(v - std::round(v)) < 1e-9 ? 0 : (std::fabs(v) < 10 ? 2 : 1);
-    return Units::formatNumber(v, decimals) + (unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
 }
 
 } // namespace
@@ -147,27 +142,23 @@ QString SizingResultView::recommendationHtml(const Recommendation& r)
         QStringList ins;
         for (const SizingInputUsed& i : r.inputs)
             ins << QStringLiteral("%1 = %2 <span style='color:%4'>(%3)</span>")
-                       .arg(esc(i.name), esc(valueText(i.value, i.unit)), esc(i.origin), noteColour());
+                       .arg(esc(i.name), esc(SizingText::withUnit(i.value, i.unit)), esc(i.origin), noteColour());
         h += QStringLiteral("<div>%1 %2</div>").arg(tr("Inputs:"), ins.join(QStringLiteral(", ")));
     }
     if (!r.note.isEmpty())
         h += QStringLiteral("<div style='color:%2'>%1</div>").arg(esc(r.note), NoteStyle::warnColourNow().name());
     if (!r.source.isEmpty())
-        h += QStringLiteral("<div style='color:%3'>%1 %2</div>").arg(tr("Source:"), esc(r.source), noteColour());
+        h += QStringLiteral("<div style='color:%3'>%1 %2</div>")
+                 .arg(tr("Source:"), esc(Sources::readable(r.source)), noteColour());
     return h;
 }
 
 QString SizingResultView::changeText(const Recommendation& r)
 {
-    QString proposed = valueText(r.value, r.unit);
-    if (!r.isSetting)
-        return proposed;
-    if (!r.current)
-        return tr("%1 (now: not read; \"Read from the LDAP page's server\" reads it)").arg(proposed);
-    const QString now = valueText(*r.current, r.unit);
-    if (r.change() == u"keep")
-        return tr("%1 → %1 (keep)").arg(now);
-    return tr("%1 → %2").arg(now, proposed);
+    if (r.isSetting && !r.current)
+        return tr("%1 (now: not read; \"Read from the LDAP page's server\" reads it)")
+            .arg(SizingText::withUnit(r.value, r.unit));
+    return SizingText::proposal(r);
 }
 
 void SizingResultView::setResult(const SizingResult& r)

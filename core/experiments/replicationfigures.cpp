@@ -1,6 +1,6 @@
-#include "ui/report/replicationfigures.h"
+#include "core/experiments/replicationfigures.h"
 
-#include "ui/report/reportformat.h"
+#include "core/common/reportformat.h"
 
 #include <QJsonArray>
 
@@ -90,12 +90,17 @@ QString vendorText(const QJsonValue& vendor)
     } else if (now) {
         parts << QString(what + u' ' + ms(*now));
     }
-    if (const QString state = o.value(QStringLiteral("agreement")).toObject().value(QStringLiteral("state")).toString();
-        !state.isEmpty())
-        parts << QString(u"agreement " + state);
+    const QJsonObject agreement = o.value(QStringLiteral("agreement")).toObject();
+    if (const QString state = agreement.value(QStringLiteral("state")).toString(); !state.isEmpty()) {
+        const QString message = agreement.value(QStringLiteral("message")).toString();
+        parts << QString(u"agreement " + state + (message.isEmpty() ? QString() : u": " + message));
+    }
     if (const auto conflicts = number(o, QStringLiteral("conflicts")))
         parts << ReportFormat::number(*conflicts) + QStringLiteral(" conflicts");
-    if (o.value(QStringLiteral("vendor_disagrees")).toBool())
+    if (const auto readings = number(o, QStringLiteral("readings")); readings && *readings > 0)
+        parts << QString(ReportFormat::number(number(o, QStringLiteral("disagreeing_readings")).value_or(0)) + u" of "
+            + ReportFormat::number(*readings) + u" readings disagree with the markers");
+    else if (o.value(QStringLiteral("vendor_disagrees")).toBool())
         parts << QStringLiteral("disagrees with the markers");
     return parts.join(QStringLiteral("; "));
 }

@@ -9,7 +9,8 @@
 
 #include <optional>
 
-// A replication record (kind "replication", core/experiments/replication.h) read for the page and the report.
+// A replication record (kind "replication", core/experiments/replication.h) read for the page, the report and the
+// CLI's summary: its figures and sentences in one place.
 // Fields other parts may add are read when present and never required: consumers[URI].vendor {...}, a per-consumer
 // method ("sync", "psearch", "poll") and summary.knee_write_rate after a write ramp.
 namespace ReplicationFigures {

@@ -1,4 +1,4 @@
-#include "ui/report/reportformat.h"
+#include "core/common/reportformat.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
