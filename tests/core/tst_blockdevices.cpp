@@ -147,6 +147,7 @@ private slots:
     void loopResolvesAndCountsDirectWrites_data();
     void loopResolvesAndCountsDirectWrites();
     void btrfsCompressionIsNamedAndSeenByTheDevice();
+    void readTestBesideAWriterWarnsOtherIo();
 };
 
 void TstBlockDevices::deltaIsBytesAndNullWhenUnreadable()
@@ -296,6 +297,56 @@ void TstBlockDevices::loopResolvesAndCountsDirectWrites()
     QVERIFY2(disk >= 0.8 * double(size), qPrintable(QString::number(disk)));
     QVERIFY(sum >= 0.8 * double(size));
     QVERIFY(!rec.hasWarning("device-saw-less"));
+}
+
+// A read test while another process writes to the same device: the device line counts the test's direction (its
+// reads, about the test's bytes), and the writes are a warning with their size, never added to the test's figure.
+void TstBlockDevices::readTestBesideAWriterWarnsOtherIo()
+{
+    if (const QString missing = ImageStack::unavailable("mkfs.ext4", false); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    if (QStandardPaths::findExecutable("dd").isEmpty() || QStandardPaths::findExecutable("timeout").isEmpty())
+        QSKIP("dd or timeout is not installed");
+    ImageStack st;
+    const QString failed = st.build(512 * MiB, "mkfs.ext4", {}, false);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed));
+    // The other writer: 8 MiB direct writes over one 64 MiB file, until stopped (at most 60 s or 20,000 writes).
+    QProcess writer;
+    writer.start("timeout",
+        { "60", "sh", "-c",
+            "i=0; while [ $i -lt 20000 ]; do dd if=/dev/zero of=\"$1/other\" bs=1M count=8 "
+            "seek=$(( (i % 8) * 8 )) oflag=direct conv=notrunc status=none || exit 1; "
+            "i=$((i + 1)); done",
+            "writer", st.mnt });
+    QVERIFY(writer.waitForStarted());
+    RunContext ctx;
+    const qint64 size = 64 * MiB;
+    // 4 KiB reads one at a time: the reader does not take the whole device, so the writer's share is not a rounding.
+    DiskSpec read4k = spec(DiskProfile::SeqRead, st.mnt, size, 3);
+    read4k.blockBytes = 4096;
+    read4k.queueDepth = 1;
+    const RunRecord rec = Disk::run(read4k, ctx);
+    const bool writerWasRunning = writer.state() == QProcess::Running;
+    writer.kill();
+    writer.waitForFinished();
+    QFile::remove(st.mnt + "/other");
+    QVERIFY2(writerWasRunning, writer.readAllStandardError().constData());
+    QCOMPARE(rec.status, QString("ok"));
+    const QJsonArray totals = rec.summary.value("devices").toArray();
+    const double read = deviceBytes(totals, "read_bytes", "filesystem");
+    const double wrote = deviceBytes(totals, "write_bytes", "filesystem");
+    const double tested = rec.summary.value("bytes").toDouble();
+    qInfo("seq-read of %.0f bytes beside a writer: the device read %.0f (%.3fx) and wrote %.0f; warnings: %s", tested,
+        read, read / tested, wrote, qPrintable(codes(rec).join(" | ")));
+    QVERIFY(tested > 0);
+    QVERIFY2(rec.hasWarning("device-other-io"), qPrintable(codes(rec).join(" | ")));
+    QString message;
+    for (const RunWarning& w : rec.warnings)
+        if (w.code == u"device-other-io")
+            message = w.message;
+    QVERIFY2(message.contains("while the test read") && message.contains(" wrote "), qPrintable(message));
+    QVERIFY(!rec.hasWarning("device-saw-more"));
+    QVERIFY2(read >= 0.8 * tested && read < 1.5 * tested, qPrintable(QString::number(read / tested)));
 }
 
 void TstBlockDevices::btrfsCompressionIsNamedAndSeenByTheDevice()
