@@ -154,6 +154,9 @@ void TestCurvePage::openRecordShowsFit()
     QVERIFY2(reach.count(QStringLiteral("out of reach")) == 1, qPrintable(reach)); // once, not "out of reach: out of…"
     QVERIFY2(
         reach.contains(Units::formatNumber(1.0 / page.fit()->tHit, 1) + QStringLiteral(" ops/s")), qPrintable(reach));
+    p->setTargetText(QStringLiteral("1000")); // below 1/t_miss: no cache needed, said in words, not "0.0 – 0.0 MB"
+    QVERIFY2(p->ramForTargetText().startsWith(QStringLiteral("none: the fit gives 2,000 ok/s with no entry cached")),
+        qPrintable(p->ramForTargetText()));
     // and the other way
     p->setRamText(QStringLiteral("15"));
     QVERIFY(p->opsForRamText().contains(Units::formatNumber(page.fit()->opsForCacheBytes(15e6, 3000), 0)));

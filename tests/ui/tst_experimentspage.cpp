@@ -106,6 +106,9 @@ void TestExperimentsPage::threadSweepOneClick()
     QCOMPARE(page.pointsTable()->item(0, 1)->text(),
         Units::formatNumber(first.value(hasOk ? QStringLiteral("ok_per_s") : QStringLiteral("ops_per_s")).toDouble()));
     QCOMPARE(page.pointsChart()->pointCount(), 2);
+    // Threads are counted: the table names the axis, the chart's ticks fall on whole threads (0, 1, 2; never 0.25).
+    QCOMPARE(page.pointsTable()->horizontalHeaderItem(0)->text(), QStringLiteral("Client threads"));
+    QTRY_COMPARE(page.pointsChart()->xTickInterval(), 1.0);
     QVERIFY(page.liveChart()->seriesNames().contains(QStringLiteral("threads 1")));
     QVERIFY(page.liveChart()->yRange().second > 0); // the intervals' ok/s, live
     QVERIFY(page.referenceText().contains(u"Table 2"));

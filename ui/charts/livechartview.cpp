@@ -50,9 +50,9 @@ QString labelFormat(double step)
 // make QtCharts create 7,500 ticks (seconds of a frozen window) before the new step arrives.
 // Each property is set only when it changes: every setter relays the axis out (its labels are text items), and
 // setLabelFormat does so even when given the format it has.
-void setAxis(QValueAxis* axis, double min, double max, int maxTicks)
+void setAxis(QValueAxis* axis, double min, double max, int maxTicks, double leastStep = 0)
 {
-    const double step = niceStep(max - min, maxTicks);
+    const double step = std::max(leastStep, niceStep(max - min, maxTicks));
     if (axis->tickAnchor() != 0)
         axis->setTickAnchor(0);
     const bool newRange = axis->min() != min || axis->max() != max;
@@ -332,6 +332,17 @@ int LiveChartView::verticalIntervals() const
     return std::clamp(labels - 1, 2, 6);
 }
 
+void LiveChartView::setWholeNumbersOnX(bool whole)
+{
+    m_wholeX = whole;
+    requestRescale();
+}
+
+double LiveChartView::xTickInterval() const
+{
+    return m_xAxis->tickInterval();
+}
+
 void LiveChartView::setMinimumXRange(double min, double max)
 {
     m_minX = min;
@@ -422,7 +433,7 @@ void LiveChartView::rescale()
     xMin = std::min(xMin, 0.0);
     if (xMax <= xMin)
         xMax = xMin + 1;
-    setAxis(m_xAxis, xMin, xMax, 8);
+    setAxis(m_xAxis, xMin, xMax, 8, m_wholeX ? 1.0 : 0.0);
     for (auto [axis, r] : { std::pair { m_yAxis, left }, std::pair { m_rightAxis, right } }) {
         if (!r.any)
             continue;

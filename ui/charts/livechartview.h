@@ -79,6 +79,9 @@ public:
     bool isPlaceholderVisible() const;
     // The x axis covers at least [min, max] (charts stacked on one time axis share it).
     void setMinimumXRange(double min, double max);
+    // The x axis counts things (client threads, entries): its ticks fall on whole numbers only.
+    void setWholeNumbersOnX(bool whole);
+    double xTickInterval() const;
 
     int pointCount() const;
     // The font of the time axis's tick labels (the application font: View → Text size reaches it).
@@ -126,5 +129,6 @@ private:
     bool m_rescalePending = false;
     bool m_rightAttached = false; // shown, with a series on it
     double m_minX = 0;
+    bool m_wholeX = false;
     double m_maxX = 0;
 };

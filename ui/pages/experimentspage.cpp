@@ -92,7 +92,7 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     m_pointsChart->setAxisTitles(tr("Client threads"), tr("ok/s"));
     m_pointsChart->setPlaceholderText(tr("ok/s of each point, when the experiment ends"));
     m_table->setObjectName(QStringLiteral("pointsTable"));
-    m_table->setHorizontalHeaderLabels({ tr("Point"), tr("ok/s"), tr("p50 ms"), tr("p99 ms"), tr("Status") });
+    m_table->setHorizontalHeaderLabels({ tr("Client threads"), tr("ok/s"), tr("p50 ms"), tr("p99 ms"), tr("Status") });
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -293,7 +293,8 @@ void ExperimentsPage::showPoints(const RunRecord& record)
     const QString latency = LoadFigures::coalescedReads(record.spec) ? tr(" ms (coalesced reads)") : tr(" ms");
     m_pointsChart->clear();
     m_pointsChart->setAxisTitles(axis.title, unit);
-    m_table->setHorizontalHeaderLabels({ tr("Point"), unit, tr("p50") + latency, tr("p99") + latency, tr("Status") });
+    m_pointsChart->setWholeNumbersOnX(true); // threads, entries, plain/TLS: counted, never 2.5
+    m_table->setHorizontalHeaderLabels({ axis.title, unit, tr("p50") + latency, tr("p99") + latency, tr("Status") });
     m_table->setRowCount(int(points.size()));
     QList<QPointF> line;
     for (int i = 0; i < points.size(); ++i) {

@@ -105,6 +105,27 @@ QString CurvePredictor::opsForRamText() const
     return m_opsForRam->text();
 }
 
+// The entry cache the fit needs for `target` ok/s, as the band's range with the fit's own line; `why` the fit's note.
+QString CurvePredictor::ramFor(double target, double bytes, QString* why) const
+{
+    const auto need = m_fit->cacheBytesFor(target, bytes, why);
+    if (!need) // above the fully cached rate
+        return tr("out of reach: the fully cached rate (1/t_hit) is %1 ops/s")
+            .arg(Units::formatNumber(1.0 / m_fit->tHit, 1));
+    const CurveFit::BytesRange range = m_fit->cacheBytesRangeFor(target, bytes);
+    if (*need <= 0 && range.high && *range.high <= 0) // below the uncached rate, band and line alike
+        return tr("none: the fit gives %1 ok/s with no entry cached (1/t_miss), above the target")
+            .arg(Units::formatNumber(1.0 / m_fit->tMiss, 0));
+    const double all = double(m_fit->entries) * bytes;
+    const auto pct = [all](double b) { return Units::formatNumber(all > 0 ? b / all * 100 : 0, 1); };
+    const QString low = Units::formatNumber(range.low.value_or(*need) / 1e6, 1);
+    const QString high
+        = range.high ? Units::formatNumber(*range.high / 1e6, 1) : tr("more than every entry cached gives");
+    return tr("%1 – %2 MB of entry cache (%3 – %4 % of the entries) within the fit's band; the fit's own line: %5 MB")
+        .arg(low, high, pct(range.low.value_or(*need)), range.high ? pct(*range.high) : tr("100+"),
+            Units::formatNumber(*need / 1e6, 1));
+}
+
 void CurvePredictor::update()
 {
     const auto bytes = number(m_bytesEdit);
@@ -123,26 +144,8 @@ void CurvePredictor::update()
         m_ramForTarget->setText(tr("type a target"));
     } else {
         QString why;
-        const auto need = m_fit->cacheBytesFor(*t, *bytes, &why);
-        if (!need) {
-            // `why` is a whole sentence that already starts "out of reach": one from the fit, not a prefix.
-            m_ramForTarget->setText(tr("out of reach: the fully cached rate (1/t_hit) is %1 ops/s")
-                                        .arg(Units::formatNumber(1.0 / m_fit->tHit, 1)));
-        } else {
-            const double all = double(m_fit->entries) * *bytes;
-            const auto pct = [all](double b) { return Units::formatNumber(all > 0 ? b / all * 100 : 0, 1); };
-            const CurveFit::BytesRange range = m_fit->cacheBytesRangeFor(*t, *bytes);
-            const QString low = Units::formatNumber(range.low.value_or(*need) / 1e6, 1);
-            const QString high
-                = range.high ? Units::formatNumber(*range.high / 1e6, 1) : tr("more than every entry cached gives");
-            m_ramForTarget->setText(
-                tr("%1 – %2 MB of entry cache (%3 – %4 % of the entries) within the fit's band; the fit's own line: "
-                   "%5 MB")
-                    .arg(low, high, pct(range.low.value_or(*need)), range.high ? pct(*range.high) : tr("100+"),
-                        Units::formatNumber(*need / 1e6, 1)));
-            if (!why.isEmpty())
-                m_ramForTarget->setToolTip(why);
-        }
+        m_ramForTarget->setText(ramFor(*t, *bytes, &why));
+        m_ramForTarget->setToolTip(why);
     }
     const auto ram = number(m_ramEdit);
     if (!ram)

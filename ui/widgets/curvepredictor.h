@@ -34,6 +34,7 @@ signals:
 
 private:
     void update();
+    QString ramFor(double target, double bytes, QString* why) const;
 
     QLineEdit* m_targetEdit = nullptr;
     QLineEdit* m_bytesEdit = nullptr;
