@@ -314,7 +314,8 @@ void Coordinator::allProbed()
             return;
         }
         m_rec.addWarning(QStringLiteral("clock-skew"),
-            QStringLiteral("the clock of %1 is off by %2 ms (--allow-clock-skew): its intervals are shifted by that")
+            QStringLiteral("the clock of %1 is off by %2 ms (allowed by the run's clock-skew setting): its intervals "
+                           "are shifted by that")
                 .arg(a->name(), Units::formatNumber(off, 1)));
     }
     sendStart();

@@ -143,8 +143,7 @@ NeedRow rowFor(const DiskType& d, const Requirement& r)
         row.reason = QStringLiteral("its typical latency (%1 ms, %2) alone exceeds the commit p99 of %3 ms")
                          .arg(num(d.latencyMs), d.latencyBasis, num(*r.commitP99Ms));
     } else if (r.commitP99Ms) {
-        row.reason
-            = QStringLiteral("no provider publishes a commit p99: measure it (dirbench-cli disk --profile commit)");
+        row.reason = QStringLiteral("no provider publishes a commit p99: measure it (the disk test's commit profile)");
     }
     if (d.uncertain)
         row.reason += (row.reason.isEmpty() ? QString() : QStringLiteral("; "))

@@ -259,8 +259,9 @@ ProbeError DiskSpec::validate() const
 {
     const DiskSpec r = resolved();
     if (profile == DiskProfile::Dd) {
-        const QString why = QStringLiteral("the dd profile is the seed's fixed test; it takes only --dir, --repeat, "
-                                           "--data and --json");
+        const QString why = QStringLiteral("the dd profile is the seed's fixed test; it takes only %1, %2 and %3")
+                                .arg(ProbeError::ref(QStringLiteral("dir")), ProbeError::ref(QStringLiteral("repeat")),
+                                    ProbeError::ref(QStringLiteral("data")));
         if (commitAppend)
             return ProbeError::invalid(QStringLiteral("commit-append"), why);
         if (sizeBytes)
@@ -301,8 +302,9 @@ ProbeError DiskSpec::validate() const
     if (r.blockBytes < 512 || r.blockBytes > 64 * MiB)
         return ProbeError::invalid(QStringLiteral("block"), QStringLiteral("must be between 512 bytes and 64 MiB"));
     if (!r.forceBuffered && r.blockBytes % 4096 != 0)
-        return ProbeError::invalid(
-            QStringLiteral("block"), QStringLiteral("direct I/O needs a multiple of 4 KiB (or use --buffered)"));
+        return ProbeError::invalid(QStringLiteral("block"),
+            QStringLiteral("direct I/O needs a multiple of 4 KiB (or buffered I/O: %1)")
+                .arg(ProbeError::ref(QStringLiteral("buffered"))));
     if (r.sizeBytes < r.blockBytes && profile != DiskProfile::Directory)
         return ProbeError::invalid(QStringLiteral("size"),
             Units::formatBytes(r.sizeBytes) + QStringLiteral(" is smaller than the block size ")

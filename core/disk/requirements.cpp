@@ -80,7 +80,7 @@ QList<Verdict> evaluate(const QList<RequirementProfile>& profiles, const DiskSum
                 record.addWarning(QStringLiteral("not-sustained"),
                     req.test + QStringLiteral(" ran ") + Units::formatNumber(secs) + QStringLiteral(" s; \"")
                         + req.label + QStringLiteral("\" is judged only on a run of at least ")
-                        + Units::formatNumber(req.minSeconds, 0) + QStringLiteral(" s (use --duration)"));
+                        + Units::formatNumber(req.minSeconds, 0) + QStringLiteral(" s (a longer duration)"));
                 continue;
             }
             Verdict v;

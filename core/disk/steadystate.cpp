@@ -61,8 +61,7 @@ void warn(const QString& part, const Result& r, Unit unit, double capSec, RunRec
             + QStringLiteral(" s held steady (every 1 s round within ±10 % of the window's average, fitted slope "
                              "under 10 % of it); the whole-run figure may still be moving");
         if (capSec > 0)
-            m += QStringLiteral(" — it ran to the --until-steady cap of ") + Units::formatNumber(capSec, 0)
-                + QStringLiteral(" s");
+            m += QStringLiteral(" — it ran to its cap of ") + Units::formatNumber(capSec, 0) + QStringLiteral(" s");
         rec.addWarning(QStringLiteral("not-steady"), m);
     }
     if (r.cacheAnswered) {

@@ -216,7 +216,7 @@ bool LoadRun::stopping(uint64_t now, bool warmingUp)
     }
     if (m_spec.maxErrors > 0 && m_total.all.errors >= uint64_t(m_spec.maxErrors)) {
         m_failure = QStringLiteral("error limit reached: ") + QString::number(m_total.all.errors)
-            + QStringLiteral(" errors (--max-errors ") + QString::number(m_spec.maxErrors) + u')';
+            + QStringLiteral(" errors (the limit is ") + QString::number(m_spec.maxErrors) + u')';
         return true;
     }
     return false;

@@ -200,7 +200,7 @@ void TstSteadyState::annotateWarnsAndRecords()
     Steady::annotate("rand-write qd32", intervalsOf(noisy, 0.25), Steady::Unit::Iops, 250, 60, true, s2, rec2);
     QVERIFY(rec2.hasWarning("not-steady"));
     QVERIFY(rec2.warnings.first().message.contains("12 s"));
-    QVERIFY(rec2.warnings.first().message.contains("--until-steady cap of 60 s"));
+    QVERIFY(rec2.warnings.first().message.contains("its cap of 60 s"));
     QVERIFY(s2.toJson().value("steady_state").toObject().contains("iops"));
     QVERIFY(s2.toJson().value("steady_state").toObject().value("iops").isNull());
 

@@ -160,6 +160,10 @@ void TestDiskPage::badInputNamesTheField()
     QCOMPARE(runner.runningCount(), 0);
     QCOMPARE(page.errorField(), field);
     QVERIFY2(page.errorText().startsWith(label + u':'), qPrintable(page.errorText()));
+    // Other inputs the message names are named as the form labels them, never as a command-line option.
+    QVERIFY2(!page.errorText().contains(u"--") && !page.errorText().contains(u"{{"), qPrintable(page.errorText()));
+    if (field == u"block")
+        QVERIFY2(page.errorText().contains(u"“Buffered”"), qPrintable(page.errorText()));
     auto* errorLabel = page.findChild<QLabel*>(QStringLiteral("errorLabel"));
     QVERIFY(errorLabel);
     QVERIFY(!errorLabel->isHidden());

@@ -155,6 +155,8 @@ void TestExperimentsPage::badPointsNameTheField()
     QVERIFY(!page.run(ExperimentsPage::Kind::Threads));
     QCOMPARE(page.form()->errorField(), QStringLiteral("points"));
     QVERIFY(page.form()->errorText().contains(u"'x'"));
+    // The field by the label its row shows, not by its id.
+    QVERIFY2(page.form()->errorText().startsWith(u"Client threads (Table 2): "), qPrintable(page.form()->errorText()));
     page.form()->setText(QStringLiteral("entries"), QStringLiteral("5"));
     QVERIFY(!page.run(ExperimentsPage::Kind::DatabaseSize));
     QCOMPARE(page.form()->errorField(), QStringLiteral("entries"));

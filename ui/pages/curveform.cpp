@@ -1,6 +1,7 @@
 #include "ui/pages/curveform.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
@@ -125,11 +126,7 @@ void CurveForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    QString text = error.message();
-    if (!m_errorField.isEmpty())
-        text = fieldLabel(m_errorField) + QStringLiteral(": ")
-            + error.detailNaming([](const QString& field) { return u'“' + fieldLabel(field) + u'”'; });
-    m_errorLabel->setText(text);
+    m_errorLabel->setText(FormError::text(error, &CurveForm::fieldLabel, !m_errorField.isEmpty()));
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
         w->setStyleSheet(NoteStyle::errorFieldSheet());

@@ -1,6 +1,7 @@
 #include "ui/pages/diskform.h"
 
 #include "core/common/units.h"
+#include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
@@ -213,14 +214,11 @@ void DiskForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    QString text = error.message();
-    if (!m_errorField.isEmpty())
-        text = fieldLabel(m_errorField) + QStringLiteral(": ") + error.detail;
-    m_errorLabel->setText(text);
+    m_errorLabel->setText(FormError::text(error, &DiskForm::fieldLabel, !m_errorField.isEmpty()));
     m_errorLabel->show();
     if (QWidget* w = fieldWidget(m_errorField)) {
         w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(text);
+        w->setToolTip(m_errorLabel->text());
         w->setFocus();
     }
 }

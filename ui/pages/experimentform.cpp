@@ -1,5 +1,6 @@
 #include "ui/pages/experimentform.h"
 
+#include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
@@ -53,6 +54,10 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(m_errorLabel);
+    // An error names a field by its row's label ("Client threads (Table 2)"), as the form shows it.
+    for (auto it = m_edits.cbegin(); it != m_edits.cend(); ++it)
+        if (const auto* label = qobject_cast<QLabel*>(form->labelForField(it.value())))
+            m_labels.insert(it.key(), label->text());
 }
 
 QLineEdit* ExperimentForm::addEdit(const QString& field, const QString& placeholder, const QString& tip)
@@ -150,7 +155,8 @@ void ExperimentForm::showError(const ProbeError& error)
     m_errorField = error.field;
     if (QLineEdit* e = m_edits.value(error.field))
         e->setStyleSheet(NoteStyle::errorFieldSheet());
-    m_errorLabel->setText(error.field.isEmpty() ? error.message() : error.field + QStringLiteral(": ") + error.detail);
+    m_errorLabel->setText(FormError::text(
+        error, [this](const QString& field) { return m_labels.value(field, field); }, !error.field.isEmpty()));
     m_errorLabel->show();
 }
 

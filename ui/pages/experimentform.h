@@ -42,6 +42,8 @@ private:
     static ProbeError readList(const QString& field, const QString& text, int lo, int hi, QList<int>* out);
 
     QHash<QString, QLineEdit*> m_edits;
+
+    QHash<QString, QString> m_labels; // field -> its row's label
     QCheckBox* m_startTls = nullptr;
     QCheckBox* m_restart = nullptr;
     QDoubleSpinBox* m_seconds = nullptr;

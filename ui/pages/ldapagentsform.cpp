@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "ui/offthread.h"
+#include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -244,12 +245,11 @@ void LdapAgentsForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = m_fields.contains(error.field) ? error.field : QString();
-    const QString text = m_errorField.isEmpty() ? error.message() : fieldLabel(error.field) + u": " + error.detail;
-    m_errorLabel->setText(text);
+    m_errorLabel->setText(FormError::text(error, &LdapAgentsForm::fieldLabel, !m_errorField.isEmpty()));
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
         w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(text);
+        w->setToolTip(m_errorLabel->text());
         w->setFocus();
     }
 }

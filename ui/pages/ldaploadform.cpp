@@ -1,6 +1,7 @@
 #include "ui/pages/ldaploadform.h"
 
 #include "core/sandbox/sandboxinfo.h"
+#include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -343,14 +344,11 @@ void LdapLoadForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = m_fields.contains(error.field) ? error.field : QString();
-    const QString text = error.kind == ProbeError::Kind::InvalidSpec && !error.field.isEmpty()
-        ? fieldLabel(error.field) + u": " + error.detail
-        : error.message();
-    m_errorLabel->setText(text);
+    m_errorLabel->setText(FormError::text(error, &LdapLoadForm::fieldLabel, true));
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
         w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(text);
+        w->setToolTip(m_errorLabel->text());
         w->setFocus();
     }
 }

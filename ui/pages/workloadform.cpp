@@ -2,6 +2,7 @@
 
 #include "core/workload/logreader.h"
 #include "core/workload/workload.h"
+#include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
@@ -220,9 +221,7 @@ void WorkloadForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    const QString text
-        = m_errorField.isEmpty() ? error.message() : fieldLabel(m_errorField) + QStringLiteral(": ") + error.detail;
-    m_errorLabel->setText(text);
+    m_errorLabel->setText(FormError::text(error, &WorkloadForm::fieldLabel, !m_errorField.isEmpty()));
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(m_errorField)) {
         w->setStyleSheet(NoteStyle::errorFieldSheet());
