@@ -1,9 +1,12 @@
 #include "ui/charts/livechartview.h"
 
+#include <QApplication>
 #include <QImage>
+#include <QLabel>
 #include <QLineF>
 #include <QPixmap>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QtCharts/QAbstractSeries>
 #include <QtCharts/QChart>
@@ -24,6 +27,7 @@ private slots:
     void theSeriesIsDrawnThroughItsPoints();
     void batchRescalesOnceAtTheEnd();
     void unchangedAxisIsNotSetAgain();
+    void placeholderCoversThePlotWhenShownLate();
 };
 
 void TestLiveChartView::appendsPointsPerSeries()
@@ -206,6 +210,37 @@ void TestLiveChartView::unchangedAxisIsNotSetAgain()
     QCOMPARE(view.xRange(), std::make_pair(0.0, 30.0));
     QCOMPARE(spies.at(0)->count(), 1);
     qDeleteAll(spies);
+}
+
+// A chart on a page shown after the window (a tab opened later): its placeholder lies over the plot, inside the
+// view, not where the plot was before the view had its size (it was drawn half a view off, over the axis labels).
+void TestLiveChartView::placeholderCoversThePlotWhenShownLate()
+{
+    QTabWidget tabs;
+    tabs.resize(900, 500);
+    tabs.addTab(new QWidget, QStringLiteral("first"));
+    auto* chart = new LiveChartView;
+    chart->setAxisTitles(QStringLiteral("Time (s)"), QStringLiteral("ok/s"));
+    chart->setPlaceholderText(QStringLiteral("ok/s appear here"));
+    tabs.addTab(chart, QStringLiteral("second"));
+    tabs.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+    tabs.setCurrentIndex(1);
+    auto* view = chart->findChild<QChartView*>(QStringLiteral("chartView"));
+    auto* label = chart->findChild<QLabel*>(QStringLiteral("chartPlaceholder"));
+    QVERIFY(view && label);
+    QTRY_VERIFY(chart->isVisible() && !label->isHidden());
+    QApplication::processEvents();
+    const QRect plot = view->mapFromScene(view->chart()->plotArea()).boundingRect();
+    QVERIFY2(view->rect().contains(label->geometry()),
+        qPrintable(QStringLiteral("label %1,%2 %3x%4 in a %5x%6 view")
+                       .arg(label->x())
+                       .arg(label->y())
+                       .arg(label->width())
+                       .arg(label->height())
+                       .arg(view->width())
+                       .arg(view->height())));
+    QVERIFY(plot.adjusted(-2, -2, 2, 2).contains(label->geometry()));
 }
 
 QTEST_MAIN(TestLiveChartView)

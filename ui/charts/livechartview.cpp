@@ -310,7 +310,11 @@ void LiveChartView::updatePlaceholder()
     m_placeholder->setVisible(!m_placeholder->text().isEmpty() && pointCount() == 0);
     if (!m_placeholder->isHidden()) {
         // Over the plot only, never over the axes' labels and titles.
-        const QRect plot = m_view->mapFromScene(m_chart->plotArea()).boundingRect();
+        // QChartView shows the scene from the chart's corner, so scene -> view is a shift by the viewport's place.
+        // (mapFromScene is not: before the view has its new size it still centres the old scene rect, and the
+        // placeholder landed half a view off, over the axis labels, on a page shown after the window.)
+        const QRect plot
+            = m_chart->mapRectToScene(m_chart->plotArea()).toAlignedRect().translated(m_view->viewport()->pos());
         m_placeholder->setGeometry(
             plot.isValid() ? plot.adjusted(4, 4, -4, -4) : m_view->rect().adjusted(40, 30, -40, -30));
         m_placeholder->raise();

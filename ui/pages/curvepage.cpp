@@ -127,7 +127,11 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
 
-    auto* right = new QVBoxLayout;
+    // The results scroll when they need more height than the window has (warnings, a wrapped legend, large text):
+    // squeezed below their minimum, the chart's legend would paint over the fit's text.
+    auto* rightWidget = new QWidget(this);
+    auto* right = new QVBoxLayout(rightWidget);
+    right->setContentsMargins(0, 0, 0, 0);
     right->addWidget(m_statusLabel);
     right->addWidget(m_warnings);
     right->addWidget(m_curveChart, 3);
@@ -138,7 +142,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     // Start, Cancel and the progress under the column, outside its scrolling: on screen however long the form.
     layout->addWidget(Scrolled::withRunBar(
         Scrolled::column(leftWidget, 370, this), { m_startButton, m_cancelButton }, m_progress, this));
-    layout->addLayout(right, 1);
+    layout->addWidget(Scrolled::vertically(rightWidget, this), 1);
 
     connect(m_startButton, &QPushButton::clicked, this, &CurvePage::start);
     addRunButtons({ m_startButton }, m_cancelButton);
