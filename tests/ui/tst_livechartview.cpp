@@ -28,6 +28,7 @@ private slots:
     void batchRescalesOnceAtTheEnd();
     void unchangedAxisIsNotSetAgain();
     void placeholderCoversThePlotWhenShownLate();
+    void smallValuesKeepTheirDecimals();
 };
 
 void TestLiveChartView::appendsPointsPerSeries()
@@ -241,6 +242,28 @@ void TestLiveChartView::placeholderCoversThePlotWhenShownLate()
                        .arg(view->width())
                        .arg(view->height())));
     QVERIFY(plot.adjusted(-2, -2, 2, 2).contains(label->geometry()));
+}
+
+// A series of hundredths (operations in flight: 0 .. 0.02) gets labels as distinct as its ticks, not "0.01" thrice.
+void TestLiveChartView::smallValuesKeepTheirDecimals()
+{
+    LiveChartView chart;
+    chart.resize(600, 400);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.appendPoints(QStringLiteral("in flight"), { { 0, 0.001 }, { 1, 0.021 } }, LiveChartView::Axis::Right);
+    QApplication::processEvents();
+    auto* view = chart.findChild<QChartView*>(QStringLiteral("chartView"));
+    QValueAxis* right = nullptr;
+    for (QAbstractAxis* a : view->chart()->axes(Qt::Vertical))
+        if (a->alignment() == Qt::AlignRight)
+            right = qobject_cast<QValueAxis*>(a);
+    QVERIFY(right);
+    QTRY_VERIFY(right->tickInterval() > 0 && right->tickInterval() < 0.01);
+    QStringList labels;
+    for (double t = 0; t <= right->max() + 1e-12; t += right->tickInterval())
+        labels << QString::asprintf(qPrintable(right->labelFormat()), t);
+    QVERIFY2(labels.size() >= 3 && labels.removeDuplicates() == 0, qPrintable(labels.join(", ")));
 }
 
 QTEST_MAIN(TestLiveChartView)

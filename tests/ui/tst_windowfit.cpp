@@ -162,6 +162,8 @@ QStringList shownProblems(QSize screen)
     // The Cloud advisor at its fullest: the requirement's charts and a seed case compared.
     window.advisorPage()->recomputeNeed();
     window.advisorPage()->showSeedCase(QStringLiteral("azure-p30"));
+    for (int i = 0; i < tabs->count(); ++i)
+        fill(tabs->widget(i));
     QStringList problems;
     int buttons = 0;
     for (int i = 0; i < tabs->count(); ++i) {
@@ -179,6 +181,13 @@ QStringList shownProblems(QSize screen)
         if (window.width() > room.width() || window.height() > room.height())
             problems << QStringLiteral("%1: window grew to %2 x %3").arg(name).arg(window.width()).arg(window.height());
         auto* page = qobject_cast<Page*>(tabs->widget(i));
+        // Squeezed below its minimum, a part overlaps its neighbour or loses its bottom (a chart's legend).
+        for (QWidget* w : page->findChildren<QWidget*>())
+            if (w->isVisible() && w->minimumHeight() > 0 && w->height() < w->minimumHeight())
+                problems << QStringLiteral("%1: %2 \"%3\" squeezed to %4 px of its %5 px minimum")
+                                .arg(name, QString::fromLatin1(w->metaObject()->className()), w->objectName())
+                                .arg(w->height())
+                                .arg(w->minimumHeight());
         for (QAbstractButton* b : page->runButtons()) {
             ++buttons;
             const QRect onWindow(b->mapTo(&window, QPoint(0, 0)), b->size());

@@ -122,6 +122,11 @@ void TstWorkloadPage::tableIsTheAnalysis()
     WorkloadTemplateModel* m = page.templateModel();
     QCOMPARE(m->rowCount(), int(templates.size()));
     QVERIFY(m->rowCount() >= 4); // bind, the two searches, the modify
+    // The templates' column has room for them (at least 160 px), not what nine fitted figure columns leave over.
+    auto* table = page.findChild<QTableView*>(QStringLiteral("workloadTemplates"));
+    QVERIFY(table);
+    QVERIFY2(table->columnWidth(WorkloadTemplateModel::Template) >= 160,
+        qPrintable(QString::number(table->columnWidth(WorkloadTemplateModel::Template))));
     for (int r = 0; r < m->rowCount(); ++r) {
         const QJsonObject t = templates.at(r).toObject();
         QCOMPARE(m->index(r, WorkloadTemplateModel::Template).data().toString(),

@@ -35,14 +35,16 @@ double niceStep(double span, int maxTicks)
     return 10.0 * mag;
 }
 
-// sprintf-style label format with the decimals the step needs (numbers in full, never "1e+06").
+// sprintf-style label format with the decimals the step needs (numbers in full, never "1e+06"): a step of 0.0025
+// needs four, or its labels repeat ("0.01, 0.01, 0.01").
 QString labelFormat(double step)
 {
-    if (std::fabs(step - std::round(step)) < 1e-9)
-        return QStringLiteral("%.0f");
-    if (std::fabs(step * 10 - std::round(step * 10)) < 1e-6)
-        return QStringLiteral("%.1f");
-    return QStringLiteral("%.2f");
+    for (int decimals = 0; decimals < 9; ++decimals) {
+        const double scaled = step * std::pow(10.0, decimals);
+        if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled))
+            return QStringLiteral("%.") + QString::number(decimals) + u'f';
+    }
+    return QStringLiteral("%.9f");
 }
 
 // Range exactly as given; ticks on multiples of a round step (anchored at 0), so the plot wastes no space.

@@ -101,7 +101,7 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     m_reference->setWordWrap(true);
     NoteStyle::apply(m_reference);
 
-    // The form above (it scrolls when the window is low), the results below, a splitter between.
+    // The form above and the results below, each scrolling when the window is low, a splitter between.
     auto* results = new QWidget(this);
     auto* charts = new QHBoxLayout;
     charts->addWidget(m_liveChart, 1);
@@ -117,7 +117,7 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     split->setObjectName(QStringLiteral("experimentsSplitter"));
     split->setChildrenCollapsible(false);
     split->addWidget(Scrolled::vertically(box, split));
-    split->addWidget(results);
+    split->addWidget(Scrolled::vertically(results, split)); // never squeezed below its charts' legends
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);

@@ -104,12 +104,15 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
 
     m_resultTabs->addTab(m_loadView, tr("Load"));
     m_resultTabs->addTab(m_probeView, tr("Server"));
-    auto* right = new QVBoxLayout;
+    // The results scroll when the window is lower than they need (the fullest state at a larger text size).
+    auto* rightWidget = new QWidget(this);
+    auto* right = new QVBoxLayout(rightWidget);
+    right->setContentsMargins(0, 0, 0, 0);
     right->addWidget(m_strip);
     right->addWidget(m_resultTabs, 1);
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(m_leftColumn);
-    layout->addLayout(right, 1);
+    layout->addWidget(Scrolled::vertically(rightWidget, this), 1);
 
     m_probeView->setFieldNamer(
         [](const QString& field) -> QString { return u'"' + LdapConnectionForm::fieldLabel(field) + u'"'; });

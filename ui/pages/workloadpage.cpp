@@ -31,6 +31,8 @@
 
 namespace {
 
+constexpr int kTemplateWidth = 320; // px: the filter templates column at most, when the analysis fills it
+
 double num(const QJsonObject& o, const char* key)
 {
     return o.value(QLatin1String(key)).toDouble();
@@ -183,7 +185,17 @@ QWidget* WorkloadPage::buildResults()
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(WorkloadTemplateModel::Template, QHeaderView::Stretch);
+    // The template is what a reader reads first: its own width (up to kTemplateWidth, the rest by tooltip or by
+    // dragging), never what the figures leave over (a stretched column got 25 px beside nine fitted ones).
+    m_table->horizontalHeader()->setSectionResizeMode(WorkloadTemplateModel::Template, QHeaderView::Interactive);
+    m_table->horizontalHeader()->resizeSection(WorkloadTemplateModel::Template, kTemplateWidth);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
+        m_table->resizeColumnToContents(WorkloadTemplateModel::Template);
+        const int w = m_table->horizontalHeader()->sectionSize(WorkloadTemplateModel::Template);
+        m_table->horizontalHeader()->resizeSection(
+            WorkloadTemplateModel::Template, std::clamp(w, kTemplateWidth / 2, kTemplateWidth));
+    });
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
     auto* top = new QWidget(this);
