@@ -1,6 +1,8 @@
 // dirbench-cli cloud: bad arguments exit 2 naming the argument before any work; --json - puts only the record on
 // stdout; eval names what binds; the seed example flags the article's impossible figures; a real disk record
 // (dirbench-cli disk on a temp directory) is compared with a catalog entry and saved in the history.
+#include "core/catalog/cloudverdict.h"
+#include "core/store/runstore.h"
 #include "tests/common/clirun.h"
 
 #include <QFile>
@@ -181,6 +183,11 @@ void TstCloudCli::seedExample()
     for (const auto& v : verdicts)
         QCOMPARE(v.toObject().value("requirement_id").toString(), QString("cloud-near-ceiling"));
     QVERIFY(verdicts.first().toObject().value("measured_is_upper_bound").toBool());
+    // The history lists it by its judged cases, as the report's headline does (not by its status, "ok").
+    const std::optional<RunRecord> rec = RunRecord::fromJson(o);
+    QVERIFY(rec);
+    QCOMPARE(RunStore::headlineOf(*rec), CloudCatalog::headline(*rec));
+    QVERIFY2(RunStore::headlineOf(*rec).startsWith("6 cases compared: "), qPrintable(RunStore::headlineOf(*rec)));
     const Result text = run(cloud({ "compare", "--seed-example", "--no-history" }));
     QCOMPARE(text.code, 0);
     QVERIFY2(text.out.contains("FAIL  Azure P30 disk (1TB) delivers < 50 MB/s"), qPrintable(text.out));

@@ -95,9 +95,9 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     auto* compareBox = new QGroupBox(tr("Measured vs listed"), this);
     auto* openButton = new QPushButton(tr("Open disk record…"), compareBox);
     openButton->setObjectName(QStringLiteral("openRecordButton"));
-    m_seedCombo->addItem(tr("Seed example: choose a case…"), QString());
+    m_seedCombo->addItem(tr("The eDirectory article's cases: choose one…"), QString());
     for (const auto& c : SeedExample::cases())
-        m_seedCombo->addItem(tr("Seed: %1").arg(c.label), c.id);
+        m_seedCombo->addItem(tr("Article: %1").arg(c.label), c.id);
     // The seed's case labels are long: the combo must not set the page's width (the window fits a laptop).
     m_seedCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_seedCombo->setMinimumContentsLength(16);
@@ -242,7 +242,7 @@ void AdvisorPage::showSeedCase(const QString& id)
         if (c.id != id)
             continue;
         m_measured = SeedExample::measured(c);
-        m_measuredSource = tr("the seed's table (%1): \"%2\"").arg(SeedExample::command(), c.quote);
+        m_measuredSource = tr("the eDirectory article's table (%1): \"%2\"").arg(SeedExample::command(), c.quote);
         m_seedCombo->setCurrentIndex(std::max(0, m_seedCombo->findData(id)));
         m_eval->setWorkload(0, 64); // dd: buffered 64 KiB writes, queue depth set by the kernel
         m_eval->select(c.diskType, c.sizeGib, c.vm, c.provisioning.iops); // emits changed() -> recompare

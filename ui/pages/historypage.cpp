@@ -114,6 +114,8 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     m_settingsDiff->setWordWrap(true);
     m_settingsDiff->setTextFormat(Qt::PlainText);
     m_settingsDiff->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_settingsDiff->setText(tr("Select two or more runs (Ctrl+click) and Compare: their charts and figures side by "
+                               "side here, called better or worse only beyond the runs' own spread."));
     tableSide->addWidget(m_settingsDiff);
     compareLayout->addLayout(tableSide, 1);
     auto* listBox = new QWidget(this);
@@ -124,7 +126,7 @@ HistoryPage::HistoryPage(ProbeRunner* runner, QWidget* parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(listBox);
     split->addWidget(compareBox);
-    split->setSizes({ 2, 3 }); // the comparison gets the larger part
+    split->setSizes({ 3, 2 }); // the list gets the larger part: it is what the page opens on
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(split, 1);

@@ -39,7 +39,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     layout->addWidget(m_headline);
     layout->addWidget(m_chart, 1);
     layout->addWidget(m_flags);
-    clear(tr("Open a disk record (dirbench-cli disk --json) or pick a case of the seed's table."));
+    clear(tr("Open a disk record (a disk test from the History page or a file) or pick one of the eDirectory "
+             "article's cases."));
 }
 
 void ComparisonView::clear(const QString& message)
