@@ -50,13 +50,18 @@ ReportExportDialog::ReportExportDialog(const QList<RunRecord>& records, const QS
     auto* form = new QFormLayout;
     form->addRow(tr("&Title:"), m_title);
     form->addRow(tr("&Author:"), m_author);
-    form->addRow(tr("&File:"), pathRow);
+    // A row of a layout has no buddy of its own: the label is given its field, or it would show "&File:".
+    auto* fileLabel = new QLabel(tr("&File:"), this);
+    fileLabel->setBuddy(m_path);
+    form->addRow(fileLabel, pathRow);
     auto* hint = new QLabel(tr("The file's ending picks the format: .pdf, .html, or .csv (the intervals only)."), this);
     hint->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(hint);
-    layout->addWidget(new QLabel(tr("&Runs in the report:"), this));
+    auto* runsLabel = new QLabel(tr("&Runs in the report:"), this);
+    runsLabel->setBuddy(m_runs);
+    layout->addWidget(runsLabel);
     layout->addWidget(m_runs, 1);
     layout->addWidget(m_buttons);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));

@@ -24,6 +24,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QTest>
 #include <QThread>
 #include <QTimer>
@@ -242,6 +243,10 @@ void TstReportExport::dialogPicksRunsTitleAndAuthor()
 {
     ReportExportDialog dialog({ m_oldDisk, m_sizing }, { "Disk", "Sizing" });
     QCOMPARE(dialog.runList()->count(), 2);
+    // Every label with a mnemonic has its field: without one, Qt shows the "&" itself ("&File:").
+    for (const QLabel* label : dialog.findChildren<QLabel*>())
+        if (label->text().contains(u'&'))
+            QVERIFY2(label->buddy(), qPrintable(label->text()));
     dialog.titleEdit()->setText("Quarterly disk review");
     dialog.authorEdit()->setText("Ana Lima");
     dialog.pathEdit()->setText(m_dir.filePath("picked.pdf"));
