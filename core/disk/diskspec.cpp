@@ -23,14 +23,14 @@ constexpr qint64 kDdBlock = 64 * KiB;
 // clang-format off
 const ProfileInfo kProfiles[] = {
     { DiskProfile::Dd, "dd",
-        "The seed's command: 8192 buffered writes of 64 KiB, one fdatasync at the end (cache-sensitive)",
-        "the seed's exact command: 8192 buffered writes of 64 KiB zeros, one fdatasync at the end; MB/s = 10^6 "
+        "The eDirectory article's command: 8192 buffered writes of 64 KiB, one fdatasync at the end (cache-sensitive)",
+        "the eDirectory article's exact command: 8192 buffered writes of 64 KiB zeros, one fdatasync at the end; MB/s = 10^6 "
         "bytes/s as dd prints it.", "",
         qint64(kDdWrites) * kDdBlock, kDdBlock, 1, 0, kDdWrites,
         /*write*/ true, /*random*/ false, /*syncEach*/ false, /*prefill*/ false, /*preallocate*/ false,
         /*finalSync*/ true, /*buffered*/ true, /*queued*/ false, /*fixed*/ true,
         "size block qd duration engine buffered interval commit-append",
-        "the dd profile is the seed's fixed test (8192 buffered writes of 64 KiB, one fdatasync); it takes only "
+        "the dd profile is the eDirectory article's fixed test (8192 buffered writes of 64 KiB, one fdatasync); it takes only "
         "--dir, --repeat, --data, the verdict and the output options" },
     { DiskProfile::SeqWrite, "seq-write", "Sequential write, O_DIRECT, 1 MiB blocks, queue depth 8",
         "sequential write, O_DIRECT, the file's blocks reserved first", "",
@@ -259,9 +259,10 @@ ProbeError DiskSpec::validate() const
 {
     const DiskSpec r = resolved();
     if (profile == DiskProfile::Dd) {
-        const QString why = QStringLiteral("the dd profile is the seed's fixed test; it takes only %1, %2 and %3")
-                                .arg(ProbeError::ref(QStringLiteral("dir")), ProbeError::ref(QStringLiteral("repeat")),
-                                    ProbeError::ref(QStringLiteral("data")));
+        const QString why
+            = QStringLiteral("the dd profile is the eDirectory article's fixed test; it takes only %1, %2 and %3")
+                  .arg(ProbeError::ref(QStringLiteral("dir")), ProbeError::ref(QStringLiteral("repeat")),
+                      ProbeError::ref(QStringLiteral("data")));
         if (commitAppend)
             return ProbeError::invalid(QStringLiteral("commit-append"), why);
         if (sizeBytes)

@@ -7,8 +7,10 @@
 #include "core/common/reportformat.h"
 #include "core/ldap/loadresult.h"
 #include "tests/common/loadfigures.h"
+#include "ui/report/chartgeometry.h"
 #include "ui/report/report.h"
 #include "ui/report/reportjson.h"
+#include "ui/report/reportsummary.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -24,6 +26,9 @@ private slots:
     void numbersInFull_data();
     void numbersInFull();
     void sectionsAndSources();
+    void experimentsAndCurvesAnswerTheirQuestion();
+    void pointColumnsInReadingOrder();
+    void timeAxisEndsWithTheRun();
     void csvRowsAndUnits();
     void ldapHeadlineIsOkPerSecond();
     void mixedLoadHasARowPerKind();
@@ -293,7 +298,9 @@ void TstReportModel::pointsReadOkPerSecond()
     curve.summary = QJsonObject { { "points",
         QJsonArray { QJsonObject { { "coverage", 0.5 }, { "ok_per_s", 4000.0 }, { "ops_per_s", 4100.0 } } } } };
     const QStringList t = runText(Report::build({ curve }, {}));
-    QVERIFY(t.contains("series | target | coverage | hit ratio | ok/s"));
+    // Shares of the entries in % (as the chart's axis), not fractions beside a series named "50 %".
+    QVERIFY(t.contains("point | asked (% cached) | measured (% cached) | hit ratio (%) | ok/s"));
+    QVERIFY2(t.filter(QRegularExpression("\\| 50 \\|")).size() == 1, qPrintable(t.join('\n')));
     QVERIFY2(t.filter(QRegularExpression("\\| 4,000$")).size() == 1 && t.filter("4,100").isEmpty(),
         qPrintable(t.join('\n')));
 }
@@ -449,6 +456,53 @@ void TstReportModel::settingsThatDiffer()
             appendix = &s;
     QVERIFY(appendix);
     QVERIFY(textOf(*appendix).join('\n').contains("/var/tmp"));
+}
+
+// A thread sweep says what it varied and where it peaked; a curve gives its fit's two ends, not one ok/s figure.
+void TstReportModel::experimentsAndCurvesAnswerTheirQuestion()
+{
+    RunRecord sweep;
+    sweep.kind = "thread-sweep";
+    sweep.summary = QJsonObject { { "best_ok_per_s", 29270.5 }, { "best_ops_per_s", 29300.0 }, { "best_threads", 4 } };
+    QCOMPARE(ReportSummary::headline(sweep), QString("best 29,270.5 ok/s at 4 client threads"));
+    QVERIFY2(ReportSummary::whatWasTested(sweep).startsWith("An experiment: throughput as the client threads grow"),
+        qPrintable(ReportSummary::whatWasTested(sweep)));
+    sweep.spec = QJsonObject { { "axis", "server_threads" } };
+    sweep.summary.insert("best_server_threads", 16);
+    QCOMPARE(ReportSummary::headline(sweep), QString("best 29,270.5 ok/s at 16 server threads"));
+    QVERIFY(ReportSummary::whatWasTested(sweep).contains("server's threads"));
+    RunRecord curve;
+    curve.kind = "curve";
+    curve.summary = QJsonObject { { "t_hit_us", 50.0 }, { "t_miss_us", 500.0 } };
+    QCOMPARE(ReportSummary::headline(curve),
+        QString("2,000 ok/s with no entry cached to 20,000 ok/s with every entry cached (the fit's t_miss 500 µs, "
+                "t_hit 50 µs)"));
+}
+
+// An experiment's points: what was varied, the rate and its errors, then the latencies from the median to the worst.
+void TstReportModel::pointColumnsInReadingOrder()
+{
+    const QJsonObject latency { { "max", 5.5 }, { "mean", 0.4 }, { "min", 0.01 }, { "p50", 0.3 }, { "p95", 0.9 },
+        { "p99", 1.3 }, { "p999", 3.0 } };
+    const ReportTable t = ReportJson::tableOf(QJsonArray { QJsonObject { { "status", "ok" }, { "ops", 35172 },
+        { "errors", 0 }, { "latency_ms", latency }, { "ok_per_s", 17586.0 }, { "threads", 1 } } });
+    QCOMPARE(t.header,
+        QStringList({ "threads", "ok/s", "errors", "p50 (ms)", "p95 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)",
+            "mean (ms)", "min (ms)", "ops", "status" }));
+}
+
+// A run of 30.05 s: its time axis ends at 30.05 (ticks to 30), not at 40 with a quarter of the plot empty; the
+// values' axis keeps a round top.
+void TstReportModel::timeAxisEndsWithTheRun()
+{
+    ReportChart c;
+    c.series << ReportSeries { "lag", { { 1, 1.2 }, { 30.05, 6.9 } } };
+    const ChartGeometry g = ChartGeometry::of(c, QRectF(0, 0, 400, 200));
+    QCOMPARE(g.x.max, 30.05);
+    QCOMPARE(g.x.ticks.last(), 30.0);
+    QCOMPARE(g.y.max, 8.0);
+    c.series.first().points.last().setX(34); // well past a tick: the round step stays
+    QCOMPARE(ChartGeometry::of(c, QRectF(0, 0, 400, 200)).x.max, 40.0);
 }
 
 QTEST_GUILESS_MAIN(TstReportModel)

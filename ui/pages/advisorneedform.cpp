@@ -15,7 +15,7 @@ AdvisorNeedForm::AdvisorNeedForm(QWidget* parent)
     , m_commit(new QLineEdit(this))
     , m_provider(new QComboBox(this))
 {
-    m_mbps->setPlaceholderText(tr("e.g. 100 (the seed's minimum)"));
+    m_mbps->setPlaceholderText(tr("e.g. 100 (the eDirectory article's minimum)"));
     m_iops->setPlaceholderText(tr("e.g. 3000"));
     m_commit->setPlaceholderText(tr("e.g. 5"));
     m_mbps->setObjectName(QStringLiteral("needMbps"));

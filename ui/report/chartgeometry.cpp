@@ -29,6 +29,10 @@ ChartAxis niceAxis(double lo, double hi, bool fromZero)
     }
     a.min = std::floor(lo / step) * step;
     a.max = std::ceil(hi / step) * step;
+    // A run of 30.05 s ends its axis at 30.05, not at 40: a time axis does not round a hair's overshoot up a whole
+    // step (a quarter of the plot left empty). Values (fromZero) keep their round top.
+    if (const double below = std::floor(hi / step) * step; !fromZero && below > a.min && hi - below <= 0.1 * step)
+        a.max = hi;
     for (double t = a.min; t <= a.max + step * 1e-6; t += step)
         a.ticks << (std::fabs(t) < step * 1e-9 ? 0.0 : t);
     return a;

@@ -161,6 +161,8 @@ private:
             double keep = metrics(f).height() + 40 * m_unit;
             if (next && next->kind == ReportBlock::Kind::Chart)
                 keep += 200 * m_unit;
+            else if (next && next->kind == ReportBlock::Kind::Table)
+                keep += 40 * m_unit; // its header and first row
             ensure(keep);
             m_y += 4 * m_unit;
             m_y += text(b.text, f, m_area.left(), width()) + 3 * m_unit;

@@ -5,6 +5,7 @@
 #include "core/catalog/sources.h"
 #include "core/common/reportformat.h"
 #include "ui/report/reportsections.h"
+#include "ui/report/reportsummary.h"
 
 #include <QJsonArray>
 
@@ -20,7 +21,7 @@ void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sourc
     const QString measuredSource = r.summary.value(QStringLiteral("measured_source")).toString();
     if (!measuredSource.isEmpty())
         section.blocks << ReportBlock::paragraph(
-            QString(u"Measured figures: " + Sources::readable(measuredSource) + u'.'));
+            QString(u"Measured figures: " + ReportSummary::plain(Sources::readable(measuredSource)) + u'.'));
     section.blocks << ReportBlock::paragraph(QString(CloudCatalog::headline(r)
         + u". The verdict of a case: it delivers at least 80 % of its reachable ceiling, the least of the disk's, the "
           u"VM's and the queue depth's limits. Flags are warnings."));

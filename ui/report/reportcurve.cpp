@@ -26,17 +26,18 @@ void curve(const RunRecord& r, ReportSection& section, QStringList& sources)
     measured.markers = true;
     measured.line = false;
     ReportTable t;
-    t.header = { QStringLiteral("series"), QStringLiteral("target"), QStringLiteral("coverage"),
-        QStringLiteral("hit ratio"), unit };
+    t.header = { QStringLiteral("point"), QStringLiteral("asked (% cached)"), QStringLiteral("measured (% cached)"),
+        QStringLiteral("hit ratio (%)"), unit };
+    const auto percent = [](const QJsonValue& v) {
+        return v.isDouble() ? ReportFormat::number(v.toDouble() * 100) : ReportFormat::value(v);
+    };
     for (const auto& v : points) {
         const QJsonObject p = v.toObject();
         const LoadFigures::PointRate rate = LoadFigures::pointRate(p);
         measured.points.append({ p.value(QStringLiteral("coverage")).toDouble() * 100, rate.perS });
-        t.rows.append(
-            { p.value(QStringLiteral("series")).toString(), ReportFormat::value(p.value(QStringLiteral("target"))),
-                ReportFormat::value(p.value(QStringLiteral("coverage"))),
-                ReportFormat::value(p.value(QStringLiteral("hit_ratio"))),
-                rate.present ? ReportFormat::number(rate.perS) : QStringLiteral("n/a") });
+        t.rows.append({ p.value(QStringLiteral("series")).toString(), percent(p.value(QStringLiteral("target"))),
+            percent(p.value(QStringLiteral("coverage"))), percent(p.value(QStringLiteral("hit_ratio"))),
+            rate.present ? ReportFormat::number(rate.perS) : QStringLiteral("n/a") });
     }
     c.series << measured;
     const QJsonObject fit = s.value(QStringLiteral("fit")).toObject();

@@ -69,8 +69,8 @@ QList<QStringList> keyValueRows(const QJsonObject& o, const QStringList& skip)
 }
 
 // The order a reader reads a row in: what the row is (a name, what an experiment varied), then the figure that
-// matters (ok/s, MB/s), then latencies, counts, anything else, and the status last. Keys of equal rank keep the
-// order they were first seen in.
+// matters (ok/s, MB/s) and its errors, then latencies (p50 first), counts, anything else, and the status last. Keys of
+// equal rank keep the order they were first seen in.
 static int readingRank(const QString& key)
 {
     static const QStringList kWhat = { QStringLiteral("label"), QStringLiteral("name"), QStringLiteral("case"),
@@ -84,7 +84,17 @@ static int readingRank(const QString& key)
         return int(i);
     if (const qsizetype i = kFigure.indexOf(top); i >= 0)
         return 100 + int(i);
-    if (top.startsWith(u"latency") || top.startsWith(u"p50") || top.startsWith(u"p99"))
+    if (top == u"errors")
+        return 110; // beside the rates it qualifies
+    // Latencies as a reader scans them: the median, the tail, the worst; the mean and the least after.
+    static const QStringList kLatency
+        = { QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"), QStringLiteral("p99"),
+              QStringLiteral("p999"), QStringLiteral("max"), QStringLiteral("mean"), QStringLiteral("min") };
+    if (top.startsWith(u"latency")) {
+        const qsizetype i = kLatency.indexOf(key.section(u'.', -1));
+        return 200 + int(i < 0 ? kLatency.size() : i);
+    }
+    if (top.startsWith(u"p50") || top.startsWith(u"p99"))
         return 200;
     if (top == u"status")
         return 1000;

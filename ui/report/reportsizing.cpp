@@ -5,6 +5,7 @@
 #include "core/sizing/recommendation.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
+#include "ui/report/reportsummary.h"
 
 namespace ReportSections {
 
@@ -12,7 +13,8 @@ void sizing(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
     const QJsonObject& s = r.summary;
     section.blocks << ReportBlock::paragraph(
-        QString(u"Server kind: " + s.value(QStringLiteral("server")).toString() + u". Sizes in MB are 10^6 bytes."));
+        QString(u"Server kind: " + ReportSummary::serverKindName(s.value(QStringLiteral("server")).toString())
+            + u". Sizes in MB are 10^6 bytes."));
     const QJsonArray recs = s.value(QStringLiteral("recommendations")).toArray();
     ReportTable overview;
     overview.header

@@ -42,6 +42,19 @@ QString serverName(const RunRecord& r)
     return version.startsWith(name) ? version : QString(name + u' ' + version);
 }
 
+// A cache curve's answer: the fit's two ends, "23,548 ok/s with no entry cached to 24,117 ok/s with every entry
+// cached (the fit's t_miss 42.5 µs, t_hit 41.5 µs)"; "" for a record without a fit.
+QString curveHeadline(const QJsonObject& s)
+{
+    const double hit = s.value(QStringLiteral("t_hit_us")).toDouble();
+    const double miss = s.value(QStringLiteral("t_miss_us")).toDouble();
+    if (hit <= 0 || miss <= 0)
+        return {};
+    return QString(ReportFormat::number(1e6 / miss) + u" ok/s with no entry cached to "
+        + ReportFormat::number(1e6 / hit) + u" ok/s with every entry cached (the fit's t_miss "
+        + ReportFormat::number(miss) + u" µs, t_hit " + ReportFormat::number(hit) + u" µs)");
+}
+
 QString diskHeadline(const RunRecord& r)
 {
     return DiskSummary::fromJson(r.summary).headlineText();
@@ -103,6 +116,8 @@ QString kindTested(const RunRecord& r)
             QStringLiteral("A disk test alone and again beside a live LDAP search load") },
     };
     QString t = kKinds.value(r.kind, QString(u"A " + r.kind + u" run"));
+    if (r.kind == u"thread-sweep" && PointAxis::of(r).key == u"threads")
+        t = QStringLiteral("An experiment: throughput as the client threads grow");
     if (r.kind == u"sizing")
         if (const QString server = str(r.summary, "server"); !server.isEmpty())
             t += QString(u" for " + serverKindName(server));
@@ -334,6 +349,10 @@ QString headline(const RunRecord& r)
     if (r.kind == u"replication")
         if (QString h = ReportSections::replicationHeadline(r); !h.isEmpty())
             return h;
+    if (const QString best = PointAxis::bestText(r); !best.isEmpty())
+        return best; // "best 29,270.5 ok/s at 4 client threads"
+    if (const QString curve = curveHeadline(r.summary); !curve.isEmpty())
+        return curve;
     QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
         return h;
@@ -344,11 +363,6 @@ QString headline(const RunRecord& r)
             if (v.toObject().value(QStringLiteral("name")).toString().compare(u"total RAM", Qt::CaseInsensitive) == 0)
                 return QString(u"total RAM " + ReportFormat::value(v.toObject().value(QStringLiteral("value"))) + u' '
                     + v.toObject().value(QStringLiteral("unit")).toString());
-    if (s.value(QStringLiteral("t_hit_us")).isDouble())
-        return QString(u"t_hit " + ReportFormat::value(s.value(QStringLiteral("t_hit_us"))) + u" µs, t_miss "
-            + ReportFormat::value(s.value(QStringLiteral("t_miss_us"))) + u" µs");
-    if (const QString best = PointAxis::bestText(r); !best.isEmpty())
-        return best;
     return h;
 }
 
