@@ -139,7 +139,7 @@ QString currentText(const Recommendation& r)
 
 QString proposal(const Recommendation& r)
 {
-    const QString proposed = withUnit(r.value, r.unit);
+    QString proposed = withUnit(r.value, r.unit);
     if (!r.isSetting)
         return proposed;
     if (!r.current)

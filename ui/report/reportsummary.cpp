@@ -349,9 +349,9 @@ QString headline(const RunRecord& r)
     if (r.kind == u"replication")
         if (QString h = ReportSections::replicationHeadline(r); !h.isEmpty())
             return h;
-    if (const QString best = PointAxis::bestText(r); !best.isEmpty())
+    if (QString best = PointAxis::bestText(r); !best.isEmpty())
         return best; // "best 29,270.5 ok/s at 4 client threads"
-    if (const QString curve = curveHeadline(r.summary); !curve.isEmpty())
+    if (QString curve = curveHeadline(r.summary); !curve.isEmpty())
         return curve;
     QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
