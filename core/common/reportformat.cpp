@@ -175,6 +175,9 @@ QString label(const QString& key)
         { u"p95", u"p95" },
         { u"p99", u"p99" },
         { u"p999", u"p99.9" },
+        { u"load_cpu_us_per_op", u"load CPU (µs/op)" },
+        { u"client_cpu_us_per_op", u"client CPU (µs/op)" },
+        { u"cpu_us_per_op", u"CPU (µs/op)" },
     };
     for (const auto& [k, l] : kKnown)
         if (key == QStringView(k))

@@ -127,7 +127,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     auto* needScroll = Scrolled::vertically(needCharts, split);
     needScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     split->addWidget(needScroll);
-    split->addWidget(Scrolled::vertically(compareBox, split)); // the comparison scrolls when the window is low
+    split->addWidget(compareBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     split->setSizes({ 600, 360 });

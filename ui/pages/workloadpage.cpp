@@ -173,7 +173,7 @@ QWidget* WorkloadPage::buildResults()
                           "skew, connection churn and concurrency."));
     m_chart->setObjectName(QStringLiteral("workloadMixChart"));
     m_chart->setTitle(tr("Operation mix"));
-    m_chart->setAxisTitles(tr("seconds from the log's start"), tr("operations per second"));
+    m_chart->setAxisTitles(tr("seconds from the log's start"), tr("ops/s"));
     m_chart->setRightAxisTitle(tr("in flight"));
     m_chart->setPlaceholderText(tr("No analysis yet"));
     m_proxy->setSourceModel(m_model);

@@ -133,6 +133,15 @@ ReportTable tableOf(const QJsonArray& objects)
     return t;
 }
 
+// A table's title as a heading: "Points", not "points" (a unit such as "MB/s" keeps its case).
+static QString capitalisedLabel(const QString& key)
+{
+    QString l = ReportFormat::label(key);
+    if (!l.isEmpty() && l.at(0).isLower())
+        l[0] = l.at(0).toUpper();
+    return l;
+}
+
 QList<std::pair<QString, ReportTable>> tablesOf(const QJsonObject& o, const QStringList& skip)
 {
     QList<std::pair<QString, ReportTable>> out;
@@ -140,10 +149,10 @@ QList<std::pair<QString, ReportTable>> tablesOf(const QJsonObject& o, const QStr
         if (skip.contains(it.key()))
             continue;
         if (isObjectArray(it.value()))
-            out.append({ ReportFormat::label(it.key()), tableOf(it.value().toArray()) });
+            out.append({ capitalisedLabel(it.key()), tableOf(it.value().toArray()) });
         else if (it.value().isObject())
             for (auto& [title, table] : tablesOf(it.value().toObject()))
-                out.append({ QString(ReportFormat::label(it.key()) + u" › " + title), table });
+                out.append({ QString(capitalisedLabel(it.key()) + u" › " + title), table });
     }
     return out;
 }
