@@ -4,13 +4,11 @@
 #include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
 #include "app/cli/ldapprinter.h"
-#include "app/cli/passwordsource.h"
 #include "app/cli/replayprinter.h"
 #include "core/replay/replayplan.h"
+#include "core/replay/replayprepare.h"
 #include "core/replay/replayrun.h"
 #include "core/run/proberunner.h"
-#include "core/workload/workloadanalyze.h"
-#include "core/workload/workloadfile.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -159,60 +157,19 @@ int specFromParser(const QCommandLineParser& p, ReplaySpec& s)
     return ExitOk;
 }
 
-// --log: the logs read as `workload analyze --save` reads them (their values kept only for --values log).
-// A log with no operation DirBench recognises sets `unrecognised` (exit 1, as `workload analyze`); a log partly not
-// understood is said on stderr.
-std::optional<Workload> workloadOfLogs(const ReplaySpec& s, QString* error, bool* unrecognised)
+// The workload, the spec checked against it, the passwords and the plan (Replay::prepare). Logs with no operation
+// DirBench recognises exit 1, as `workload analyze`; a log partly not understood is said on stderr.
+int prepareReplay(const ReplaySpec& s, ReplayPrepared* out)
 {
-    AnalyzeOptions options;
-    options.logs = s.logFiles;
-    options.buildWorkload = true;
-    options.keepValues = s.values == ReplaySpec::Values::Log;
-    AnalyzeResult r = WorkloadAnalyze::run(options);
-    *unrecognised = r.unrecognised;
-    if (!r.error.isEmpty() || !r.workload) {
-        *error = r.error.isEmpty() ? QStringLiteral("no workload in the logs") : r.error;
-        return std::nullopt;
-    }
-    for (const QString& w : std::as_const(r.warnings))
+    *out = Replay::prepare(s);
+    for (const QString& w : std::as_const(out->warnings))
         std::fprintf(stderr, "dirbench-cli replay: warning: %s\n", qPrintable(w));
-    r.workload->analysis = r.analysis;
-    return std::move(r.workload);
-}
-
-int loadWorkload(const ReplaySpec& s, std::shared_ptr<const Workload>* out)
-{
-    QString error;
-    const bool fromLogs = !s.logFiles.isEmpty();
-    bool unrecognised = false;
-    auto w = fromLogs ? workloadOfLogs(s, &error, &unrecognised) : WorkloadFile::read(s.workloadPath, &error);
-    if (!w && unrecognised) {
-        std::fprintf(stderr, "dirbench-cli replay: %s\n", qPrintable(error));
+    if (out->unrecognised) {
+        std::fprintf(stderr, "dirbench-cli replay: %s\n", qPrintable(out->error.detail));
         return ExitFailed;
     }
-    if (!w)
-        return badArgument(fromLogs ? QStringLiteral("--log") : QStringLiteral("--workload"), error);
-    if (const ProbeError e = s.validate(&*w); e.isError())
-        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
-    *out = std::make_shared<const Workload>(std::move(*w));
-    return ExitOk;
-}
-
-int passwordsFromParser(const ReplaySpec& s, ReplayPasswords* out)
-{
-    if (!s.passwordsFile.isEmpty()) {
-        ProbeError e;
-        auto pw = ReplayPasswords::fromFile(s.passwordsFile, &e);
-        if (!pw)
-            return badArgument(QStringLiteral("--passwords"), e.cliDetail());
-        *out = std::move(*pw);
-    } else if (!s.sharedPasswordFile.isEmpty()) {
-        QByteArray password;
-        QString error, source;
-        if (!readPassword(s.sharedPasswordFile, true, &password, &error, &source))
-            return badArgument(QStringLiteral("--shared-password-file"), error);
-        *out = ReplayPasswords::shared(password);
-    }
+    if (!out->ok())
+        return badArgument(QStringLiteral("--") + out->error.field, out->error.cliDetail());
     return ExitOk;
 }
 
@@ -275,19 +232,16 @@ int runReplayCommand(const QStringList& args)
     ReplaySpec s;
     if (int rc = specFromParser(p, s))
         return rc;
-    std::shared_ptr<const Workload> workload;
-    if (int rc = loadWorkload(s, &workload))
+    ReplayPrepared prepared;
+    if (int rc = prepareReplay(s, &prepared))
         return rc;
     if (int rc = ldapTargetFromParser(p, { false, false }, &s.target))
         return rc;
-    ReplayPasswords passwords;
-    if (int rc = passwordsFromParser(s, &passwords))
-        return rc;
+    const std::shared_ptr<const Workload>& workload = prepared.workload;
+    const ReplayPasswords& passwords = prepared.passwords;
     const QString jsonPath = p.value(QStringLiteral("json"));
     if (s.dryRun)
         return dryRun(s, *workload, passwords, jsonPath);
-    if (ProbeError e; !ReplayPlan::make(*workload, s, &passwords, QStringLiteral("TAG"), &e))
-        return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
 
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;

@@ -83,6 +83,8 @@ bool ReplayRun::prepare()
         m_rec.failure = QStringLiteral("--") + err.field + QStringLiteral(": ") + err.detail;
         return false;
     }
+    if (!m_plan->closedLoop)
+        m_scheduledPerSecond = ReplayFidelity::scheduledPerSecond(*m_plan);
     m_rec.spec.insert(QStringLiteral("workload_connections"), double(m_workload->connections.size()));
     m_rec.spec.insert(QStringLiteral("workload_operations"), double(m_workload->operationCount()));
     // What the log cannot give (e.g. "timestamps to the second only"), as the workload says.
@@ -270,14 +272,40 @@ void ReplayRun::emitInterval(int64_t index, uint64_t endNs, int64_t lastIndex)
     iv.missed = double(s.missed);
     iv.server = serverInterval();
     QJsonObject values = iv.toJson();
-    values.insert(QStringLiteral("connects"), double(s.connects));
-    values.insert(QStringLiteral("unbinds"), double(s.unbinds));
+    intervalExtra(s, begin, endNs).writeTo(&values);
     Sample smp;
     smp.t = iv.t;
     smp.values = values;
     m_rec.intervals.append(smp.toJson());
     m_ctx.addSample(std::move(smp));
     m_total.merge(s);
+}
+
+// Open loop: the send lag's p50/p99 over the interval and what the schedule put in it (the log's per-second counts,
+// shared out over the part of each second the interval covers).
+ReplayIntervalExtra ReplayRun::intervalExtra(const ReplayStats& s, uint64_t beginNs, uint64_t endNs) const
+{
+    ReplayIntervalExtra extra;
+    extra.connects = double(s.connects);
+    extra.unbinds = double(s.unbinds);
+    if (m_plan->closedLoop)
+        return extra;
+    if (s.sendLag.count() > 0) {
+        const LatencyFigures lag = LatencyFigures::of(s.sendLag);
+        extra.sendLagP50Ms = lag.p50;
+        extra.sendLagP99Ms = lag.p99;
+    }
+    const double from = double(beginNs - std::min(beginNs, m_t0)) / 1e9,
+                 to = double(endNs - std::min(endNs, m_t0)) / 1e9;
+    if (to <= from)
+        return extra;
+    double scheduled = 0;
+    for (auto sec = size_t(from); sec < m_scheduledPerSecond.size() && double(sec) < to; ++sec) {
+        const double overlap = std::min(to, double(sec) + 1) - std::max(from, double(sec));
+        scheduled += overlap > 0 ? overlap * double(m_scheduledPerSecond[sec]) : 0;
+    }
+    extra.scheduledOpsPerS = std::round(scheduled / (to - from) * 100.0) / 100.0;
+    return extra;
 }
 
 QJsonValue ReplayRun::serverInterval()

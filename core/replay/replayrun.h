@@ -5,6 +5,7 @@
 #include "core/ldap/monitorreader.h"
 #include "core/replay/replayplan.h"
 #include "core/replay/replayspec.h"
+#include "core/replay/replaysummary.h"
 #include "core/replay/replayworker.h"
 #include "core/replay/replaywrites.h"
 
@@ -53,6 +54,7 @@ private:
     void emitInterval(int64_t index, uint64_t endNs, int64_t lastIndex = -1);
     static double processCpuSeconds();
     QJsonValue serverInterval();
+    ReplayIntervalExtra intervalExtra(const ReplayStats& s, uint64_t beginNs, uint64_t endNs) const;
     QString lastError() const;
 
     ReplaySpec m_spec;
@@ -77,6 +79,7 @@ private:
     std::vector<LoadCounts> m_byTemplate;
     std::vector<uint64_t> m_sentPerSecond; // every thread's sends, by second after t0
     std::vector<uint64_t> m_answeredPerSecond; // every thread's answers received, by second after t0
+    std::vector<uint64_t> m_scheduledPerSecond; // open loop: the plan's sends by scheduled second
     bool m_cancelled = false;
     int64_t m_next = 0;
     uint64_t m_t0 = 0, m_tEnd = 0, m_endAll = UINT64_MAX;

@@ -146,6 +146,20 @@ QJsonObject ReplaySpec::toJson() const
     return o;
 }
 
+std::optional<ReplayPasswords> ReplayPasswords::sharedFromFile(const QString& path, ProbeError* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = ProbeError::invalid(
+            QStringLiteral("shared-password-file"), path + QStringLiteral(" cannot be read: ") + f.errorString());
+        return std::nullopt;
+    }
+    QByteArray line = f.readLine(4096);
+    while (line.endsWith('\n') || line.endsWith('\r'))
+        line.chop(1);
+    return shared(line);
+}
+
 std::optional<ReplayPasswords> ReplayPasswords::fromFile(const QString& path, ProbeError* error)
 {
     const QString field = QStringLiteral("passwords");

@@ -76,6 +76,8 @@ public:
     // blank lines and lines starting with # skipped. Errors name "passwords" and the line.
     static std::optional<ReplayPasswords> fromFile(const QString& path, ProbeError* error);
     static ReplayPasswords shared(const QByteArray& password);
+    // --shared-password-file F: the first line of F (its line end dropped); errors name "shared-password-file".
+    static std::optional<ReplayPasswords> sharedFromFile(const QString& path, ProbeError* error);
 
     // nullopt: no password for this DN (the bind is skipped and counted).
     std::optional<QByteArray> forDn(const QString& dn) const;
