@@ -23,8 +23,8 @@ DIRBENCH_TEST_PKGS+=(btrfs-progs dmsetup)
 # with its own config and keys, never the system's), hosts from an Ansible inventory (ansible-core); the playbook's
 # apt task needs python3-apt on the hosts (without it, check mode reports nothing to change).
 DIRBENCH_TEST_PKGS+=(iproute2 openssh-server openssh-client ansible-core python3-apt)
-# The packaging checks: desktop entry, AppStream metadata, man pages.
-DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base)
+# The packaging checks: desktop entry, AppStream metadata, man pages; the MIME types (update-mime-database).
+DIRBENCH_TEST_PKGS+=(desktop-file-utils appstream groff-base shared-mime-info)
 # tests/docs/readme_commands.py: the README's command examples run by a python3 script.
 DIRBENCH_TEST_PKGS+=(python3)
 # libc6-dbg: glibc's symbols, so that the sanitizers name glibc's internal functions in a stack and

@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QMessageBox>
 #include <QSocketNotifier>
 
 #include <csignal>
@@ -53,6 +54,24 @@ void closeOnSignals(QWidget* window)
     ::sigaction(SIGTERM, &sa, nullptr);
 }
 
+// The files named on the command line, in order; one that cannot be shown is said in one sentence, on stderr and in
+// a message box (the status bar alone is missed by whoever double-clicked the file).
+void openFiles(MainWindow* window, const QStringList& files)
+{
+    if (files.isEmpty())
+        return;
+    QObject::connect(window, &MainWindow::recordOpened, window, [window](bool ok, const QString& message) {
+        if (ok)
+            return;
+        std::fprintf(stderr, "dirbench: %s\n", qPrintable(message));
+        auto* box = new QMessageBox(QMessageBox::Warning, QStringLiteral("DirBench"), message, QMessageBox::Ok, window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->show();
+    });
+    for (const QString& f : files)
+        window->openFile(f);
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -92,8 +111,14 @@ int main(int argc, char* argv[])
     parser.addOption(uriOption);
     parser.addOption(demoOption);
     parser.addOption(noDemoOption);
+    parser.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral("Records (dirbench.run/1 JSON) to show read-only in their pages, or a saved workload (.dbwl) "
+                       "for the Replay page; no demo directory unless --demo."),
+        QStringLiteral("[FILE...]"));
     parser.process(app); // exits with a message on a bad option, as --help does
-    const StartOptions start { parser.isSet(uriOption), parser.isSet(demoOption), parser.isSet(noDemoOption) };
+    const QStringList files = parser.positionalArguments();
+    const StartOptions start { parser.isSet(uriOption), parser.isSet(demoOption),
+        parser.isSet(noDemoOption) || (!files.isEmpty() && !parser.isSet(demoOption)) };
     if (start.demo && (start.uri || start.noDemo)) {
         std::fprintf(stderr, "dirbench: --demo cannot go with %s\n", start.uri ? "--uri" : "--no-demo");
         return 2;
@@ -107,6 +132,7 @@ int main(int argc, char* argv[])
     closeOnSignals(&window);
     window.show();
     window.startUp(start); // the demo directory starts as a job: the window is up at once
+    openFiles(&window, files);
     const int rc = app.exec();
 
     // The window is closed. Stop the demo directory we started (blocking is fine now): first let the runner finish

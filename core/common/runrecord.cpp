@@ -86,9 +86,14 @@ QJsonObject RunRecord::toJson() const
     return o;
 }
 
+// The schema first (QJsonDocument orders keys by name): a file manager's content sniffing, the MIME type
+// application/x-dirbench-record's magic, finds it in the first bytes, before any interval.
 QByteArray RunRecord::toJsonBytes() const
 {
-    return QJsonDocument(toJson()).toJson(QJsonDocument::Indented);
+    QJsonObject o = toJson();
+    o.remove(str("schema"));
+    const QByteArray rest = QJsonDocument(o).toJson(QJsonDocument::Indented); // "{\n    ...\n}\n"
+    return QByteArray("{\n    \"schema\": \"") + Schema + "\"" + (o.isEmpty() ? "\n" : ",\n") + rest.mid(2);
 }
 
 std::optional<RunRecord> RunRecord::fromJson(const QJsonObject& o, QString* error)

@@ -24,6 +24,7 @@ if(GUI)
         share/man/man1/dirbench.1.gz
         share/applications/${APP_ID}.desktop
         share/metainfo/${APP_ID}.metainfo.xml
+        share/mime/packages/${APP_ID}.xml
         share/icons/hicolor/scalable/apps/${APP_ID}.svg
         share/doc/dirbench/README.html
         share/doc/dirbench/docs/window.html)

@@ -495,7 +495,7 @@ void HistoryPage::askExport()
     if (ids.size() != 1)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export the run record"),
-        QSettings().value(QLatin1String(kDirKey)).toString() + QStringLiteral("/run-%1.json").arg(ids.first()),
+        QSettings().value(QLatin1String(kDirKey)).toString() + QStringLiteral("/run-%1.dirbench.json").arg(ids.first()),
         tr("RunRecord JSON (*.json)"));
     if (!path.isEmpty())
         exportRun(ids.first(), path);
