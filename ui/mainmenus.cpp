@@ -105,8 +105,8 @@ void MainMenus::addPageActions(QTabWidget* pages)
         const auto* page = qobject_cast<const Page*>(pages->widget(i));
         QAction* a = m_pagesMenu->addAction(page ? page->title() : pages->tabText(i));
         a->setObjectName(pages->widget(i)->objectName() + QStringLiteral("Action"));
-        if (i < 9)
-            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        if (i < 10) // Ctrl+1 … Ctrl+9, then Ctrl+0 for the tenth
+            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + i : Qt::Key_0)));
         connect(a, &QAction::triggered, pages, [pages, i] { pages->setCurrentIndex(i); });
     }
 }

@@ -21,6 +21,8 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
+#include "ui/pages/replayform.h"
+#include "ui/pages/replaypage.h"
 #include "ui/pages/replicationform.h"
 #include "ui/pages/replicationpage.h"
 #include "ui/pages/sizingform.h"
@@ -110,6 +112,7 @@ void MainWindow::addPages()
     addPage(m_experimentsPage = new ExperimentsPage(m_runner, m_tabs));
     addPage(m_replicationPage = new ReplicationPage(m_runner, m_demo, m_tabs));
     addPage(m_workloadPage = new WorkloadPage(m_runner, m_tabs));
+    addPage(m_replayPage = new ReplayPage(m_runner, m_demo, m_tabs));
     addPage(m_advisorPage = new AdvisorPage(m_tabs));
     addPage(m_historyPage = new HistoryPage(m_runner, m_tabs));
 }
@@ -149,6 +152,7 @@ QList<std::pair<QString, QWidget*>> MainWindow::forms() const
         { QStringLiteral("ldap-agents"), m_ldapPage->agentsForm() }, { QStringLiteral("sizing"), m_sizingPage->form() },
         { QStringLiteral("curve"), m_curvePage->form() }, { QStringLiteral("experiments"), m_experimentsPage->form() },
         { QStringLiteral("replication"), m_replicationPage->form() },
+        { QStringLiteral("replay"), m_replayPage->form() },
         { QStringLiteral("advisor-eval"), m_advisorPage->evalForm() },
         { QStringLiteral("advisor-need"), m_advisorPage->needForm() } };
 }
@@ -219,6 +223,23 @@ void MainWindow::openRecordFile(const QString& path)
         });
 }
 
+void MainWindow::openFile(const QString& path)
+{
+    if (!path.endsWith(QLatin1String(".dbwl"), Qt::CaseInsensitive)) {
+        openRecordFile(path);
+        return;
+    }
+    if (m_replayPage->isRunning() || m_replayPage->isShowingSaved()) {
+        reportOpened(false,
+            tr("Cannot open %1: the Replay page is busy (a replay runs or a saved run is shown)")
+                .arg(QFileInfo(path).fileName()));
+        return;
+    }
+    m_replayPage->form()->setWorkloadFile(QFileInfo(path).absoluteFilePath());
+    m_tabs->setCurrentWidget(m_replayPage);
+    reportOpened(true, tr("The workload %1 is in the Replay page's form: choose the target, then Start").arg(path));
+}
+
 void MainWindow::showOpened(const RunRecord& record, const QString& origin)
 {
     QString error;
@@ -282,6 +303,7 @@ QList<RunRecord> MainWindow::pageRecords(QStringList* names) const
         { m_sizingPage->title(), m_sizingPage->lastRecord() }, { m_curvePage->title(), m_curvePage->lastRecord() },
         { m_experimentsPage->title(), m_experimentsPage->lastRecord() },
         { m_replicationPage->title(), m_replicationPage->lastRecord() },
+        { m_replayPage->title(), m_replayPage->lastRecord() },
         { advisor ? advisor->title() : QString(), advisor ? advisor->comparisonRecord() : RunRecord() } };
     QList<RunRecord> out;
     for (const auto& [name, record] : all) {

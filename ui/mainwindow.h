@@ -18,6 +18,7 @@ class HistoryPage;
 class LdapPage;
 class MainMenus;
 class Page;
+class ReplayPage;
 class ReplicationPage;
 class WorkloadPage;
 class SavedRunBanner;
@@ -49,6 +50,7 @@ public:
     AdvisorPage* advisorPage() const { return m_advisorPage; }
     ReplicationPage* replicationPage() const { return m_replicationPage; }
     WorkloadPage* workloadPage() const { return m_workloadPage; }
+    ReplayPage* replayPage() const { return m_replayPage; }
     DemoDirectory* demoDirectory() const { return m_demo; }
     // Starts the demo directory (as a job); the LDAP page is filled in for it once it is up. No load starts.
     void startDemo();
@@ -73,6 +75,9 @@ public:
     // Reads a record file off the GUI thread, then shows it; recordOpened() tells how it went (also for a run the
     // History page opens).
     void openRecordFile(const QString& path);
+    // A file named on the command line or opened by the file manager (`dirbench FILE`): a saved workload (.dbwl)
+    // goes to the Replay page's form, anything else is read as a record (openRecordFile).
+    void openFile(const QString& path);
     // The forms whose last values are kept: (settings group, form).
     QList<std::pair<QString, QWidget*>> forms() const;
     void saveSettings() const;
@@ -121,6 +126,7 @@ private:
     AdvisorPage* m_advisorPage = nullptr;
     ReplicationPage* m_replicationPage = nullptr;
     WorkloadPage* m_workloadPage = nullptr;
+    ReplayPage* m_replayPage = nullptr;
     QList<Page*> m_pages;
     QHash<const Page*, QString> m_messages;
     bool m_closePending = false;

@@ -112,13 +112,13 @@ void TestMainWindow::menusAndShortcuts()
     for (const QAction* a : window.findChildren<QAction*>())
         QVERIFY2(!a->shortcuts().contains(QKeySequence(Qt::Key_Escape)), qPrintable(a->text()));
 
-    // View: a page each, Ctrl+1 … in the tabs' order, and they switch the page.
+    // View: a page each, Ctrl+1 … Ctrl+9, Ctrl+0 in the tabs' order, and they switch the page.
     auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("pageTabs"));
     for (int i = 0; i < tabs->count(); ++i) {
         auto* a = window.findChild<QAction*>(tabs->widget(i)->objectName() + "Action");
         QVERIFY2(a, qPrintable(tabs->tabText(i)));
         QCOMPARE(a->text(), tabs->tabText(i));
-        QCOMPARE(a->shortcut(), QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        QCOMPARE(a->shortcut(), QKeySequence(Qt::CTRL | Qt::Key(i < 9 ? Qt::Key_1 + i : Qt::Key_0)));
         a->trigger();
         QCOMPARE(tabs->currentIndex(), i);
     }

@@ -180,6 +180,8 @@ ReportSection runSection(
         ReportSections::cloudCompare(r, s, sources);
     else if (r.kind == u"replication")
         ReportSections::replication(r, s, sources);
+    else if (r.kind == u"replay")
+        ReportSections::replay(r, s, sources);
     else {
         if (r.server.isObject()) {
             s.blocks << ReportBlock::subheading(QStringLiteral("Server"));

@@ -21,6 +21,8 @@ void sizing(const RunRecord& r, ReportSection& section, QStringList& sources);
 // The marker probe's lag per consumer beside the write rate, a table per consumer, the verdict sentences.
 void replication(const RunRecord& r, ReportSection& section, QStringList& sources);
 QString replicationHeadline(const RunRecord& r);
+// A replay: the load's charts, the rate against the log's schedule, the fidelity table and ReplaySummary's sentences.
+void replay(const RunRecord& r, ReportSection& section, QStringList& sources);
 void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sources);
 void generic(const RunRecord& r, ReportSection& section, QStringList& sources);
 

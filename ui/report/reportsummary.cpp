@@ -265,6 +265,8 @@ QString questionOf(const RunRecord& r)
         return QStringLiteral("How much does the server serve under this load?");
     if (r.kind == u"disk-under-load")
         return QStringLiteral("Does the disk hold up beside a live LDAP load?");
+    if (r.kind == u"replay")
+        return QStringLiteral("Does the server serve the logged traffic at the log's pace?");
     return QStringLiteral("What did the experiment show?");
 }
 
@@ -339,8 +341,9 @@ QString serverKindName(const QString& kind)
 
 QString headline(const RunRecord& r)
 {
-    if (r.kind.startsWith(u"ldap-") && r.kind != u"ldap-probe" && !r.summary.isEmpty())
-        return ReportSections::ldapHeadline(r); // successes per second, the figure to bet on
+    if ((r.kind.startsWith(u"ldap-") && r.kind != u"ldap-probe") || r.kind == u"replay")
+        if (!r.summary.isEmpty())
+            return ReportSections::ldapHeadline(r); // successes per second, the figure to bet on
     if (r.kind == u"disk")
         if (QString d = diskHeadline(r); !d.isEmpty())
             return d;

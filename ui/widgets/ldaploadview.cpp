@@ -232,6 +232,15 @@ void LdapLoadView::begin(const LdapLoadSpec& spec)
         m_plannedT = 0;
 }
 
+void LdapLoadView::beginReplay(double plannedSeconds)
+{
+    clear();
+    m_operationName.clear();
+    setCoalescedReads(false);
+    m_live = true;
+    m_plannedT = std::isfinite(plannedSeconds) && plannedSeconds > 0 ? plannedSeconds : 0;
+}
+
 void LdapLoadView::setCoalescedReads(bool on)
 {
     m_coalesced = on;

@@ -40,6 +40,8 @@ public:
     void clear();
     // clear(), then what the spec says about the run to come: its operation's name, whether reads are coalesced.
     void begin(const LdapLoadSpec& spec);
+    // clear(), then a replay to come: a mix of the logged kinds, its planned length (0: unknown, the axis grows).
+    void beginReplay(double plannedSeconds);
     void showRunning(const QString& text);
     void addSamples(const SampleBatch& samples);
     // The server's own etime while the load runs (the page's Server access log, followed live): drawn at the
