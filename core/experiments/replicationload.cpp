@@ -6,6 +6,7 @@
 #include "core/experiments/replicationwatch.h"
 #include "core/ldap/loadgenerator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -53,6 +54,14 @@ ProbeError timingError(const ReplicationSpec& s, const CompiledLoad& l)
 
 ProbeError ReplicationLoad::validate(const ReplicationSpec& s)
 {
+    // The mix first, as the command line checks it: a load of reads only is refused for what it is, before the
+    // options its reads would need (a search's base and filter).
+    const auto writesToo
+        = [](const auto& m) { return m.first == LdapOpKind::Modify || m.first == LdapOpKind::AddDelete; };
+    if (!std::any_of(s.load->mix.begin(), s.load->mix.end(), writesToo))
+        return ProbeError::invalid(QStringLiteral("mix"),
+            QStringLiteral("the load beside the probe must write on the supplier: a modify or an adddel (e.g. "
+                           "modify=1, or search=90,modify=10), not only reads or binds"));
     ProbeError e;
     const auto l = CompiledLoad::compile(*s.load, &e);
     if (!l)

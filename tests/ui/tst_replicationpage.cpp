@@ -13,6 +13,7 @@
 #include "ui/mainwindow.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/replicationform.h"
+#include "ui/pages/replicationloadform.h"
 #include "ui/pages/replicationpage.h"
 #include "ui/report/report.h"
 #include "ui/widgets/demodirectorybox.h"
@@ -23,12 +24,15 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 class TestReplicationPage : public QObject
 {
@@ -43,6 +47,8 @@ private slots:
     void readsTheFieldsOthersAdd();
     void aLowerBoundShowsAsOne();
     void demoWithAReplicaFillsTheForm();
+    void writeRampFindsTheKnee();
+    void optionsThatDoNotApplyAreDisabled();
 
 private:
     QString consumer() const { return m_pair->replicas.constFirst().uri; }
@@ -306,6 +312,91 @@ void TestReplicationPage::demoWithAReplicaFillsTheForm()
     QVERIFY(box->statusText().contains(info.replicas.constFirst().uri));
     QString why;
     QVERIFY2(demo->stopNow(&why), qPrintable(why));
+}
+
+// A write ramp from the page (modify load beside the markers) on the pair, its consumer stopped (SIGSTOP) when the
+// ramp's last step begins and let go only after the run (the probe's grace ends with markers it never saw): the
+// consumer falls behind at that step and stays behind, which is the knee; the page draws it and names it, and the
+// record says the same.
+void TestReplicationPage::writeRampFindsTheKnee()
+{
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    ReplicationPage page(&runner, &demo);
+    page.resize(1200, 700);
+    page.show();
+    page.form()->fillFrom(m_pair.info(), UiSandbox::password(m_pair.info()));
+    page.form()->setRate(20);
+    page.form()->setWatch(QStringLiteral("poll"));
+    ReplicationLoadForm* load = page.form()->loadForm();
+    load->setOn(true);
+    load->setText(QStringLiteral("ramp"), QStringLiteral("rate:20,40,80@2"));
+    load->setNumber(QStringLiteral("threads"), 1);
+    load->setNumber(QStringLiteral("connections"), 1);
+    QVERIFY(!load->field(QStringLiteral("rate"))->isEnabled()); // the ramp sets the rate
+    const auto consumerPid = pid_t(m_pair->replicas.constFirst().pid);
+    bool stopped = false;
+    double stoppedAt = -1;
+    // The consumer's fault follows the run's own clock: stopped once the last step (t > 4 s) begins.
+    connect(&runner, &ProbeRunner::samplesArrived, &page, [&](int, const SampleBatch& batch) {
+        for (const Sample& smp : batch)
+            if (!stopped && smp.t >= 4.0) {
+                stopped = ::kill(consumerPid, SIGSTOP) == 0;
+                stoppedAt = smp.t;
+            }
+    });
+    QSignalSpy done(&page, &ReplicationPage::runFinished);
+    page.start();
+    const bool finished = done.wait(120000);
+    if (stopped)
+        ::kill(consumerPid, SIGCONT);
+    QVERIFY(finished);
+    QVERIFY(stopped);
+    const RunRecord rec = done.takeFirst().at(0).value<RunRecord>();
+    QVERIFY2(rec.status == u"ok", qPrintable(rec.failure));
+    QVERIFY(rec.spec.value("load").isObject());
+    const auto knee = ReplicationFigures::kneeRate(rec.summary);
+    QVERIFY2(knee.has_value(),
+        qPrintable(QStringLiteral("stopped at %1 s: ").arg(stoppedAt)
+            + QString::fromUtf8(
+                QJsonDocument(rec.summary.value("steps").toArray().last().toObject()).toJson(QJsonDocument::Compact))));
+    QCOMPARE(rec.summary.value("knee_step").toInt(), 2); // steps count from 0: the third
+    LiveChartView* chart = page.lagCharts()->chartOf(consumer());
+    QVERIFY(chart->seriesNames().contains(ReplicationLagCharts::kneeName(*knee)));
+    QVERIFY2(page.verdictText().contains(QStringLiteral("The knee of the write ramp")), qPrintable(page.verdictText()));
+}
+
+// What does not apply is disabled with the reason, as the command line refuses it; the watch and the consumers'
+// own bind reach the spec; a load that does not write is refused naming the mix.
+void TestReplicationPage::optionsThatDoNotApplyAreDisabled()
+{
+    ProbeRunner runner;
+    DemoDirectory demo(&runner);
+    ReplicationPage page(&runner, &demo);
+    ReplicationForm* form = page.form();
+    form->fillFrom(m_pair.info(), UiSandbox::password(m_pair.info()));
+    ReplicationLoadForm* load = form->loadForm();
+    load->setOn(true);
+    load->setText(QStringLiteral("mix"), QStringLiteral("adddel=1"));
+    QVERIFY(!load->field(QStringLiteral("dn"))->isEnabled());
+    QVERIFY(load->field(QStringLiteral("dn"))->toolTip().contains(QStringLiteral("modify")));
+    QVERIFY(load->field(QStringLiteral("parent"))->isEnabled());
+    form->setWatch(QStringLiteral("push"));
+    form->setConsumerBind(QStringLiteral("cn=reader,dc=example,dc=com"), "secret");
+    ReplicationSpec spec;
+    form->readSpec(&spec);
+    QCOMPARE(spec.watch, QStringLiteral("push"));
+    QCOMPARE(spec.consumers.constFirst().bindDn, QStringLiteral("cn=reader,dc=example,dc=com"));
+    QCOMPARE(spec.consumers.constFirst().password, QByteArray("secret"));
+    QCOMPARE(spec.supplier.bindDn, m_pair->bindDn);
+    QVERIFY(spec.load.has_value());
+    QCOMPARE(spec.load->target.uri, spec.supplier.uri);
+    form->setConsumerBind({}, {});
+    load->setText(QStringLiteral("mix"), QStringLiteral("search=1"));
+    page.start();
+    QTRY_VERIFY(!page.isRunning());
+    QCOMPARE(form->errorField(), QStringLiteral("mix"));
+    QCOMPARE(runner.runningCount(), 0);
 }
 
 QTEST_MAIN(TestReplicationPage)

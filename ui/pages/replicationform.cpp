@@ -1,9 +1,12 @@
 #include "ui/pages/replicationform.h"
 
+#include "core/experiments/replicationload.h"
 #include "core/sandbox/sandboxinfo.h"
 #include "ui/pages/ldapconnectionform.h"
+#include "ui/pages/replicationloadform.h"
 #include "ui/widgets/notestyle.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -38,9 +41,29 @@ ReplicationForm::ReplicationForm(QWidget* parent)
     , m_durationSpin(spin(this, QStringLiteral("durationSpin"), 1, 86400, 30, tr(" s")))
     , m_pollSpin(new QSpinBox(this))
     , m_maxLagSpin(spin(this, QStringLiteral("maxLagSpin"), 0, 1e9, 1000, tr(" ms")))
+    , m_watchCombo(new QComboBox(this))
+    , m_consumerDnEdit(new QLineEdit(this))
+    , m_consumerPasswordEdit(new QLineEdit(this))
+    , m_load(new ReplicationLoadForm(this))
     , m_errorLabel(new QLabel(this))
 {
     m_connection->setObjectName(QStringLiteral("replicationConnection"));
+    m_watchCombo->setObjectName(QStringLiteral("watchCombo"));
+    m_watchCombo->setProperty("cliOption", QStringLiteral("watch"));
+    m_watchCombo->addItem(tr("auto: pushed where offered, else polled"), QStringLiteral("auto"));
+    m_watchCombo->addItem(tr("push: sync or persistent search only"), QStringLiteral("push"));
+    m_watchCombo->addItem(tr("poll: read every poll interval"), QStringLiteral("poll"));
+    m_watchCombo->setToolTip(tr("How each consumer is watched for the marker: pushed to DirBench (RFC 4533 sync or a "
+                                "persistent search) where the consumer offers it, else read every poll interval; "
+                                "push refuses a consumer that offers neither"));
+    m_consumerDnEdit->setObjectName(QStringLiteral("consumerBindDnEdit"));
+    m_consumerDnEdit->setProperty("cliOption", QStringLiteral("consumer-bind-dn"));
+    m_consumerDnEdit->setPlaceholderText(tr("as the supplier binds"));
+    m_consumerDnEdit->setToolTip(tr("The DN the consumers are read as, when it is not the supplier's"));
+    m_consumerPasswordEdit->setObjectName(QStringLiteral("consumerPasswordEdit"));
+    m_consumerPasswordEdit->setProperty("cliOption", QStringLiteral("consumer-password-file"));
+    m_consumerPasswordEdit->setEchoMode(QLineEdit::Password);
+    m_consumerPasswordEdit->setToolTip(tr("The consumers' bind password (kept in memory only, never saved)"));
     m_consumersEdit->setObjectName(QStringLiteral("consumersEdit"));
     m_consumersEdit->setPlaceholderText(QStringLiteral("ldap://host2:389, ldap://host3:389"));
     m_consumersEdit->setToolTip(tr("The servers that replicate from the supplier, separated by commas or spaces; "
@@ -71,15 +94,27 @@ ReplicationForm::ReplicationForm(QWidget* parent)
     form->addRow(tr("Marker DN"), m_markerEdit);
     form->addRow(tr("Marker rate"), m_rateSpin);
     form->addRow(tr("Duration"), m_durationSpin);
+    form->addRow(tr("Watch"), m_watchCombo);
     form->addRow(tr("Poll every"), m_pollSpin);
     form->addRow(tr("Max p99 lag"), m_maxLagSpin);
+    form->addRow(tr("Consumers bind as"), m_consumerDnEdit);
+    form->addRow(tr("Their password"), m_consumerPasswordEdit);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(supplier);
     layout->addLayout(form);
+    layout->addWidget(m_load);
     layout->addWidget(m_errorLabel);
-    for (QLineEdit* e : { m_consumersEdit, m_markerEdit })
+    for (QLineEdit* e : { m_consumersEdit, m_markerEdit, m_consumerDnEdit, m_consumerPasswordEdit })
         connect(e, &QLineEdit::textEdited, this, &ReplicationForm::clearError);
+    connect(m_load, &ReplicationLoadForm::edited, this, &ReplicationForm::clearError);
+    connect(m_watchCombo, &QComboBox::currentIndexChanged, this, [this] {
+        const bool push = m_watchCombo->currentData().toString() == u"push";
+        m_pollSpin->setEnabled(m_markerEdit->isEnabled() && !push);
+        m_pollSpin->setToolTip(push
+                ? tr("Applies when consumers are polled (watch auto or poll)")
+                : tr("Each consumer is read (base scope) this often when it does not push the marker"));
+    });
     connect(m_connection, &LdapConnectionForm::edited, this, &ReplicationForm::clearError);
 }
 
@@ -119,12 +154,29 @@ void ReplicationForm::setMaxLagMs(double ms)
     m_maxLagSpin->setValue(ms);
 }
 
+void ReplicationForm::setWatch(const QString& watch)
+{
+    m_watchCombo->setCurrentIndex(std::max(0, m_watchCombo->findData(watch)));
+}
+
+void ReplicationForm::setConsumerBind(const QString& dn, const QByteArray& password)
+{
+    m_consumerDnEdit->setText(dn);
+    m_consumerPasswordEdit->setText(QString::fromUtf8(password));
+}
+
 void ReplicationForm::readSpec(ReplicationSpec* spec) const
 {
     m_connection->readTarget(&spec->supplier);
+    spec->consumerTemplate = spec->supplier;
+    if (const QString dn = m_consumerDnEdit->text().trimmed(); !dn.isEmpty()) {
+        spec->consumerTemplate.auth = LdapTarget::Auth::Simple;
+        spec->consumerTemplate.bindDn = dn;
+        spec->consumerTemplate.password = m_consumerPasswordEdit->text().toUtf8();
+    }
     spec->consumers.clear();
     for (const QString& uri : consumers()) {
-        LdapTarget c = spec->supplier;
+        LdapTarget c = spec->consumerTemplate;
         c.uri = uri;
         spec->consumers << c;
     }
@@ -133,6 +185,12 @@ void ReplicationForm::readSpec(ReplicationSpec* spec) const
     spec->durationS = m_durationSpin->value();
     spec->pollMs = m_pollSpin->value();
     spec->maxLagMs = m_maxLagSpin->value();
+    spec->watch = m_watchCombo->currentData().toString();
+    spec->load.reset();
+    if (auto load = m_load->readLoad()) {
+        load->durationSec = spec->durationS;
+        ReplicationLoad::attach(*spec, std::move(*load));
+    }
 }
 
 ProbeError ReplicationForm::check(const ReplicationSpec& spec)
@@ -158,6 +216,7 @@ void ReplicationForm::fillFrom(const SandboxInfo& info, const QByteArray& passwo
         uris << s.uri;
     setConsumers(uris);
     setMarkerDn(QStringLiteral("cn=dirbench-marker,") + info.base);
+    m_load->fillFrom(info);
 }
 
 QWidget* ReplicationForm::fieldWidget(const QString& field) const
@@ -174,7 +233,13 @@ QWidget* ReplicationForm::fieldWidget(const QString& field) const
         return m_pollSpin;
     if (field == u"max-lag-ms")
         return m_maxLagSpin;
-    return nullptr;
+    if (field == u"watch")
+        return m_watchCombo;
+    if (field == u"consumer-bind-dn")
+        return m_consumerDnEdit;
+    if (field == u"consumer-password-file")
+        return m_consumerPasswordEdit;
+    return m_load->field(field);
 }
 
 void ReplicationForm::showError(const ProbeError& error)
@@ -213,7 +278,8 @@ QString ReplicationForm::errorText() const
 void ReplicationForm::setInputsEnabled(bool enabled)
 {
     m_connection->setInputsEnabled(enabled);
-    for (QWidget* w : std::initializer_list<QWidget*> {
-             m_consumersEdit, m_markerEdit, m_rateSpin, m_durationSpin, m_pollSpin, m_maxLagSpin })
+    for (QWidget* w : std::initializer_list<QWidget*> { m_consumersEdit, m_markerEdit, m_rateSpin, m_durationSpin,
+             m_pollSpin, m_maxLagSpin, m_watchCombo, m_consumerDnEdit, m_consumerPasswordEdit })
         w->setEnabled(enabled);
+    m_load->setInputsEnabled(enabled);
 }

@@ -6,7 +6,9 @@
 #include <QWidget>
 
 class LdapConnectionForm;
+class QComboBox;
 class QDoubleSpinBox;
+class ReplicationLoadForm;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -14,8 +16,10 @@ struct SandboxInfo;
 
 // What the Replication page measures (issue 13's marker probe): the supplier's connection (the LDAP page's
 // connection form: URI, TLS, bind; the same options read every consumer), the consumers' URIs, the marker entry,
-// markers per second, seconds, the poll interval and the p99 lag a consumer may have. readSpec() names the field
-// it cannot read as the CLI names it: uri, consumer, marker-dn, marker-rate, duration, poll-ms, max-lag-ms.
+// markers per second, seconds, how consumers are watched (auto, push, poll) and the poll interval, the p99 lag a
+// consumer may have, the consumers' own bind, and a write load beside the markers (ReplicationLoadForm). Errors name
+// the field as the CLI names it: uri, consumer, consumer-bind-dn, marker-dn, marker-rate, duration, watch, poll-ms,
+// max-lag-ms, and the write load's mix, dn, ramp, ...
 class ReplicationForm final : public QWidget
 {
     Q_OBJECT
@@ -38,6 +42,10 @@ public:
     void setDuration(double seconds);
     void setPollMs(int ms);
     void setMaxLagMs(double ms);
+    void setWatch(const QString& watch); // auto, push, poll
+    // The consumers' own bind (--consumer-bind-dn and its password); an empty DN: as the supplier binds.
+    void setConsumerBind(const QString& dn, const QByteArray& password);
+    ReplicationLoadForm* loadForm() const { return m_load; }
 
     void showError(const ProbeError& error);
     void clearError();
@@ -55,6 +63,10 @@ private:
     QDoubleSpinBox* m_durationSpin = nullptr;
     QSpinBox* m_pollSpin = nullptr;
     QDoubleSpinBox* m_maxLagSpin = nullptr;
+    QComboBox* m_watchCombo = nullptr;
+    QLineEdit* m_consumerDnEdit = nullptr;
+    QLineEdit* m_consumerPasswordEdit = nullptr;
+    ReplicationLoadForm* m_load = nullptr;
     QLabel* m_errorLabel = nullptr;
     QString m_errorField;
 };

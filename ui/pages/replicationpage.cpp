@@ -181,7 +181,7 @@ void ReplicationPage::launch(const ReplicationSpec& spec)
     QStringList uris;
     for (const LdapTarget& c : spec.consumers)
         uris << c.uri;
-    m_topology->setServers(spec.supplier.uri, uris, QStringLiteral("poll"));
+    m_topology->setServers(spec.supplier.uri, uris, spec.watch);
     m_charts->setConsumers(uris);
     m_statusLabel->showInfo(
         tr("Writing markers on %1 and watching %n consumer(s)…", nullptr, int(uris.size())).arg(spec.supplier.uri));

@@ -5,6 +5,7 @@
 #include "ui/widgets/notestyle.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -15,7 +16,8 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     , m_demo(demo)
     , m_entriesSpin(new QSpinBox(this))
     , m_tlsCheck(new QCheckBox(tr("TLS (ldaps://)"), this))
-    , m_replicaCheck(new QCheckBox(tr("with a replica"), this))
+    , m_topologyCombo(new QComboBox(this))
+    , m_accessLogCheck(new QCheckBox(tr("access log"), this))
     , m_startButton(new QPushButton(tr("Start demo directory"), this))
     , m_stopButton(new QPushButton(tr("Stop demo directory"), this))
     , m_statusLabel(new QLabel(this))
@@ -30,9 +32,17 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     m_entriesSpin->setToolTip(tr("uid=user0 … ; loading takes about 1 s per 10,000 entries"));
     m_tlsCheck->setObjectName(QStringLiteral("demoTlsCheck"));
     m_tlsCheck->setToolTip(tr("Also listen on ldaps:// with a self-signed certificate (the form trusts it)"));
-    m_replicaCheck->setObjectName(QStringLiteral("demoReplicaCheck"));
-    m_replicaCheck->setToolTip(tr("Also start a consumer that replicates from it (syncrepl refreshAndPersist, its "
-                                  "own slapd on another port), for the Replication page; not with TLS"));
+    m_topologyCombo->setObjectName(QStringLiteral("demoTopologyCombo"));
+    m_topologyCombo->addItem(tr("one server"), 0);
+    for (int n = 1; n <= 3; ++n)
+        m_topologyCombo->addItem(tr("with %n replica(s)", nullptr, n), n);
+    m_topologyCombo->addItem(tr("a mirror pair"), -1);
+    m_topologyCombo->setToolTip(tr("Also start consumers that replicate from it (syncrepl refreshAndPersist, each its "
+                                   "own slapd on another port), or a second provider that replicates both ways "
+                                   "(mirror mode): for the Replication page; not with TLS"));
+    m_accessLogCheck->setObjectName(QStringLiteral("demoAccessLogCheck"));
+    m_accessLogCheck->setToolTip(tr("Keep the server's own log of every operation (slapd's stats log): the Replay and "
+                                    "Workload pages offer it; one server only"));
     m_startButton->setObjectName(QStringLiteral("startDemoButton"));
     m_startButton->setToolTip(tr("Start a private OpenLDAP server (slapd) on this machine and fill in the forms"));
     m_stopButton->setObjectName(QStringLiteral("stopDemoButton"));
@@ -44,7 +54,8 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     auto* grid = new QGridLayout(this);
     grid->addWidget(m_entriesSpin, 0, 0);
     grid->addWidget(m_tlsCheck, 0, 1);
-    grid->addWidget(m_replicaCheck, 1, 1);
+    grid->addWidget(m_topologyCombo, 1, 0);
+    grid->addWidget(m_accessLogCheck, 1, 1);
     grid->addWidget(m_startButton, 2, 0);
     grid->addWidget(m_stopButton, 2, 1);
     grid->addWidget(m_statusLabel, 3, 0, 1, 2);
@@ -52,7 +63,8 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     connect(m_startButton, &QPushButton::clicked, this, &DemoDirectoryBox::startDemo);
     connect(m_stopButton, &QPushButton::clicked, this, &DemoDirectoryBox::stopDemo);
     connect(m_tlsCheck, &QCheckBox::toggled, this, &DemoDirectoryBox::updateState);
-    connect(m_replicaCheck, &QCheckBox::toggled, this, &DemoDirectoryBox::updateState);
+    connect(m_topologyCombo, &QComboBox::currentIndexChanged, this, &DemoDirectoryBox::updateState);
+    connect(m_accessLogCheck, &QCheckBox::toggled, this, &DemoDirectoryBox::updateState);
     connect(m_demo, &DemoDirectory::stateChanged, this, &DemoDirectoryBox::updateState);
     connect(m_demo, &DemoDirectory::failed, this, &DemoDirectoryBox::updateState);
     updateState();
@@ -70,7 +82,20 @@ void DemoDirectoryBox::setTls(bool tls)
 
 void DemoDirectoryBox::setReplica(bool replica)
 {
-    m_replicaCheck->setChecked(replica);
+    setTopology(replica ? SandboxTopology::withReplicas(1) : SandboxTopology());
+}
+
+void DemoDirectoryBox::setTopology(const SandboxTopology& topology)
+{
+    const int data = topology.kind == SandboxTopology::Kind::Mirror ? -1
+        : topology.kind == SandboxTopology::Kind::Replicas          ? topology.replicas
+                                                                    : 0;
+    m_topologyCombo->setCurrentIndex(std::max(0, m_topologyCombo->findData(data)));
+}
+
+void DemoDirectoryBox::setAccessLog(bool on)
+{
+    m_accessLogCheck->setChecked(on);
 }
 
 QString DemoDirectoryBox::statusText() const
@@ -82,9 +107,13 @@ void DemoDirectoryBox::startDemo()
 {
     SandboxOptions o;
     o.entries = m_entriesSpin->value();
-    o.tls = m_tlsCheck->isChecked() && !m_replicaCheck->isChecked(); // a replicated sandbox has no TLS
-    if (m_replicaCheck->isChecked())
-        o.topology = SandboxTopology::withReplicas(1);
+    const int servers = m_topologyCombo->currentData().toInt();
+    o.tls = m_tlsCheck->isChecked() && servers == 0; // a replicated sandbox has no TLS
+    if (servers > 0)
+        o.topology = SandboxTopology::withReplicas(servers);
+    else if (servers < 0)
+        o.topology = SandboxTopology::mirror();
+    o.accessLog = m_accessLogCheck->isChecked() && servers == 0;
     m_demo->start(o);
 }
 
@@ -98,8 +127,11 @@ void DemoDirectoryBox::updateState()
     const DemoDirectory::State s = m_demo->state();
     m_startButton->setEnabled(s == DemoDirectory::State::Stopped);
     m_entriesSpin->setEnabled(s == DemoDirectory::State::Stopped);
-    m_tlsCheck->setEnabled(s == DemoDirectory::State::Stopped && !m_replicaCheck->isChecked());
-    m_replicaCheck->setEnabled(s == DemoDirectory::State::Stopped && !m_tlsCheck->isChecked());
+    const bool one = m_topologyCombo->currentData().toInt() == 0;
+    m_tlsCheck->setEnabled(s == DemoDirectory::State::Stopped && one);
+    m_topologyCombo->setEnabled(
+        s == DemoDirectory::State::Stopped && !m_tlsCheck->isChecked() && !m_accessLogCheck->isChecked());
+    m_accessLogCheck->setEnabled(s == DemoDirectory::State::Stopped && one);
     m_stopButton->setEnabled(s == DemoDirectory::State::Running || s == DemoDirectory::State::Starting);
     m_stopButton->setText(s == DemoDirectory::State::Starting ? tr("Cancel") : tr("Stop demo directory"));
     switch (s) {
@@ -118,8 +150,12 @@ void DemoDirectoryBox::updateState()
             ? tr("Running at %1 with %2 entries.")
                   .arg(info->ldapsUri.isEmpty() ? info->uri : info->ldapsUri, Units::formatNumber(info->entries, 0))
             : tr("Running.");
-        if (info && !info->replicas.isEmpty())
-            text += tr(" Replica at %1.").arg(info->replicas.constFirst().uri);
+        QStringList others;
+        for (const SandboxServer& r : info ? info->replicas : QList<SandboxServer>())
+            others << r.uri;
+        if (!others.isEmpty())
+            text += info->topology == u"mirror" ? tr(" Its mirror at %1.").arg(others.join(QStringLiteral(", ")))
+                                                : tr(" Replicas at %1.").arg(others.join(QStringLiteral(", ")));
         m_statusLabel->setText(text);
         break;
     }

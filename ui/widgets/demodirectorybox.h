@@ -1,16 +1,20 @@
 #pragma once
 
+#include "core/sandbox/sandboxinfo.h"
+
 #include <QGroupBox>
 
 class DemoDirectory;
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
 
-// "Start demo directory" / "Stop demo directory": how many entries, with or without TLS or a replica (a syncrepl
-// consumer beside the server, for the Replication page; not with TLS), and what the sandbox is doing. The DemoDirectory
-// does the work (as jobs); this box only asks and shows.
+// "Start demo directory" / "Stop demo directory": how many entries, with or without TLS, its servers (one, one with
+// 1 to 3 syncrepl consumers, or a mirror pair of providers: for the Replication page; not with TLS), with or without
+// its access log (slapd's stats log, for the Replay page; one server only), and what the sandbox is doing. The
+// DemoDirectory does the work (as jobs); this box only asks and shows.
 class DemoDirectoryBox final : public QGroupBox
 {
     Q_OBJECT
@@ -20,7 +24,9 @@ public:
 
     void setEntries(int entries);
     void setTls(bool tls);
-    void setReplica(bool replica);
+    void setReplica(bool replica); // one consumer, or one server
+    void setTopology(const SandboxTopology& topology);
+    void setAccessLog(bool on);
     QString statusText() const;
 
 public slots:
@@ -33,7 +39,8 @@ private:
     DemoDirectory* m_demo;
     QSpinBox* m_entriesSpin = nullptr;
     QCheckBox* m_tlsCheck = nullptr;
-    QCheckBox* m_replicaCheck = nullptr;
+    QComboBox* m_topologyCombo = nullptr;
+    QCheckBox* m_accessLogCheck = nullptr;
     QPushButton* m_startButton = nullptr;
     QPushButton* m_stopButton = nullptr;
     QLabel* m_statusLabel = nullptr;

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "core/ldap/loadspec.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <optional>
+
+class QGroupBox;
+class QLineEdit;
+class QSpinBox;
+class QDoubleSpinBox;
+struct SandboxInfo;
+
+// The write load beside the replication markers (`replication --mix …`): a checkable box with the options of
+// `ldap mixed` a write load needs — the mix (it must write: a modify or an adddel), the entries it modifies (DN
+// pattern, attribute, value pattern), the parent of the entries an adddel adds, threads, connections, the rate
+// or a ramp (rate:20,40,80@5: the lag is read per step and the knee found), the warm-up. Each input is named by
+// the CLI option it sets (objectName and the property "cliOption"); the rate is disabled with the reason while a
+// ramp is given, and the DN inputs while the mix does not use them.
+class ReplicationLoadForm final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ReplicationLoadForm(QWidget* parent = nullptr);
+    Q_DISABLE_COPY_MOVE(ReplicationLoadForm)
+
+    bool isOn() const;
+    void setOn(bool on);
+    // The load (its target and timing are the probe's: ReplicationLoad::attach); nullopt when the box is off.
+    std::optional<LdapLoadSpec> readLoad() const;
+    void fillFrom(const SandboxInfo& info);
+    void setText(const QString& option, const QString& text); // mix, dn, attr, value, parent, ramp
+    void setNumber(const QString& option, double value); // threads, connections, rate, warmup
+    QWidget* field(const QString& option) const { return m_fields.value(option); }
+    static bool ownsField(const QString& option);
+    static QString fieldLabel(const QString& option);
+    void setInputsEnabled(bool enabled);
+
+signals:
+    void edited();
+
+private:
+    QLineEdit* line(const QString& option, const QString& placeholder, const QString& tip);
+    QSpinBox* count(const QString& option, int value, const QString& tip);
+    void name(QWidget* w, const QString& option);
+    void updateApplicable();
+    QString text(const QString& option) const;
+
+    QGroupBox* m_box = nullptr;
+    QDoubleSpinBox* m_rate = nullptr;
+    QDoubleSpinBox* m_warmup = nullptr;
+    QHash<QString, QWidget*> m_fields;
+    QHash<QString, QString> m_tips;
+    bool m_inputsOn = true;
+};
