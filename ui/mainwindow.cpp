@@ -32,6 +32,7 @@
 #include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/firststarthint.h"
 #include "ui/widgets/savedrunbanner.h"
+#include "ui/widgets/wheelguard.h"
 #include "ui/windowsettings.h"
 
 #include <QAction>
@@ -63,6 +64,7 @@ MainWindow::MainWindow(ProbeRunner* runner, QWidget* parent)
     , m_hint(new FirstStartHint(this))
     , m_runningLabel(new QLabel(this))
 {
+    WheelGuard::install(); // a wheel over a form scrolls it, never the field under the pointer
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("DirBench"));
     // A run's threads (a live load's workers among them) below the window's thread: the window never waits for

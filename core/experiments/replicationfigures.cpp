@@ -68,6 +68,14 @@ std::optional<double> kneeRate(const QJsonObject& summary)
     return number(summary, QStringLiteral("knee_write_rate"));
 }
 
+std::optional<double> rampTopRate(const QJsonObject& summary)
+{
+    const QJsonArray steps = summary.value(QStringLiteral("steps")).toArray();
+    if (steps.isEmpty())
+        return std::nullopt;
+    return number(steps.last().toObject(), QStringLiteral("write_rate"));
+}
+
 // "contextCSN lag p99 1.2 ms, max 3.4 ms; agreement green; 0 conflicts" (389-ds: "RUV lag ..."), and when the
 // server's figure and the markers' disagree, says so; empty when the record has no vendor figures.
 QString vendorText(const QJsonValue& vendor)

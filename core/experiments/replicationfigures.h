@@ -32,6 +32,8 @@ QStringList consumerUris(const RunRecord& r);
 // consumers[uri].method of the summary, else the summary's, else the spec's; "poll" when none says.
 QString methodOf(const RunRecord& r, const QString& uri);
 std::optional<double> kneeRate(const QJsonObject& summary);
+// After a write ramp: the write rate of its last step (the highest the ramp reached); none without a ramp.
+std::optional<double> rampTopRate(const QJsonObject& summary);
 // The vendor's own figures of one consumer, in one line ("" when the record has none): its lag first.
 QString vendorText(const QJsonValue& vendor);
 QStringList verdictSentences(const RunRecord& r);

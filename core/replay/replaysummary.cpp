@@ -70,10 +70,10 @@ void readFidelity(const QJsonObject& f, ReplaySummary* s)
     s->cutByDuration = f.value(QStringLiteral("cut_by_duration")).toDouble();
     s->tolerancePp = f.value(QStringLiteral("tolerance_pp")).toDouble(ReplayFidelity::kTolerancePp);
     const QJsonArray rows = f.value(QStringLiteral("by_template")).toArray();
-    for (const QJsonValue& v : rows)
+    for (const auto& v : rows)
         s->rows << rowOf(v.toObject());
     const QJsonArray drift = f.value(QStringLiteral("drift")).toArray();
-    for (const QJsonValue& v : drift)
+    for (const auto& v : drift)
         s->drift << v.toString();
     if (const QJsonValue rate = f.value(QStringLiteral("rate")); rate.isObject())
         s->rate = ReplayFidelity::RateFidelity::fromJson(rate.toObject());
@@ -99,7 +99,7 @@ ReplaySummary ReplaySummary::fromJson(const QJsonObject& summary)
         undo.restored = o.value(QStringLiteral("restored")).toInt();
         undo.removed = o.value(QStringLiteral("removed")).toInt();
         const QJsonArray failures = o.value(QStringLiteral("failures")).toArray();
-        for (const QJsonValue& v : failures)
+        for (const auto& v : failures)
             undo.failures << v.toString();
         s.undo = undo;
     }

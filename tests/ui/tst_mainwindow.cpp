@@ -12,11 +12,15 @@
 #include "ui/models/diskresultmodel.h"
 #include "ui/pages/diskpage.h"
 #include "ui/pages/ldappage.h"
+#include "ui/pages/replicationpage.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/probeview.h"
 #include "ui/widgets/savedrunbanner.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,10 +30,13 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 class TestMainWindow : public QObject
 {
@@ -42,6 +49,7 @@ private slots:
     void openRecordShowsADiskRunReadOnly();
     void openRecordShowsAnLdapRunReadOnly();
     void openRecordRefusesWhatNoPageShows();
+    void wheelScrollsTheFormNotItsFields();
 
 private:
     static QAction* action(const MainWindow& w, const char* name);
@@ -259,6 +267,49 @@ void TestMainWindow::openRecordRefusesWhatNoPageShows()
     QTRY_COMPARE(opened.count(), 2);
     QVERIFY(!opened.at(1).at(0).toBool());
     QVERIFY2(opened.at(1).at(1).toString().contains("missing.json"), qPrintable(opened.at(1).at(1).toString()));
+}
+
+// A wheel over a spin box or a combo box of a scrolled form scrolls the form and leaves the value as it was (the
+// Replication form's connect timeout and watch were changed by a scroll); once the field has the focus, it is the
+// field's again.
+void TestMainWindow::wheelScrollsTheFormNotItsFields()
+{
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    window.resize(1366, 560); // low: the Replication form scrolls
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(window.replicationPage());
+    auto* spin = window.replicationPage()->findChild<QDoubleSpinBox*>(QStringLiteral("markerRateSpin"));
+    auto* combo = window.replicationPage()->findChild<QComboBox*>(QStringLiteral("watchCombo"));
+    QVERIFY(spin && combo);
+    QScrollArea* area = nullptr;
+    for (QWidget* p = spin->parentWidget(); p && !area; p = p->parentWidget())
+        area = qobject_cast<QScrollArea*>(p);
+    QVERIFY(area && area->verticalScrollBar()->maximum() > 0);
+    const auto wheel = [](QWidget* target) {
+        const QPointF at(target->width() / 2.0, target->height() / 2.0);
+        QWheelEvent down(at, target->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+            Qt::NoScrollPhase, false);
+        QApplication::sendEvent(target, &down);
+    };
+    for (const QAbstractSpinBox* s : window.findChildren<QAbstractSpinBox*>())
+        QVERIFY2(!s->isVisible() || s->focusPolicy() == Qt::StrongFocus, qPrintable(s->objectName()));
+    for (const QComboBox* c : window.findChildren<QComboBox*>())
+        QVERIFY2(!c->isVisible() || c->focusPolicy() == Qt::StrongFocus, qPrintable(c->objectName()));
+    const double rate = spin->value();
+    const int watch = combo->currentIndex();
+    const int before = area->verticalScrollBar()->value();
+    wheel(spin);
+    wheel(combo);
+    QCOMPARE(spin->value(), rate);
+    QCOMPARE(combo->currentIndex(), watch);
+    QVERIFY2(area->verticalScrollBar()->value() > before, "the form did not scroll");
+    QCOMPARE(spin->focusPolicy(), Qt::StrongFocus);
+    spin->setFocus();
+    QTRY_VERIFY(spin->hasFocus());
+    wheel(spin);
+    QVERIFY(spin->value() < rate); // focused: the wheel is the field's
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -3,6 +3,7 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
+#include "ui/widgets/scrolled.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,7 +15,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace {
@@ -49,15 +52,33 @@ ReplayForm::ReplayForm(QWidget* parent)
     NoteStyle::applyError(m_errorLabel, false);
     m_errorLabel->setWordWrap(true);
     m_errorLabel->hide();
-    auto* target = new QGroupBox(tr("Target (its bind: the server's counters, the writes' snapshot and undo)"), this);
+    auto* targetNote = new QLabel(tr("The replayed connections bind as the log says; this bind reads the server's "
+                                     "counters and snapshots and undoes the writes."),
+        this);
+    targetNote->setWordWrap(true);
+    NoteStyle::apply(targetNote);
+    auto* target = new QWidget(this);
     auto* targetLayout = new QVBoxLayout(target);
+    targetLayout->addWidget(targetNote);
     targetLayout->addWidget(m_connection);
+    targetLayout->addStretch(1);
+    auto* workload = new QWidget(this);
+    auto* workloadLayout = new QVBoxLayout(workload);
+    workloadLayout->addWidget(buildSource());
+    workloadLayout->addWidget(buildTiming());
+    workloadLayout->addStretch(1);
+    auto* writes = new QWidget(this);
+    auto* writesLayout = new QVBoxLayout(writes);
+    writesLayout->addWidget(buildWrites());
+    writesLayout->addStretch(1);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("replayFormTabs"));
+    m_tabs->addTab(Scrolled::vertically(workload, this), tr("Workload"));
+    m_tabs->addTab(Scrolled::vertically(target, this), tr("Target"));
+    m_tabs->addTab(Scrolled::vertically(writes, this), tr("Binds and writes"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(buildSource());
-    layout->addWidget(target);
-    layout->addWidget(buildTiming());
-    layout->addWidget(buildWrites());
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(m_errorLabel);
     connect(m_connection, &LdapConnectionForm::edited, this, &ReplayForm::clearError);
     connect(m_connection, &LdapConnectionForm::edited, this, &ReplayForm::edited);
@@ -86,7 +107,7 @@ QLineEdit* ReplayForm::lineField(const QString& option, const QString& placehold
 
 QWidget* ReplayForm::buildSource()
 {
-    auto* box = new QGroupBox(tr("Workload"), this);
+    auto* box = new QGroupBox(tr("Source"), this);
     m_source = new QComboBox(box);
     m_source->addItem(tr("Access logs"), QStringLiteral("log"));
     m_source->addItem(tr("Saved workload (.dbwl)"), QStringLiteral("workload"));
@@ -348,11 +369,20 @@ void ReplayForm::readSpec(ReplaySpec* spec) const
     spec->seed = ok ? std::optional<quint64>(seed) : std::nullopt;
 }
 
+// The tab that holds a field.
+void ReplayForm::showTabOf(QWidget* field)
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (m_tabs->widget(i)->isAncestorOf(field))
+            m_tabs->setCurrentIndex(i);
+}
+
 void ReplayForm::showError(const ProbeError& error)
 {
     clearError();
     m_errorField = error.field;
     if (LdapConnectionForm::ownsField(error.field)) {
+        showTabOf(m_connection);
         m_connection->showError(error);
         return;
     }
@@ -360,6 +390,7 @@ void ReplayForm::showError(const ProbeError& error)
     m_errorLabel->setText(FormError::text(error, &ReplayForm::fieldLabel, ours));
     m_errorLabel->show();
     if (QWidget* w = m_fields.value(error.field)) {
+        showTabOf(w);
         w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setFocus();
     }

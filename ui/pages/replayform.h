@@ -13,13 +13,15 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class QTabWidget;
 
-// What a replay is asked to do (`dirbench-cli replay`): the workload (access logs, or a saved .dbwl), the target
-// (its connection: the setup identity that reads the server's counters and snapshots and undoes the writes), how
-// values map onto the target's keys, the timing (the logged times ÷ speed, the log's rate per second, or as fast as
-// possible), the bind passwords, the writes and their base, threads, duration and interval. Each input is named
-// by the CLI option it sets (objectName and the property "cliOption"); an input that does not apply to the current
-// choice is disabled with the reason in its tooltip, as the CLI refuses it. Errors name the field as the CLI does.
+// What a replay is asked to do (`dirbench-cli replay`), in three tabs (Workload, Target, Binds and writes): the
+// workload (access logs, or a saved .dbwl), the target (its connection: the setup identity that reads the server's
+// counters and snapshots and undoes the writes), how values map onto the target's keys, the timing (the logged times ÷
+// speed, the log's rate per second, or as fast as possible), the bind passwords, the writes and their base, threads,
+// duration and interval. Each input is named by the CLI option it sets (objectName and the property "cliOption"); an
+// input that does not apply to the current choice is disabled with the reason in its tooltip, as the CLI refuses it.
+// Errors name the field as the CLI does.
 class ReplayForm final : public QWidget
 {
     Q_OBJECT
@@ -57,9 +59,11 @@ private:
     void name(QWidget* w, const QString& option);
     void chooseSource();
     void updateApplicable();
+    void showTabOf(QWidget* field);
     QStringList paths() const;
 
     LdapConnectionForm* m_connection = nullptr;
+    QTabWidget* m_tabs = nullptr;
     QComboBox* m_source = nullptr;
     QLineEdit* m_path = nullptr;
     QComboBox* m_values = nullptr;

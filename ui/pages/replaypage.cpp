@@ -51,7 +51,7 @@ ReplayPage::ReplayPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent
     m_form->setObjectName(QStringLiteral("replayForm"));
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(buildLeft());
-    layout->addWidget(buildResults(), 1);
+    layout->addWidget(Scrolled::vertically(buildResults(), this), 1); // the warnings and charts, taller than the room
     connect(m_startButton, &QPushButton::clicked, this, &ReplayPage::start);
     connect(m_previewButton, &QPushButton::clicked, this, &ReplayPage::preview);
     addRunButtons({ m_previewButton, m_startButton }, m_stopButton);
@@ -79,14 +79,14 @@ QWidget* ReplayPage::buildLeft()
     auto* formPage = new QWidget(this);
     auto* formLayout = new QVBoxLayout(formPage);
     formLayout->addWidget(m_demoNote);
-    formLayout->addWidget(m_form);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    formLayout->addWidget(m_form, 1);
     m_savedInputs = new SavedRunInputs(this);
     m_savedInputs->hide();
     formLayout->addWidget(m_savedInputs, 1);
     connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &ReplayPage::closeSaved);
     m_stale = new StaleNote(m_form, this);
     formLayout->addWidget(m_stale);
-    formLayout->addStretch(1);
     m_previewButton->setObjectName(QStringLiteral("previewReplayButton"));
     m_previewButton->setToolTip(tr("Reads the workload and shows what would be sent, per template and connection; "
                                    "sends nothing (--dry-run)"));
@@ -106,7 +106,7 @@ QWidget* ReplayPage::buildLeft()
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(Scrolled::vertically(formPage, this), 1);
+    leftLayout->addWidget(Scrolled::vertically(formPage, this), 1); // a saved run's inputs: taller than the room
     leftLayout->addLayout(buttons);
     leftLayout->addWidget(m_progress);
     left->setFixedWidth(400);
@@ -119,6 +119,7 @@ QWidget* ReplayPage::buildResults()
     m_tabs->addTab(m_result, tr("Schedule and fidelity"));
     m_tabs->addTab(m_load, tr("Load"));
     m_load->setObjectName(QStringLiteral("replayLoadView"));
+    m_load->setWarningsShown(false); // the page shows them, above both tabs
     m_result->setObjectName(QStringLiteral("replayResultView"));
     auto* right = new QWidget(this);
     auto* layout = new QVBoxLayout(right);

@@ -50,9 +50,9 @@ ReplicationForm::ReplicationForm(QWidget* parent)
     m_connection->setObjectName(QStringLiteral("replicationConnection"));
     m_watchCombo->setObjectName(QStringLiteral("watchCombo"));
     m_watchCombo->setProperty("cliOption", QStringLiteral("watch"));
-    m_watchCombo->addItem(tr("auto: pushed where offered, else polled"), QStringLiteral("auto"));
-    m_watchCombo->addItem(tr("push: sync or persistent search only"), QStringLiteral("push"));
-    m_watchCombo->addItem(tr("poll: read every poll interval"), QStringLiteral("poll"));
+    m_watchCombo->addItem(tr("auto (push where offered)"), QStringLiteral("auto"));
+    m_watchCombo->addItem(tr("push"), QStringLiteral("push"));
+    m_watchCombo->addItem(tr("poll"), QStringLiteral("poll"));
     m_watchCombo->setToolTip(tr("How each consumer is watched for the marker: pushed to DirBench (RFC 4533 sync or a "
                                 "persistent search) where the consumer offers it, else read every poll interval; "
                                 "push refuses a consumer that offers neither"));

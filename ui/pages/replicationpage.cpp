@@ -1,5 +1,6 @@
 #include "ui/pages/replicationpage.h"
 
+#include "core/common/units.h"
 #include "core/experiments/replicationfigures.h"
 #include "core/sandbox/sandboxinfo.h"
 #include "core/store/runrecorder.h"
@@ -183,8 +184,9 @@ void ReplicationPage::launch(const ReplicationSpec& spec)
         uris << c.uri;
     m_topology->setServers(spec.supplier.uri, uris, spec.watch);
     m_charts->setConsumers(uris);
-    m_statusLabel->showInfo(
-        tr("Writing markers on %1 and watching %n consumer(s)…", nullptr, int(uris.size())).arg(spec.supplier.uri));
+    m_statusLabel->showInfo(uris.size() == 1
+            ? tr("Writing markers on %1 and watching its consumer…").arg(spec.supplier.uri)
+            : tr("Writing markers on %1 and watching %2 consumers…").arg(spec.supplier.uri).arg(uris.size()));
     m_warnings->setWarnings({});
     m_verdicts->clear();
     m_stale->resultMade(); // what follows belongs to the inputs on the form now
@@ -255,6 +257,10 @@ QString ReplicationPage::verdictHtml(const RunRecord& record)
     QStringList lines;
     if (const auto knee = ReplicationFigures::kneeRate(record.summary))
         lines << tr("The knee of the write ramp: %1.").arg(ReplicationLagCharts::kneeName(*knee)).toHtmlEscaped();
+    else if (const auto top = ReplicationFigures::rampTopRate(record.summary))
+        lines << tr("No knee: every consumer kept up through the write ramp, up to %1 writes/s.")
+                     .arg(Units::formatNumber(*top, 0))
+                     .toHtmlEscaped();
     const QStringList sentences = ReplicationFigures::verdictSentences(record);
     for (qsizetype i = 0; i < sentences.size(); ++i) {
         const bool ok = passed.value(i, true);
@@ -310,8 +316,12 @@ void ReplicationPage::onDemoStarted(const SandboxInfo& info)
     const FormMemory::Snapshot before = FormMemory::snapshot(m_form); // shown, never remembered over the user's
     m_form->fillFrom(info, DemoDirectory::readPassword(info));
     FormMemory::adoptChanged(m_form, before);
-    m_demoNote->setText(
-        tr("Filled in from the demo directory (a supplier and %n consumer(s)).", nullptr, int(info.replicas.size())));
+    m_demoNote->setText(info.topology == u"mirror"
+            ? tr("Filled in from the demo directory (a mirror pair: written to the first, watched "
+                 "on the second).")
+            : info.replicas.size() == 1
+            ? tr("Filled in from the demo directory (a supplier and its consumer).")
+            : tr("Filled in from the demo directory (a supplier and %1 consumers).").arg(info.replicas.size()));
 }
 
 void ReplicationPage::setRunning(bool running)

@@ -20,7 +20,7 @@ ReportChart scheduleChart(const QJsonArray& intervals)
     scheduled.name = QStringLiteral("scheduled by the log (ops/s)");
     scheduled.dashed = true;
     answered.name = QStringLiteral("answered ok/s");
-    for (const QJsonValue& v : intervals) {
+    for (const auto& v : intervals) {
         const QJsonObject o = v.toObject();
         const double t = o.value(QStringLiteral("t")).toDouble();
         if (const auto s = ReplayIntervalExtra::fromJson(o).scheduledOpsPerS)

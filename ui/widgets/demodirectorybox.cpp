@@ -34,8 +34,9 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     m_tlsCheck->setToolTip(tr("Also listen on ldaps:// with a self-signed certificate (the form trusts it)"));
     m_topologyCombo->setObjectName(QStringLiteral("demoTopologyCombo"));
     m_topologyCombo->addItem(tr("one server"), 0);
-    for (int n = 1; n <= 3; ++n)
-        m_topologyCombo->addItem(tr("with %n replica(s)", nullptr, n), n);
+    m_topologyCombo->addItem(tr("with a replica"), 1);
+    m_topologyCombo->addItem(tr("with 2 replicas"), 2);
+    m_topologyCombo->addItem(tr("with 3 replicas"), 3);
     m_topologyCombo->addItem(tr("a mirror pair"), -1);
     m_topologyCombo->setToolTip(tr("Also start consumers that replicate from it (syncrepl refreshAndPersist, each its "
                                    "own slapd on another port), or a second provider that replicates both ways "

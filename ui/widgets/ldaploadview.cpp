@@ -469,7 +469,7 @@ QString LdapLoadView::finish(const RunRecord& record)
     ServerLogSeries::draw(m_latencyChart, record.extra.value(QLatin1String("server_log")).toObject());
     if (!s.all.resultCodes.empty())
         m_codes->setCounts(s.all.resultCodes);
-    m_warnings->setWarnings(record.warnings);
+    m_warnings->setWarnings(m_warningsShown ? record.warnings : QList<RunWarning>());
     const bool measured = s.all.ops > 0 || s.seconds > 0;
     if (measured) {
         m_operations->setFigures(s.all, s.byOperation, m_operationName);

@@ -42,6 +42,8 @@ public:
     void begin(const LdapLoadSpec& spec);
     // clear(), then a replay to come: a mix of the logged kinds, its planned length (0: unknown, the axis grows).
     void beginReplay(double plannedSeconds);
+    // Off: the run's warnings are not shown here (a page that shows them above this view, once).
+    void setWarningsShown(bool shown) { m_warningsShown = shown; }
     void showRunning(const QString& text);
     void addSamples(const SampleBatch& samples);
     // The server's own etime while the load runs (the page's Server access log, followed live): drawn at the
@@ -106,6 +108,7 @@ private:
     bool m_failuresShown = false;
     bool m_coalesced = false;
     bool m_derived = false;
+    bool m_warningsShown = true;
     bool m_live = false; // a run is in progress: batches are drawn in steps (m_draw)
     DrawQueue* m_draw = nullptr;
 };

@@ -5,10 +5,15 @@
 #include "core/ldap/loadresult.h"
 #include "core/replay/replaysummary.h"
 #include "ui/charts/livechartview.h"
+#include "ui/widgets/scrolled.h"
 #include "ui/widgets/verdictlist.h"
 
+#include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -26,16 +31,16 @@ ReplayResultView::ReplayResultView(QWidget* parent)
     , m_chart(new LiveChartView(this))
     , m_table(new QTableWidget(this))
     , m_figures(new QLabel(this))
-    , m_preview(new QLabel(this))
+    , m_preview(new QPlainTextEdit(this))
     , m_verdicts(new VerdictList(this))
 {
     m_chart->setObjectName(QStringLiteral("replayScheduleChart"));
     m_chart->setTitle(tr("Rate against the log's schedule"));
     m_chart->setAxisTitles(tr("time (s)"), tr("ops/s"));
-    m_chart->setRightAxisTitle(tr("send lag p99 (ms)"));
+    m_chart->setRightAxisTitle(tr("lag (ms)"));
     m_chart->setDashed(scheduledSeries());
     m_chart->setPlaceholderText(tr("No replay yet"));
-    m_chart->setMinimumHeight(180);
+    m_chart->setMinimumHeight(200);
     const QStringList headers { tr("Kind"), tr("Logged"), tr("Replayed"), tr("Log %"), tr("Replay %"), tr("Code (log)"),
         tr("Code (replay)"), tr("etime p50 (ms)"), tr("etime p99 (ms)"), tr("latency p50 (ms)"), tr("latency p99 (ms)"),
         tr("Template") };
@@ -48,22 +53,33 @@ ReplayResultView::ReplayResultView(QWidget* parent)
     m_table->setToolTip(tr("Per template: the logged against the replayed count and share of the mix, the most "
                            "frequent result code of each, the log's server time (etime) against the replay's "
                            "latency"));
-    m_table->setMinimumHeight(120);
-    for (QLabel* l : { m_figures, m_preview }) {
-        l->setWordWrap(true);
-        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
+    m_table->setMinimumHeight(150);
+    m_figures->setWordWrap(true);
+    m_figures->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_figures->setObjectName(QStringLiteral("replayFigures"));
     m_preview->setObjectName(QStringLiteral("replayPreview"));
-    m_preview->setFont(QFont(QStringLiteral("monospace")));
+    m_preview->setReadOnly(true);
+    m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_verdicts->setPlaceholder(tr("The fidelity verdicts appear after a replay."));
+    // The chart above, what the run ended with below it (scrolled: on a laptop screen it is taller than the room).
+    auto* details = new QWidget(this);
+    auto* detailsLayout = new QVBoxLayout(details);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    detailsLayout->addWidget(m_verdicts);
+    detailsLayout->addWidget(m_figures);
+    detailsLayout->addWidget(m_table, 1);
+    detailsLayout->addWidget(m_preview, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("replayResultSplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_chart);
+    split->addWidget(Scrolled::vertically(details, split));
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_chart, 2);
-    layout->addWidget(m_verdicts);
-    layout->addWidget(m_figures);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(m_preview);
+    layout->addWidget(split);
     clear();
 }
 
@@ -90,6 +106,7 @@ void ReplayResultView::clear()
     m_figures->hide();
     m_preview->clear();
     m_preview->hide();
+    m_table->show();
     m_verdicts->clear();
 }
 
@@ -114,8 +131,9 @@ void ReplayResultView::addSamples(const SampleBatch& samples)
 
 void ReplayResultView::showPreview(const QString& text)
 {
-    m_preview->setText(text.trimmed());
+    m_preview->setPlainText(text.trimmed());
     m_preview->setVisible(!text.isEmpty());
+    m_table->setVisible(text.isEmpty());
 }
 
 void ReplayResultView::showRecord(const RunRecord& record)
@@ -123,25 +141,24 @@ void ReplayResultView::showRecord(const RunRecord& record)
     m_chart->clear();
     {
         LiveChartView::Batch batch(m_chart);
-        for (const QJsonValue& v : record.intervals) {
+        for (const auto& v : record.intervals) {
             const QJsonObject o = v.toObject();
             addInterval(o, o.value(QStringLiteral("t")).toDouble());
         }
     }
     const ReplaySummary summary = ReplaySummary::of(record);
     fillTable(summary);
-    QStringList lines = summary.lines();
-    for (const QString& d : summary.drift)
-        lines << tr("Drift: %1").arg(d);
+    QStringList lines = summary.lines(); // the drift sentences are the warning "fidelity-drift" above
     if (summary.hasFidelity() && summary.drift.isEmpty())
         lines << tr("No drift beyond %1 percentage points.").arg(summary.tolerancePp);
     m_figures->setText(lines.join(u'\n'));
     m_figures->setVisible(!lines.isEmpty());
+    m_preview->hide();
+    m_table->show();
     m_verdicts->setVerdicts(record.verdicts);
     if (record.verdicts.isEmpty())
         m_verdicts->setPlaceholder(summary.rate ? tr("No verdict in this record.")
                                                 : tr("No rate verdict: a closed-loop replay is not paced by the log."));
-    m_preview->hide();
 }
 
 void ReplayResultView::fillTable(const ReplaySummary& summary)
@@ -170,5 +187,5 @@ QString ReplayResultView::figuresText() const
 
 QString ReplayResultView::previewText() const
 {
-    return m_preview->text();
+    return m_preview->toPlainText();
 }

@@ -7,6 +7,7 @@
 
 class LiveChartView;
 class QLabel;
+class QPlainTextEdit;
 class QTableWidget;
 class VerdictList;
 struct ReplaySummary;
@@ -47,6 +48,6 @@ private:
     LiveChartView* m_chart = nullptr;
     QTableWidget* m_table = nullptr;
     QLabel* m_figures = nullptr;
-    QLabel* m_preview = nullptr;
+    QPlainTextEdit* m_preview = nullptr; // in the table's place while it shows
     VerdictList* m_verdicts = nullptr;
 };
