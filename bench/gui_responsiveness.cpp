@@ -11,12 +11,18 @@
 #include "core/store/runrecorder.h"
 #include "core/store/runstore.h"
 #include "tests/integration/ldapfixture.h"
+#include "tests/ui/workloadlog.h"
 #include "ui/mainwindow.h"
 #include "ui/models/historymodel.h"
 #include "ui/pages/historypage.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
+#include "ui/pages/replayform.h"
+#include "ui/pages/replaypage.h"
+#include "ui/pages/replicationform.h"
+#include "ui/pages/replicationloadform.h"
+#include "ui/pages/replicationpage.h"
 #include "ui/reportexport.h"
 #include "ui/widgets/historyfilterbar.h"
 
@@ -24,6 +30,8 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QPushButton>
@@ -181,6 +189,67 @@ SandboxGuard startSlapd(ProbeRunner& runner)
     if (!slapd)
         std::fprintf(stderr, "gui_responsiveness: the sandbox slapd: %s\n", qPrintable(why));
     return slapd;
+}
+
+// A replay from the Replay page of a generated 389-ds access log (tests/ui/workloadlog.h: connections 0.05 s
+// apart, each a bind, 24 searches and a modify) onto the sandbox's people: its live charts draw as it goes.
+constexpr int kReplayConnections = 200;
+
+bool liveReplay(MainWindow* window, const SandboxInfo& s, const QString& logPath)
+{
+    QFile log(logPath);
+    if (!log.open(QIODevice::WriteOnly) || log.write(WorkloadLog::generate389(kReplayConnections, 0.05)) <= 0)
+        return false;
+    log.close();
+    ReplayPage* page = window->replayPage();
+    window->findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(page);
+    page->form()->connection()->setTarget(LdapFixture::admin(s));
+    page->form()->setLogs({ logPath });
+    page->form()->setText(QStringLiteral("key-space"), QStringLiteral("uid=user[0-1999],") + s.peopleBase);
+    page->form()->setText(QStringLiteral("shared-password-file"), s.passwordFile);
+    page->form()->setNumber(QStringLiteral("interval"), 0.5);
+    bool finished = false;
+    const auto c = QObject::connect(page, &ReplayPage::runFinished, [&] { finished = true; });
+    page->start();
+    const bool ok = runUntil([&] { return finished; }, 120000) && page->lastRecord().status == u"ok";
+    QObject::disconnect(c);
+    QFile::remove(logPath);
+    return ok;
+}
+
+// A provider and a syncrepl consumer (started off the GUI thread, as the demo directory is).
+SandboxGuard startPair(ProbeRunner& runner)
+{
+    SandboxGuard pair;
+    ProbeError e;
+    bool done = false;
+    const auto c = QObject::connect(&runner, &ProbeRunner::finished, [&done] { done = true; });
+    runner.start([&pair, &e](RunContext&) {
+        pair.reset(LdapFixture::startReplicated(QDir::tempPath(), 1, &e, 2000));
+        return RunRecord();
+    });
+    runUntil([&done] { return done; }, 120000);
+    QObject::disconnect(c);
+    if (!pair)
+        std::fprintf(stderr, "gui_responsiveness: no replicated pair: %s\n", qPrintable(e.message()));
+    return pair;
+}
+
+// The Replication page's markers beside a modify ramp (rate:50,100,200@3), its lag charts drawing live.
+bool replicationRamp(MainWindow* window, const SandboxInfo& pair)
+{
+    ReplicationPage* page = window->replicationPage();
+    window->findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(page);
+    page->form()->fillFrom(pair, LdapFixture::password(pair));
+    page->form()->setRate(20);
+    page->form()->loadForm()->setOn(true);
+    page->form()->loadForm()->setText(QStringLiteral("ramp"), QStringLiteral("rate:50,100,200@3"));
+    bool finished = false;
+    const auto c = QObject::connect(page, &ReplicationPage::runFinished, [&] { finished = true; });
+    page->start();
+    const bool ok = runUntil([&] { return finished; }, 120000) && page->lastRecord().status == u"ok";
+    QObject::disconnect(c);
+    return ok;
 }
 
 struct Step
@@ -365,6 +434,12 @@ int main(int argc, char* argv[])
             QObject::disconnect(c);
             return ok;
         });
+        measure(QStringLiteral("live replay (%1 connections)").arg(kReplayConnections), [&] {
+            return liveReplay(window, slapd.info(), QDir::temp().filePath(QStringLiteral("replay-access")));
+        });
+    }
+    if (SandboxGuard pair = startPair(runner)) {
+        measure(QStringLiteral("replication write ramp"), [&] { return replicationRamp(window, pair.info()); });
     }
     const QString pdf = QDir::temp().filePath(QStringLiteral("dirbench-gui-responsiveness.pdf"));
     measure(QStringLiteral("export a report (PDF)"), [&] {
