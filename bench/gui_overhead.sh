@@ -6,6 +6,10 @@
 #
 # Target: GUI ok_per_s / CLI ok_per_s >= 0.95 (the GUI costs < 5 %).
 #
+# MODE=replay prices the Replay page the same way: a workload (a generated 389-ds access log of CONNS connections,
+# each a bind and SEARCHES searches by uid, analysed into a .dbwl by dirbench-cli) replayed as fast as possible
+# (closed loop: what the client costs shows in ok/s) from the Replay page and with dirbench-cli replay.
+#
 # The server gets a CPU of its own and both clients the others (SPLIT_CPUS=1, with 2 CPUs or more), as a server
 # runs on a machine of its own in use. On one CPU with slapd, the GUI's load threads would weigh against the server
 # too: the window runs its jobs 5 nice levels below itself (MainWindow, for bench/gui_responsiveness.sh's stall
@@ -19,7 +23,8 @@
 # these CPUs), which moves single pairs by far more than the 5 % measured.
 #
 # Usage:  bench/gui_overhead.sh          (no arguments)
-# Env:    DURATION=10 seconds per run    PAIRS=3    THREADS=2    CONNECTIONS=2    ENTRIES=10000    SPLIT_CPUS=1
+# Env:    MODE=search (or replay)    CONNS=400 SEARCHES=100 (replay's workload)
+#         DURATION=10 seconds per run    PAIRS=3    THREADS=2    CONNECTIONS=2    ENTRIES=10000    SPLIT_CPUS=1
 #         CLI_NICE=0 (the CLI's nice level)    INTERVAL=0.5 (both sides; the GUI draws a batch every interval)
 #         BUILD_DIR (default build: dirbench-cli and dirbench-gui-load are built there, niced)
 #         KEEP=1 keep the scratch directory (records, logs)
@@ -48,16 +53,50 @@ if [ "$SPLIT_CPUS" = 1 ] && [ "$cpus" -ge 2 ]; then
 else
     echo "CPUs: slapd and the clients share all $cpus"
 fi
-load=(--uri "$SBX_URI" --bind-dn "$SBX_BIND_DN" --password-file "$SBX_PASSWORD_FILE" --base "$SBX_PEOPLE_BASE"
-    --filter "uid=user[0-$last]" --threads "$THREADS" --connections "$CONNECTIONS" --duration "$DURATION"
-    --interval "$INTERVAL")
+MODE=${MODE:-search}
+target=(--uri "$SBX_URI" --bind-dn "$SBX_BIND_DN" --password-file "$SBX_PASSWORD_FILE")
+if [ "$MODE" = replay ]; then
+    # The log: CONNS connections a tenth of a second apart, each binding as a user and searching SEARCHES users by
+    # uid (ranks spread over the entries); times to the microsecond, as 389-ds 1.4+ writes them.
+    python3 - "$LB_WORK/access" "${CONNS:-400}" "${SEARCHES:-100}" "$ENTRIES" <<'PY'
+import random, sys
+path, conns, searches, entries = sys.argv[1], *map(int, sys.argv[2:5])
+rnd = random.Random(7)
+def stamp(t):
+    return "[01/Dec/2026:10:%02d:%02d.%09d +0000] " % (int(t) // 60, int(t) % 60, int((t % 1) * 1e9))
+with open(path, "w") as f:
+    for c in range(1, conns + 1):
+        t = c * 0.1
+        f.write(stamp(t) + f"conn={c} fd=64 slot=64 connection from 127.0.0.1 to 127.0.0.1\n")
+        f.write(stamp(t) + f'conn={c} op=0 BIND dn="uid=user{c % entries},ou=people,dc=example,dc=com" method=128 version=3\n')
+        f.write(stamp(t + 0.0002) + f"conn={c} op=0 RESULT err=0 tag=97 nentries=0 etime=0.000100\n")
+        for op in range(1, searches + 1):
+            t += 0.001
+            uid = int(entries ** rnd.random()) % entries
+            f.write(stamp(t) + f'conn={c} op={op} SRCH base="ou=people,dc=example,dc=com" scope=2 filter="(uid=user{uid})" attrs="cn mail"\n')
+            f.write(stamp(t + 0.0002) + f"conn={c} op={op} RESULT err=0 tag=101 nentries=1 etime=0.000100\n")
+        f.write(stamp(t + 0.001) + f"conn={c} op={searches + 1} UNBIND\n")
+        f.write(stamp(t + 0.001) + f"conn={c} op={searches + 1} fd=64 closed - U1\n")
+PY
+    "$LB_CLI" workload analyze --log "$LB_WORK/access" --save "$LB_WORK/w.dbwl" --quiet >"$LB_WORK/analyze.log" 2>&1 ||
+        lb_die "workload analyze: $(tail -3 "$LB_WORK/analyze.log")"
+    keys=(--key-space "uid=user[0-$last],$SBX_PEOPLE_BASE")
+    cli_run=(replay --workload "$LB_WORK/w.dbwl" "${target[@]}" --shared-password-file "$SBX_PASSWORD_FILE" "${keys[@]}"
+        --as-fast-as-possible --interval "$INTERVAL")
+    gui_run=(--workload "$LB_WORK/w.dbwl" "${target[@]}" "${keys[@]}" --interval "$INTERVAL")
+else
+    load=("${target[@]}" --base "$SBX_PEOPLE_BASE" --filter "uid=user[0-$last]" --threads "$THREADS"
+        --connections "$CONNECTIONS" --duration "$DURATION" --interval "$INTERVAL")
+    cli_run=(ldap search "${load[@]}")
+    gui_run=("${load[@]}")
+fi
 
 run_cli() { # RECORD -> ok/s
-    nice -n "${CLI_NICE:-0}" "${client[@]}" "$LB_CLI" ldap search "${load[@]}" --quiet --json "$1" >"$1.log" 2>&1 || lb_die "dirbench-cli: $(tail -3 "$1.log")"
+    nice -n "${CLI_NICE:-0}" "${client[@]}" "$LB_CLI" "${cli_run[@]}" --quiet --json "$1" >"$1.log" 2>&1 || lb_die "dirbench-cli: $(tail -3 "$1.log")"
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["ok_per_s"])' "$1"
 }
 run_gui() { # RECORD -> ok/s
-    QT_QPA_PLATFORM=offscreen DIRBENCH_HISTORY=$LB_WORK/gui-history.sqlite "${client[@]}" "$gui" "${load[@]}" \
+    QT_QPA_PLATFORM=offscreen DIRBENCH_HISTORY=$LB_WORK/gui-history.sqlite "${client[@]}" "$gui" "${gui_run[@]}" \
         --json "$1" >"$1.log" 2>&1 || lb_die "dirbench-gui-load: $(tail -3 "$1.log")"
     sed -n 's/^ok_per_s //p' "$1.log"
 }
@@ -65,7 +104,11 @@ window_cpu() { sed -n 's/^window_cpu_s //p' "$1.log"; } # RECORD -> the window t
 # RECORD -> the client process's CPU per operation (µs; getrusage over the load, so the GUI's includes its window)
 cpu_per_op() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["load_cpu_us_per_op"])' "$1"; }
 
-echo "search load: $THREADS threads, $CONNECTIONS connections, ${DURATION}s, $ENTRIES entries; $PAIRS pairs"
+if [ "$MODE" = replay ]; then
+    echo "replay as fast as possible: ${CONNS:-400} logged connections of ${SEARCHES:-100} searches, $ENTRIES entries; $PAIRS pairs"
+else
+    echo "search load: $THREADS threads, $CONNECTIONS connections, ${DURATION}s, $ENTRIES entries; $PAIRS pairs"
+fi
 echo "load average before: $(lb_loadavg)"
 guis=() clis=() gcpus=() ccpus=()
 for i in $(seq 1 "$PAIRS"); do

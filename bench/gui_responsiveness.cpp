@@ -28,9 +28,9 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -434,9 +434,8 @@ int main(int argc, char* argv[])
             QObject::disconnect(c);
             return ok;
         });
-        measure(QStringLiteral("live replay (%1 connections)").arg(kReplayConnections), [&] {
-            return liveReplay(window, slapd.info(), QDir::temp().filePath(QStringLiteral("replay-access")));
-        });
+        measure(QStringLiteral("live replay (%1 connections)").arg(kReplayConnections),
+            [&] { return liveReplay(window, slapd.info(), QDir::temp().filePath(QStringLiteral("replay-access"))); });
     }
     if (SandboxGuard pair = startPair(runner)) {
         measure(QStringLiteral("replication write ramp"), [&] { return replicationRamp(window, pair.info()); });

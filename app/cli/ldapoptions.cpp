@@ -3,6 +3,7 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/passwordsource.h"
 #include "core/common/units.h"
+#include "core/ldap/okcodes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -207,24 +208,11 @@ int okCodesFromParser(const QCommandLineParser& p, QList<int>* codes)
 {
     if (!p.isSet(QStringLiteral("ok-codes")))
         return ExitOk;
-    const QString text = p.value(QStringLiteral("ok-codes"));
-    const QString hint = QStringLiteral(" (a comma-separated list of result codes 0 to %1, e.g. 0,32)")
-                             .arg(LdapLoadSpec::kMaxResultCode);
-    if (text.trimmed().isEmpty())
-        return badArgument(QStringLiteral("--ok-codes"), QStringLiteral("empty") + hint);
-    for (const QString& part : text.split(u',')) {
-        const QString c = part.trimmed();
-        const bool digits
-            = !c.isEmpty() && std::all_of(c.begin(), c.end(), [](QChar ch) { return ch >= u'0' && ch <= u'9'; });
-        bool ok = false;
-        const int code = digits ? c.toInt(&ok) : -1;
-        if (!ok || code < 0 || code > LdapLoadSpec::kMaxResultCode)
-            return badArgument(
-                QStringLiteral("--ok-codes"), u'\'' + c + QStringLiteral("' is not a result code") + hint);
-        if (codes->contains(code))
-            return badArgument(QStringLiteral("--ok-codes"), QStringLiteral("%1 is given twice").arg(code));
-        *codes << code;
-    }
+    ProbeError e;
+    const auto parsed = OkCodes::parse(p.value(QStringLiteral("ok-codes")), &e);
+    if (!parsed)
+        return badArgument(QStringLiteral("--ok-codes"), e.detail);
+    *codes = *parsed;
     return ExitOk;
 }
 

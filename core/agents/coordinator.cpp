@@ -4,6 +4,7 @@
 #include "core/agents/agentmerge.h"
 #include "core/agents/coordinator_p.h"
 #include "core/common/units.h"
+#include "core/ldap/serverconnect.h"
 #include "core/ldap/serveridentity.h"
 #include "core/run/runcontext.h"
 
@@ -123,21 +124,14 @@ RunRecord Coordinator::run()
 bool Coordinator::openServer()
 {
     m_ctx.setPhase(QStringLiteral("connecting"));
-    const ProbeError err = m_session.open(m_spec.load.target);
-    if (err.isError()) {
+    IdentifiedServer server;
+    if (const ProbeError err = ServerConnect::connectAndIdentify(m_session, m_spec.load.target, &server);
+        err.isError()) {
         m_failure = err.message();
         return false;
     }
-    QList<LdapSession::Entry> dse;
-    m_session.search(QString(), LdapSession::Base, QStringLiteral("(objectClass=*)"),
-        { QStringLiteral("*"), QStringLiteral("+") }, &dse);
-    const ServerIdentity id = ServerIdentity::fromRootDse(dse.value(0));
-    QJsonObject server = id.toJson();
-    if (id.kind == u"openldap")
-        if (const QString v = MonitorReader::openLdapVersion(m_session); !v.isEmpty())
-            server.insert(QStringLiteral("version"), v);
-    m_rec.server = server;
-    m_monitor = std::make_unique<MonitorReader>(id.kind);
+    m_rec.server = server.json;
+    m_monitor = std::make_unique<MonitorReader>(server.identity.kind);
     m_monitorOk
         = m_spec.load.readServerCounters && m_monitor->supported() && !m_monitor->read(m_session, nullptr).isEmpty();
     if (m_spec.load.readServerCounters && !m_monitorOk)

@@ -3,6 +3,7 @@
 #include "core/common/units.h"
 #include "core/experiments/curverecord.h"
 #include "core/ldap/ldapsession.h"
+#include "core/ldap/serverconnect.h"
 #include "core/ldap/serveridentity.h"
 #include "core/run/runcontext.h"
 #include "core/sandbox/ds389sandbox.h"
@@ -177,13 +178,11 @@ RunRecord runCacheSweep(const CurveSpec& spec, RunContext& ctx)
 
     ctx.setPhase(QStringLiteral("connecting"));
     LdapSession s;
-    if (const ProbeError e = s.open(spec.load.target); e.isError())
+    IdentifiedServer server;
+    if (const ProbeError e = ServerConnect::connectAndIdentify(s, spec.load.target, &server); e.isError())
         return fail(e.message());
-    QList<LdapSession::Entry> dse;
-    s.search(QString(), LdapSession::Base, QStringLiteral("(objectClass=*)"),
-        { QStringLiteral("*"), QStringLiteral("+") }, &dse);
-    const ServerIdentity id = ServerIdentity::fromRootDse(dse.value(0));
-    rec.server = id.toJson();
+    const ServerIdentity& id = server.identity;
+    rec.server = server.json;
     if (id.kind != u"389ds")
         return fail(QStringLiteral("a cache sweep sets the entry cache of 389 Directory Server (nsslapd-cachememsize); "
                                    "this server is %1: use --mode working-set")

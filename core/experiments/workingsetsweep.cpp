@@ -4,6 +4,7 @@
 #include "core/experiments/curverecord.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/monitorreader.h"
+#include "core/ldap/serverconnect.h"
 #include "core/ldap/serveridentity.h"
 #include "core/run/runcontext.h"
 
@@ -47,13 +48,11 @@ RunRecord runWorkingSetSweep(const CurveSpec& spec, RunContext& ctx)
 
     ctx.setPhase(QStringLiteral("connecting"));
     LdapSession s;
-    if (const ProbeError e = s.open(spec.load.target); e.isError())
+    IdentifiedServer server;
+    if (const ProbeError e = ServerConnect::connectAndIdentify(s, spec.load.target, &server); e.isError())
         return fail(e.message());
-    QList<LdapSession::Entry> dse;
-    s.search(QString(), LdapSession::Base, QStringLiteral("(objectClass=*)"),
-        { QStringLiteral("*"), QStringLiteral("+") }, &dse);
-    const ServerIdentity id = ServerIdentity::fromRootDse(dse.value(0));
-    rec.server = id.toJson();
+    const ServerIdentity& id = server.identity;
+    rec.server = server.json;
 
     // How many entries the cache holds: as given, or what a 389-ds entry cache can hold at its current size.
     double cache = double(spec.cacheEntries);

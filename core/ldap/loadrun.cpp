@@ -6,6 +6,7 @@
 #include "core/ldap/loadresult.h"
 #include "core/ldap/loadworker.h"
 #include "core/ldap/lockoutcheck.h"
+#include "core/ldap/serverconnect.h"
 #include "core/ldap/serveridentity.h"
 #include "core/run/runcontext.h"
 
@@ -91,33 +92,17 @@ bool LoadRun::prepare()
 bool LoadRun::connectAndIdentify()
 {
     m_ctx.setPhase(QStringLiteral("connecting"));
-    const ProbeError err = m_setup.open(m_spec.target);
-    if (err.isError()) {
-        LoadSummary s;
-        const int code = err.nativeCode == -1 ? 81 : err.nativeCode;
-        s.setupResultCode = code;
-        s.all.resultCodes[code] = 1;
-        m_rec.summary = s.toJson();
-        m_rec.status = QStringLiteral("failed");
-        m_rec.failure = err.message();
+    IdentifiedServer server;
+    if (const ProbeError err = ServerConnect::connectAndIdentify(m_setup, m_spec.target, &server); err.isError()) {
+        ServerConnect::recordSetupFailure(&m_rec, err);
         return false;
     }
-    QList<LdapSession::Entry> dse;
-    m_setup.search(QString(), LdapSession::Base, QStringLiteral("(objectClass=*)"),
-        { QStringLiteral("*"), QStringLiteral("+") }, &dse);
-    const ServerIdentity id = ServerIdentity::fromRootDse(dse.value(0));
-    QJsonObject server = id.toJson();
-    if (id.kind == u"openldap") {
-        const QString v = MonitorReader::openLdapVersion(m_setup);
-        if (!v.isEmpty())
-            server.insert(QStringLiteral("version"), v);
-    }
-    m_rec.server = server;
-    m_serverKind = id.kind;
+    m_rec.server = server.json;
+    m_serverKind = server.identity.kind;
     if (m_load->has(LdapOpKind::Bind))
-        addBindSafetyWarnings(m_setup, id, m_load->dn, m_rec);
+        addBindSafetyWarnings(m_setup, server.identity, m_load->dn, m_rec);
 
-    m_monitor = std::make_unique<MonitorReader>(id.kind);
+    m_monitor = std::make_unique<MonitorReader>(server.identity.kind);
     m_monitorOk = m_spec.readServerCounters && m_monitor->supported();
     if (m_monitorOk) {
         ProbeError me;
@@ -130,7 +115,7 @@ bool LoadRun::connectAndIdentify()
         }
     } else if (m_spec.readServerCounters) {
         m_rec.addWarning(QStringLiteral("monitor-unavailable"),
-            QStringLiteral("no counter reader for this server kind (") + id.kind + u')');
+            QStringLiteral("no counter reader for this server kind (") + server.identity.kind + u')');
     }
     return true;
 }

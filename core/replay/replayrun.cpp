@@ -3,6 +3,7 @@
 #include "core/common/environment.h"
 #include "core/common/units.h"
 #include "core/ldap/loadresult.h"
+#include "core/ldap/serverconnect.h"
 #include "core/ldap/serveridentity.h"
 #include "core/replay/replayfidelity.h"
 #include "core/run/runcontext.h"
@@ -98,27 +99,13 @@ bool ReplayRun::prepare()
 bool ReplayRun::connectAndIdentify()
 {
     m_ctx.setPhase(QStringLiteral("connecting"));
-    const ProbeError err = m_setup.open(m_spec.target);
-    if (err.isError()) {
-        LoadSummary s;
-        const int code = err.nativeCode == -1 ? 81 : err.nativeCode;
-        s.setupResultCode = code;
-        s.all.resultCodes[code] = 1;
-        m_rec.summary = s.toJson();
-        m_rec.status = QStringLiteral("failed");
-        m_rec.failure = err.message();
+    IdentifiedServer server;
+    if (const ProbeError err = ServerConnect::connectAndIdentify(m_setup, m_spec.target, &server); err.isError()) {
+        ServerConnect::recordSetupFailure(&m_rec, err);
         return false;
     }
-    QList<LdapSession::Entry> dse;
-    m_setup.search(QString(), LdapSession::Base, QStringLiteral("(objectClass=*)"),
-        { QStringLiteral("*"), QStringLiteral("+") }, &dse);
-    const ServerIdentity id = ServerIdentity::fromRootDse(dse.value(0));
-    QJsonObject server = id.toJson();
-    if (id.kind == u"openldap")
-        if (const QString v = MonitorReader::openLdapVersion(m_setup); !v.isEmpty())
-            server.insert(QStringLiteral("version"), v);
-    m_rec.server = server;
-    m_monitor = std::make_unique<MonitorReader>(id.kind);
+    m_rec.server = server.json;
+    m_monitor = std::make_unique<MonitorReader>(server.identity.kind);
     m_monitorOk = m_spec.readServerCounters && m_monitor->supported();
     if (m_monitorOk) {
         ProbeError me;

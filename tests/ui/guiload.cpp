@@ -1,6 +1,7 @@
 // dirbench-gui-load: one search load run from the GUI as a user runs it (MainWindow offscreen, the LDAP page's
-// form, its live charts drawing every batch), driven programmatically; prints the run's ok/s as "ok_per_s N" and the
-// window thread's CPU from start to record as "window_cpu_s S", writes the record with --json.
+// form, its live charts drawing every batch), or with --workload W.dbwl a replay from the Replay page (as fast as
+// possible, its schedule and load charts drawing), driven programmatically; prints the run's ok/s as "ok_per_s N"
+// and the window thread's CPU from start to record as "window_cpu_s S", writes the record with --json.
 // bench/gui_overhead.sh alternates it with dirbench-cli to price the GUI. Not a test.
 #include "core/common/runrecord.h"
 #include "core/ldap/loadresult.h"
@@ -9,9 +10,13 @@
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
+#include "ui/pages/replayform.h"
+#include "ui/pages/replaypage.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSettings>
@@ -30,6 +35,49 @@ static double threadCpuS()
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
 
+// The run's figures on stdout, its record with --json; the exit code.
+static int report(
+    const QCommandLineParser& cli, MainWindow& window, ProbeRunner& runner, const RunRecord& r, double windowCpu)
+{
+    if (cli.isSet("json")) {
+        QFile out(cli.value("json"));
+        if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(r.toJson()).toJson()) < 0)
+            return std::fprintf(stderr, "dirbench-gui-load: --json: cannot write\n"), 1;
+    }
+    const double ok = LoadSummary::fromJson(r.summary).all.okPerS;
+    std::printf("status %s\nok_per_s %.1f\nwindow_cpu_s %.3f\n", qPrintable(r.status), ok, windowCpu);
+    window.close();
+    runner.waitForDone(20000);
+    return r.status == u"ok" ? 0 : 1;
+}
+
+// --workload: the Replay page replays it as fast as possible (closed loop: what the client costs shows in ok/s).
+static int runReplay(const QCommandLineParser& cli, MainWindow& window, ProbeRunner& runner, const LdapTarget& t)
+{
+    ReplayPage* page = window.replayPage();
+    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(page);
+    page->form()->connection()->setTarget(t);
+    page->form()->setWorkloadFile(cli.value("workload"));
+    page->form()->setText(QStringLiteral("key-space"), cli.value("key-space"));
+    page->form()->setText(QStringLiteral("shared-password-file"), cli.value("password-file"));
+    page->form()->setTiming(ReplaySpec::Timing::AsFastAsPossible);
+    for (const char* n : { "threads", "interval" })
+        if (cli.isSet(QLatin1String(n)))
+            page->form()->setNumber(QLatin1String(n), cli.value(QLatin1String(n)).toDouble());
+    QSignalSpy done(page, &ReplayPage::runFinished);
+    const double windowCpuBefore = threadCpuS();
+    page->start();
+    QElapsedTimer waited;
+    waited.start();
+    while (done.isEmpty() && page->isRunning() && waited.elapsed() < 600000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+    if (done.isEmpty())
+        return std::fprintf(
+                   stderr, "dirbench-gui-load: the replay did not run: %s\n", qPrintable(page->form()->errorText())),
+               1;
+    return report(cli, window, runner, done.first().at(0).value<RunRecord>(), threadCpuS() - windowCpuBefore);
+}
+
 int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -40,11 +88,13 @@ int main(int argc, char** argv)
     QCommandLineParser cli;
     cli.addHelpOption();
     const QStringList valued = { "uri", "bind-dn", "password-file", "base", "filter", "attrs", "threads", "connections",
-        "duration", "interval", "json" };
+        "duration", "interval", "json", "workload", "key-space" };
     for (const QString& name : valued)
         cli.addOption({ name, name, name });
     cli.process(app);
-    for (const char* required : { "uri", "base", "filter", "duration" })
+    const bool replay = cli.isSet("workload");
+    for (const char* required : replay ? std::initializer_list<const char*> { "uri", "key-space", "password-file" }
+                                       : std::initializer_list<const char*> { "uri", "base", "filter", "duration" })
         if (cli.value(QLatin1String(required)).isEmpty())
             return std::fprintf(stderr, "dirbench-gui-load: --%s is needed\n", required), 2;
     QByteArray password;
@@ -63,13 +113,15 @@ int main(int argc, char** argv)
     MainWindow window(&runner);
     window.resize(1366, 768);
     window.show();
-    LdapPage* page = window.ldapPage();
-    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(page); // live charts on screen
     LdapTarget t;
     t.uri = cli.value("uri");
     t.bindDn = cli.value("bind-dn");
     t.password = password;
     t.auth = LdapTarget::Auth::Simple; // as dirbench-cli binds with --bind-dn (an anonymous load is another load)
+    if (replay)
+        return runReplay(cli, window, runner, t);
+    LdapPage* page = window.ldapPage();
+    window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->setCurrentWidget(page); // live charts on screen
     page->connectionForm()->setTarget(t);
     LdapLoadForm* f = page->loadForm();
     f->setOperation(QStringLiteral("search"));
@@ -87,16 +139,5 @@ int main(int argc, char** argv)
         return std::fprintf(stderr, "dirbench-gui-load: refused: %s\n", qPrintable(page->errorText())), 2;
     if (!done.wait(int(cli.value("duration").toDouble() * 1000) + 120000))
         return std::fprintf(stderr, "dirbench-gui-load: the load did not finish\n"), 1;
-    const double windowCpu = threadCpuS() - windowCpuBefore; // the window's thread, from start to the record
-    const RunRecord r = done.first().at(0).value<RunRecord>();
-    if (cli.isSet("json")) {
-        QFile out(cli.value("json"));
-        if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(r.toJson()).toJson()) < 0)
-            return std::fprintf(stderr, "dirbench-gui-load: --json: cannot write\n"), 1;
-    }
-    const double ok = LoadSummary::fromJson(r.summary).all.okPerS;
-    std::printf("status %s\nok_per_s %.1f\nwindow_cpu_s %.3f\n", qPrintable(r.status), ok, windowCpu);
-    window.close();
-    runner.waitForDone(20000);
-    return r.status == u"ok" ? 0 : 1;
+    return report(cli, window, runner, done.first().at(0).value<RunRecord>(), threadCpuS() - windowCpuBefore);
 }

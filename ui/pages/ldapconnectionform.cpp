@@ -27,6 +27,7 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     , m_insecureWarning(new QLabel(this))
     , m_networkTimeoutSpin(new QDoubleSpinBox(this))
     , m_opTimeoutSpin(new QDoubleSpinBox(this))
+    , m_sourceEdit(new QLineEdit(this))
     , m_errorLabel(new QLabel(this))
 {
     m_profileBar = new LdapProfileBar(
@@ -75,6 +76,10 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     m_opTimeoutSpin->setObjectName(QStringLiteral("opTimeoutSpin"));
     m_opTimeoutSpin->setValue(LdapTarget().opTimeoutMs / 1000.0);
     m_opTimeoutSpin->setToolTip(tr("Seconds to wait for each operation; late ones are abandoned"));
+    m_sourceEdit->setObjectName(QStringLiteral("sourceAddressEdit"));
+    m_sourceEdit->setPlaceholderText(tr("any (the system's choice)"));
+    m_sourceEdit->setToolTip(tr("Bind the client sockets to these local addresses, round robin per connection "
+                                "(e.g. 127.0.0.1,127.0.0.2): more connections than one address's ports allow"));
     m_errorLabel->setObjectName(QStringLiteral("connectionErrorLabel"));
     m_errorLabel->setWordWrap(true);
     NoteStyle::applyError(m_errorLabel);
@@ -91,7 +96,15 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
         { QStringLiteral("sasl"), m_authCombo }, { QStringLiteral("bind-dn"), m_bindDnEdit },
         { QStringLiteral("password-file"), m_passwordEdit }, { QStringLiteral("ca-file"), m_caFileEdit },
         { QStringLiteral("cert"), m_certEdit }, { QStringLiteral("key"), m_keyEdit },
-        { QStringLiteral("timeout"), m_networkTimeoutSpin } };
+        { QStringLiteral("timeout"), m_networkTimeoutSpin }, { QStringLiteral("source-address"), m_sourceEdit } };
+    // Each input names the command-line option it sets.
+    const QList<std::pair<QWidget*, const char*>> options { { m_uriEdit, "uri" }, { m_startTlsCheck, "starttls" },
+        { m_authCombo, "sasl" }, { m_bindDnEdit, "bind-dn" }, { m_passwordEdit, "password-file" },
+        { m_caFileEdit, "ca-file" }, { m_certEdit, "cert" }, { m_keyEdit, "key" }, { m_insecureCheck, "insecure" },
+        { m_networkTimeoutSpin, "network-timeout" }, { m_opTimeoutSpin, "op-timeout" },
+        { m_sourceEdit, "source-address" } };
+    for (const auto& [w, option] : options)
+        w->setProperty("cliOption", QLatin1String(option));
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -108,14 +121,15 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     form->addRow(QString(), m_insecureWarning);
     form->addRow(tr("Connect timeout"), m_networkTimeoutSpin);
     form->addRow(tr("Op timeout"), m_opTimeoutSpin);
+    form->addRow(tr("Source addresses"), m_sourceEdit);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(m_errorLabel);
 
     m_inputs = { m_profileBar, m_uriEdit, m_startTlsCheck, m_authCombo, m_bindDnEdit, m_passwordEdit, m_caFileEdit,
-        m_certEdit, m_keyEdit, m_insecureCheck, m_networkTimeoutSpin, m_opTimeoutSpin };
-    for (QLineEdit* e : { m_uriEdit, m_bindDnEdit, m_passwordEdit, m_caFileEdit, m_certEdit, m_keyEdit })
+        m_certEdit, m_keyEdit, m_insecureCheck, m_networkTimeoutSpin, m_opTimeoutSpin, m_sourceEdit };
+    for (QLineEdit* e : { m_uriEdit, m_bindDnEdit, m_passwordEdit, m_caFileEdit, m_certEdit, m_keyEdit, m_sourceEdit })
         connect(e, &QLineEdit::textEdited, this, [this] {
             clearError();
             emit edited();
@@ -170,7 +184,8 @@ QString LdapConnectionForm::fieldLabel(const QString& field)
         { QStringLiteral("bind-dn"), tr("Bind DN") }, { QStringLiteral("password-file"), tr("Password") },
         { QStringLiteral("ca-file"), tr("CA file") }, { QStringLiteral("cert"), tr("Client cert") },
         { QStringLiteral("key"), tr("Client key") }, { QStringLiteral("timeout"), tr("Timeouts") },
-        { QStringLiteral("insecure"), tr("Trust anyway (insecure)") } };
+        { QStringLiteral("insecure"), tr("Trust anyway (insecure)") },
+        { QStringLiteral("source-address"), tr("Source addresses") } };
     return labels.value(field, field);
 }
 
@@ -178,7 +193,7 @@ bool LdapConnectionForm::ownsField(const QString& field)
 {
     static const QStringList fields = { QStringLiteral("uri"), QStringLiteral("starttls"), QStringLiteral("sasl"),
         QStringLiteral("bind-dn"), QStringLiteral("password-file"), QStringLiteral("ca-file"), QStringLiteral("cert"),
-        QStringLiteral("key"), QStringLiteral("timeout") };
+        QStringLiteral("key"), QStringLiteral("timeout"), QStringLiteral("source-address") };
     return fields.contains(field);
 }
 
@@ -204,6 +219,9 @@ void LdapConnectionForm::readTarget(LdapTarget* target) const
     t.insecure = m_insecureCheck->isChecked();
     t.networkTimeoutMs = int(m_networkTimeoutSpin->value() * 1000);
     t.opTimeoutMs = int(m_opTimeoutSpin->value() * 1000);
+    const QStringList sources = m_sourceEdit->text().split(u',', Qt::SkipEmptyParts);
+    for (const QString& a : sources)
+        t.sourceAddresses << a.trimmed();
     *target = t;
 }
 
@@ -222,6 +240,7 @@ void LdapConnectionForm::setTarget(const LdapTarget& t)
     m_insecureCheck->setChecked(t.insecure);
     m_networkTimeoutSpin->setValue(t.networkTimeoutMs / 1000.0);
     m_opTimeoutSpin->setValue(t.opTimeoutMs / 1000.0);
+    m_sourceEdit->setText(t.sourceAddresses.join(u','));
     updateAuth();
     clearError();
 }

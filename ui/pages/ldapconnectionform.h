@@ -61,6 +61,7 @@ private:
     QLabel* m_insecureWarning = nullptr;
     QDoubleSpinBox* m_networkTimeoutSpin = nullptr;
     QDoubleSpinBox* m_opTimeoutSpin = nullptr;
+    QLineEdit* m_sourceEdit = nullptr;
     QLabel* m_errorLabel = nullptr;
     QHash<QString, QWidget*> m_fields;
     QList<QWidget*> m_inputs;

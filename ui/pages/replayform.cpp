@@ -112,6 +112,7 @@ QWidget* ReplayForm::buildSource()
     m_source->addItem(tr("Access logs"), QStringLiteral("log"));
     m_source->addItem(tr("Saved workload (.dbwl)"), QStringLiteral("workload"));
     m_source->setObjectName(QStringLiteral("replaySource"));
+    m_source->setProperty(kCliOption, QStringLiteral("log|workload"));
     m_source->setToolTip(tr("Access logs (389-ds, OpenLDAP stats, accesslog LDIF; rotated and gzip'd) are read as "
                             "Workload analysis reads them; a saved workload is a .dbwl written there"));
     m_path = new QLineEdit(box);
@@ -156,6 +157,7 @@ QWidget* ReplayForm::buildTiming()
                             "operation left is the send lag. Closed loop: each connection's next operation as soon "
                             "as the log's order allows"));
     m_timing->setObjectName(QStringLiteral("replayTiming"));
+    m_timing->setProperty(kCliOption, QStringLiteral("rate-profile|as-fast-as-possible")); // or --speed
     m_fields.insert(QStringLiteral("rate-profile"), m_timing);
     m_fields.insert(QStringLiteral("as-fast-as-possible"), m_timing);
     m_speed = spin(box, 0.001, 1000, 1, 3, tr(" ×"));

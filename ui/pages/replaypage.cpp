@@ -88,6 +88,7 @@ QWidget* ReplayPage::buildLeft()
     m_stale = new StaleNote(m_form, this);
     formLayout->addWidget(m_stale);
     m_previewButton->setObjectName(QStringLiteral("previewReplayButton"));
+    m_previewButton->setProperty("cliOption", QStringLiteral("dry-run"));
     m_previewButton->setToolTip(tr("Reads the workload and shows what would be sent, per template and connection; "
                                    "sends nothing (--dry-run)"));
     m_startButton->setObjectName(QStringLiteral("startReplayButton"));

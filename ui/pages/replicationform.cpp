@@ -80,6 +80,11 @@ ReplicationForm::ReplicationForm(QWidget* parent)
     m_pollSpin->setToolTip(tr("Each consumer is read (base scope) this often when it does not push the marker"));
     m_maxLagSpin->setSpecialValueText(tr("no verdict"));
     m_maxLagSpin->setToolTip(tr("A verdict per consumer: its p99 lag at most this (0: no verdict)"));
+    const QList<std::pair<QWidget*, const char*>> options { { m_consumersEdit, "consumer" },
+        { m_markerEdit, "marker-dn" }, { m_rateSpin, "marker-rate" }, { m_durationSpin, "duration" },
+        { m_pollSpin, "poll-ms" }, { m_maxLagSpin, "max-lag-ms" } };
+    for (const auto& [w, option] : options)
+        w->setProperty("cliOption", QLatin1String(option)); // each input names the command-line option it sets
     m_errorLabel->setObjectName(QStringLiteral("replicationErrorLabel"));
     NoteStyle::applyError(m_errorLabel, false);
     m_errorLabel->setWordWrap(true);
@@ -165,7 +170,7 @@ void ReplicationForm::setConsumerBind(const QString& dn, const QByteArray& passw
     m_consumerPasswordEdit->setText(QString::fromUtf8(password));
 }
 
-void ReplicationForm::readSpec(ReplicationSpec* spec) const
+ProbeError ReplicationForm::readSpec(ReplicationSpec* spec) const
 {
     m_connection->readTarget(&spec->supplier);
     spec->consumerTemplate = spec->supplier;
@@ -187,10 +192,12 @@ void ReplicationForm::readSpec(ReplicationSpec* spec) const
     spec->maxLagMs = m_maxLagSpin->value();
     spec->watch = m_watchCombo->currentData().toString();
     spec->load.reset();
-    if (auto load = m_load->readLoad()) {
+    ProbeError error;
+    if (auto load = m_load->readLoad(&error)) {
         load->durationSec = spec->durationS;
         ReplicationLoad::attach(*spec, std::move(*load));
     }
+    return error;
 }
 
 ProbeError ReplicationForm::check(const ReplicationSpec& spec)

@@ -29,7 +29,8 @@ public:
 
     // Fills *spec from the form; check() validates it (it reads the connection's CA and key files: off the GUI
     // thread, as the LDAP page does).
-    void readSpec(ReplicationSpec* spec) const;
+    // An input that cannot be read (the write load's ok codes) is the error, naming its option.
+    ProbeError readSpec(ReplicationSpec* spec) const;
     static ProbeError check(const ReplicationSpec& spec);
     // The demo directory's servers: the first is the supplier, its consumers the consumers; the marker under its base.
     void fillFrom(const SandboxInfo& info, const QByteArray& password);

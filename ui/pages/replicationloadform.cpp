@@ -1,7 +1,10 @@
 #include "ui/pages/replicationloadform.h"
 
+#include "core/ldap/okcodes.h"
 #include "core/sandbox/sandboxinfo.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -65,6 +68,8 @@ ReplicationLoadForm::ReplicationLoadForm(QWidget* parent)
     m_warmup->setToolTip(tr("Seconds of load before the markers start (not measured)"));
     name(m_warmup, QStringLiteral("warmup"));
     form->addRow(fieldLabel(QStringLiteral("warmup")), m_warmup);
+    form->addRow(buildAdvanced());
+    connect(m_rate, &QDoubleSpinBox::valueChanged, this, &ReplicationLoadForm::updateApplicable);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_box);
@@ -101,9 +106,86 @@ QSpinBox* ReplicationLoadForm::count(const QString& option, int value, const QSt
     return s;
 }
 
+QWidget* ReplicationLoadForm::buildAdvanced()
+{
+    auto* box = new QGroupBox(tr("Advanced"), m_box);
+    box->setObjectName(QStringLiteral("replicationLoadAdvanced"));
+    box->setToolTip(tr("The other options of 'ldap mixed', for a mix with searches or binds and for the run's limits"));
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Search base"),
+        line(QStringLiteral("base"), QStringLiteral("ou=people,dc=example,dc=com"),
+            tr("A search's base DN (a mix with searches)")));
+    form->addRow(tr("Filter"),
+        line(QStringLiteral("filter"), QStringLiteral("(uid=user[0-9999])"),
+            tr("A search's filter template (a mix with searches)")));
+    m_scope = new QComboBox(box);
+    m_scope->addItem(tr("sub"), int(LdapSession::Subtree));
+    m_scope->addItem(tr("one"), int(LdapSession::OneLevel));
+    m_scope->addItem(tr("base"), int(LdapSession::Base));
+    m_scope->setToolTip(tr("A search's scope"));
+    name(m_scope, QStringLiteral("scope"));
+    form->addRow(tr("Scope"), m_scope);
+    form->addRow(tr("Attributes"),
+        line(QStringLiteral("attrs"), tr("all"), tr("Attributes a search returns, comma-separated (1.1: none)")));
+    auto* sizeLimit = count(QStringLiteral("size-limit"), 0, tr("A search's size limit (0: none)"));
+    sizeLimit->setRange(0, 1000000000);
+    sizeLimit->setSpecialValueText(tr("none"));
+    form->addRow(tr("Size limit"), sizeLimit);
+    m_mode = new QComboBox(box);
+    m_mode->addItem(tr("rebind"), QStringLiteral("rebind"));
+    m_mode->addItem(tr("new connection"), QStringLiteral("new-connection"));
+    m_mode->setToolTip(tr("A bind: again on the same connection, or connect, bind and unbind each time"));
+    name(m_mode, QStringLiteral("mode"));
+    form->addRow(tr("Bind mode"), m_mode);
+    form->addRow(tr("Key access"),
+        line(QStringLiteral("access"), QStringLiteral("uniform"),
+            tr("How keys are drawn: uniform, sequential, zipf:S or hot:P/Q")));
+    form->addRow(tr("In flight"), count(QStringLiteral("outstanding"), 4, tr("Operations in flight per connection")));
+    form->addRow(tr("Success codes"),
+        line(QStringLiteral("ok-codes"), QStringLiteral("0"), tr("Result codes that count as success, e.g. 0,32")));
+    m_coalesce = new QCheckBox(tr("Coalesce reads"), box);
+    m_coalesce->setToolTip(tr("Hold responses in the socket until about half of a connection's are in, or 2 ms "
+                              "(closed loop only; the wait is in every latency, and the record says so)"));
+    name(m_coalesce, QStringLiteral("coalesce-reads"));
+    form->addRow(m_coalesce);
+    m_serverCounters = new QCheckBox(tr("Read the server's counters (cn=monitor)"), box);
+    m_serverCounters->setChecked(true);
+    m_serverCounters->setToolTip(tr("Unticked: --no-server-counters"));
+    name(m_serverCounters, QStringLiteral("no-server-counters"));
+    form->addRow(m_serverCounters);
+    auto* interval = new QDoubleSpinBox(box);
+    interval->setRange(0.1, 3600);
+    interval->setDecimals(1);
+    interval->setValue(1);
+    interval->setSuffix(tr(" s"));
+    interval->setToolTip(tr("Seconds per interval: the probe's and the load's"));
+    name(interval, QStringLiteral("interval"));
+    form->addRow(tr("Interval"), interval);
+    auto* failAfter = new QDoubleSpinBox(box);
+    failAfter->setRange(0.5, 86400);
+    failAfter->setDecimals(1);
+    failAfter->setValue(10);
+    failAfter->setSuffix(tr(" s"));
+    failAfter->setToolTip(tr("Fail when the supplier acknowledged no write for this long"));
+    name(failAfter, QStringLiteral("fail-after"));
+    form->addRow(tr("Fail after"), failAfter);
+    auto* maxErrors = count(QStringLiteral("max-errors"), 0, tr("Stop (failed) after this many errors (0: never)"));
+    maxErrors->setRange(0, 1000000000);
+    maxErrors->setSpecialValueText(tr("never"));
+    form->addRow(tr("Stop after errors"), maxErrors);
+    return box;
+}
+
 QString ReplicationLoadForm::fieldLabel(const QString& option)
 {
     static const QHash<QString, QString> labels { { QStringLiteral("mix"), tr("Mix") },
+        { QStringLiteral("base"), tr("Search base") }, { QStringLiteral("filter"), tr("Filter") },
+        { QStringLiteral("scope"), tr("Scope") }, { QStringLiteral("attrs"), tr("Attributes") },
+        { QStringLiteral("size-limit"), tr("Size limit") }, { QStringLiteral("mode"), tr("Bind mode") },
+        { QStringLiteral("access"), tr("Key access") }, { QStringLiteral("outstanding"), tr("In flight") },
+        { QStringLiteral("ok-codes"), tr("Success codes") }, { QStringLiteral("interval"), tr("Interval") },
+        { QStringLiteral("fail-after"), tr("Fail after") }, { QStringLiteral("max-errors"), tr("Stop after errors") },
         { QStringLiteral("dn"), tr("Modify DNs") }, { QStringLiteral("attr"), tr("Attribute") },
         { QStringLiteral("value"), tr("Value") }, { QStringLiteral("parent"), tr("Add under") },
         { QStringLiteral("threads"), tr("Threads") }, { QStringLiteral("connections"), tr("Connections") },
@@ -114,7 +196,7 @@ QString ReplicationLoadForm::fieldLabel(const QString& option)
 
 bool ReplicationLoadForm::ownsField(const QString& option)
 {
-    return !fieldLabel(option).isEmpty() || option == u"outstanding";
+    return !fieldLabel(option).isEmpty();
 }
 
 QString ReplicationLoadForm::text(const QString& option) const
@@ -130,7 +212,17 @@ void ReplicationLoadForm::updateApplicable()
     const QString mix = text(QStringLiteral("mix"));
     const bool modify = mix.isEmpty() || mix.contains(QLatin1String("modify"));
     const bool adddel = mix.contains(QLatin1String("adddel"));
-    const QList<std::pair<QString, QString>> reasons {
+    const QString noSearch = mix.contains(QLatin1String("search")) ? QString() : tr("Applies to a mix with a search");
+    const bool openLoop = !text(QStringLiteral("ramp")).isEmpty() || (m_rate && m_rate->value() > 0);
+    QList<std::pair<QString, QString>> reasons {
+        { QStringLiteral("base"), noSearch },
+        { QStringLiteral("filter"), noSearch },
+        { QStringLiteral("scope"), noSearch },
+        { QStringLiteral("attrs"), noSearch },
+        { QStringLiteral("size-limit"), noSearch },
+        { QStringLiteral("mode"),
+            mix.contains(QLatin1String("bind")) ? QString() : tr("Applies to a mix with a bind") },
+        { QStringLiteral("coalesce-reads"), openLoop ? tr("Closed loop only: not with a rate or a ramp") : QString() },
         { QStringLiteral("rate"),
             text(QStringLiteral("ramp")).isEmpty() ? QString() : tr("The ramp sets the rate, step by step") },
         { QStringLiteral("dn"), modify ? QString() : tr("Applies to a mix with a modify") },
@@ -140,6 +232,8 @@ void ReplicationLoadForm::updateApplicable()
     };
     for (const auto& [option, reason] : reasons) {
         QWidget* w = m_fields.value(option);
+        if (!w)
+            continue; // still being built
         w->setEnabled(m_inputsOn && reason.isEmpty());
         w->setToolTip(reason.isEmpty() ? m_tips.value(option) : reason);
     }
@@ -169,11 +263,32 @@ void ReplicationLoadForm::setNumber(const QString& option, double value)
         i->setValue(int(value));
 }
 
-std::optional<LdapLoadSpec> ReplicationLoadForm::readLoad() const
+std::optional<LdapLoadSpec> ReplicationLoadForm::readLoad(ProbeError* error) const
 {
     if (!isOn())
         return std::nullopt;
     LdapLoadSpec load;
+    if (const QString codes = text(QStringLiteral("ok-codes")); !codes.isEmpty()) {
+        const auto parsed = OkCodes::parse(codes, error);
+        if (!parsed)
+            return std::nullopt;
+        load.okCodes = *parsed;
+    }
+    load.base = text(QStringLiteral("base"));
+    load.filter = text(QStringLiteral("filter"));
+    load.scope = LdapSession::Scope(m_scope->currentData().toInt());
+    if (const QString attrs = text(QStringLiteral("attrs")); !attrs.isEmpty())
+        load.attrs = attrs.split(u',', Qt::SkipEmptyParts);
+    load.sizeLimit = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("size-limit")))->value();
+    load.bindNewConnection = m_mode->currentData().toString() == u"new-connection";
+    if (const QString access = text(QStringLiteral("access")); !access.isEmpty())
+        load.access = access;
+    load.outstanding = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("outstanding")))->value();
+    load.coalesceReads = m_coalesce->isChecked();
+    load.readServerCounters = m_serverCounters->isChecked();
+    load.intervalSec = qobject_cast<QDoubleSpinBox*>(m_fields.value(QStringLiteral("interval")))->value();
+    load.failAfterSec = qobject_cast<QDoubleSpinBox*>(m_fields.value(QStringLiteral("fail-after")))->value();
+    load.maxErrors = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("max-errors")))->value();
     const QString mix = text(QStringLiteral("mix"));
     if (const auto parsed = LdapLoadSpec::parseMix(mix.isEmpty() ? QStringLiteral("modify=1") : mix, nullptr))
         load.mix = *parsed;

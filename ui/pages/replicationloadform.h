@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/proberror.h"
 #include "core/ldap/loadspec.h"
 
 #include <QHash>
@@ -7,6 +8,8 @@
 
 #include <optional>
 
+class QCheckBox;
+class QComboBox;
 class QGroupBox;
 class QLineEdit;
 class QSpinBox;
@@ -16,7 +19,10 @@ struct SandboxInfo;
 // The write load beside the replication markers (`replication --mix …`): a checkable box with the options of
 // `ldap mixed` a write load needs — the mix (it must write: a modify or an adddel), the entries it modifies (DN
 // pattern, attribute, value pattern), the parent of the entries an adddel adds, threads, connections, the rate
-// or a ramp (rate:20,40,80@5: the lag is read per step and the knee found), the warm-up. Each input is named by
+// or a ramp (rate:20,40,80@5: the lag is read per step and the knee found), the warm-up; and under "Advanced" the
+// other options of `ldap mixed` (a search's base, filter, scope, attributes and size limit, the bind mode, the key
+// distribution, operations in flight, the success codes, coalesced reads, the server's counters, the interval,
+// the failure window, the error limit). Each input is named by
 // the CLI option it sets (objectName and the property "cliOption"); the rate is disabled with the reason while a
 // ramp is given, and the DN inputs while the mix does not use them.
 class ReplicationLoadForm final : public QWidget
@@ -29,7 +35,8 @@ public:
     bool isOn() const;
     void setOn(bool on);
     // The load (its target and timing are the probe's: ReplicationLoad::attach); nullopt when the box is off.
-    std::optional<LdapLoadSpec> readLoad() const;
+    // An input that cannot be read (the ok codes) sets *error, naming its option.
+    std::optional<LdapLoadSpec> readLoad(ProbeError* error) const;
     void fillFrom(const SandboxInfo& info);
     void setText(const QString& option, const QString& text); // mix, dn, attr, value, parent, ramp
     void setNumber(const QString& option, double value); // threads, connections, rate, warmup
@@ -42,6 +49,7 @@ signals:
     void edited();
 
 private:
+    QWidget* buildAdvanced();
     QLineEdit* line(const QString& option, const QString& placeholder, const QString& tip);
     QSpinBox* count(const QString& option, int value, const QString& tip);
     void name(QWidget* w, const QString& option);
@@ -51,6 +59,10 @@ private:
     QGroupBox* m_box = nullptr;
     QDoubleSpinBox* m_rate = nullptr;
     QDoubleSpinBox* m_warmup = nullptr;
+    QComboBox* m_scope = nullptr;
+    QComboBox* m_mode = nullptr;
+    QCheckBox* m_coalesce = nullptr;
+    QCheckBox* m_serverCounters = nullptr;
     QHash<QString, QWidget*> m_fields;
     QHash<QString, QString> m_tips;
     bool m_inputsOn = true;

@@ -156,7 +156,11 @@ void ReplicationPage::start()
     }
     m_form->clearError();
     ReplicationSpec spec;
-    m_form->readSpec(&spec);
+    if (const ProbeError e = m_form->readSpec(&spec); e.isError()) {
+        m_form->showError(e);
+        emit statusMessage(m_form->errorText());
+        return;
+    }
     const int ticket = m_checkTicket = ++m_lastTicket;
     setRunning(true);
     m_progress->setFormat(tr("checking…"));
