@@ -78,7 +78,7 @@ with open(path, "w") as f:
         f.write(stamp(t + 0.001) + f"conn={c} op={searches + 1} UNBIND\n")
         f.write(stamp(t + 0.001) + f"conn={c} op={searches + 1} fd=64 closed - U1\n")
 PY
-    "$LB_CLI" workload analyze --log "$LB_WORK/access" --save "$LB_WORK/w.dbwl" --quiet >"$LB_WORK/analyze.log" 2>&1 ||
+    "$LB_CLI" workload analyze --log "$LB_WORK/access" --save "$LB_WORK/w.dbwl" >"$LB_WORK/analyze.log" 2>&1 ||
         lb_die "workload analyze: $(tail -3 "$LB_WORK/analyze.log")"
     keys=(--key-space "uid=user[0-$last],$SBX_PEOPLE_BASE")
     cli_run=(replay --workload "$LB_WORK/w.dbwl" "${target[@]}" --shared-password-file "$SBX_PASSWORD_FILE" "${keys[@]}"

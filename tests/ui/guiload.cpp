@@ -16,7 +16,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSettings>
@@ -70,7 +69,7 @@ static int runReplay(const QCommandLineParser& cli, MainWindow& window, ProbeRun
     QElapsedTimer waited;
     waited.start();
     while (done.isEmpty() && page->isRunning() && waited.elapsed() < 600000)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 100);
+        done.wait(200); // the event loop, until the run ends or the check refused it
     if (done.isEmpty())
         return std::fprintf(
                    stderr, "dirbench-gui-load: the replay did not run: %s\n", qPrintable(page->form()->errorText())),
@@ -93,10 +92,11 @@ int main(int argc, char** argv)
         cli.addOption({ name, name, name });
     cli.process(app);
     const bool replay = cli.isSet("workload");
-    for (const char* required : replay ? std::initializer_list<const char*> { "uri", "key-space", "password-file" }
-                                       : std::initializer_list<const char*> { "uri", "base", "filter", "duration" })
-        if (cli.value(QLatin1String(required)).isEmpty())
-            return std::fprintf(stderr, "dirbench-gui-load: --%s is needed\n", required), 2;
+    const QList<const char*> required = replay ? QList<const char*> { "uri", "key-space", "password-file" }
+                                               : QList<const char*> { "uri", "base", "filter", "duration" };
+    for (const char* name : required)
+        if (cli.value(QLatin1String(name)).isEmpty())
+            return std::fprintf(stderr, "dirbench-gui-load: --%s is needed\n", name), 2;
     QByteArray password;
     if (cli.isSet("password-file")) {
         QFile f(cli.value("password-file"));
