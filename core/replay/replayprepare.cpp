@@ -8,7 +8,7 @@ namespace Replay {
 
 namespace {
 
-bool readWorkloadOfLogs(const ReplaySpec& s, ReplayPrepared* out)
+bool prepareWorkloadOfLogs(const ReplaySpec& s, ReplayPrepared* out)
 {
     AnalyzeOptions options;
     options.logs = s.logFiles;
@@ -27,10 +27,10 @@ bool readWorkloadOfLogs(const ReplaySpec& s, ReplayPrepared* out)
     return true;
 }
 
-bool readWorkload(const ReplaySpec& s, ReplayPrepared* out)
+bool prepareWorkload(const ReplaySpec& s, ReplayPrepared* out)
 {
     if (!s.logFiles.isEmpty())
-        return readWorkloadOfLogs(s, out);
+        return prepareWorkloadOfLogs(s, out);
     QString error;
     auto w = WorkloadFile::read(s.workloadPath, &error);
     if (!w) {
@@ -41,7 +41,7 @@ bool readWorkload(const ReplaySpec& s, ReplayPrepared* out)
     return true;
 }
 
-bool readPasswords(const ReplaySpec& s, ReplayPrepared* out)
+bool preparePasswords(const ReplaySpec& s, ReplayPrepared* out)
 {
     std::optional<ReplayPasswords> pw;
     if (!s.passwordsFile.isEmpty())
@@ -62,11 +62,11 @@ ReplayPrepared prepare(const ReplaySpec& spec)
     ReplayPrepared out;
     if (out.error = spec.validate(); out.error.isError())
         return out;
-    if (!readWorkload(spec, &out))
+    if (!prepareWorkload(spec, &out))
         return out;
     if (out.error = spec.validate(out.workload.get()); out.error.isError())
         return out;
-    if (!readPasswords(spec, &out))
+    if (!preparePasswords(spec, &out))
         return out;
     const auto plan = ReplayPlan::make(*out.workload, spec, &out.passwords, QStringLiteral("TAG"), &out.error);
     if (plan)

@@ -7,17 +7,17 @@
 
 namespace {
 
-std::optional<double> numberOf(const QJsonValue& v)
+std::optional<double> replayNumber(const QJsonValue& v)
 {
     return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
 }
 
-QJsonValue orNull(const std::optional<double>& v)
+QJsonValue replayOrNull(const std::optional<double>& v)
 {
     return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
 }
 
-QString topCode(const QJsonObject& codes)
+QString replayTopCode(const QJsonObject& codes)
 {
     QString best = QStringLiteral("-");
     double most = -1;
@@ -29,17 +29,17 @@ QString topCode(const QJsonObject& codes)
     return best;
 }
 
-QString count(double v)
+QString replayCount(double v)
 {
     return Units::formatNumber(v, 0);
 }
 
-QString pct(const std::optional<double>& fraction)
+QString replayPct(const std::optional<double>& fraction)
 {
     return fraction ? Units::formatNumber(100.0 * *fraction, 1) + QStringLiteral(" %") : QStringLiteral("-");
 }
 
-ReplayTemplateRow rowOf(const QJsonObject& t)
+ReplayTemplateRow replayRowOf(const QJsonObject& t)
 {
     ReplayTemplateRow r;
     r.templateText = t.value(QStringLiteral("template")).toString();
@@ -47,20 +47,20 @@ ReplayTemplateRow rowOf(const QJsonObject& t)
     r.logged = t.value(QStringLiteral("logged")).toDouble();
     r.replayed = t.value(QStringLiteral("replayed")).toDouble();
     r.skippedWrites = t.value(QStringLiteral("skipped_writes")).toDouble();
-    r.loggedShare = numberOf(t.value(QStringLiteral("logged_share")));
-    r.replayedShare = numberOf(t.value(QStringLiteral("replayed_share")));
+    r.loggedShare = replayNumber(t.value(QStringLiteral("logged_share")));
+    r.replayedShare = replayNumber(t.value(QStringLiteral("replayed_share")));
     const QJsonObject codes = t.value(QStringLiteral("result_codes")).toObject();
-    r.loggedTopCode = topCode(codes.value(QStringLiteral("logged")).toObject());
-    r.replayedTopCode = topCode(codes.value(QStringLiteral("replayed")).toObject());
+    r.loggedTopCode = replayTopCode(codes.value(QStringLiteral("logged")).toObject());
+    r.replayedTopCode = replayTopCode(codes.value(QStringLiteral("replayed")).toObject());
     const QJsonObject et = t.value(QStringLiteral("etime_ms")).toObject();
-    r.etimeP50Ms = numberOf(et.value(QStringLiteral("logged_p50")));
-    r.etimeP99Ms = numberOf(et.value(QStringLiteral("logged_p99")));
-    r.latencyP50Ms = numberOf(et.value(QStringLiteral("replay_latency_p50")));
-    r.latencyP99Ms = numberOf(et.value(QStringLiteral("replay_latency_p99")));
+    r.etimeP50Ms = replayNumber(et.value(QStringLiteral("logged_p50")));
+    r.etimeP99Ms = replayNumber(et.value(QStringLiteral("logged_p99")));
+    r.latencyP50Ms = replayNumber(et.value(QStringLiteral("replay_latency_p50")));
+    r.latencyP99Ms = replayNumber(et.value(QStringLiteral("replay_latency_p99")));
     return r;
 }
 
-void readFidelity(const QJsonObject& f, ReplaySummary* s)
+void readReplayFidelity(const QJsonObject& f, ReplaySummary* s)
 {
     s->loggedOps = f.value(QStringLiteral("logged_ops")).toDouble();
     s->replayedOps = f.value(QStringLiteral("replayed_ops")).toDouble();
@@ -71,7 +71,7 @@ void readFidelity(const QJsonObject& f, ReplaySummary* s)
     s->tolerancePp = f.value(QStringLiteral("tolerance_pp")).toDouble(ReplayFidelity::kTolerancePp);
     const QJsonArray rows = f.value(QStringLiteral("by_template")).toArray();
     for (const auto& v : rows)
-        s->rows << rowOf(v.toObject());
+        s->rows << replayRowOf(v.toObject());
     const QJsonArray drift = f.value(QStringLiteral("drift")).toArray();
     for (const auto& v : drift)
         s->drift << v.toString();
@@ -86,7 +86,7 @@ ReplaySummary ReplaySummary::fromJson(const QJsonObject& summary)
 {
     ReplaySummary s;
     s.load = LoadSummary::fromJson(summary);
-    readFidelity(summary.value(QStringLiteral("fidelity")).toObject(), &s);
+    readReplayFidelity(summary.value(QStringLiteral("fidelity")).toObject(), &s);
     const QJsonObject c = summary.value(QStringLiteral("connections")).toObject();
     s.connectionsLogged = c.value(QStringLiteral("logged")).toDouble();
     s.connectionsOpened = c.value(QStringLiteral("opened")).toDouble();
@@ -113,14 +113,14 @@ ReplaySummary ReplaySummary::of(const RunRecord& record)
 
 QString ReplaySummary::countsLine() const
 {
-    QString line
-        = count(loggedOps) + QStringLiteral(" operations logged, ") + count(replayedOps) + QStringLiteral(" replayed");
+    QString line = replayCount(loggedOps) + QStringLiteral(" operations logged, ") + replayCount(replayedOps)
+        + QStringLiteral(" replayed");
     if (skippedWrites > 0)
-        line += QStringLiteral(", ") + count(skippedWrites) + QStringLiteral(" writes skipped");
+        line += QStringLiteral(", ") + replayCount(skippedWrites) + QStringLiteral(" writes skipped");
     if (bindsWithoutPassword > 0)
-        line += QStringLiteral(", ") + count(bindsWithoutPassword) + QStringLiteral(" binds without a password");
+        line += QStringLiteral(", ") + replayCount(bindsWithoutPassword) + QStringLiteral(" binds without a password");
     if (notReplayable > 0)
-        line += QStringLiteral(", ") + count(notReplayable) + QStringLiteral(" not replayable");
+        line += QStringLiteral(", ") + replayCount(notReplayable) + QStringLiteral(" not replayable");
     return line;
 }
 
@@ -130,7 +130,7 @@ QString ReplaySummary::rateLine() const
         return QStringLiteral("Rate: closed loop (as fast as possible), not compared with the log's");
     return QStringLiteral("Rate: %1 operations/s answered (%2 sent), %3 logged: difference %4, %5 (within %6 %)")
         .arg(Units::formatNumber(rate->achievedOpsPerS, 2), Units::formatNumber(rate->sentOpsPerS, 2),
-            Units::formatNumber(rate->loggedOpsPerS, 2), pct(rate->difference()),
+            Units::formatNumber(rate->loggedOpsPerS, 2), replayPct(rate->difference()),
             rate->passed() ? QStringLiteral("passed") : QStringLiteral("FAILED"),
             Units::formatNumber(ReplayFidelity::kRateTolerance * 100.0, 0));
 }
@@ -139,10 +139,11 @@ QString ReplaySummary::perSecondLine() const
 {
     if (!rate)
         return {};
-    QString line = QStringLiteral("Per second, |answered - logged| / logged: p50 %1, p99 %2, max %3 over %4 s (%5 "
-                                  "without logged operations)")
-                       .arg(pct(rate->perSecondP50), pct(rate->perSecondP99), pct(rate->perSecondMax),
-                           count(double(rate->seconds - rate->quietSeconds)), count(double(rate->quietSeconds)));
+    QString line
+        = QStringLiteral("Per second, |answered - logged| / logged: p50 %1, p99 %2, max %3 over %4 s (%5 "
+                         "without logged operations)")
+              .arg(replayPct(rate->perSecondP50), replayPct(rate->perSecondP99), replayPct(rate->perSecondMax),
+                  replayCount(double(rate->seconds - rate->quietSeconds)), replayCount(double(rate->quietSeconds)));
     if (spreadWithinSecond)
         line += QStringLiteral("; whole-second log times spread over each second (seed in the spec)");
     return line;
@@ -154,7 +155,8 @@ QString ReplaySummary::connectionsLine() const
         ? QStringLiteral("binds not sent (no password source)")
         : QStringLiteral("bind passwords from the ") + QString(passwords).replace(u'-', u' ');
     return QStringLiteral("Connections: %1 logged, %2 opened, %3 failed, %4 unbinds; %5")
-        .arg(count(connectionsLogged), count(connectionsOpened), count(connectionsFailed), count(unbinds), binds);
+        .arg(replayCount(connectionsLogged), replayCount(connectionsOpened), replayCount(connectionsFailed),
+            replayCount(unbinds), binds);
 }
 
 QString ReplaySummary::sendLagLine() const
@@ -170,7 +172,7 @@ QString ReplaySummary::writesLine() const
     if (!undo)
         return skippedWrites > 0 ? QStringLiteral("Writes: not replayed (skipped and counted)") : QString();
     QString line = QStringLiteral("Writes: undone at the end: %1 entries restored, %2 added entries removed")
-                       .arg(count(undo->restored), count(undo->removed));
+                       .arg(replayCount(undo->restored), replayCount(undo->removed));
     if (!undo->failures.isEmpty())
         line += QStringLiteral("; NOT undone: ") + undo->failures.join(QStringLiteral("; "));
     return line;
@@ -192,8 +194,8 @@ void ReplayIntervalExtra::writeTo(QJsonObject* interval) const
     interval->insert(QStringLiteral("unbinds"), unbinds);
     if (sendLagP50Ms)
         interval->insert(QStringLiteral("send_lag_ms"),
-            QJsonObject {
-                { QStringLiteral("p50"), orNull(sendLagP50Ms) }, { QStringLiteral("p99"), orNull(sendLagP99Ms) } });
+            QJsonObject { { QStringLiteral("p50"), replayOrNull(sendLagP50Ms) },
+                { QStringLiteral("p99"), replayOrNull(sendLagP99Ms) } });
     if (scheduledOpsPerS)
         interval->insert(QStringLiteral("scheduled_ops_per_s"), *scheduledOpsPerS);
 }
@@ -204,8 +206,8 @@ ReplayIntervalExtra ReplayIntervalExtra::fromJson(const QJsonObject& interval)
     e.connects = interval.value(QStringLiteral("connects")).toDouble();
     e.unbinds = interval.value(QStringLiteral("unbinds")).toDouble();
     const QJsonObject lag = interval.value(QStringLiteral("send_lag_ms")).toObject();
-    e.sendLagP50Ms = numberOf(lag.value(QStringLiteral("p50")));
-    e.sendLagP99Ms = numberOf(lag.value(QStringLiteral("p99")));
-    e.scheduledOpsPerS = numberOf(interval.value(QStringLiteral("scheduled_ops_per_s")));
+    e.sendLagP50Ms = replayNumber(lag.value(QStringLiteral("p50")));
+    e.sendLagP99Ms = replayNumber(lag.value(QStringLiteral("p99")));
+    e.scheduledOpsPerS = replayNumber(interval.value(QStringLiteral("scheduled_ops_per_s")));
     return e;
 }

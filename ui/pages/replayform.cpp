@@ -22,9 +22,9 @@
 
 namespace {
 
-const char* const kCliOption = "cliOption";
+const char* const kReplayCliOption = "cliOption";
 
-QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, double value, int decimals, const QString& suffix)
+QDoubleSpinBox* replaySpin(QWidget* parent, double lo, double hi, double value, int decimals, const QString& suffix)
 {
     auto* s = new QDoubleSpinBox(parent);
     s->setRange(lo, hi);
@@ -35,7 +35,7 @@ QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, double value, int de
     return s;
 }
 
-QString pathSeparator()
+QString replayPathSeparator()
 {
     return QStringLiteral("; ");
 }
@@ -88,7 +88,7 @@ ReplayForm::ReplayForm(QWidget* parent)
 void ReplayForm::name(QWidget* w, const QString& option)
 {
     w->setObjectName(option);
-    w->setProperty(kCliOption, option);
+    w->setProperty(kReplayCliOption, option);
     m_fields.insert(option, w);
     m_tips.insert(option, w->toolTip());
 }
@@ -112,7 +112,7 @@ QWidget* ReplayForm::buildSource()
     m_source->addItem(tr("Access logs"), QStringLiteral("log"));
     m_source->addItem(tr("Saved workload (.dbwl)"), QStringLiteral("workload"));
     m_source->setObjectName(QStringLiteral("replaySource"));
-    m_source->setProperty(kCliOption, QStringLiteral("log|workload"));
+    m_source->setProperty(kReplayCliOption, QStringLiteral("log|workload"));
     m_source->setToolTip(tr("Access logs (389-ds, OpenLDAP stats, accesslog LDIF; rotated and gzip'd) are read as "
                             "Workload analysis reads them; a saved workload is a .dbwl written there"));
     m_path = new QLineEdit(box);
@@ -157,10 +157,10 @@ QWidget* ReplayForm::buildTiming()
                             "operation left is the send lag. Closed loop: each connection's next operation as soon "
                             "as the log's order allows"));
     m_timing->setObjectName(QStringLiteral("replayTiming"));
-    m_timing->setProperty(kCliOption, QStringLiteral("rate-profile|as-fast-as-possible")); // or --speed
+    m_timing->setProperty(kReplayCliOption, QStringLiteral("rate-profile|as-fast-as-possible")); // or --speed
     m_fields.insert(QStringLiteral("rate-profile"), m_timing);
     m_fields.insert(QStringLiteral("as-fast-as-possible"), m_timing);
-    m_speed = spin(box, 0.001, 1000, 1, 3, tr(" ×"));
+    m_speed = replaySpin(box, 0.001, 1000, 1, 3, tr(" ×"));
     m_speed->setToolTip(tr("The logged inter-arrival times divided by this: 2 replays the log in half its time"));
     name(m_speed, QStringLiteral("speed"));
     auto* seed = lineField(QStringLiteral("seed"), tr("random (recorded)"),
@@ -170,11 +170,11 @@ QWidget* ReplayForm::buildTiming()
     m_threads->setValue(2);
     m_threads->setToolTip(tr("Client threads driving the logged connections (one connection per logged one)"));
     name(m_threads, QStringLiteral("threads"));
-    m_duration = spin(box, 0, 7 * 86400, 0, 1, tr(" s"));
+    m_duration = replaySpin(box, 0, 7 * 86400, 0, 1, tr(" s"));
     m_duration->setSpecialValueText(tr("the whole workload"));
     m_duration->setToolTip(tr("Stop after this many seconds"));
     name(m_duration, QStringLiteral("duration"));
-    m_interval = spin(box, 0.1, 3600, 1, 1, tr(" s"));
+    m_interval = replaySpin(box, 0.1, 3600, 1, 1, tr(" s"));
     m_interval->setToolTip(tr("Seconds per point of the live charts"));
     name(m_interval, QStringLiteral("interval"));
     m_serverCounters = new QCheckBox(tr("Read the server's counters (cn=monitor)"), box);
@@ -246,7 +246,7 @@ void ReplayForm::updateApplicable()
     const auto timing = ReplaySpec::Timing(m_timing->currentData().toInt());
     const bool mapped = m_values->currentData().toString() == u"mapped";
     const auto* shared = qobject_cast<QLineEdit*>(m_fields.value(QStringLiteral("shared-password-file")));
-    const auto* perDn = qobject_cast<QLineEdit*>(m_fields.value(QStringLiteral("passwords")));
+    const auto* perDn = qobject_cast<QLineEdit*>(field(QStringLiteral("passwords")));
     const QList<std::pair<QString, QString>> reasons {
         { QStringLiteral("speed"),
             timing == ReplaySpec::Timing::Speed ? QString() : tr("Applies to the timing 'Logged times ÷ speed' only") },
@@ -268,7 +268,7 @@ void ReplayForm::updateApplicable()
         w->setEnabled(reason.isEmpty());
         w->setToolTip(reason.isEmpty() ? m_tips.value(option) : reason);
     }
-    m_path->setProperty(kCliOption, m_source->currentData().toString());
+    m_path->setProperty(kReplayCliOption, m_source->currentData().toString());
     m_path->setPlaceholderText(m_source->currentData().toString() == u"log"
             ? QStringLiteral("/var/log/dirsrv/slapd-example/access")
             : QStringLiteral("workload.dbwl"));
@@ -301,7 +301,7 @@ QStringList ReplayForm::paths() const
 void ReplayForm::setLogs(const QStringList& files)
 {
     m_source->setCurrentIndex(m_source->findData(QStringLiteral("log")));
-    m_path->setText(files.join(pathSeparator()));
+    m_path->setText(files.join(replayPathSeparator()));
     clearError();
     emit edited();
 }

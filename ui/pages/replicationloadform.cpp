@@ -12,9 +12,11 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 
-const char* const kCliOption = "cliOption";
+const char* const kLoadCliOption = "cliOption";
 
 } // namespace
 
@@ -80,7 +82,7 @@ ReplicationLoadForm::ReplicationLoadForm(QWidget* parent)
 void ReplicationLoadForm::name(QWidget* w, const QString& option)
 {
     w->setObjectName(QStringLiteral("replicationLoad_") + option);
-    w->setProperty(kCliOption, option);
+    w->setProperty(kLoadCliOption, option);
     m_fields.insert(option, w);
     m_tips.insert(option, w->toolTip());
 }
@@ -199,6 +201,15 @@ bool ReplicationLoadForm::ownsField(const QString& option)
     return !fieldLabel(option).isEmpty();
 }
 
+double ReplicationLoadForm::numberOf(const QString& option) const
+{
+    const QWidget* w = m_fields.value(option);
+    if (const auto* d = qobject_cast<const QDoubleSpinBox*>(w))
+        return d->value();
+    const auto* i = qobject_cast<const QSpinBox*>(w);
+    return i ? i->value() : 0;
+}
+
 QString ReplicationLoadForm::text(const QString& option) const
 {
     const auto* e = qobject_cast<const QLineEdit*>(m_fields.value(option));
@@ -209,10 +220,14 @@ QString ReplicationLoadForm::text(const QString& option) const
 // the mix, the parent without an adddel.
 void ReplicationLoadForm::updateApplicable()
 {
-    const QString mix = text(QStringLiteral("mix"));
-    const bool modify = mix.isEmpty() || mix.contains(QLatin1String("modify"));
-    const bool adddel = mix.contains(QLatin1String("adddel"));
-    const QString noSearch = mix.contains(QLatin1String("search")) ? QString() : tr("Applies to a mix with a search");
+    const QString mixText = text(QStringLiteral("mix"));
+    const auto mix = LdapLoadSpec::parseMix(mixText.isEmpty() ? QStringLiteral("modify=1") : mixText, nullptr);
+    const auto has = [&mix](LdapOpKind op) {
+        return mix && std::any_of(mix->begin(), mix->end(), [op](const auto& m) { return m.first == op; });
+    };
+    const bool modify = !mix || has(LdapOpKind::Modify);
+    const bool adddel = has(LdapOpKind::AddDelete);
+    const QString noSearch = has(LdapOpKind::Search) ? QString() : tr("Applies to a mix with a search");
     const bool openLoop = !text(QStringLiteral("ramp")).isEmpty() || (m_rate && m_rate->value() > 0);
     QList<std::pair<QString, QString>> reasons {
         { QStringLiteral("base"), noSearch },
@@ -220,8 +235,7 @@ void ReplicationLoadForm::updateApplicable()
         { QStringLiteral("scope"), noSearch },
         { QStringLiteral("attrs"), noSearch },
         { QStringLiteral("size-limit"), noSearch },
-        { QStringLiteral("mode"),
-            mix.contains(QLatin1String("bind")) ? QString() : tr("Applies to a mix with a bind") },
+        { QStringLiteral("mode"), has(LdapOpKind::Bind) ? QString() : tr("Applies to a mix with a bind") },
         { QStringLiteral("coalesce-reads"), openLoop ? tr("Closed loop only: not with a rate or a ramp") : QString() },
         { QStringLiteral("rate"),
             text(QStringLiteral("ramp")).isEmpty() ? QString() : tr("The ramp sets the rate, step by step") },
@@ -279,16 +293,16 @@ std::optional<LdapLoadSpec> ReplicationLoadForm::readLoad(ProbeError* error) con
     load.scope = LdapSession::Scope(m_scope->currentData().toInt());
     if (const QString attrs = text(QStringLiteral("attrs")); !attrs.isEmpty())
         load.attrs = attrs.split(u',', Qt::SkipEmptyParts);
-    load.sizeLimit = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("size-limit")))->value();
+    load.sizeLimit = int(numberOf(QStringLiteral("size-limit")));
     load.bindNewConnection = m_mode->currentData().toString() == u"new-connection";
     if (const QString access = text(QStringLiteral("access")); !access.isEmpty())
         load.access = access;
-    load.outstanding = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("outstanding")))->value();
+    load.outstanding = int(numberOf(QStringLiteral("outstanding")));
     load.coalesceReads = m_coalesce->isChecked();
     load.readServerCounters = m_serverCounters->isChecked();
-    load.intervalSec = qobject_cast<QDoubleSpinBox*>(m_fields.value(QStringLiteral("interval")))->value();
-    load.failAfterSec = qobject_cast<QDoubleSpinBox*>(m_fields.value(QStringLiteral("fail-after")))->value();
-    load.maxErrors = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("max-errors")))->value();
+    load.intervalSec = numberOf(QStringLiteral("interval"));
+    load.failAfterSec = numberOf(QStringLiteral("fail-after"));
+    load.maxErrors = int(numberOf(QStringLiteral("max-errors")));
     const QString mix = text(QStringLiteral("mix"));
     if (const auto parsed = LdapLoadSpec::parseMix(mix.isEmpty() ? QStringLiteral("modify=1") : mix, nullptr))
         load.mix = *parsed;
@@ -299,8 +313,8 @@ std::optional<LdapLoadSpec> ReplicationLoadForm::readLoad(ProbeError* error) con
     load.valuePattern = text(QStringLiteral("value")).isEmpty() ? QStringLiteral("dirbench-[0-999999]")
                                                                 : text(QStringLiteral("value"));
     load.parentDn = text(QStringLiteral("parent"));
-    load.threads = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("threads")))->value();
-    load.connections = qobject_cast<QSpinBox*>(m_fields.value(QStringLiteral("connections")))->value();
+    load.threads = int(numberOf(QStringLiteral("threads")));
+    load.connections = int(numberOf(QStringLiteral("connections")));
     load.ramp = text(QStringLiteral("ramp"));
     load.rate = load.ramp.isEmpty() ? m_rate->value() : 0;
     load.warmupSec = m_warmup->value();

@@ -55,6 +55,7 @@ private:
     void name(QWidget* w, const QString& option);
     void updateApplicable();
     QString text(const QString& option) const;
+    double numberOf(const QString& option) const; // a spin box's value
 
     QGroupBox* m_box = nullptr;
     QDoubleSpinBox* m_rate = nullptr;

@@ -9,7 +9,7 @@ namespace ReportSections {
 
 namespace {
 
-QString figure(const std::optional<double>& v, int decimals)
+QString fidelityFigure(const std::optional<double>& v, int decimals)
 {
     return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
 }
@@ -22,10 +22,10 @@ ReportChart scheduleChart(const QJsonArray& intervals)
     answered.name = QStringLiteral("answered ok/s");
     for (const auto& v : intervals) {
         const QJsonObject o = v.toObject();
-        const double t = o.value(QStringLiteral("t")).toDouble();
+        const LoadInterval iv = LoadInterval::fromJson(o);
         if (const auto s = ReplayIntervalExtra::fromJson(o).scheduledOpsPerS)
-            scheduled.points << QPointF(t, *s);
-        answered.points << QPointF(t, LoadInterval::fromJson(o).all.okPerS);
+            scheduled.points << QPointF(iv.t, *s);
+        answered.points << QPointF(iv.t, iv.all.okPerS);
     }
     ReportChart c;
     if (scheduled.points.isEmpty())
@@ -45,9 +45,9 @@ ReportTable fidelityTable(const ReplaySummary& s)
         QStringLiteral("etime p50/p99 (ms)"), QStringLiteral("latency p50/p99 (ms)"), QStringLiteral("template") };
     for (const ReplayTemplateRow& r : s.rows)
         t.rows.append({ r.kind, Units::formatNumber(r.logged, 0), Units::formatNumber(r.replayed, 0),
-            figure(r.loggedShare, 1), figure(r.replayedShare, 1), r.loggedTopCode, r.replayedTopCode,
-            figure(r.etimeP50Ms, 3) + u" / " + figure(r.etimeP99Ms, 3),
-            figure(r.latencyP50Ms, 3) + u" / " + figure(r.latencyP99Ms, 3), r.templateText });
+            fidelityFigure(r.loggedShare, 1), fidelityFigure(r.replayedShare, 1), r.loggedTopCode, r.replayedTopCode,
+            fidelityFigure(r.etimeP50Ms, 3) + u" / " + fidelityFigure(r.etimeP99Ms, 3),
+            fidelityFigure(r.latencyP50Ms, 3) + u" / " + fidelityFigure(r.latencyP99Ms, 3), r.templateText });
     return t;
 }
 

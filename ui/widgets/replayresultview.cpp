@@ -19,7 +19,7 @@
 
 namespace {
 
-QString figure(const std::optional<double>& v, int decimals)
+QString replayFigure(const std::optional<double>& v, int decimals)
 {
     return v ? Units::formatNumber(*v, decimals) : QStringLiteral("–");
 }
@@ -110,9 +110,10 @@ void ReplayResultView::clear()
     m_verdicts->clear();
 }
 
-void ReplayResultView::addInterval(const QJsonObject& values, double t)
+void ReplayResultView::addInterval(const QJsonObject& values)
 {
-    const LoadInterval iv = LoadInterval::fromJson(values);
+    const LoadInterval iv = LoadInterval::fromJson(values); // its t: the interval's end
+    const double t = iv.t;
     const ReplayIntervalExtra extra = ReplayIntervalExtra::fromJson(values);
     m_chart->appendPoints(answeredSeries(), { QPointF(t, iv.all.okPerS) });
     if (extra.scheduledOpsPerS)
@@ -126,7 +127,7 @@ void ReplayResultView::addSamples(const SampleBatch& samples)
     LiveChartView::Batch batch(m_chart);
     for (const Sample& s : samples)
         if (!s.isStatus())
-            addInterval(s.values, s.t);
+            addInterval(s.values);
 }
 
 void ReplayResultView::showPreview(const QString& text)
@@ -141,10 +142,8 @@ void ReplayResultView::showRecord(const RunRecord& record)
     m_chart->clear();
     {
         LiveChartView::Batch batch(m_chart);
-        for (const auto& v : record.intervals) {
-            const QJsonObject o = v.toObject();
-            addInterval(o, o.value(QStringLiteral("t")).toDouble());
-        }
+        for (const auto& v : record.intervals)
+            addInterval(v.toObject());
     }
     const ReplaySummary summary = ReplaySummary::of(record);
     fillTable(summary);
@@ -167,9 +166,9 @@ void ReplayResultView::fillTable(const ReplaySummary& summary)
     for (int r = 0; r < summary.rows.size(); ++r) {
         const ReplayTemplateRow& row = summary.rows.at(r);
         const QStringList cells { row.kind, Units::formatNumber(row.logged, 0), Units::formatNumber(row.replayed, 0),
-            figure(row.loggedShare, 1), figure(row.replayedShare, 1), row.loggedTopCode, row.replayedTopCode,
-            figure(row.etimeP50Ms, 3), figure(row.etimeP99Ms, 3), figure(row.latencyP50Ms, 3),
-            figure(row.latencyP99Ms, 3), row.templateText };
+            replayFigure(row.loggedShare, 1), replayFigure(row.replayedShare, 1), row.loggedTopCode,
+            row.replayedTopCode, replayFigure(row.etimeP50Ms, 3), replayFigure(row.etimeP99Ms, 3),
+            replayFigure(row.latencyP50Ms, 3), replayFigure(row.latencyP99Ms, 3), row.templateText };
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
             if (c > 0 && c < cells.size() - 1)

@@ -42,7 +42,7 @@ public:
     static QString sendLagSeries();
 
 private:
-    void addInterval(const QJsonObject& values, double t);
+    void addInterval(const QJsonObject& values);
     void fillTable(const ReplaySummary& summary);
 
     LiveChartView* m_chart = nullptr;

@@ -10,7 +10,7 @@
 namespace {
 
 // The spin box or combo box a widget is (or is part of: a spin box's and an editable combo's line edit), else null.
-QWidget* fieldOf(QObject* watched)
+QWidget* wheelFieldOf(QObject* watched)
 {
     auto* w = qobject_cast<QWidget*>(watched);
     for (int depth = 0; w && depth < 2; ++depth, w = w->parentWidget())
@@ -19,7 +19,7 @@ QWidget* fieldOf(QObject* watched)
     return nullptr;
 }
 
-QAbstractScrollArea* scrollAreaAround(QWidget* w)
+QAbstractScrollArea* wheelScrollAreaAround(QWidget* w)
 {
     for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
         if (auto* area = qobject_cast<QAbstractScrollArea*>(p))
@@ -42,7 +42,7 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() != QEvent::Wheel && event->type() != QEvent::Polish)
         return false;
-    QWidget* field = fieldOf(watched);
+    QWidget* field = wheelFieldOf(watched);
     if (!field)
         return false;
     // Polished before it is first shown: from then on a wheel does not give it the focus (the application gives
@@ -51,7 +51,7 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event)
         field->setFocusPolicy(Qt::StrongFocus);
     if (event->type() != QEvent::Wheel || field->hasFocus())
         return false;
-    if (QAbstractScrollArea* area = scrollAreaAround(field))
+    if (QAbstractScrollArea* area = wheelScrollAreaAround(field))
         QCoreApplication::sendEvent(area->verticalScrollBar(), event);
     return true; // the value stays as it is
 }
