@@ -391,6 +391,9 @@ void TestReplicationPage::optionsThatDoNotApplyAreDisabled()
     QCOMPARE(spec.supplier.bindDn, m_pair->bindDn);
     QVERIFY(spec.load.has_value());
     QCOMPARE(spec.load->target.uri, spec.supplier.uri);
+    QCOMPARE(spec.load->sizeLimit, 0); // the defaults of `ldap mixed`: no size limit, errors never stop the run
+    QCOMPARE(spec.load->maxErrors, 0);
+    QCOMPARE(spec.load->outstanding, 4);
     form->setConsumerBind({}, {});
     load->setText(QStringLiteral("mix"), QStringLiteral("search=1"));
     page.start();

@@ -132,6 +132,7 @@ QWidget* ReplicationLoadForm::buildAdvanced()
         line(QStringLiteral("attrs"), tr("all"), tr("Attributes a search returns, comma-separated (1.1: none)")));
     auto* sizeLimit = count(QStringLiteral("size-limit"), 0, tr("A search's size limit (0: none)"));
     sizeLimit->setRange(0, 1000000000);
+    sizeLimit->setValue(0); // count() made it at least 1
     sizeLimit->setSpecialValueText(tr("none"));
     form->addRow(tr("Size limit"), sizeLimit);
     m_mode = new QComboBox(box);
@@ -174,6 +175,7 @@ QWidget* ReplicationLoadForm::buildAdvanced()
     form->addRow(tr("Fail after"), failAfter);
     auto* maxErrors = count(QStringLiteral("max-errors"), 0, tr("Stop (failed) after this many errors (0: never)"));
     maxErrors->setRange(0, 1000000000);
+    maxErrors->setValue(0);
     maxErrors->setSpecialValueText(tr("never"));
     form->addRow(tr("Stop after errors"), maxErrors);
     return box;
