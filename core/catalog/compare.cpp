@@ -44,6 +44,15 @@ std::optional<double> minOf(const std::optional<double>& a, const std::optional<
 
 } // namespace
 
+QStringList testsOf(const RunRecord& rec)
+{
+    const QJsonObject tests = rec.summary.value(QStringLiteral("tests")).toObject();
+    if (!tests.isEmpty())
+        return tests.keys();
+    const QString profile = rec.spec.value(QStringLiteral("profile")).toString();
+    return profile.isEmpty() ? QStringList() : QStringList { profile };
+}
+
 std::optional<Measured> measuredFromRecord(const RunRecord& rec, const QString& wanted, QString* error)
 {
     if (rec.kind != u"disk") {

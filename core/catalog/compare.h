@@ -30,6 +30,8 @@ struct Measured
 
 // Reads a disk record; `test` picks a sub-test of a suite ("" = seq-write if present, else the first).
 std::optional<Measured> measuredFromRecord(const RunRecord& rec, const QString& test, QString* error);
+// The tests a disk record can be compared by: a suite's sub-tests, or its one profile.
+QStringList testsOf(const RunRecord& rec);
 
 struct Knee
 {

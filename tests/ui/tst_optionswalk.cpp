@@ -25,6 +25,10 @@ const QHash<QString, QString>& scriptsOnly()
         { QStringLiteral("name"), QStringLiteral("History names a run (Rename…) once it is saved") },
         { QStringLiteral("baseline"), QStringLiteral("History compares runs (Compare)") },
         { QStringLiteral("fail-if-slower"), QStringLiteral("an exit code for scripts; History's Compare judges") },
+        { QStringLiteral("fail-on-verdict"),
+            QStringLiteral("an exit code for scripts; the window shows each verdict") },
+        { QStringLiteral("start-at"),
+            QStringLiteral("for runs started together by another launcher; the window starts its agents itself") },
     };
     return reasons;
 }
@@ -76,41 +80,62 @@ private slots:
 
 void TestOptionsWalk::everyOptionHasAFieldOrAReason_data()
 {
-    QTest::addColumn<QStringList>("command");
-    QTest::addColumn<QString>("page");
+    QTest::addColumn<QStringList>("commands"); // each a command line before --help, ';' between commands
+    QTest::addColumn<QStringList>("pages"); // the page that runs the command, then pages whose inputs it takes
     QTest::addColumn<QStringList>("aliases"); // option=field pairs
-    QTest::newRow("replay") << QStringList { QStringLiteral("replay") } << QStringLiteral("replayPage")
-                            << QStringList();
-    QTest::newRow("replication") << QStringList { QStringLiteral("replication") } << QStringLiteral("replicationPage")
-                                 << QStringList { QStringLiteral("supplier=uri") };
+    const auto row = [](const char* name, const QString& commands, const char* pages, const QStringList& aliases) {
+        QTest::newRow(name) << commands.split(u';') << QString::fromLatin1(pages).split(u',') << aliases;
+    };
+    row("replay", QStringLiteral("replay"), "replayPage", {});
+    row("replication", QStringLiteral("replication"), "replicationPage", { QStringLiteral("supplier=uri") });
+    // Disk under load, the curve, the experiments and the sizing of a live server take the LDAP page's connection
+    // and load.
+    row("disk", QStringLiteral("disk"), "diskPage,ldapPage", {});
+    row("ldap", QStringLiteral("ldap search;ldap bind;ldap modify;ldap compare;ldap adddel;ldap mixed"), "ldapPage",
+        {});
+    row("curve", QStringLiteral("curve"), "curvePage,ldapPage", {});
+    row("experiment", QStringLiteral("experiment"), "experimentsPage,ldapPage", {});
+    row("sizing", QStringLiteral("sizing"), "sizingPage,ldapPage", {});
+    row("cloud", QStringLiteral("cloud"), "advisorPage", {});
 }
 
 void TestOptionsWalk::everyOptionHasAFieldOrAReason()
 {
-    QFETCH(QStringList, command);
-    QFETCH(QString, page);
+    QFETCH(QStringList, commands);
+    QFETCH(QStringList, pages);
     QFETCH(QStringList, aliases);
     ProbeRunner runner;
     MainWindow window(&runner);
-    const QWidget* pageWidget = window.findChild<QWidget*>(page);
-    QVERIFY2(pageWidget, qPrintable(page));
-    const QSet<QString> fields = fieldOptions(pageWidget);
+    QSet<QString> fields; // of every page the command takes inputs from
+    QSet<QString> ownFields; // of its own page
+    for (const QString& page : std::as_const(pages)) {
+        const QWidget* pageWidget = window.findChild<QWidget*>(page);
+        QVERIFY2(pageWidget, qPrintable(page));
+        fields.unite(fieldOptions(pageWidget));
+        if (page == pages.constFirst())
+            ownFields = fieldOptions(pageWidget);
+    }
     QHash<QString, QString> alias;
     for (const QString& a : std::as_const(aliases))
         alias.insert(a.section(u'=', 0, 0), a.section(u'=', 1));
-    const QStringList options = helpOptions(command);
-    QVERIFY2(options.size() > 10, qPrintable(options.join(u' ')));
+    QSet<QString> known; // the options of all the page's commands
     QStringList missing;
-    for (const QString& o : options)
-        if (!fields.contains(alias.value(o, o)) && !scriptsOnly().contains(o))
-            missing << QStringLiteral("--") + o;
+    for (const QString& command : std::as_const(commands)) {
+        const QStringList options = helpOptions(command.split(u' '));
+        QVERIFY2(options.size() > 5, qPrintable(command + u' ' + options.join(u' ')));
+        for (const QString& o : options) {
+            known << alias.value(o, o);
+            if (!fields.contains(alias.value(o, o)) && !scriptsOnly().contains(o))
+                missing << command + QStringLiteral(" --") + o;
+        }
+    }
     QVERIFY2(missing.isEmpty(),
-        qPrintable(QStringLiteral("%1: no field and not for scripts only: %2")
-                       .arg(command.join(u' '), missing.join(QStringLiteral(", ")))));
-    // Every field names an option the command has (no field claims an option the command line does not know).
+        qPrintable(QStringLiteral("no field and not for scripts only: %1").arg(missing.join(QStringLiteral(", ")))));
+    // Every field names an option one of the commands has (no field claims an option the command line does not
+    // know).
     QStringList unknown;
-    for (const QString& f : fields)
-        if (!options.contains(f) && !alias.values().contains(f))
+    for (const QString& f : std::as_const(ownFields))
+        if (!known.contains(f))
             unknown << f;
     QVERIFY2(unknown.isEmpty(), qPrintable(unknown.join(QStringLiteral(", "))));
 }

@@ -42,8 +42,12 @@ AdvisorEvalForm::AdvisorEvalForm(QWidget* parent)
     , m_vm(new QComboBox(this))
     , m_qd(new QSpinBox(this))
     , m_block(new QDoubleSpinBox(this))
+    , m_provisionedMbps(new QDoubleSpinBox(this))
+    , m_access(new QComboBox(this))
+    , m_latency(new QDoubleSpinBox(this))
     , m_result(new QLabel(this))
 {
+    buildWorkloadFields();
     m_provider->setObjectName(QStringLiteral("evalProvider"));
     m_disk->setObjectName(QStringLiteral("evalDisk"));
     m_size->setObjectName(QStringLiteral("evalSize"));
@@ -74,9 +78,18 @@ AdvisorEvalForm::AdvisorEvalForm(QWidget* parent)
     form->addRow(tr("Disk type"), m_disk);
     form->addRow(tr("Size"), m_size);
     form->addRow(tr("Provisioned"), m_provisioned);
+    form->addRow(tr("Provisioned MB/s"), m_provisionedMbps);
     form->addRow(tr("VM"), m_vm);
     form->addRow(tr("Queue depth"), m_qd);
     form->addRow(tr("Block size"), m_block);
+    form->addRow(tr("Access"), m_access);
+    form->addRow(tr("Latency per I/O"), m_latency);
+    const std::pair<QWidget*, const char*> options[]
+        = { { m_provider, "provider" }, { m_disk, "disk" }, { m_size, "size-gb" },
+              { m_provisioned, "provisioned-iops" }, { m_provisionedMbps, "provisioned-mbps" }, { m_vm, "vm" },
+              { m_qd, "queue-depth" }, { m_block, "block-kib" }, { m_access, "access" }, { m_latency, "latency-ms" } };
+    for (const auto& [w, option] : options)
+        w->setProperty("cliOption", QLatin1String(option)); // each input names the option of `cloud eval` it sets
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
@@ -88,10 +101,31 @@ AdvisorEvalForm::AdvisorEvalForm(QWidget* parent)
         onDiskChanged();
     });
     connect(m_disk, &QComboBox::currentIndexChanged, this, &AdvisorEvalForm::onDiskChanged);
-    for (auto* spin : { m_size, m_provisioned, m_block })
+    for (auto* spin : { m_size, m_provisioned, m_block, m_provisionedMbps, m_latency })
         connect(spin, &QDoubleSpinBox::valueChanged, this, &AdvisorEvalForm::recompute);
+    connect(m_access, &QComboBox::currentIndexChanged, this, &AdvisorEvalForm::recompute);
     connect(m_qd, &QSpinBox::valueChanged, this, &AdvisorEvalForm::recompute);
     connect(m_vm, &QComboBox::currentIndexChanged, this, &AdvisorEvalForm::recompute);
+}
+
+void AdvisorEvalForm::buildWorkloadFields()
+{
+    m_provisionedMbps->setObjectName(QStringLiteral("evalProvisionedMbps"));
+    m_provisionedMbps->setDecimals(0);
+    m_provisionedMbps->setRange(0, 1e6);
+    m_provisionedMbps->setSpecialValueText(tr("default"));
+    m_provisionedMbps->setSuffix(tr(" MB/s"));
+    m_provisionedMbps->setToolTip(tr("Provisioned MB/s (gp3, Premium SSD v2); 0 = the default"));
+    m_access->setObjectName(QStringLiteral("evalAccess"));
+    m_access->addItem(tr("write"), int(Access::Write));
+    m_access->addItem(tr("read"), int(Access::Read));
+    m_access->setToolTip(tr("The test's I/O: limits that differ for reads and writes are taken for this one"));
+    m_latency->setObjectName(QStringLiteral("evalLatency"));
+    m_latency->setDecimals(3);
+    m_latency->setRange(0, 60000);
+    m_latency->setSpecialValueText(tr("the catalog's typical"));
+    m_latency->setSuffix(tr(" ms"));
+    m_latency->setToolTip(tr("Latency per I/O for the queue-depth ceiling (0 = the catalog's typical latency)"));
 }
 
 void AdvisorEvalForm::setCatalog(const Catalog* catalog)
@@ -153,6 +187,7 @@ void AdvisorEvalForm::onDiskChanged()
         m_size->setValue(keep >= d->minGib && keep <= d->maxGib && keep > 0 ? keep : std::max(d->minGib, 1024.0));
     }
     m_provisioned->setEnabled(isProvisioned(d));
+    m_provisionedMbps->setEnabled(isProvisioned(d));
     recompute();
 }
 
@@ -180,6 +215,7 @@ void AdvisorEvalForm::select(const QString& diskId, double sizeGib, const QStrin
     m_vm->setCurrentIndex(std::max(0, m_vm->findData(vmId)));
     const QSignalBlocker b5(m_provisioned);
     m_provisioned->setEnabled(isProvisioned(d));
+    m_provisionedMbps->setEnabled(isProvisioned(d));
     m_provisioned->setValue(iops.value_or(0));
     recompute();
 }
@@ -214,6 +250,8 @@ Provisioning AdvisorEvalForm::provisioning() const
     Provisioning p;
     if (m_provisioned->isEnabled() && m_provisioned->value() > 0)
         p.iops = m_provisioned->value();
+    if (const DiskType* d = diskType(); d && m_provisionedMbps->isEnabled() && m_provisionedMbps->value() > 0)
+        p.mbps = fromMBps(*d, m_provisionedMbps->value());
     return p;
 }
 
@@ -222,6 +260,9 @@ Workload AdvisorEvalForm::workload() const
     Workload w;
     w.queueDepth = m_qd->value();
     w.blockKib = m_block->value();
+    w.access = Access(m_access->currentData().toInt());
+    if (m_latency->value() > 0)
+        w.latencyMs = m_latency->value();
     return w;
 }
 

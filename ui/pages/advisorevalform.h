@@ -12,7 +12,8 @@ class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
 
-// Pick a disk type, a size, a VM and the test's queue depth × block size; shows the evaluation: the disk's
+// Pick a disk type, a size (and what is provisioned), a VM and the test's queue depth × block size, access and
+// latency per I/O (each input names its option of `cloud eval`, property "cliOption"); shows the evaluation: the disk's
 // IOPS and MB/s, its burst and how long it lasts, the VM's caps, and the effective limit with what binds.
 class AdvisorEvalForm final : public QWidget
 {
@@ -47,6 +48,7 @@ signals:
     void changed();
 
 private:
+    void buildWorkloadFields();
     void fillDisks();
     void fillVms();
     void onDiskChanged();
@@ -60,6 +62,9 @@ private:
     QComboBox* m_vm = nullptr;
     QSpinBox* m_qd = nullptr;
     QDoubleSpinBox* m_block = nullptr;
+    QDoubleSpinBox* m_provisionedMbps = nullptr;
+    QComboBox* m_access = nullptr;
+    QDoubleSpinBox* m_latency = nullptr;
     QLabel* m_result = nullptr;
     std::optional<CloudCatalog::Evaluation> m_evaluation;
     QString m_error;

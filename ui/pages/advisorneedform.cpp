@@ -29,6 +29,10 @@ AdvisorNeedForm::AdvisorNeedForm(QWidget* parent)
     form->addRow(tr("… at block KiB"), m_block);
     form->addRow(tr("Commit p99 ms ≤"), m_commit);
     form->addRow(tr("Provider"), m_provider);
+    const std::pair<QWidget*, const char*> options[] = { { m_mbps, "mbps" }, { m_iops, "iops" },
+        { m_block, "block-kib" }, { m_commit, "commit-p99-ms" }, { m_provider, "provider" } };
+    for (const auto& [w, option] : options)
+        w->setProperty("cliOption", QLatin1String(option)); // each input names the option of `cloud need` it sets
     for (auto* e : { m_mbps, m_iops, m_block, m_commit })
         connect(e, &QLineEdit::textChanged, this, &AdvisorNeedForm::edited);
     connect(m_provider, &QComboBox::currentIndexChanged, this, &AdvisorNeedForm::edited);

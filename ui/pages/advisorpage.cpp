@@ -21,6 +21,7 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -44,6 +45,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     , m_compare(new ComparisonView(this))
     , m_catalogLabel(new QLabel(this))
     , m_seedCombo(new QComboBox(this))
+    , m_testCombo(new QComboBox(this))
     , m_debounce(new QTimer(this))
 {
     setObjectName(QStringLiteral("advisorPage"));
@@ -66,6 +68,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     auto* catalogBox = new QGroupBox(tr("Catalog"), this);
     auto* loadButton = new QPushButton(tr("Load newer catalog…"), catalogBox);
     loadButton->setObjectName(QStringLiteral("loadCatalogButton"));
+    loadButton->setProperty("cliOption", QStringLiteral("catalog"));
     auto* catalogLayout = new QVBoxLayout(catalogBox);
     catalogLayout->addWidget(m_catalogLabel);
     catalogLayout->addWidget(loadButton);
@@ -95,6 +98,16 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     auto* compareBox = new QGroupBox(tr("Measured vs listed"), this);
     auto* openButton = new QPushButton(tr("Open disk record…"), compareBox);
     openButton->setObjectName(QStringLiteral("openRecordButton"));
+    openButton->setProperty("cliOption", QStringLiteral("run"));
+    m_seedCombo->setProperty("cliOption", QStringLiteral("seed-example"));
+    m_testCombo->setObjectName(QStringLiteral("compareTestCombo"));
+    m_testCombo->setProperty("cliOption", QStringLiteral("test"));
+    m_testCombo->setToolTip(tr("The suite's sub-test a record is compared by (a suite record holds several)"));
+    m_testCombo->setEnabled(false);
+    connect(m_testCombo, &QComboBox::activated, this, [this] {
+        if (QString error; !m_recordPath.isEmpty() && !openRecord(m_recordPath, &error))
+            emit statusMessage(error);
+    });
     m_seedCombo->addItem(tr("The eDirectory article's cases: choose one…"), QString());
     for (const auto& c : SeedExample::cases())
         m_seedCombo->addItem(tr("Article: %1").arg(c.label), c.id);
@@ -113,6 +126,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
             emit saveRequested(rec);
     });
     bar->addWidget(openButton);
+    bar->addWidget(m_testCombo);
     bar->addWidget(m_seedCombo, 1);
     bar->addWidget(saveButton);
     auto* hint = new QLabel(tr("A record is compared with the disk, size and VM picked on the left."), compareBox);
@@ -259,17 +273,31 @@ bool AdvisorPage::openRecord(const QString& path, QString* error)
     }
     QString why;
     const auto rec = RunRecord::fromJsonBytes(f.readAll(), &why);
-    const auto m = rec ? measuredFromRecord(*rec, QString(), &why) : std::nullopt;
+    const QString test = path == m_recordPath ? m_testCombo->currentData().toString() : QString();
+    const auto m = rec ? measuredFromRecord(*rec, test, &why) : std::nullopt;
     if (!m) {
         *error = QFileInfo(path).fileName() + QStringLiteral(": ") + why;
         m_compare->clear(*error);
         return false;
     }
     m_measured = m;
+    m_recordPath = path;
+    fillTests(*rec, m->test);
     m_measuredSource = tr("disk record %1").arg(QFileInfo(path).fileName());
     m_seedCombo->setCurrentIndex(0);
     m_eval->setWorkload(m->queueDepth, m->blockKib); // emits changed() -> recompare
     return true;
+}
+
+// The record's sub-tests (a suite's parts; one for a single test), the one compared chosen.
+void AdvisorPage::fillTests(const RunRecord& record, const QString& current)
+{
+    const QSignalBlocker block(m_testCombo);
+    m_testCombo->clear();
+    for (const QString& t : testsOf(record))
+        m_testCombo->addItem(t, t);
+    m_testCombo->setCurrentIndex(std::max(0, m_testCombo->findData(current)));
+    m_testCombo->setEnabled(m_testCombo->count() > 1);
 }
 
 bool AdvisorPage::loadCatalogFile(const QString& path, QString* error)

@@ -66,6 +66,7 @@ private:
     void chooseCatalog();
     void chooseRecord();
     void recompare();
+    void fillTests(const RunRecord& record, const QString& current);
 
     CloudCatalog::Catalog m_catalog;
     AdvisorEvalForm* m_eval = nullptr;
@@ -75,6 +76,8 @@ private:
     ComparisonView* m_compare = nullptr;
     QLabel* m_catalogLabel = nullptr;
     QComboBox* m_seedCombo = nullptr;
+    QComboBox* m_testCombo = nullptr; // the sub-test of the record compared
+    QString m_recordPath; // the disk record compared, if any
     QTimer* m_debounce = nullptr;
     QSplitter* m_split = nullptr; // what do I need | measured vs listed
     QString m_needError;

@@ -21,6 +21,8 @@ CurveForm::CurveForm(QWidget* parent)
     , m_warmupEdit(new QLineEdit(QStringLiteral("5"), this))
     , m_restartCheck(new QCheckBox(tr("restart before each point"), this))
     , m_cacheEntriesEdit(new QLineEdit(this))
+    , m_entriesEdit(new QLineEdit(this))
+    , m_sandboxDirEdit(new QLineEdit(this))
     , m_errorLabel(new QLabel(this))
 {
     m_modeCombo->setObjectName(QStringLiteral("modeCombo"));
@@ -39,17 +41,27 @@ CurveForm::CurveForm(QWidget* parent)
     m_cacheEntriesEdit->setObjectName(QStringLiteral("cacheEntriesEdit"));
     m_cacheEntriesEdit->setPlaceholderText(tr("empty: from the monitor"));
     m_cacheEntriesEdit->setToolTip(tr("working-set: entries the server's cache holds"));
+    m_entriesEdit->setObjectName(QStringLiteral("entriesEdit"));
+    m_entriesEdit->setPlaceholderText(tr("empty: the keys of the filter's range"));
+    m_entriesEdit->setToolTip(tr("The entries coverage is a share of"));
+    m_sandboxDirEdit->setObjectName(QStringLiteral("sandboxDirEdit"));
+    m_sandboxDirEdit->setPlaceholderText(tr("empty: the sandbox serving the URI"));
+    m_sandboxDirEdit->setToolTip(tr("Restart: the DirBench 389-ds sandbox to restart"));
     m_errorLabel->setObjectName(QStringLiteral("curveErrorLabel"));
     m_errorLabel->setWordWrap(true);
     NoteStyle::applyError(m_errorLabel);
     m_errorLabel->hide();
     m_fields = { { QStringLiteral("mode"), m_modeCombo }, { QStringLiteral("points"), m_pointsEdit },
         { QStringLiteral("seconds-per-point"), m_secondsEdit }, { QStringLiteral("warmup"), m_warmupEdit },
-        { QStringLiteral("restart"), m_restartCheck }, { QStringLiteral("cache-entries"), m_cacheEntriesEdit } };
+        { QStringLiteral("restart"), m_restartCheck }, { QStringLiteral("cache-entries"), m_cacheEntriesEdit },
+        { QStringLiteral("entries"), m_entriesEdit }, { QStringLiteral("sandbox-dir"), m_sandboxDirEdit } };
+    for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
+        it.value()->setProperty("cliOption", it.key()); // each input names the option of `curve` it sets
 
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    for (const char* f : { "mode", "points", "seconds-per-point", "warmup", "cache-entries", "restart" })
+    for (const char* f :
+        { "mode", "points", "entries", "seconds-per-point", "warmup", "cache-entries", "restart", "sandbox-dir" })
         form->addRow(fieldLabel(QString::fromLatin1(f)), m_fields.value(QString::fromLatin1(f)));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -60,7 +72,9 @@ CurveForm::CurveForm(QWidget* parent)
         updateForMode();
         clearError();
     });
-    for (QLineEdit* e : { m_pointsEdit, m_secondsEdit, m_warmupEdit, m_cacheEntriesEdit })
+    connect(m_restartCheck, &QCheckBox::toggled, this, &CurveForm::updateForMode);
+    for (QLineEdit* e :
+        { m_pointsEdit, m_secondsEdit, m_warmupEdit, m_cacheEntriesEdit, m_entriesEdit, m_sandboxDirEdit })
         connect(e, &QLineEdit::textEdited, this, &CurveForm::clearError);
     updateForMode();
 }
@@ -71,7 +85,8 @@ QString CurveForm::fieldLabel(const QString& field)
         { QStringLiteral("points"), tr("Points (%)") },
         { QStringLiteral("seconds-per-point"), tr("Seconds per point") },
         { QStringLiteral("warmup"), tr("Warm-up (s)") }, { QStringLiteral("restart"), tr("Restart") },
-        { QStringLiteral("cache-entries"), tr("Cache entries") }, { QStringLiteral("ldap-load"), tr("LDAP load") } };
+        { QStringLiteral("cache-entries"), tr("Cache entries") }, { QStringLiteral("ldap-load"), tr("LDAP load") },
+        { QStringLiteral("entries"), tr("Entries") }, { QStringLiteral("sandbox-dir"), tr("Sandbox") } };
     return labels.value(field, field);
 }
 
@@ -82,6 +97,7 @@ void CurveForm::updateForMode()
         it.value()->setEnabled(m_enabled);
     m_restartCheck->setEnabled(m_enabled && sweep);
     m_cacheEntriesEdit->setEnabled(m_enabled && !sweep);
+    m_sandboxDirEdit->setEnabled(m_enabled && sweep && m_restartCheck->isChecked());
 }
 
 void CurveForm::setInputsEnabled(bool enabled)
@@ -110,6 +126,14 @@ ProbeError CurveForm::readSpec(CurveSpec* spec) const
         return ProbeError::invalid(QStringLiteral("warmup"), tr("\"%1\" is not a duration in seconds").arg(w));
     s.load.warmupSec = *warm;
     s.restart = s.mode == CurveSpec::Mode::CacheSweep && m_restartCheck->isChecked();
+    s.sandboxDir = s.restart ? m_sandboxDirEdit->text().trimmed() : QString();
+    s.entries = 0;
+    if (const QString n = m_entriesEdit->text().trimmed().remove(u','); !n.isEmpty()) {
+        bool ok = false;
+        s.entries = n.toLongLong(&ok);
+        if (!ok || s.entries < 1)
+            return ProbeError::invalid(QStringLiteral("entries"), tr("must be a whole number of entries > 0"));
+    }
     s.cacheEntries = 0;
     const QString ce = m_cacheEntriesEdit->text().trimmed().remove(u',');
     if (s.mode == CurveSpec::Mode::WorkingSet && !ce.isEmpty()) {

@@ -13,8 +13,8 @@ class QLineEdit;
 
 // The inputs of a coverage curve: mode (cache-sweep / working-set), the points in percent, seconds per point and
 // the warm-up, restart (cache-sweep on a sandbox) and the cache's entries (working-set). The search load itself
-// (connection, base, filter) is the LDAP page's. Field names are the CLI's: mode, points, seconds-per-point,
-// warmup, restart, cache-entries.
+// (connection, base, filter) is the LDAP page's. Field names are the CLI's (each input's property "cliOption"):
+// mode, points, entries, seconds-per-point, warmup, restart, sandbox-dir, cache-entries.
 class CurveForm final : public QWidget
 {
     Q_OBJECT
@@ -49,6 +49,8 @@ private:
     QLineEdit* m_warmupEdit = nullptr;
     QCheckBox* m_restartCheck = nullptr;
     QLineEdit* m_cacheEntriesEdit = nullptr;
+    QLineEdit* m_entriesEdit = nullptr;
+    QLineEdit* m_sandboxDirEdit = nullptr;
     QLabel* m_errorLabel = nullptr;
     QHash<QString, QWidget*> m_fields;
     QString m_errorField;

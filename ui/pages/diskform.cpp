@@ -1,6 +1,7 @@
 #include "ui/pages/diskform.h"
 
 #include "core/common/units.h"
+#include "core/disk/requirements.h"
 #include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
@@ -15,6 +16,8 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace {
 
@@ -41,6 +44,10 @@ DiskForm::DiskForm(QWidget* parent)
     , m_dataCombo(new QComboBox(this))
     , m_engineCombo(new QComboBox(this))
     , m_bufferedCheck(new QCheckBox(tr("through the page cache"), this))
+    , m_untilSteadyEdit(new QLineEdit(this))
+    , m_intervalEdit(new QLineEdit(this))
+    , m_commitAppendCheck(new QCheckBox(tr("append to an empty file"), this))
+    , m_requirementsCombo(new QComboBox(this))
     , m_errorLabel(new QLabel(this))
 {
     m_dirEdit->setObjectName(QStringLiteral("dirEdit"));
@@ -86,6 +93,8 @@ DiskForm::DiskForm(QWidget* parent)
     m_bufferedCheck->setObjectName(QStringLiteral("bufferedCheck"));
     m_bufferedCheck->setToolTip(tr("Buffered I/O instead of O_DIRECT: measures the cache as much as the disk"));
 
+    buildMoreFields();
+
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     m_errorLabel->setWordWrap(true);
     NoteStyle::applyError(m_errorLabel);
@@ -95,7 +104,12 @@ DiskForm::DiskForm(QWidget* parent)
         { QStringLiteral("block"), m_blockEdit }, { QStringLiteral("qd"), m_qdSpin },
         { QStringLiteral("duration"), m_durationEdit }, { QStringLiteral("repeat"), m_repeatSpin },
         { QStringLiteral("data"), m_dataCombo }, { QStringLiteral("engine"), m_engineCombo },
-        { QStringLiteral("buffered"), m_bufferedCheck } };
+        { QStringLiteral("buffered"), m_bufferedCheck }, { QStringLiteral("until-steady"), m_untilSteadyEdit },
+        { QStringLiteral("interval"), m_intervalEdit }, { QStringLiteral("commit-append"), m_commitAppendCheck },
+        { QStringLiteral("requirements"), m_requirementsCombo } };
+    for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
+        it.value()->setProperty("cliOption", it.key()); // each input names the option of `disk` it sets
+    m_profileCombo->setProperty("cliOption", QStringLiteral("profile"));
 
     auto* dirRow = new QHBoxLayout;
     dirRow->addWidget(m_dirEdit, 1);
@@ -105,7 +119,8 @@ DiskForm::DiskForm(QWidget* parent)
     form->addRow(fieldLabel(QStringLiteral("dir")), dirRow);
     form->addRow(tr("Profile"), m_profileCombo);
     form->addRow(QString(), m_profileDescription);
-    for (const char* f : { "size", "block", "qd", "duration", "repeat", "data", "engine", "buffered" })
+    for (const char* f : { "size", "block", "qd", "duration", "until-steady", "repeat", "data", "engine", "buffered",
+             "commit-append", "interval", "requirements" })
         form->addRow(fieldLabel(QString::fromLatin1(f)), fieldWidget(QString::fromLatin1(f)));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -117,7 +132,8 @@ DiskForm::DiskForm(QWidget* parent)
         updateForProfile();
         clearError();
     });
-    for (QLineEdit* e : { m_dirEdit, m_sizeEdit, m_blockEdit, m_durationEdit })
+    connect(m_untilSteadyEdit, &QLineEdit::textChanged, this, &DiskForm::updateForProfile);
+    for (QLineEdit* e : { m_dirEdit, m_sizeEdit, m_blockEdit, m_durationEdit, m_untilSteadyEdit, m_intervalEdit })
         connect(e, &QLineEdit::textEdited, this, [this] {
             clearError();
             emit edited();
@@ -130,20 +146,46 @@ DiskForm::DiskForm(QWidget* parent)
 
 QString DiskForm::fieldLabel(const QString& field)
 {
-    static const QHash<QString, QString> labels
-        = { { QStringLiteral("dir"), tr("Directory") }, { QStringLiteral("size"), tr("File size") },
-              { QStringLiteral("block"), tr("Block size") }, { QStringLiteral("qd"), tr("Queue depth") },
-              { QStringLiteral("duration"), tr("Duration") }, { QStringLiteral("repeat"), tr("Repeat") },
-              { QStringLiteral("data"), tr("Data") }, { QStringLiteral("engine"), tr("I/O engine") },
-              { QStringLiteral("buffered"), tr("Buffered") }, { QStringLiteral("interval"), tr("Interval") },
-              { QStringLiteral("profile"), tr("Profile") }, { QStringLiteral("ldap-load"), tr("LDAP load") } };
+    static const QHash<QString, QString> labels = { { QStringLiteral("dir"), tr("Directory") },
+        { QStringLiteral("size"), tr("File size") }, { QStringLiteral("block"), tr("Block size") },
+        { QStringLiteral("qd"), tr("Queue depth") }, { QStringLiteral("duration"), tr("Duration") },
+        { QStringLiteral("repeat"), tr("Repeat") }, { QStringLiteral("data"), tr("Data") },
+        { QStringLiteral("engine"), tr("I/O engine") }, { QStringLiteral("buffered"), tr("Buffered") },
+        { QStringLiteral("interval"), tr("Interval") }, { QStringLiteral("profile"), tr("Profile") },
+        { QStringLiteral("ldap-load"), tr("LDAP load") }, { QStringLiteral("until-steady"), tr("Until steady") },
+        { QStringLiteral("commit-append"), tr("Commit regime") },
+        { QStringLiteral("requirements"), tr("Judge against") }, { QStringLiteral("lead"), tr("Load lead") } };
     return labels.value(field, field);
 }
 
-// The profile table says which options a profile has no use for (the CLI refuses the same ones).
+// The profile table says which options a profile has no use for (the CLI refuses the same ones); the commit regime
+// is the commit profile's and the suite's, and a steady-state cap runs where a duration does.
 bool DiskForm::profileUses(DiskProfile profile, const QString& field)
 {
+    if (field == u"commit-append")
+        return profile == DiskProfile::Commit || profile == DiskProfile::Directory;
+    if (field == u"until-steady")
+        return profileUses(profile, QStringLiteral("duration"));
     return !DiskSpec::profileRefuses(profile).contains(field);
+}
+
+void DiskForm::buildMoreFields()
+{
+    m_untilSteadyEdit->setObjectName(QStringLiteral("untilSteadyEdit"));
+    m_untilSteadyEdit->setPlaceholderText(tr("off"));
+    m_untilSteadyEdit->setToolTip(tr("Run the sustained part until it is steady (5 s window) or this many seconds "
+                                     "pass (e.g. 300); replaces the duration. Empty: off"));
+    m_intervalEdit->setObjectName(QStringLiteral("intervalEdit"));
+    m_intervalEdit->setPlaceholderText(tr("default: 0.25 s"));
+    m_intervalEdit->setToolTip(tr("Seconds per interval sample of the live chart and the record"));
+    m_commitAppendCheck->setObjectName(QStringLiteral("commitAppendCheck"));
+    m_commitAppendCheck->setToolTip(tr("Commit: start on an empty file and append until it reaches the file size, "
+                                       "instead of overwriting a pre-written one"));
+    m_requirementsCombo->setObjectName(QStringLiteral("requirementsCombo"));
+    m_requirementsCombo->addItem(tr("all profiles that apply"), QString());
+    for (const RequirementProfile& r : Requirements::load())
+        m_requirementsCombo->addItem(r.name.isEmpty() ? r.id : r.name, r.id);
+    m_requirementsCombo->setToolTip(tr("The requirement profile the verdicts judge against"));
 }
 
 void DiskForm::updateForProfile()
@@ -164,6 +206,10 @@ void DiskForm::updateForProfile()
             : tr("default: one pass over the file"));
     for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
         it.value()->setEnabled(m_inputsEnabled && profileUses(p, it.key()));
+    const bool steady = !m_untilSteadyEdit->text().trimmed().isEmpty();
+    m_durationEdit->setEnabled(m_durationEdit->isEnabled() && !steady);
+    m_durationEdit->setToolTip(steady ? tr("Until steady replaces the duration")
+                                      : tr("Seconds to measure (30, 2.5, 500ms, 2m); 0 = one pass over the file"));
 }
 
 void DiskForm::setInputsEnabled(bool enabled)
@@ -194,7 +240,12 @@ ProbeError DiskForm::readSpec(DiskSpec* spec) const
     }
     if (uses("qd"))
         s.queueDepth = m_qdSpin->value();
-    if (uses("duration") && !m_durationEdit->text().trimmed().isEmpty()) {
+    if (uses("until-steady") && !m_untilSteadyEdit->text().trimmed().isEmpty()) {
+        const auto v = Units::parseSeconds(m_untilSteadyEdit->text());
+        if (!v || *v <= 0)
+            return unreadable(QStringLiteral("until-steady"), m_untilSteadyEdit->text(), tr("300 or 10m"));
+        s.untilSteadySec = *v;
+    } else if (uses("duration") && !m_durationEdit->text().trimmed().isEmpty()) {
         const auto v = Units::parseSeconds(m_durationEdit->text());
         if (!v)
             return unreadable(QStringLiteral("duration"), m_durationEdit->text(), tr("30, 2.5 or 500ms"));
@@ -206,6 +257,14 @@ ProbeError DiskForm::readSpec(DiskSpec* spec) const
         s.engine = IoEngineChoice(m_engineCombo->currentData().toInt());
     if (uses("buffered"))
         s.forceBuffered = m_bufferedCheck->isChecked();
+    if (uses("interval") && !m_intervalEdit->text().trimmed().isEmpty()) {
+        const auto v = Units::parseSeconds(m_intervalEdit->text());
+        if (!v || *v <= 0)
+            return unreadable(QStringLiteral("interval"), m_intervalEdit->text(), tr("0.25 or 1"));
+        s.intervalMs = int(std::lround(*v * 1000.0));
+    }
+    s.commitAppend = uses("commit-append") && m_commitAppendCheck->isChecked();
+    s.requirementProfile = m_requirementsCombo->currentData().toString();
     *spec = s;
     return {};
 }

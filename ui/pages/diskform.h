@@ -15,7 +15,8 @@ class QSpinBox;
 
 // The inputs of a disk test. It reads itself into a DiskSpec (fields the profile does not use are disabled and
 // left at their defaults) and shows an error next to the field it names. Field names are the CLI's option names
-// without dashes, as in ProbeError::field: dir, size, block, qd, duration, repeat, data, engine, buffered.
+// without dashes, as in ProbeError::field: dir, size, block, qd, duration, until-steady, repeat, data, engine,
+// buffered, commit-append, interval, requirements; each input names its option (property "cliOption").
 class DiskForm final : public QWidget
 {
     Q_OBJECT
@@ -58,6 +59,7 @@ signals:
 
 private:
     void browse();
+    void buildMoreFields();
     void updateForProfile();
     QWidget* fieldWidget(const QString& field) const { return m_fields.value(field); }
 
@@ -73,6 +75,10 @@ private:
     QComboBox* m_dataCombo = nullptr;
     QComboBox* m_engineCombo = nullptr;
     QCheckBox* m_bufferedCheck = nullptr;
+    QLineEdit* m_untilSteadyEdit = nullptr;
+    QLineEdit* m_intervalEdit = nullptr;
+    QCheckBox* m_commitAppendCheck = nullptr;
+    QComboBox* m_requirementsCombo = nullptr;
     QLabel* m_errorLabel = nullptr;
     QHash<QString, QWidget*> m_fields;
     QString m_errorField;

@@ -24,6 +24,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -47,7 +48,9 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     , m_cancelButton(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
     , m_metricCombo(new QComboBox(this))
-    , m_underLoadCheck(new QCheckBox(tr("Under LDAP load"), this))
+    , m_underLoadRow(new QWidget(this))
+    , m_underLoadCheck(new QCheckBox(tr("Under LDAP load"), m_underLoadRow))
+    , m_leadSpin(new QDoubleSpinBox(m_underLoadRow))
     , m_chart(new LiveChartView(this))
     , m_ldapView(new DiskLdapView(this))
     , m_devices(new DiskDeviceView(this))
@@ -79,6 +82,16 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     m_underLoadCheck->setToolTip(tr("Run the test alone, then again while the LDAP page's load runs against its "
                                     "server, and compare"));
     m_underLoadCheck->setEnabled(false); // until a provider is set
+    m_underLoadCheck->setProperty("cliOption", QStringLiteral("under-load"));
+    m_leadSpin->setObjectName(QStringLiteral("leadSpin"));
+    m_leadSpin->setProperty("cliOption", QStringLiteral("lead"));
+    m_leadSpin->setRange(0, 600);
+    m_leadSpin->setDecimals(1);
+    m_leadSpin->setValue(DiskUnderLoadSpec().leadSeconds);
+    m_leadSpin->setPrefix(tr("load first for "));
+    m_leadSpin->setSuffix(tr(" s"));
+    m_leadSpin->setToolTip(tr("Seconds of LDAP load before the loaded disk test starts"));
+    m_leadSpin->setEnabled(false);
     m_ldapView->setObjectName(QStringLiteral("diskLdapView"));
     m_ldapView->hide();
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
@@ -99,7 +112,11 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     auto* formBox = new QGroupBox(tr("Test"), this);
     auto* formLayout = new QVBoxLayout(formBox);
     formLayout->addWidget(m_form);
-    formLayout->addWidget(m_underLoadCheck);
+    auto* underLoadLayout = new QHBoxLayout(m_underLoadRow);
+    underLoadLayout->setContentsMargins(0, 0, 0, 0);
+    underLoadLayout->addWidget(m_underLoadCheck);
+    underLoadLayout->addWidget(m_leadSpin, 1);
+    formLayout->addWidget(m_underLoadRow);
     m_savedInputs = new SavedRunInputs(this);
     m_savedInputs->hide();
     formLayout->addWidget(m_savedInputs);
@@ -164,6 +181,8 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     connect(m_startButton, &QPushButton::clicked, this, &DiskPage::start);
     addRunButtons({ m_startButton }, m_cancelButton);
     connect(m_underLoadCheck, &QCheckBox::toggled, m_form, &DiskForm::clearError);
+    connect(m_underLoadCheck, &QCheckBox::toggled, this,
+        [this] { m_leadSpin->setEnabled(underLdapLoad() && !isRunning()); });
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this,
         [this] { setMetric(Metric(m_metricCombo->currentData().toInt())); });
     connect(m_runner, &ProbeRunner::progressChanged, this, &DiskPage::onProgress);
@@ -243,6 +262,7 @@ std::optional<DiskUnderLoadSpec> DiskPage::underLoadSpec(const DiskSpec& spec)
     DiskUnderLoadSpec u;
     u.disk = spec;
     u.load = *load;
+    u.leadSeconds = m_leadSpin->value();
     return u;
 }
 
@@ -496,7 +516,7 @@ bool DiskPage::showRecord(const RunRecord& record, QString* error)
     m_progress->setFormat(tr("saved run"));
     // The run's own inputs, read-only, where the form (the user's current settings) was.
     showSavedInputs(m_savedInputs, m_form, record);
-    m_underLoadCheck->hide();
+    m_underLoadRow->hide();
     return true;
 }
 
@@ -504,7 +524,7 @@ void DiskPage::closeSaved()
 {
     if (!hideSavedInputs(m_savedInputs, m_form))
         return;
-    m_underLoadCheck->show();
+    m_underLoadRow->show();
     resetResults();
     m_progress->setFormat(tr("idle"));
 }
@@ -530,6 +550,7 @@ void DiskPage::setRunning(bool running)
 {
     m_form->setInputsEnabled(!running);
     m_underLoadCheck->setEnabled(!running && bool(m_ldapProvider));
+    m_leadSpin->setEnabled(!running && underLdapLoad());
     runStateChanged();
 }
 

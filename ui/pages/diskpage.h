@@ -22,6 +22,7 @@ class DiskResultModel;
 class DiskSteadyLabel;
 class LiveChartView;
 class QCheckBox;
+class QDoubleSpinBox;
 class SavedRunInputs;
 class StaleNote;
 class QComboBox;
@@ -143,7 +144,9 @@ private:
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
     QComboBox* m_metricCombo = nullptr;
+    QWidget* m_underLoadRow = nullptr; // the check and the lead
     QCheckBox* m_underLoadCheck = nullptr;
+    QDoubleSpinBox* m_leadSpin = nullptr;
     LiveChartView* m_chart = nullptr;
     DiskLdapView* m_ldapView = nullptr;
     SavedRunInputs* m_savedInputs = nullptr;

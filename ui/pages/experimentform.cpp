@@ -26,6 +26,9 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_seconds->setDecimals(1);
     m_seconds->setValue(10);
     m_seconds->setSuffix(tr(" s"));
+    m_seconds->setProperty("cliOption", QStringLiteral("seconds-per-point"));
+    m_restart->setProperty("cliOption", QStringLiteral("restart"));
+    m_startTls->setProperty("cliOption", QStringLiteral("tls-starttls"));
     form->addRow(tr("Seconds per point"), m_seconds);
     form->addRow(tr("Client threads (Table 2)"),
         addEdit(QStringLiteral("points"), QStringLiteral("1,2,4,8,16,32"), tr("client threads of each point")));
@@ -66,6 +69,7 @@ QLineEdit* ExperimentForm::addEdit(const QString& field, const QString& placehol
     e->setObjectName(field + QStringLiteral("Edit"));
     e->setPlaceholderText(placeholder);
     e->setToolTip(tip);
+    e->setProperty("cliOption", field == u"entries" ? QStringLiteral("points") : field); // dbsize: --points entries
     m_edits.insert(field, e);
     connect(e, &QLineEdit::textEdited, this, &ExperimentForm::clearError);
     return e;

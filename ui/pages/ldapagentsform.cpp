@@ -5,6 +5,7 @@
 #include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHeaderView>
@@ -45,6 +46,8 @@ LdapAgentsForm::LdapAgentsForm(QWidget* parent)
     , m_checkButton(new QPushButton(tr("Check agents"), this))
     , m_checkTable(new QTableWidget(0, 6, this))
     , m_errorLabel(new QLabel(this))
+    , m_lossCombo(new QComboBox(this))
+    , m_clockSkewCheck(new QCheckBox(tr("allow"), this))
 {
     m_sourceCombo->setObjectName(QStringLiteral("loadSourceCombo"));
     m_sourceCombo->addItems({ tr("this machine"), tr("these hosts"), tr("both") });
@@ -83,10 +86,21 @@ LdapAgentsForm::LdapAgentsForm(QWidget* parent)
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     form->addRow(tr("Generate load from"), m_sourceCombo);
+    m_clockSkewCheck->setObjectName(QStringLiteral("allowClockSkewCheck"));
+    m_clockSkewCheck->setToolTip(tr("Start even when an agent's clock is off by more than a tenth of the interval "
+                                    "(its intervals then line up less well with the others')"));
+    m_lossCombo->setObjectName(QStringLiteral("onAgentLossCombo"));
+    m_lossCombo->addItem(tr("stop the run (failed)"), QStringLiteral("fail"));
+    m_lossCombo->addItem(tr("the others go on"), QStringLiteral("continue"));
+    m_lossCombo->setToolTip(tr("When an agent is lost during the run"));
     m_fields = { { QStringLiteral("agents"), m_hostsEdit }, { QStringLiteral("ssh-option"), m_sshEdit },
-        { QStringLiteral("agent-command"), m_commandEdit } };
-    for (const QString& f : { QStringLiteral("agents"), QStringLiteral("ssh-option"), QStringLiteral("agent-command") })
+        { QStringLiteral("agent-command"), m_commandEdit }, { QStringLiteral("on-agent-loss"), m_lossCombo },
+        { QStringLiteral("allow-clock-skew"), m_clockSkewCheck } };
+    for (const QString& f : { QStringLiteral("agents"), QStringLiteral("ssh-option"), QStringLiteral("agent-command"),
+             QStringLiteral("on-agent-loss"), QStringLiteral("allow-clock-skew") }) {
+        m_fields.value(f)->setProperty("cliOption", f); // each input names the option of `ldap --agents` it sets
         form->addRow(fieldLabel(f), m_fields.value(f));
+    }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
@@ -145,6 +159,8 @@ ProbeError LdapAgentsForm::readSettings(Agents::CoordinatorSpec* spec) const
     spec->agentCommand = m_commandEdit->text().trimmed();
     if (spec->agentCommand.isEmpty())
         return ProbeError::invalid(QStringLiteral("agent-command"), tr("required, e.g. dirbench-cli"));
+    spec->continueOnLoss = m_lossCombo->currentData().toString() == u"continue";
+    spec->allowClockSkew = m_clockSkewCheck->isChecked();
     spec->printAgentStderr = false; // no terminal behind a window: an agent's failure is in the record
     spec->publishAgentStates = true;
     return {};
@@ -238,7 +254,11 @@ bool LdapAgentsForm::ownsField(const QString& field)
 
 QString LdapAgentsForm::fieldLabel(const QString& field)
 {
-    return field == u"agents" ? tr("Hosts") : field == u"ssh-option" ? tr("ssh options") : tr("Agent command");
+    static const QHash<QString, QString> labels { { QStringLiteral("agents"), tr("Hosts") },
+        { QStringLiteral("ssh-option"), tr("ssh options") }, { QStringLiteral("agent-command"), tr("Agent command") },
+        { QStringLiteral("on-agent-loss"), tr("An agent lost") },
+        { QStringLiteral("allow-clock-skew"), tr("Clock skew") } };
+    return labels.value(field, field);
 }
 
 void LdapAgentsForm::showError(const ProbeError& error)

@@ -9,6 +9,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -19,7 +20,9 @@ class QTableWidget;
 // Where the LDAP page's load comes from: this machine, these hosts (agents, as `dirbench-cli ldap --agents`) or
 // both; the hosts one a line (the items of --agents: host names as in ~/.ssh/config, local:N, @FILE,
 // ansible:INVENTORY:GROUP, this), ssh options, the agent command, and "Check agents" (`dirbench-cli agents
-// check`, off the GUI thread) with a row per host. Field names: agents, ssh-option, agent-command.
+// check`, off the GUI thread) with a row per host; what a lost agent does and whether a clock skew may start.
+// Field names (the options, property "cliOption"): agents, ssh-option, agent-command, on-agent-loss,
+// allow-clock-skew.
 class LdapAgentsForm final : public QWidget
 {
     Q_OBJECT
@@ -75,6 +78,8 @@ private:
     QPushButton* m_checkButton;
     QTableWidget* m_checkTable;
     QLabel* m_errorLabel;
+    QComboBox* m_lossCombo;
+    QCheckBox* m_clockSkewCheck;
     QHash<QString, QWidget*> m_fields;
     QString m_errorField;
     bool m_inputsEnabled = true;

@@ -2,6 +2,7 @@
 
 #include "core/sandbox/sandboxinfo.h"
 #include "ui/widgets/formerror.h"
+#include "ui/widgets/loadlimitsbox.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -47,6 +48,7 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     , m_modeCombo(new QComboBox(this))
     , m_accessCombo(new QComboBox(this))
     , m_rateSpin(new QDoubleSpinBox(this))
+    , m_limits(new LoadLimitsBox(LoadLimitsBox::Histograms::Offered, this))
     , m_errorLabel(new QLabel(this))
 {
     const LdapLoadSpec defaults;
@@ -61,6 +63,7 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     m_opCombo->setItemData(4, tr("adds entries under the parent DN and deletes them again"), Qt::ToolTipRole);
     form->addRow(tr("Operation"), m_opCombo);
     auto row = [&](const QString& field, QWidget* w) {
+        w->setProperty("cliOption", field); // the field names the command-line option it sets
         m_fields.insert(field, w);
         form->addRow(fieldLabel(field), w);
     };
@@ -144,8 +147,12 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
+    layout->addWidget(m_limits);
     layout->addWidget(m_errorLabel);
 
+    connect(m_limits, &LoadLimitsBox::edited, this, &LdapLoadForm::clearError);
+    connect(m_edits.value(QStringLiteral("ramp")), &QLineEdit::textChanged, this, &LdapLoadForm::updateForOperation);
+    connect(m_rateSpin, &QDoubleSpinBox::valueChanged, this, &LdapLoadForm::updateForOperation);
     connect(m_opCombo, &QComboBox::currentIndexChanged, this, [this] {
         updateForOperation();
         clearError();
@@ -208,6 +215,8 @@ QString LdapLoadForm::fieldLabel(const QString& field)
         { QStringLiteral("ramp"), tr("Ramp") }, { QStringLiteral("warmup"), tr("Warm-up") },
         { QStringLiteral("duration"), tr("Duration") }, { QStringLiteral("interval"), tr("Interval") },
         { QStringLiteral("fail-after"), tr("Fail after") }, { QStringLiteral("server-log"), tr("Server access log") } };
+    if (LoadLimitsBox::ownsField(field))
+        return LoadLimitsBox::fieldLabel(field);
     return labels.value(field, field);
 }
 
@@ -236,6 +245,9 @@ void LdapLoadForm::updateForOperation()
     for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
         it.value()->setEnabled(m_inputsEnabled && uses(it.key()));
     m_opCombo->setEnabled(m_inputsEnabled);
+    m_limits->setInputsEnabled(m_inputsEnabled);
+    m_limits->setApplicable(
+        uses(QStringLiteral("filter")), m_rateSpin->value() > 0 || !text(QStringLiteral("ramp")).isEmpty());
 }
 
 ProbeError LdapLoadForm::readSpec(LdapLoadSpec* spec) const
@@ -285,6 +297,8 @@ ProbeError LdapLoadForm::readSpec(LdapLoadSpec* spec) const
     s.durationSec = m_seconds.value(QStringLiteral("duration"))->value();
     s.intervalSec = m_seconds.value(QStringLiteral("interval"))->value();
     s.failAfterSec = m_seconds.value(QStringLiteral("fail-after"))->value();
+    if (ProbeError e; !m_limits->writeTo(&s, &e))
+        return e;
     *spec = s;
     return {};
 }
@@ -343,19 +357,25 @@ void LdapLoadForm::setBindNewConnection(bool newConnection)
 void LdapLoadForm::showError(const ProbeError& error)
 {
     clearError();
-    m_errorField = m_fields.contains(error.field) ? error.field : QString();
+    m_errorField = fieldWidget(error.field) ? error.field : QString();
     m_errorLabel->setText(FormError::text(error, &LdapLoadForm::fieldLabel, true));
     m_errorLabel->show();
-    if (QWidget* w = m_fields.value(m_errorField)) {
+    if (QWidget* w = fieldWidget(m_errorField)) {
         w->setStyleSheet(NoteStyle::errorFieldSheet());
         w->setToolTip(m_errorLabel->text());
         w->setFocus();
     }
 }
 
+QWidget* LdapLoadForm::fieldWidget(const QString& field) const
+{
+    QWidget* w = m_fields.value(field);
+    return w ? w : m_limits->field(field);
+}
+
 void LdapLoadForm::clearError()
 {
-    if (QWidget* w = m_fields.value(m_errorField))
+    if (QWidget* w = fieldWidget(m_errorField))
         w->setStyleSheet(QString());
     m_errorField.clear();
     m_errorLabel->clear();

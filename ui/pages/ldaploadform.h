@@ -11,13 +11,16 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
+class LoadLimitsBox;
 
 // What an LDAP load does: the operation (or a mix), its templates, the access distribution, the concurrency, the
 // rate and the timing. It reads itself into an LdapLoadSpec (fields the operation does not use are left at their
 // defaults and disabled) and shows an error next to the field it names. Field names are the CLI's option names,
 // as CompiledLoad::compile names them: mix, base, scope, filter, attrs, dn, attr, value, mode, parent, access,
 // threads, connections, outstanding, rate, ramp, warmup, duration, interval, fail-after; and server-log (the
-// target's access log, read after the load: not part of the spec, see LdapPage).
+// target's access log, read after the load: not part of the spec, see LdapPage). Under "Advanced" (LoadLimitsBox):
+// size-limit, ok-codes, max-errors, coalesce-reads, no-server-counters, interval-histograms. Each input names the
+// option it sets (property "cliOption").
 class LdapLoadForm final : public QWidget
 {
     Q_OBJECT
@@ -56,12 +59,14 @@ private:
     QDoubleSpinBox* addSeconds(const QString& field, const QString& objectName, double min, double max);
     QSpinBox* addCount(const QString& field, const QString& objectName, int value);
     void updateForOperation();
+    QWidget* fieldWidget(const QString& field) const; // the form's or the Advanced box's
 
     QComboBox* m_opCombo = nullptr;
     QComboBox* m_scopeCombo = nullptr;
     QComboBox* m_modeCombo = nullptr;
     QComboBox* m_accessCombo = nullptr;
     QDoubleSpinBox* m_rateSpin = nullptr;
+    LoadLimitsBox* m_limits = nullptr;
     QLabel* m_errorLabel = nullptr;
     QHash<QString, QLineEdit*> m_edits;
     QHash<QString, QDoubleSpinBox*> m_seconds;

@@ -2,11 +2,13 @@
 
 #include "core/common/units.h"
 #include "core/sizing/recommendation.h"
+#include "core/sizing/sizingoptions.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -80,6 +82,11 @@ SizingForm::SizingForm(QWidget* parent)
             emit edited();
         });
     }
+    form->addRow(buildAdvanced());
+    for (auto it = m_edits.cbegin(); it != m_edits.cend(); ++it)
+        it.value()->setProperty("cliOption", it.key()); // each input names the option of `sizing` it sets
+    m_serverCombo->setProperty("cliOption", QStringLiteral("server"));
+    m_ldifButton->setProperty("cliOption", QStringLiteral("ldif"));
     m_ldifButton->setObjectName(QStringLiteral("ldifButton"));
     m_ldifButton->setToolTip(tr("Reads the file in the background: entry count, entry sizes, attribute frequency"));
     m_ldifLabel->setObjectName(QStringLiteral("ldifLabel"));
@@ -108,6 +115,35 @@ SizingForm::SizingForm(QWidget* parent)
     updateForServer();
 }
 
+// The inputs users tune less often, each with the CLI's help as its tooltip: the other numbers of the calculators,
+// and the back end and instance the 389 commands name.
+QGroupBox* SizingForm::buildAdvanced()
+{
+    auto* box = new QGroupBox(tr("Advanced"), this);
+    box->setObjectName(QStringLiteral("sizingAdvanced"));
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    const auto add = [&](const QString& name, const QString& tip) {
+        auto* e = new QLineEdit(box);
+        e->setObjectName(name + QStringLiteral("Edit"));
+        e->setPlaceholderText(tr("default"));
+        e->setToolTip(tip);
+        m_edits.insert(name, e);
+        m_advanced << name;
+        form->addRow(fieldLabel(name), e);
+        connect(e, &QLineEdit::textEdited, this, [this] {
+            clearError();
+            emit edited();
+        });
+    };
+    for (const SizingOptions::NumberOption& o : SizingOptions::numbers())
+        if (!m_edits.contains(o.name))
+            add(o.name, o.help);
+    add(QStringLiteral("backend"), tr("389: the back end's name in the commands (default userRoot)"));
+    add(QStringLiteral("instance"), tr("389: dsconf's instance name or URL in the commands (default INSTANCE)"));
+    return box;
+}
+
 QString SizingForm::fieldLabel(const QString& field)
 {
     static const QHash<QString, QString> labels = { { QStringLiteral("threads"), tr("Worker threads") },
@@ -117,21 +153,21 @@ QString SizingForm::fieldLabel(const QString& field)
         { QStringLiteral("entry-cache-bytes-per-entry"), tr("Bytes per entry") },
         { QStringLiteral("db-size-mb"), tr("DB files (MB)") }, { QStringLiteral("users"), tr("Users") },
         { QStringLiteral("cpus"), tr("CPUs") }, { QStringLiteral("ldif"), tr("Measure from an LDIF file…") },
-        { QStringLiteral("server"), tr("Server") } };
+        { QStringLiteral("server"), tr("Server") }, { QStringLiteral("ram-mb"), tr("RAM (MB)") },
+        { QStringLiteral("entry-factor"), tr("Entry cache factor") },
+        { QStringLiteral("ldif-cache-factor"), tr("LDIF cache factor") },
+        { QStringLiteral("backends"), tr("Back ends") }, { QStringLiteral("autosize"), tr("Autosize (% of RAM)") },
+        { QStringLiteral("autosize-split"), tr("Autosize split (% DB cache)") },
+        { QStringLiteral("ram-available-mb"), tr("Available RAM (MB)") }, { QStringLiteral("growth"), tr("Growth") },
+        { QStringLiteral("safety"), tr("Safety margin") }, { QStringLiteral("os-reserve-mb"), tr("OS reserve (MB)") },
+        { QStringLiteral("os-mb"), tr("OS RAM (MB)") }, { QStringLiteral("sysvol-mb"), tr("SYSVOL (MB)") },
+        { QStringLiteral("backend"), tr("Back end") }, { QStringLiteral("instance"), tr("Instance") } };
     return labels.value(field, field);
 }
 
 bool SizingForm::serverUses(SizingServer server, const QString& field)
 {
-    if (field == u"dbcache-mb" || field == u"entry-cache-mb" || field == u"import-cache-mb")
-        return server == SizingServer::Ds389;
-    if (field == u"users")
-        return server == SizingServer::ActiveDirectory;
-    if (field == u"cpus")
-        return server == SizingServer::Ds389;
-    if (field == u"threads")
-        return server == SizingServer::Ds389 || server == SizingServer::OpenLdap;
-    return true;
+    return SizingOptions::inputsOf(server).contains(field);
 }
 
 void SizingForm::updateForServer()
@@ -225,9 +261,30 @@ ProbeError SizingForm::readInput(SizingInput* in) const
         const bool fromLdif = name == u"entries" && m_ldif && s.entries == m_ldif->entries;
         s.origin.insert(QString::fromLatin1(f.key), fromLdif ? QStringLiteral("ldif") : QStringLiteral("typed"));
     }
+    if (const ProbeError e = readAdvanced(&s); e.isError())
+        return e;
     if (m_ldif)
         s.applyLdif(*m_ldif);
     *in = s;
+    return {};
+}
+
+ProbeError SizingForm::readAdvanced(SizingInput* in) const
+{
+    for (const QString& name : m_advanced) {
+        const QLineEdit* e = m_edits.value(name);
+        const QString text = e->text().trimmed();
+        if (!e->isEnabled() || text.isEmpty())
+            continue;
+        if (name == u"backend")
+            in->backendName = text;
+        else if (name == u"instance")
+            in->instance = text;
+        else if (const auto v = readNumber(text); !v)
+            return ProbeError::invalid(name, tr("\"%1\" is not a number").arg(text));
+        else if (const ProbeError err = SizingOptions::setNumber(in, name, *v); err.isError())
+            return err;
+    }
     return {};
 }
 

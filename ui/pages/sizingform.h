@@ -11,6 +11,7 @@
 #include <optional>
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -19,7 +20,9 @@ class QPushButton;
 // derive it". It reads itself into a SizingInput with each value's origin ("typed", or "ldif" for the entry count an
 // LDIF measure filled in) and shows an error next to the field it names, in the form's words (the field's label).
 // Field ids are the CLI's option names without dashes (SizingInput::validate): threads, cpus, dbcache-mb,
-// entry-cache-mb, import-cache-mb, entries, entry-cache-bytes-per-entry, db-size-mb, users.
+// entry-cache-mb, import-cache-mb, entries, entry-cache-bytes-per-entry, db-size-mb, users; under "Advanced" the
+// calculators' other inputs (SizingOptions::numbers, backend, instance). Each input names its option ("cliOption");
+// an input the server kind's calculator does not read is disabled.
 class SizingForm final : public QWidget
 {
     Q_OBJECT
@@ -64,9 +67,12 @@ signals:
 
 private:
     void updateForServer();
+    QGroupBox* buildAdvanced();
+    ProbeError readAdvanced(SizingInput* in) const;
 
     QComboBox* m_serverCombo = nullptr;
     QHash<QString, QLineEdit*> m_edits;
+    QStringList m_advanced; // the Advanced box's inputs, in order
     QPushButton* m_ldifButton = nullptr;
     QLabel* m_ldifLabel = nullptr;
     QLabel* m_errorLabel = nullptr;
