@@ -4,11 +4,21 @@
 // option of a walked command without a field fails this test.
 #include "core/run/proberunner.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/advisorevalform.h"
+#include "ui/pages/curveform.h"
+#include "ui/pages/diskform.h"
+#include "ui/pages/ldaploadform.h"
 #include "ui/pages/replaypage.h"
 #include "ui/pages/replicationpage.h"
+#include "ui/pages/sizingform.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QTest>
 
 namespace {
@@ -76,7 +86,141 @@ class TestOptionsWalk : public QObject
 private slots:
     void everyOptionHasAFieldOrAReason_data();
     void everyOptionHasAFieldOrAReason();
+    void ldapAdvancedReachesTheSpec();
+    void diskFieldsReachTheSpec();
+    void sizingAdvancedReachesTheInput();
+    void curveAndCloudFieldsReachTheirSpecs();
 };
+
+namespace {
+
+template <typename W> W* optionField(const QWidget* form, const char* option)
+{
+    const QList<W*> all = form->findChildren<W*>();
+    for (W* w : all)
+        if (w->property("cliOption").toString() == QLatin1String(option))
+            return w;
+    return nullptr;
+}
+
+} // namespace
+
+void TestOptionsWalk::ldapAdvancedReachesTheSpec()
+{
+    LdapLoadForm form;
+    form.setOperation(QStringLiteral("search"));
+    auto* codes = optionField<QLineEdit>(&form, "ok-codes");
+    auto* sizeLimit = optionField<QSpinBox>(&form, "size-limit");
+    auto* maxErrors = optionField<QSpinBox>(&form, "max-errors");
+    auto* coalesce = optionField<QCheckBox>(&form, "coalesce-reads");
+    auto* counters = optionField<QCheckBox>(&form, "no-server-counters");
+    auto* histograms = optionField<QCheckBox>(&form, "interval-histograms");
+    QVERIFY(codes && sizeLimit && maxErrors && coalesce && counters && histograms);
+    codes->setText(QStringLiteral("0,32"));
+    sizeLimit->setValue(5);
+    maxErrors->setValue(100);
+    coalesce->setChecked(true);
+    counters->setChecked(false);
+    histograms->setChecked(true);
+    LdapLoadSpec spec;
+    QVERIFY(!form.readSpec(&spec).isError());
+    QCOMPARE(spec.okCodes, (QList<int> { 0, 32 }));
+    QCOMPARE(spec.sizeLimit, 5);
+    QCOMPARE(spec.maxErrors, 100);
+    QVERIFY(spec.coalesceReads);
+    QVERIFY(!spec.readServerCounters);
+    QVERIFY(spec.intervalHistograms);
+    // A rate makes the loop open: coalesced reads no longer apply, and say why.
+    form.setNumber(QStringLiteral("rate"), 500);
+    QVERIFY(!coalesce->isEnabled());
+    QVERIFY2(coalesce->toolTip().contains(QStringLiteral("Closed loop")), qPrintable(coalesce->toolTip()));
+    QVERIFY(!form.readSpec(&spec).isError());
+    QVERIFY(!spec.coalesceReads);
+    // A bind load has no search: no size limit.
+    form.setOperation(QStringLiteral("bind"));
+    QVERIFY(!sizeLimit->isEnabled());
+    codes->setText(QStringLiteral("0,x"));
+    const ProbeError e = form.readSpec(&spec);
+    QCOMPARE(e.field, QStringLiteral("ok-codes"));
+    form.showError(e);
+    QCOMPARE(form.errorField(), QStringLiteral("ok-codes"));
+    QVERIFY2(form.errorText().startsWith(QStringLiteral("Success codes")), qPrintable(form.errorText()));
+}
+
+void TestOptionsWalk::diskFieldsReachTheSpec()
+{
+    DiskForm form;
+    form.setDirectory(QStringLiteral("/tmp"));
+    auto* steady = optionField<QLineEdit>(&form, "until-steady");
+    auto* duration = optionField<QLineEdit>(&form, "duration");
+    auto* interval = optionField<QLineEdit>(&form, "interval");
+    auto* append = optionField<QCheckBox>(&form, "commit-append");
+    QVERIFY(steady && duration && interval && append);
+    form.setProfile(DiskProfile::SeqWrite);
+    QVERIFY(!append->isEnabled()); // the commit regime is the commit profile's
+    QVERIFY(duration->isEnabled());
+    steady->setText(QStringLiteral("300"));
+    QVERIFY(!duration->isEnabled()); // until steady replaces the duration
+    interval->setText(QStringLiteral("0.5"));
+    DiskSpec spec;
+    QVERIFY(!form.readSpec(&spec).isError());
+    QCOMPARE(spec.untilSteadySec, 300.0);
+    QCOMPARE(spec.intervalMs, 500);
+    form.setProfile(DiskProfile::Commit);
+    QVERIFY(append->isEnabled());
+    append->setChecked(true);
+    QVERIFY(!form.readSpec(&spec).isError());
+    QVERIFY(spec.commitAppend);
+    steady->setText(QStringLiteral("soon"));
+    QCOMPARE(form.readSpec(&spec).field, QStringLiteral("until-steady"));
+}
+
+void TestOptionsWalk::sizingAdvancedReachesTheInput()
+{
+    SizingForm form;
+    form.setServer(SizingServer::Ds389);
+    auto* factor = optionField<QLineEdit>(&form, "entry-factor");
+    auto* backend = optionField<QLineEdit>(&form, "backend");
+    auto* growth = optionField<QLineEdit>(&form, "growth");
+    QVERIFY(factor && backend && growth);
+    QVERIFY(!growth->isEnabled()); // OpenLDAP's input: 389's calculator does not read it
+    factor->setText(QStringLiteral("2"));
+    backend->setText(QStringLiteral("example"));
+    SizingInput in;
+    QVERIFY(!form.readInput(&in).isError());
+    QCOMPARE(in.entryFactor, 2.0);
+    QCOMPARE(in.backendName, QStringLiteral("example"));
+    QCOMPARE(in.originOf(QStringLiteral("entry_factor")), QStringLiteral("typed"));
+    factor->setText(QStringLiteral("two"));
+    QCOMPARE(form.readInput(&in).field, QStringLiteral("entry-factor"));
+    form.setServer(SizingServer::OpenLdap);
+    QVERIFY(growth->isEnabled());
+    QVERIFY(!factor->isEnabled());
+}
+
+void TestOptionsWalk::curveAndCloudFieldsReachTheirSpecs()
+{
+    CurveForm curve;
+    auto* entries = optionField<QLineEdit>(&curve, "entries");
+    QVERIFY(entries);
+    entries->setText(QStringLiteral("5,000"));
+    CurveSpec spec;
+    QVERIFY(!curve.readSpec(&spec).isError());
+    QCOMPARE(spec.entries, qint64(5000));
+    entries->setText(QStringLiteral("-1"));
+    QCOMPARE(curve.readSpec(&spec).field, QStringLiteral("entries"));
+
+    const CloudCatalog::Catalog catalog = CloudCatalog::Catalog::load();
+    AdvisorEvalForm eval;
+    eval.setCatalog(&catalog);
+    auto* access = optionField<QComboBox>(&eval, "access");
+    auto* latency = optionField<QDoubleSpinBox>(&eval, "latency-ms");
+    QVERIFY(access && latency);
+    access->setCurrentIndex(access->findText(QStringLiteral("read")));
+    latency->setValue(2.5);
+    QCOMPARE(eval.workload().access, CloudCatalog::Access::Read);
+    QCOMPARE(eval.workload().latencyMs.value_or(0), 2.5);
+}
 
 void TestOptionsWalk::everyOptionHasAFieldOrAReason_data()
 {
