@@ -182,6 +182,9 @@ void DiskForm::buildMoreFields()
     m_commitAppendCheck->setToolTip(tr("Commit: start on an empty file and append until it reaches the file size, "
                                        "instead of overwriting a pre-written one"));
     m_requirementsCombo->setObjectName(QStringLiteral("requirementsCombo"));
+    // Profile names are long: the combo must not set the form's width (the window fits a laptop).
+    m_requirementsCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_requirementsCombo->setMinimumContentsLength(12);
     m_requirementsCombo->addItem(tr("all profiles that apply"), QString());
     for (const RequirementProfile& r : Requirements::load())
         m_requirementsCombo->addItem(r.name.isEmpty() ? r.id : r.name, r.id);
