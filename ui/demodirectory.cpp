@@ -12,10 +12,13 @@
 #include <QMutex>
 #include <QMutexLocker>
 
+#include <utility>
+
 struct DemoDirectory::Shared
 {
     QMutex mutex;
     std::optional<SandboxInfo> info; // set by the start job as soon as slapd runs; cleared once stopped
+    QStringList orphansStopped; // the demo directories of gone DirBench processes the orphans job stopped
 };
 
 namespace {
@@ -118,11 +121,13 @@ void DemoDirectory::stopOrphans(const QString& parentDir)
 {
     if (m_orphansRunId != 0)
         return;
-    m_orphansRunId = m_runner->start([parentDir](RunContext&) {
+    std::shared_ptr<Shared> shared = m_shared;
+    m_orphansRunId = m_runner->start([shared, parentDir](RunContext&) {
         RunRecord r = sandboxRecord(QStringLiteral("sandbox-orphans"));
         const QStringList dirs = SlapdSandbox::stopOrphans(parentDir);
         addOrphansStopped(&r, dirs);
-        r.summary.insert(QStringLiteral("stopped"), QJsonArray::fromStringList(dirs));
+        const QMutexLocker lock(&shared->mutex);
+        shared->orphansStopped = dirs;
         return r;
     });
 }
@@ -134,9 +139,10 @@ void DemoDirectory::onFinished(int runId, const RunRecord& record)
     if (runId == m_orphansRunId) {
         m_orphansRunId = 0;
         QStringList dirs;
-        const QJsonArray stopped = record.summary.value(QStringLiteral("stopped")).toArray();
-        for (const auto& d : stopped)
-            dirs << d.toString();
+        {
+            const QMutexLocker lock(&m_shared->mutex);
+            dirs = std::exchange(m_shared->orphansStopped, {});
+        }
         if (!dirs.isEmpty())
             emit orphansStopped(dirs);
         return;

@@ -6,6 +6,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSpinBox>
 #include <QVariant>
@@ -21,7 +22,9 @@ QString keyOf(const QString& group, const QWidget* input)
 
 bool secretByName(const QString& name)
 {
-    return name.contains(u"password", Qt::CaseInsensitive) || name.contains(u"secret", Qt::CaseInsensitive);
+    static const QRegularExpression secret(
+        QStringLiteral("password|secret"), QRegularExpression::CaseInsensitiveOption);
+    return secret.match(name).hasMatch();
 }
 
 bool excludedByAncestor(const QWidget* input, const QWidget* form)

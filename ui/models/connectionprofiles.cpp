@@ -23,30 +23,30 @@ LdapTarget::Auth authFromKey(const QString& key)
 
 QList<ConnectionProfile> readAll()
 {
-    QSettings s;
+    QSettings settings;
     QList<ConnectionProfile> out;
-    const int n = s.beginReadArray(kArray);
+    const int n = settings.beginReadArray(kArray);
     for (int i = 0; i < n; ++i) {
-        s.setArrayIndex(i);
+        settings.setArrayIndex(i);
         ConnectionProfile p;
-        p.name = s.value(QStringLiteral("name")).toString();
+        p.name = settings.value(QStringLiteral("name")).toString();
         if (p.name.isEmpty())
             continue;
         LdapTarget& t = p.target;
-        t.uri = s.value(QStringLiteral("uri")).toString();
-        t.startTls = s.value(QStringLiteral("starttls"), false).toBool();
-        t.auth = authFromKey(s.value(QStringLiteral("auth")).toString());
-        t.bindDn = s.value(QStringLiteral("bindDn")).toString();
-        t.caFile = s.value(QStringLiteral("caFile")).toString();
-        t.certFile = s.value(QStringLiteral("certFile")).toString();
-        t.keyFile = s.value(QStringLiteral("keyFile")).toString();
-        t.insecure = s.value(QStringLiteral("insecure"), false).toBool();
-        t.networkTimeoutMs = s.value(QStringLiteral("networkTimeoutMs"), t.networkTimeoutMs).toInt();
-        t.opTimeoutMs = s.value(QStringLiteral("opTimeoutMs"), t.opTimeoutMs).toInt();
-        p.rememberPassword = s.value(QStringLiteral("rememberPassword"), false).toBool();
+        t.uri = settings.value(QStringLiteral("uri")).toString();
+        t.startTls = settings.value(QStringLiteral("starttls"), false).toBool();
+        t.auth = authFromKey(settings.value(QStringLiteral("auth")).toString());
+        t.bindDn = settings.value(QStringLiteral("bindDn")).toString();
+        t.caFile = settings.value(QStringLiteral("caFile")).toString();
+        t.certFile = settings.value(QStringLiteral("certFile")).toString();
+        t.keyFile = settings.value(QStringLiteral("keyFile")).toString();
+        t.insecure = settings.value(QStringLiteral("insecure"), false).toBool();
+        t.networkTimeoutMs = settings.value(QStringLiteral("networkTimeoutMs"), t.networkTimeoutMs).toInt();
+        t.opTimeoutMs = settings.value(QStringLiteral("opTimeoutMs"), t.opTimeoutMs).toInt();
+        p.rememberPassword = settings.value(QStringLiteral("rememberPassword"), false).toBool();
         out << p;
     }
-    s.endArray();
+    settings.endArray();
     return out;
 }
 

@@ -17,18 +17,16 @@
 
 namespace {
 
-QStringList opsOf(const QString& op, const QString& mixText)
+// The operation kinds a load of `op` runs: the mix's for "mixed" (every kind while the mix cannot be read, so that
+// every field stays open until it can), else the one.
+QList<LdapOpKind> opsOf(const QString& op, const QString& mixText)
 {
-    if (op != u"mixed")
-        return { op };
-    QStringList out;
-    ProbeError ignored;
-    const auto mix = LdapLoadSpec::parseMix(mixText, &ignored);
-    if (!mix) // unreadable: every field stays open until it is
-        return { QStringLiteral("search"), QStringLiteral("bind"), QStringLiteral("modify"), QStringLiteral("compare"),
-            QStringLiteral("adddel") };
+    const auto mix = LdapLoadSpec::parseMix(op == u"mixed" ? mixText : op + QStringLiteral("=1"), nullptr);
+    if (!mix)
+        return { LdapOpKind::Search, LdapOpKind::Bind, LdapOpKind::Modify, LdapOpKind::Compare, LdapOpKind::AddDelete };
+    QList<LdapOpKind> out;
     for (const auto& p : *mix)
-        out << LdapLoadSpec::opName(p.first);
+        out << p.first;
     return out;
 }
 
@@ -67,8 +65,8 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
         m_fields.insert(field, w);
         form->addRow(fieldLabel(field), w);
     };
-    addEdit(QStringLiteral("mix"), QStringLiteral("mixEdit"), tr("Weights, e.g. search=90,modify=10"));
-    row(QStringLiteral("mix"), m_edits.value(QStringLiteral("mix")));
+    m_mixEdit = addEdit(QStringLiteral("mix"), QStringLiteral("mixEdit"), tr("Weights, e.g. search=90,modify=10"));
+    row(QStringLiteral("mix"), m_mixEdit);
     row(QStringLiteral("base"), addEdit(QStringLiteral("base"), QStringLiteral("baseEdit"), tr("Search base DN")));
     m_scopeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // the form is narrow
     m_scopeCombo->setMinimumContentsLength(8);
@@ -80,7 +78,7 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     row(QStringLiteral("filter"),
         addEdit(QStringLiteral("filter"), QStringLiteral("filterEdit"),
             tr("Filter template: uid=user[0-9999], [00000-99999] zero-padded, [file:PATH] lines of a file")));
-    m_edits.value(QStringLiteral("filter"))->setText(demoFilter()); // a search load has no default filter
+    setText(QStringLiteral("filter"), demoFilter()); // a search load has no default filter
     row(QStringLiteral("attrs"),
         addEdit(QStringLiteral("attrs"), QStringLiteral("attrsEdit"),
             tr("Attributes to return, comma-separated; empty: all; 1.1: none")));
@@ -89,8 +87,9 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
             tr("Entries to work on (bind, modify, compare): uid=user[0-9999],ou=people,…")));
     row(QStringLiteral("attr"),
         addEdit(QStringLiteral("attr"), QStringLiteral("attrEdit"), tr("Attribute for modify and compare")));
-    row(QStringLiteral("value"),
-        addEdit(QStringLiteral("value"), QStringLiteral("valueEdit"), tr("Value template for modify and compare")));
+    m_valueEdit
+        = addEdit(QStringLiteral("value"), QStringLiteral("valueEdit"), tr("Value template for modify and compare"));
+    row(QStringLiteral("value"), m_valueEdit);
     m_modeCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // the form is narrow
     m_modeCombo->setMinimumContentsLength(8);
     m_modeCombo->setObjectName(QStringLiteral("bindModeCombo"));
@@ -121,15 +120,16 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     m_rateSpin->setSpecialValueText(tr("unlimited"));
     m_rateSpin->setToolTip(tr("Total operations per second for the run; 0 = as fast as it goes"));
     row(QStringLiteral("rate"), m_rateSpin);
-    row(QStringLiteral("ramp"),
-        addEdit(QStringLiteral("ramp"), QStringLiteral("rampEdit"),
-            tr("Step ramp: rate:1000,2000,4000@10 or outstanding:1,2,4,8@5 (replaces the duration)")));
+    m_rampEdit = addEdit(QStringLiteral("ramp"), QStringLiteral("rampEdit"),
+        tr("Step ramp: rate:1000,2000,4000@10 or outstanding:1,2,4,8@5 (replaces the duration)"));
+    row(QStringLiteral("ramp"), m_rampEdit);
     row(QStringLiteral("warmup"), addSeconds(QStringLiteral("warmup"), QStringLiteral("warmupSpin"), 0, 86400));
     row(QStringLiteral("duration"),
         addSeconds(QStringLiteral("duration"), QStringLiteral("durationSpin"), 0.1, 7 * 86400));
     row(QStringLiteral("interval"), addSeconds(QStringLiteral("interval"), QStringLiteral("intervalSpin"), 0.1, 3600));
-    row(QStringLiteral("fail-after"),
-        addSeconds(QStringLiteral("fail-after"), QStringLiteral("failAfterSpin"), 0.5, 86400));
+    QDoubleSpinBox* failAfter = addSeconds(QStringLiteral("fail-after"), QStringLiteral("failAfterSpin"), 0.5, 86400);
+    failAfter->setToolTip(tr("Fail when no operation succeeded for this long"));
+    row(QStringLiteral("fail-after"), failAfter);
     row(QStringLiteral("server-log"),
         addEdit(QStringLiteral("server-log"), QStringLiteral("serverLogEdit"),
             tr("Optional: the server's access log on this machine (389-ds unbuffered, OpenLDAP stats to a file); "
@@ -138,7 +138,6 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     setNumber(QStringLiteral("duration"), defaults.durationSec);
     setNumber(QStringLiteral("interval"), defaults.intervalSec);
     setNumber(QStringLiteral("fail-after"), defaults.failAfterSec);
-    m_seconds.value(QStringLiteral("fail-after"))->setToolTip(tr("Fail when no operation succeeded for this long"));
 
     m_errorLabel->setObjectName(QStringLiteral("loadErrorLabel"));
     m_errorLabel->setWordWrap(true);
@@ -151,13 +150,13 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     layout->addWidget(m_errorLabel);
 
     connect(m_limits, &LoadLimitsBox::edited, this, &LdapLoadForm::clearError);
-    connect(m_edits.value(QStringLiteral("ramp")), &QLineEdit::textChanged, this, &LdapLoadForm::updateForOperation);
+    connect(m_rampEdit, &QLineEdit::textChanged, this, &LdapLoadForm::updateForOperation);
     connect(m_rateSpin, &QDoubleSpinBox::valueChanged, this, &LdapLoadForm::updateForOperation);
     connect(m_opCombo, &QComboBox::currentIndexChanged, this, [this] {
         updateForOperation();
         clearError();
     });
-    connect(m_edits.value(QStringLiteral("mix")), &QLineEdit::textChanged, this, &LdapLoadForm::updateForOperation);
+    connect(m_mixEdit, &QLineEdit::textChanged, this, &LdapLoadForm::updateForOperation);
     for (QComboBox* c : { m_scopeCombo, m_modeCombo })
         connect(c, &QComboBox::currentIndexChanged, this, &LdapLoadForm::clearError);
     connect(m_accessCombo, &QComboBox::currentTextChanged, this, &LdapLoadForm::clearError);
@@ -225,18 +224,18 @@ bool LdapLoadForm::uses(const QString& field) const
     const QString op = operation();
     if (field == u"mix")
         return op == u"mixed";
-    const QStringList ops = opsOf(op, m_edits.value(QStringLiteral("mix"))->text());
+    const QList<LdapOpKind> ops = opsOf(op, m_mixEdit->text());
+    const auto has = [&ops](LdapOpKind k) { return ops.contains(k); };
     if (field == u"base" || field == u"scope" || field == u"filter" || field == u"attrs")
-        return ops.contains(QStringLiteral("search"));
+        return has(LdapOpKind::Search);
     if (field == u"dn")
-        return ops.contains(QStringLiteral("bind")) || ops.contains(QStringLiteral("modify"))
-            || ops.contains(QStringLiteral("compare"));
+        return has(LdapOpKind::Bind) || has(LdapOpKind::Modify) || has(LdapOpKind::Compare);
     if (field == u"attr" || field == u"value")
-        return ops.contains(QStringLiteral("modify")) || ops.contains(QStringLiteral("compare"));
+        return has(LdapOpKind::Modify) || has(LdapOpKind::Compare);
     if (field == u"mode")
-        return ops.contains(QStringLiteral("bind"));
+        return has(LdapOpKind::Bind);
     if (field == u"parent")
-        return ops.contains(QStringLiteral("adddel"));
+        return has(LdapOpKind::AddDelete);
     return true;
 }
 
@@ -281,22 +280,22 @@ ProbeError LdapLoadForm::readSpec(LdapLoadSpec* spec) const
         s.dnPattern = text(QStringLiteral("dn"));
     if (used("attr")) {
         s.attr = text(QStringLiteral("attr"));
-        s.valuePattern = m_edits.value(QStringLiteral("value"))->text(); // spaces may matter in a value
+        s.valuePattern = m_valueEdit->text(); // spaces may matter in a value
     }
     if (used("mode"))
         s.bindNewConnection = m_modeCombo->currentData().toBool();
     if (used("parent"))
         s.parentDn = text(QStringLiteral("parent"));
     s.access = m_accessCombo->currentText().trimmed();
-    s.threads = m_counts.value(QStringLiteral("threads"))->value();
-    s.connections = m_counts.value(QStringLiteral("connections"))->value();
-    s.outstanding = m_counts.value(QStringLiteral("outstanding"))->value();
+    s.threads = int(number(QStringLiteral("threads")));
+    s.connections = int(number(QStringLiteral("connections")));
+    s.outstanding = int(number(QStringLiteral("outstanding")));
     s.rate = m_rateSpin->value();
     s.ramp = text(QStringLiteral("ramp"));
-    s.warmupSec = m_seconds.value(QStringLiteral("warmup"))->value();
-    s.durationSec = m_seconds.value(QStringLiteral("duration"))->value();
-    s.intervalSec = m_seconds.value(QStringLiteral("interval"))->value();
-    s.failAfterSec = m_seconds.value(QStringLiteral("fail-after"))->value();
+    s.warmupSec = number(QStringLiteral("warmup"));
+    s.durationSec = number(QStringLiteral("duration"));
+    s.intervalSec = number(QStringLiteral("interval"));
+    s.failAfterSec = number(QStringLiteral("fail-after"));
     if (ProbeError e; !m_limits->writeTo(&s, &e))
         return e;
     *spec = s;
@@ -342,6 +341,16 @@ void LdapLoadForm::setNumber(const QString& field, double value)
         s->setValue(value);
     else if (QSpinBox* c = m_counts.value(field))
         c->setValue(int(value));
+}
+
+double LdapLoadForm::number(const QString& field) const
+{
+    if (field == u"rate")
+        return m_rateSpin->value();
+    if (const QDoubleSpinBox* s = m_seconds.value(field))
+        return s->value();
+    const QSpinBox* c = m_counts.value(field);
+    return c ? c->value() : 0;
 }
 
 void LdapLoadForm::setScope(LdapSession::Scope scope)

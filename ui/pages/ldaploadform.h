@@ -40,6 +40,7 @@ public:
     QString text(const QString& field) const;
     // Number fields by name: threads, connections, outstanding, rate, warmup, duration, interval, fail-after.
     void setNumber(const QString& field, double value);
+    double number(const QString& field) const;
     void setScope(LdapSession::Scope scope);
     void setBindNewConnection(bool newConnection);
 
@@ -66,6 +67,9 @@ private:
     QComboBox* m_modeCombo = nullptr;
     QComboBox* m_accessCombo = nullptr;
     QDoubleSpinBox* m_rateSpin = nullptr;
+    QLineEdit* m_mixEdit = nullptr;
+    QLineEdit* m_rampEdit = nullptr;
+    QLineEdit* m_valueEdit = nullptr;
     LoadLimitsBox* m_limits = nullptr;
     QLabel* m_errorLabel = nullptr;
     QHash<QString, QLineEdit*> m_edits;
