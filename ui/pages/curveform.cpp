@@ -24,6 +24,8 @@ CurveForm::CurveForm(QWidget* parent)
     , m_entriesEdit(new QLineEdit(this))
     , m_sandboxDirEdit(new QLineEdit(this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &CurveForm::fieldLabel,
+          [this](const QString& field) -> QWidget* { return m_fields.value(field); })
 {
     m_modeCombo->setObjectName(QStringLiteral("modeCombo"));
     m_modeCombo->setToolTip(tr("working-set: any server, left as it is; cache-sweep: 389-ds as an admin, the entry "
@@ -148,28 +150,17 @@ ProbeError CurveForm::readSpec(CurveSpec* spec) const
 
 void CurveForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    m_errorLabel->setText(FormError::text(error, &CurveForm::fieldLabel, !m_errorField.isEmpty()));
-    m_errorLabel->show();
-    if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setFocus();
-    }
+    m_error.show(error);
 }
 
 void CurveForm::clearError()
 {
-    if (QWidget* w = m_fields.value(m_errorField))
-        w->setStyleSheet(QString());
-    m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString CurveForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }
 
 void CurveForm::setMode(CurveSpec::Mode mode)

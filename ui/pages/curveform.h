@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/experiments/curve.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QWidget>
@@ -27,7 +28,7 @@ public:
 
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
     void setInputsEnabled(bool enabled);
 
@@ -52,7 +53,7 @@ private:
     QLineEdit* m_entriesEdit = nullptr;
     QLineEdit* m_sandboxDirEdit = nullptr;
     QLabel* m_errorLabel = nullptr;
+    FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QWidget*> m_fields;
-    QString m_errorField;
     bool m_enabled = true;
 };

@@ -49,6 +49,8 @@ DiskForm::DiskForm(QWidget* parent)
     , m_commitAppendCheck(new QCheckBox(tr("append to an empty file"), this))
     , m_requirementsCombo(new QComboBox(this))
     , m_errorLabel(new QLabel(this))
+    , m_error(
+          m_errorLabel, &DiskForm::fieldLabel, [this](const QString& field) -> QWidget* { return fieldWidget(field); })
 {
     m_dirEdit->setObjectName(QStringLiteral("dirEdit"));
     m_dirEdit->setPlaceholderText(tr("a directory on the disk to test"));
@@ -274,29 +276,17 @@ ProbeError DiskForm::readSpec(DiskSpec* spec) const
 
 void DiskForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    m_errorLabel->setText(FormError::text(error, &DiskForm::fieldLabel, !m_errorField.isEmpty()));
-    m_errorLabel->show();
-    if (QWidget* w = fieldWidget(m_errorField)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(m_errorLabel->text());
-        w->setFocus();
-    }
+    m_error.show(error);
 }
 
 void DiskForm::clearError()
 {
-    if (QWidget* w = fieldWidget(m_errorField))
-        w->setStyleSheet(QString());
-    m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString DiskForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }
 
 void DiskForm::rememberDirectory() const

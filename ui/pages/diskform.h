@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/disk/diskspec.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QWidget>
@@ -30,7 +31,7 @@ public:
 
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
 
     void setInputsEnabled(bool enabled);
@@ -80,7 +81,7 @@ private:
     QCheckBox* m_commitAppendCheck = nullptr;
     QComboBox* m_requirementsCombo = nullptr;
     QLabel* m_errorLabel = nullptr;
+    FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QWidget*> m_fields;
-    QString m_errorField;
     bool m_inputsEnabled = true;
 };

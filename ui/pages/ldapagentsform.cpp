@@ -46,6 +46,8 @@ LdapAgentsForm::LdapAgentsForm(QWidget* parent)
     , m_checkButton(new QPushButton(tr("Check agents"), this))
     , m_checkTable(new QTableWidget(0, 6, this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &LdapAgentsForm::fieldLabel,
+          [this](const QString& field) -> QWidget* { return m_fields.value(field); })
     , m_lossCombo(new QComboBox(this))
     , m_clockSkewCheck(new QCheckBox(tr("allow"), this))
 {
@@ -263,29 +265,17 @@ QString LdapAgentsForm::fieldLabel(const QString& field)
 
 void LdapAgentsForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = m_fields.contains(error.field) ? error.field : QString();
-    m_errorLabel->setText(FormError::text(error, &LdapAgentsForm::fieldLabel, !m_errorField.isEmpty()));
-    m_errorLabel->show();
-    if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(m_errorLabel->text());
-        w->setFocus();
-    }
+    m_error.show(error);
 }
 
 void LdapAgentsForm::clearError()
 {
-    if (QWidget* w = m_fields.value(m_errorField))
-        w->setStyleSheet(QString());
-    m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString LdapAgentsForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }
 
 void LdapAgentsForm::setInputsEnabled(bool enabled)

@@ -3,6 +3,7 @@
 #include "core/agents/agentcheck.h"
 #include "core/agents/coordinator.h"
 #include "core/common/proberror.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QWidget>
@@ -59,7 +60,7 @@ public:
     static QString fieldLabel(const QString& field);
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
     void setInputsEnabled(bool enabled);
 
@@ -78,10 +79,10 @@ private:
     QPushButton* m_checkButton;
     QTableWidget* m_checkTable;
     QLabel* m_errorLabel;
+    FormErrorLine m_error; // on m_errorLabel
     QComboBox* m_lossCombo;
     QCheckBox* m_clockSkewCheck;
     QHash<QString, QWidget*> m_fields;
-    QString m_errorField;
     bool m_inputsEnabled = true;
     bool m_checking = false;
 };

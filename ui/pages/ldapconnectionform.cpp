@@ -29,6 +29,8 @@ LdapConnectionForm::LdapConnectionForm(QWidget* parent)
     , m_opTimeoutSpin(new QDoubleSpinBox(this))
     , m_sourceEdit(new QLineEdit(this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &LdapConnectionForm::fieldLabel,
+          [this](const QString& field) -> QWidget* { return (ownsField(field) ? m_fields.value(field) : nullptr); })
 {
     m_profileBar = new LdapProfileBar(
         [this] {
@@ -263,32 +265,17 @@ void LdapConnectionForm::setPassword(const QByteArray& password)
 
 void LdapConnectionForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = ownsField(error.field) ? error.field : QString();
-    const auto named = [](const QString& field) -> QString { return u'"' + fieldLabel(field) + u'"'; };
-    const QString text
-        = m_errorField.isEmpty() ? error.message() : fieldLabel(m_errorField) + u": " + error.detailNaming(named);
-    m_errorLabel->setText(text);
-    m_errorLabel->show();
-    if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(text);
-        w->setFocus();
-    }
+    m_error.show(error);
 }
 
 void LdapConnectionForm::clearError()
 {
-    if (QWidget* w = m_fields.value(m_errorField))
-        w->setStyleSheet(QString());
-    m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString LdapConnectionForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }
 
 void LdapConnectionForm::setInputsEnabled(bool enabled)

@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/ldap/ldaptarget.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QWidget>
@@ -34,7 +35,7 @@ public:
     static QString fieldLabel(const QString& field);
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
     void setInputsEnabled(bool enabled);
 
@@ -63,7 +64,7 @@ private:
     QDoubleSpinBox* m_opTimeoutSpin = nullptr;
     QLineEdit* m_sourceEdit = nullptr;
     QLabel* m_errorLabel = nullptr;
+    FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QWidget*> m_fields;
     QList<QWidget*> m_inputs;
-    QString m_errorField;
 };

@@ -48,6 +48,8 @@ LdapLoadForm::LdapLoadForm(QWidget* parent)
     , m_rateSpin(new QDoubleSpinBox(this))
     , m_limits(new LoadLimitsBox(LoadLimitsBox::Histograms::Offered, this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &LdapLoadForm::fieldLabel,
+          [this](const QString& field) -> QWidget* { return fieldWidget(field); })
 {
     const LdapLoadSpec defaults;
     auto* form = new QFormLayout;
@@ -365,39 +367,27 @@ void LdapLoadForm::setBindNewConnection(bool newConnection)
 
 void LdapLoadForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = fieldWidget(error.field) ? error.field : QString();
-    m_errorLabel->setText(FormError::text(error, &LdapLoadForm::fieldLabel, true));
-    m_errorLabel->show();
-    if (QWidget* w = fieldWidget(m_errorField)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(m_errorLabel->text());
-        w->setFocus();
-    }
-}
-
-QWidget* LdapLoadForm::fieldWidget(const QString& field) const
-{
-    QWidget* w = m_fields.value(field);
-    return w ? w : m_limits->field(field);
+    m_error.show(error);
 }
 
 void LdapLoadForm::clearError()
 {
-    if (QWidget* w = fieldWidget(m_errorField))
-        w->setStyleSheet(QString());
-    m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString LdapLoadForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }
 
 void LdapLoadForm::setInputsEnabled(bool enabled)
 {
     m_inputsEnabled = enabled;
     updateForOperation();
+}
+
+QWidget* LdapLoadForm::fieldWidget(const QString& field) const
+{
+    QWidget* w = m_fields.value(field);
+    return w ? w : m_limits->field(field);
 }

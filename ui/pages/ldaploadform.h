@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/ldap/loadspec.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QWidget>
@@ -48,7 +49,7 @@ public:
     static QString fieldLabel(const QString& field);
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
     void setInputsEnabled(bool enabled);
 
@@ -72,10 +73,10 @@ private:
     QLineEdit* m_valueEdit = nullptr;
     LoadLimitsBox* m_limits = nullptr;
     QLabel* m_errorLabel = nullptr;
+    FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QLineEdit*> m_edits;
     QHash<QString, QDoubleSpinBox*> m_seconds;
     QHash<QString, QSpinBox*> m_counts;
     QHash<QString, QWidget*> m_fields;
-    QString m_errorField;
     bool m_inputsEnabled = true;
 };

@@ -46,6 +46,7 @@ ReplayForm::ReplayForm(QWidget* parent)
     : QWidget(parent)
     , m_connection(new LdapConnectionForm(this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &ReplayForm::fieldLabel, [this](const QString& field) { return m_fields.value(field); })
 {
     m_connection->setObjectName(QStringLiteral("replayConnection"));
     m_errorLabel->setObjectName(QStringLiteral("replayErrorLabel"));
@@ -388,30 +389,22 @@ void ReplayForm::showError(const ProbeError& error)
         m_connection->showError(error);
         return;
     }
-    const bool ours = m_fields.contains(error.field);
-    m_errorLabel->setText(FormError::text(error, &ReplayForm::fieldLabel, ours));
-    m_errorLabel->show();
-    if (QWidget* w = m_fields.value(error.field)) {
+    if (QWidget* w = m_fields.value(error.field))
         showTabOf(w);
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setFocus();
-    }
+    m_error.show(error);
 }
 
 void ReplayForm::clearError()
 {
-    if (QWidget* w = m_fields.value(m_errorField))
-        w->setStyleSheet(QString());
     if (LdapConnectionForm::ownsField(m_errorField))
         m_connection->clearError();
     m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString ReplayForm::errorText() const
 {
-    return LdapConnectionForm::ownsField(m_errorField) ? m_connection->errorText() : m_errorLabel->text();
+    return LdapConnectionForm::ownsField(m_errorField) ? m_connection->errorText() : m_error.text();
 }
 
 void ReplayForm::setInputsEnabled(bool enabled)

@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/replay/replayspec.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QWidget>
@@ -43,7 +44,7 @@ public:
 
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_errorField; } // also a connection field
     QString errorText() const;
     void setInputsEnabled(bool enabled);
     static QString fieldLabel(const QString& option);
@@ -75,6 +76,7 @@ private:
     QDoubleSpinBox* m_interval = nullptr;
     QCheckBox* m_serverCounters = nullptr;
     QLabel* m_errorLabel = nullptr;
+    FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QWidget*> m_fields; // by CLI option
     QHash<QString, QString> m_tips; // each field's own tooltip (the reason it is disabled replaces it meanwhile)
     QString m_errorField;

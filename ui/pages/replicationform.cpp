@@ -46,6 +46,7 @@ ReplicationForm::ReplicationForm(QWidget* parent)
     , m_consumerPasswordEdit(new QLineEdit(this))
     , m_load(new ReplicationLoadForm(this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &ReplicationForm::fieldLabel, [this](const QString& field) { return fieldWidget(field); })
 {
     m_connection->setObjectName(QStringLiteral("replicationConnection"));
     m_watchCombo->setObjectName(QStringLiteral("watchCombo"));
@@ -252,34 +253,37 @@ QWidget* ReplicationForm::fieldWidget(const QString& field) const
 void ReplicationForm::showError(const ProbeError& error)
 {
     clearError();
-    if (LdapConnectionForm::ownsField(error.field)) {
-        m_connection->showError(error);
-        m_errorField = error.field;
-        return;
-    }
     m_errorField = error.field;
-    m_errorLabel->setText(error.message());
-    m_errorLabel->show();
-    if (QWidget* w = fieldWidget(error.field)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setFocus();
-    }
+    if (LdapConnectionForm::ownsField(error.field))
+        m_connection->showError(error);
+    else
+        m_error.show(error);
 }
 
 void ReplicationForm::clearError()
 {
-    if (QWidget* w = fieldWidget(m_errorField))
-        w->setStyleSheet(QString());
     if (LdapConnectionForm::ownsField(m_errorField))
         m_connection->clearError();
     m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString ReplicationForm::errorText() const
 {
-    return LdapConnectionForm::ownsField(m_errorField) ? m_connection->errorText() : m_errorLabel->text();
+    return LdapConnectionForm::ownsField(m_errorField) ? m_connection->errorText() : m_error.text();
+}
+
+QString ReplicationForm::fieldLabel(const QString& field)
+{
+    static const QHash<QString, QString> labels { { QStringLiteral("consumer"), tr("Consumers") },
+        { QStringLiteral("marker-dn"), tr("Marker DN") }, { QStringLiteral("marker-rate"), tr("Marker rate") },
+        { QStringLiteral("duration"), tr("Duration") }, { QStringLiteral("watch"), tr("Watch") },
+        { QStringLiteral("poll-ms"), tr("Poll every") }, { QStringLiteral("max-lag-ms"), tr("Max p99 lag") },
+        { QStringLiteral("consumer-bind-dn"), tr("Consumers bind as") },
+        { QStringLiteral("consumer-password-file"), tr("Their password") } };
+    if (ReplicationLoadForm::ownsField(field))
+        return ReplicationLoadForm::fieldLabel(field);
+    return labels.value(field, field);
 }
 
 void ReplicationForm::setInputsEnabled(bool enabled)

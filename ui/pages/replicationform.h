@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/experiments/replication.h"
+#include "ui/widgets/formerror.h"
 
 #include <QWidget>
 
@@ -56,6 +57,7 @@ public:
 
 private:
     QWidget* fieldWidget(const QString& field) const;
+    static QString fieldLabel(const QString& field);
 
     LdapConnectionForm* m_connection = nullptr;
     QLineEdit* m_consumersEdit = nullptr;
@@ -69,5 +71,6 @@ private:
     QLineEdit* m_consumerPasswordEdit = nullptr;
     ReplicationLoadForm* m_load = nullptr;
     QLabel* m_errorLabel = nullptr;
+    FormErrorLine m_error; // on m_errorLabel
     QString m_errorField;
 };

@@ -44,6 +44,8 @@ WorkloadForm::WorkloadForm(QWidget* parent)
     , m_format(new QComboBox(this))
     , m_keepValues(new QCheckBox(tr("Keep the logged values in a saved workload"), this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &WorkloadForm::fieldLabel,
+          [this](const QString& field) -> QWidget* { return m_fields.value(field); })
 {
     m_files->setObjectName(QStringLiteral("workloadFiles"));
     m_files->setMaximumHeight(90);
@@ -219,28 +221,17 @@ ProbeError WorkloadForm::readFilter(WorkloadFilter* filter) const
 
 void WorkloadForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    m_errorLabel->setText(FormError::text(error, &WorkloadForm::fieldLabel, !m_errorField.isEmpty()));
-    m_errorLabel->show();
-    if (QWidget* w = m_fields.value(m_errorField)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setFocus();
-    }
+    m_error.show(error);
 }
 
 void WorkloadForm::clearError()
 {
-    if (QWidget* w = m_fields.value(m_errorField))
-        w->setStyleSheet(QString());
-    m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString WorkloadForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }
 
 void WorkloadForm::setInputsEnabled(bool enabled)

@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/workload/workloadanalyze.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QStringList>
@@ -36,7 +37,7 @@ public:
 
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
     void setInputsEnabled(bool enabled);
     static QString fieldLabel(const QString& field);
@@ -49,8 +50,8 @@ private:
     QComboBox* m_format = nullptr;
     QCheckBox* m_keepValues = nullptr;
     QLabel* m_errorLabel = nullptr;
+    FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QLineEdit*> m_edits;
     QHash<QString, QWidget*> m_fields;
     QList<QWidget*> m_inputs;
-    QString m_errorField;
 };
