@@ -103,6 +103,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     m_testCombo->setObjectName(QStringLiteral("compareTestCombo"));
     m_testCombo->setProperty("cliOption", QStringLiteral("test"));
     m_testCombo->setToolTip(tr("The suite's sub-test a record is compared by (a suite record holds several)"));
+    m_testCombo->setPlaceholderText(tr("sub-test"));
     m_testCombo->setEnabled(false);
     connect(m_testCombo, &QComboBox::activated, this, [this] {
         if (QString error; !m_recordPath.isEmpty() && !openRecord(m_recordPath, &error))
