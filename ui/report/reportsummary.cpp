@@ -7,6 +7,7 @@
 #include "core/disk/diskresult.h"
 #include "core/experiments/pointaxis.h"
 #include "core/experiments/replicationfigures.h"
+#include "core/ldap/probesummary.h"
 #include "core/store/runstore.h"
 #include "ui/report/report.h"
 #include "ui/report/reportjson.h"
@@ -31,15 +32,7 @@ QString str(const QJsonObject& o, const char* dottedKey)
 // "OpenLDAP: slapd 2.5.13" from the record's server identity (without the build date), or "".
 QString serverName(const RunRecord& r)
 {
-    const QJsonObject s = r.server.toObject();
-    const QString vendor = s.value(QStringLiteral("vendor")).toString();
-    QString version = s.value(QStringLiteral("version")).toString();
-    if (const qsizetype paren = version.indexOf(u" ("); paren > 0)
-        version.truncate(paren);
-    QString name = vendor.isEmpty() ? s.value(QStringLiteral("kind")).toString() : vendor;
-    if (version.isEmpty() || version == name)
-        return name;
-    return version.startsWith(name) ? version : QString(name + u' ' + version);
+    return RecordServer::of(r).shortName();
 }
 
 // A cache curve's answer: the fit's two ends, "23,548 ok/s with no entry cached to 24,117 ok/s with every entry

@@ -1,0 +1,87 @@
+// The typed record values of the probe, sizing and cloud records: read from the JSON their engines write, the
+// sentences the CLI printer, the window and the report share (no server).
+#include "core/common/runrecord.h"
+#include "core/ldap/probesummary.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+class TstRecordSummaries : public QObject
+{
+    Q_OBJECT
+private slots:
+    void probeReadsEveryPart();
+    void probeWithoutServerOrTls();
+    void serverShortName();
+};
+
+namespace {
+
+RunRecord probeRecord()
+{
+    RunRecord r;
+    r.kind = QStringLiteral("ldap-probe");
+    r.server = QJsonObject { { "vendor", "OpenLDAP" }, { "version", "OpenLDAP: slapd 2.5.13 (Jan 1 2023)" },
+        { "kind", "openldap" }, { "evidence", QJsonArray { "monitor: slapd 2.5.13" } } };
+    r.summary.insert("timings_ms",
+        QJsonObject { { "tcp_connect", 0.25 }, { "tls_handshake", 3.5 }, { "bind", 0.5 }, { "root_dse", 1.0 },
+            { "search", QJsonValue::Null } });
+    r.summary.insert("tls",
+        QJsonObject { { "protocol", "TLSv1.3" }, { "cipher", "TLS_AES_256_GCM_SHA384" }, { "subject", "ldap.test" },
+            { "issuer", "Test CA" }, { "key_type", "RSA" }, { "key_bits", 2048 }, { "not_after", "2027-01-01" },
+            { "days_left", 25.0 }, { "sans", QJsonArray { "DNS:ldap.test" } }, { "verified", false } });
+    r.summary.insert("root_dse",
+        QJsonObject { { "namingContexts", QJsonArray { "dc=example,dc=com" } }, { "vendorName", "OpenLDAP" } });
+    r.extra.insert("failure_cause", QJsonObject { { "cause", "bind" }, { "detail", "check {bind-dn}" } });
+    return r;
+}
+
+} // namespace
+
+void TstRecordSummaries::probeReadsEveryPart()
+{
+    const ProbeSummary p = ProbeSummary::of(probeRecord());
+    QVERIFY(p.server.identified);
+    QCOMPARE(p.server.id.kind, QStringLiteral("openldap"));
+    QCOMPARE(p.server.id.evidence, QStringList { QStringLiteral("monitor: slapd 2.5.13") });
+    QCOMPARE(p.timings.tcpConnect, std::optional<double>(0.25));
+    QCOMPARE(p.timings.rootDse, std::optional<double>(1.0));
+    QVERIFY(!p.timings.search);
+    QVERIFY(p.tls);
+    QCOMPARE(p.tls->keyBits, 2048);
+    QCOMPARE(p.tls->daysLeft, std::optional<double>(25.0));
+    QCOMPARE(p.tls->sans, QStringList { QStringLiteral("DNS:ldap.test") });
+    QVERIFY(!p.tls->verified);
+    QCOMPARE(p.rootDseValues(QStringLiteral("namingContexts")), QStringList { QStringLiteral("dc=example,dc=com") });
+    QCOMPARE(p.rootDseString(QStringLiteral("vendorName")), std::optional<QString>(QStringLiteral("OpenLDAP")));
+    QVERIFY(!p.rootDseString(QStringLiteral("monitorContext")));
+    QVERIFY(p.hasFailureCause);
+    QCOMPARE(p.failureDetail, QStringLiteral("check {bind-dn}"));
+}
+
+void TstRecordSummaries::probeWithoutServerOrTls()
+{
+    RunRecord r;
+    r.kind = QStringLiteral("ldap-probe");
+    r.status = QStringLiteral("failed");
+    const ProbeSummary p = ProbeSummary::of(r);
+    QVERIFY(!p.server.identified);
+    QVERIFY(p.server.id.kind.isEmpty());
+    QVERIFY(!p.tls);
+    QVERIFY(!p.hasRootDse());
+    QVERIFY(!p.hasFailureCause);
+    QVERIFY(!p.timings.tcpConnect);
+}
+
+void TstRecordSummaries::serverShortName()
+{
+    QCOMPARE(RecordServer::of(probeRecord()).shortName(), QStringLiteral("OpenLDAP: slapd 2.5.13"));
+    RunRecord r;
+    r.server = QJsonObject { { "vendor", QJsonValue::Null }, { "version", QJsonValue::Null }, { "kind", "other" } };
+    QCOMPARE(RecordServer::of(r).shortName(), QStringLiteral("other"));
+    r.server = QJsonObject { { "vendor", "389 Project" }, { "version", "389-Directory/2.4.5" }, { "kind", "389ds" } };
+    QCOMPARE(RecordServer::of(r).shortName(), QStringLiteral("389 Project 389-Directory/2.4.5"));
+}
+
+QTEST_GUILESS_MAIN(TstRecordSummaries)
+#include "tst_recordsummaries.moc"
