@@ -2,9 +2,13 @@
 // sentences the CLI printer, the window and the report share (no server).
 #include "core/common/runrecord.h"
 #include "core/ldap/probesummary.h"
+#include "core/sizing/serversizing.h"
+#include "core/sizing/sizingsummary.h"
 
 #include <QJsonArray>
 #include <QTest>
+
+#include <cstdio>
 
 class TstRecordSummaries : public QObject
 {
@@ -13,6 +17,8 @@ private slots:
     void probeReadsEveryPart();
     void probeWithoutServerOrTls();
     void serverShortName();
+    void sizingAutotuneSentence();
+    void sizingRecordParts();
 };
 
 namespace {
@@ -81,6 +87,61 @@ void TstRecordSummaries::serverShortName()
     QCOMPARE(RecordServer::of(r).shortName(), QStringLiteral("other"));
     r.server = QJsonObject { { "vendor", "389 Project" }, { "version", "389-Directory/2.4.5" }, { "kind", "389ds" } };
     QCOMPARE(RecordServer::of(r).shortName(), QStringLiteral("389 Project 389-Directory/2.4.5"));
+}
+
+void TstRecordSummaries::sizingAutotuneSentence()
+{
+    SizingResult r;
+    QVERIFY(!SizingAutotune::of(r));
+    r.extra.insert("autotune",
+        QJsonObject { { "ram_mb", 8000.0 }, { "ram_origin", "typed" }, { "dbcache_mb", 1536.25 },
+            { "entry_cache_total_mb", 512.5 }, { "threads_rhds12", 8 }, { "threads_rhds11", 16 },
+            { "threads_guide", 4 },
+            { "vs_need",
+                QJsonObject {
+                    { "needed_mb", 1200.0 }, { "coverage", 0.42708 }, { "guide_relative_throughput", 0.61 } } } });
+    const auto a = SizingAutotune::of(r);
+    QVERIFY(a);
+    // The sentence the CLI printed with printf before it was shared.
+    char expected[1024];
+    std::snprintf(expected, sizeof expected,
+        "389 autotune on %s MB RAM (%s): dbcache %s MB, entry cache %s MB, threads %d (RHDS 12+) / %d "
+        "(RHDS 11) vs %d (guide)\n  need %s MB of entry cache: autotune covers %s %% -> %s %% of the fully "
+        "cached rate on the guide's test bed (uniform access)\n",
+        qPrintable(SizingText::num(8000, 0)), "typed", qPrintable(SizingText::num(1536.25, 1)),
+        qPrintable(SizingText::num(512.5, 1)), 8, 16, 4, qPrintable(SizingText::num(1200, 1)),
+        qPrintable(SizingText::num(0.42708 * 100, 1)), qPrintable(SizingText::num(0.61 * 100, 1)));
+    QCOMPARE(a->text(), QString::fromUtf8(expected));
+}
+
+void TstRecordSummaries::sizingRecordParts()
+{
+    SizingInput in;
+    SizingResult r;
+    r.server = QStringLiteral("389ds");
+    r.terms = QJsonObject { { "total_ram_mb", 2926.8 }, { "base_mb", 29.0 } };
+    r.extra.insert("autotune", QJsonObject { { "ram_mb", 8000.0 } });
+    r.extra.insert("current", QJsonObject { { "threads", 16 } });
+    r.apply = QStringLiteral("dsconf …\n");
+    r.applyFormat = QStringLiteral("dsconf+ldif");
+    Recommendation total;
+    total.name = QStringLiteral("total RAM");
+    total.value = 2926.8;
+    total.unit = QStringLiteral("MB");
+    total.isSetting = false;
+    r.recommendations << total;
+    const SizingSummary s = SizingSummary::of(ServerSizing::buildRecord(in, r));
+    QCOMPARE(s.result.server, QStringLiteral("389ds"));
+    QCOMPARE(s.result.recommendations.size(), 1);
+    QCOMPARE(s.result.apply, r.apply);
+    QVERIFY(s.applyNote.startsWith(QStringLiteral("DirBench shows this change")));
+    QCOMPARE(s.autotuneBlock(), r.extra.value("autotune").toObject());
+    QJsonObject terms = r.terms;
+    terms.insert("current", r.extra.value("current"));
+    QCOMPARE(s.termsShown(), terms);
+    QCOMPARE(SizingSummary::totalRamMb(s.result), std::optional<double>(2926.8));
+    QCOMPARE(SizingSummary::serverOfSpec(in.toJson()), std::optional<SizingServer>(in.server));
+    QVERIFY(s.ldif.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TstRecordSummaries)

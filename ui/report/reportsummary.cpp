@@ -8,6 +8,7 @@
 #include "core/experiments/pointaxis.h"
 #include "core/experiments/replicationfigures.h"
 #include "core/ldap/probesummary.h"
+#include "core/sizing/sizingsummary.h"
 #include "core/store/runstore.h"
 #include "ui/report/report.h"
 #include "ui/report/reportjson.h"
@@ -352,13 +353,10 @@ QString headline(const RunRecord& r)
     QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
         return h;
-    const QJsonObject& s = r.summary;
-    const QJsonArray recommendations = s.value(QStringLiteral("recommendations")).toArray();
     if (r.kind == u"sizing")
-        for (const auto& v : recommendations)
-            if (v.toObject().value(QStringLiteral("name")).toString().compare(u"total RAM", Qt::CaseInsensitive) == 0)
-                return QString(u"total RAM " + ReportFormat::value(v.toObject().value(QStringLiteral("value"))) + u' '
-                    + v.toObject().value(QStringLiteral("unit")).toString());
+        for (const Recommendation& rec : SizingSummary::of(r).result.recommendations)
+            if (rec.name.compare(u"total RAM", Qt::CaseInsensitive) == 0)
+                return QString(u"total RAM " + ReportFormat::number(rec.value) + u' ' + rec.unit);
     return h;
 }
 
