@@ -1,6 +1,8 @@
 // The typed record values of the probe, sizing and cloud records: read from the JSON their engines write, the
 // sentences the CLI printer, the window and the report share (no server).
 #include "core/common/runrecord.h"
+#include "core/disk/diskrecordfacts.h"
+#include "core/experiments/diskunderloadsummary.h"
 #include "core/ldap/probesummary.h"
 #include "core/sizing/serversizing.h"
 #include "core/sizing/sizingsummary.h"
@@ -19,6 +21,8 @@ private slots:
     void serverShortName();
     void sizingAutotuneSentence();
     void sizingRecordParts();
+    void diskUnderLoadParts();
+    void diskFacts();
 };
 
 namespace {
@@ -142,6 +146,51 @@ void TstRecordSummaries::sizingRecordParts()
     QCOMPARE(SizingSummary::totalRamMb(s.result), std::optional<double>(2926.8));
     QCOMPARE(SizingSummary::serverOfSpec(in.toJson()), std::optional<SizingServer>(in.server));
     QVERIFY(s.ldif.isEmpty());
+}
+
+void TstRecordSummaries::diskUnderLoadParts()
+{
+    RunRecord r;
+    r.kind = QStringLiteral("disk-under-load");
+    r.summary = QJsonObject { { "disk_idle", QJsonValue::Null },
+        { "disk_loaded", QJsonObject { { "test", "seq-write" }, { "mb_per_s", 297.0 } } },
+        { "ldap", QJsonObject { { "ok_per_s", 1000.0 } } } };
+    DiskUnderLoadSummary s = DiskUnderLoadSummary::of(r);
+    QVERIFY(!s.idle);
+    QVERIFY(s.hasLoaded);
+    QCOMPARE(s.loaded.mbPerS, std::optional<double>(297.0));
+    QVERIFY(!s.hasChange);
+    QCOMPARE(DiskUnderLoadSummary::ldapRecordOf(r).summary, r.summary.value("ldap").toObject());
+    r.summary.insert("disk_idle", QJsonObject { { "test", "seq-write" }, { "mb_per_s", 304.0 } });
+    r.summary.insert("change", QJsonObject { { "mb_per_s_pct", -2.3 }, { "iops_pct", QJsonValue::Null } });
+    s = DiskUnderLoadSummary::of(r);
+    QCOMPARE(s.idle->mbPerS, std::optional<double>(304.0));
+    QVERIFY(s.hasChange);
+    QCOMPARE(s.mbPerSPct, std::optional<double>(-2.3));
+    QVERIFY(!s.iopsPct);
+    QVERIFY(!s.p99Pct);
+}
+
+void TstRecordSummaries::diskFacts()
+{
+    RunRecord r;
+    r.kind = QStringLiteral("disk");
+    r.spec = QJsonObject { { "profile", "seq-write" }, { "size_bytes", 1073741824.0 } };
+    r.environment = QJsonObject { { "filesystem", QJsonObject { { "type", "ext4" }, { "free_bytes", 5e9 } } } };
+    r.engine = QJsonObject { { "io", "io_uring" }, { "direct", true } };
+    DiskRecordFacts f = DiskRecordFacts::of(r);
+    QCOMPARE(f.profile, QStringLiteral("seq-write"));
+    QCOMPARE(f.sizeBytes, std::optional<double>(1073741824.0));
+    QCOMPARE(f.fsType, QStringLiteral("ext4"));
+    QCOMPARE(f.fsFreeBytes, std::optional<double>(5e9));
+    QVERIFY(f.hasEngine);
+    QCOMPARE(f.engineText(), QStringLiteral("io_uring, direct I/O"));
+    r.kind = QStringLiteral("disk-under-load");
+    r.spec = QJsonObject { { "disk", QJsonObject { { "profile", "rand-read" } } } };
+    r.engine = QJsonValue::Null;
+    f = DiskRecordFacts::of(r);
+    QCOMPARE(f.profile, QStringLiteral("rand-read"));
+    QVERIFY(!f.hasEngine);
 }
 
 QTEST_GUILESS_MAIN(TstRecordSummaries)

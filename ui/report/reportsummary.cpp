@@ -4,6 +4,7 @@
 
 #include "core/catalog/cloudverdict.h"
 #include "core/common/reportformat.h"
+#include "core/disk/diskrecordfacts.h"
 #include "core/disk/diskresult.h"
 #include "core/experiments/pointaxis.h"
 #include "core/experiments/replicationfigures.h"
@@ -62,14 +63,15 @@ QString diskTested(const RunRecord& r)
                                         : QString(u"A disk test (" + profile + u')');
     if (const QString dir = str(r.spec, "dir"); !dir.isEmpty())
         t += QString(u" in " + dir);
-    const QJsonObject fs = r.environment.value(QStringLiteral("filesystem")).toObject();
-    if (const QString type = fs.value(QStringLiteral("type")).toString(); !type.isEmpty())
-        t += QString(u" on " + type);
-    if (const QJsonValue free = fs.value(QStringLiteral("free_bytes")); free.isDouble())
-        t += QString(u" with " + ReportFormat::bytes(free.toDouble()) + u" free");
-    if (const QJsonValue size = r.spec.value(QStringLiteral("size_bytes")); size.isDouble())
+    const DiskRecordFacts facts = DiskRecordFacts::of(r);
+    if (!facts.fsType.isEmpty())
+        t += QString(u" on " + facts.fsType);
+    if (facts.fsFreeBytes)
+        t += QString(u" with " + ReportFormat::bytes(*facts.fsFreeBytes) + u" free");
+    if (facts.sizeBytes)
         t += QString(u", using a test file of "
-            + ReportFormat::bytesOf(QStringLiteral("size_bytes"), size.toDouble()).section(QStringLiteral(" ("), 0, 0));
+            + ReportFormat::bytesOf(QStringLiteral("size_bytes"), *facts.sizeBytes)
+                  .section(QStringLiteral(" ("), 0, 0));
     return t;
 }
 
