@@ -24,7 +24,7 @@ std::optional<double> optNumber(const QJsonObject& o, const QString& key)
 }
 
 // The evaluation's facts a reader shows beside the figures (Evaluation::toJson).
-void readEvaluation(const QJsonObject& e, CloudCase& c)
+void cloudCaseReadEvaluation(const QJsonObject& e, CloudCase& c)
 {
     c.diskLabel = e.value(QStringLiteral("disk_label")).toString();
     c.tier = e.value(QStringLiteral("tier")).toString();
@@ -57,7 +57,7 @@ CloudCase caseOf(const QJsonObject& o)
         c.flags << Flag { f.toObject().value(QStringLiteral("code")).toString(),
             f.toObject().value(QStringLiteral("message")).toString() };
     c.test = o.value(QStringLiteral("test")).toString();
-    readEvaluation(o.value(QStringLiteral("evaluation")).toObject(), c);
+    cloudCaseReadEvaluation(o.value(QStringLiteral("evaluation")).toObject(), c);
     return c;
 }
 
