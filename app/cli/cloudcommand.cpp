@@ -43,20 +43,20 @@ or an API name (gp3, Premium_LRS). --catalog FILE uses a newer catalog (schema 2
 
 struct Parsed
 {
-    QCommandLineParser p;
+    QCommandLineParser parser;
     Catalog catalog;
 };
 
-std::optional<double> number(const QCommandLineParser& p, const char* name, double min, double max, int* exit)
+std::optional<double> number(const QCommandLineParser& parser, const char* name, double min, double max, int* exit)
 {
     const QString n = QLatin1String(name);
-    if (!p.isSet(n))
+    if (!parser.isSet(n))
         return std::nullopt;
     bool ok = false;
-    const double v = p.value(n).toDouble(&ok);
+    const double v = parser.value(n).toDouble(&ok);
     if (!ok || !std::isfinite(v) || v < min || v > max) {
         *exit = badArgument(
-            u"--" + n, QStringLiteral("'%1' is not a number between %2 and %3").arg(p.value(n)).arg(min).arg(max));
+            u"--" + n, QStringLiteral("'%1' is not a number between %2 and %3").arg(parser.value(n)).arg(min).arg(max));
         return std::nullopt;
     }
     return v;
@@ -81,9 +81,9 @@ RunRecord plainRecord(const QString& kind, const QJsonObject& spec, const QJsonO
     return rec;
 }
 
-int list(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
+int list(const QCommandLineParser& parser, const Catalog& c, std::FILE* out)
 {
-    const QString provider = p.value(QStringLiteral("provider"));
+    const QString provider = parser.value(QStringLiteral("provider"));
     if (!provider.isEmpty() && !c.providers().contains(provider))
         return badArgument(QStringLiteral("--provider"),
             QStringLiteral("'%1' is not one of %2").arg(provider, c.providers().join(QStringLiteral(", "))));
@@ -117,39 +117,39 @@ int list(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
     std::fflush(out);
     return finishJson(plainRecord(QStringLiteral("cloud-list"), { { QStringLiteral("provider"), provider } },
                           { { QStringLiteral("disk_types"), disks }, { QStringLiteral("vms"), vms } }, c),
-        p.value(QStringLiteral("json")));
+        parser.value(QStringLiteral("json")));
 }
 
 // --disk, --size-gb, --vm, --provisioned-*: shared by eval and compare. Returns -1 when all is well.
-int target(const QCommandLineParser& p, const Catalog& c, const DiskType** disk, double* size, const Vm** vm,
+int target(const QCommandLineParser& parser, const Catalog& c, const DiskType** disk, double* size, const Vm** vm,
     Provisioning* prov)
 {
     int exit = -1;
-    if (!p.isSet(QStringLiteral("disk")))
+    if (!parser.isSet(QStringLiteral("disk")))
         return badArgument(QStringLiteral("--disk"), QStringLiteral("required: a disk type (dirbench-cli cloud list)"));
-    *disk = c.disk(p.value(QStringLiteral("disk")));
+    *disk = c.disk(parser.value(QStringLiteral("disk")));
     if (!*disk)
         return badArgument(QStringLiteral("--disk"),
             QStringLiteral("'%1' is not in the catalog (dirbench-cli cloud list)")
-                .arg(p.value(QStringLiteral("disk"))));
-    if (!p.isSet(QStringLiteral("size-gb")))
+                .arg(parser.value(QStringLiteral("disk"))));
+    if (!parser.isSet(QStringLiteral("size-gb")))
         return badArgument(QStringLiteral("--size-gb"), QStringLiteral("required: the disk's size in GiB"));
-    const auto s = number(p, "size-gb", (*disk)->minGib, (*disk)->maxGib, &exit);
+    const auto s = number(parser, "size-gb", (*disk)->minGib, (*disk)->maxGib, &exit);
     if (!s)
         return exit;
     *size = *s;
     *vm = nullptr;
-    if (p.isSet(QStringLiteral("vm"))) {
-        *vm = c.vm(p.value(QStringLiteral("vm")));
+    if (parser.isSet(QStringLiteral("vm"))) {
+        *vm = c.vm(parser.value(QStringLiteral("vm")));
         if (!*vm)
             return badArgument(QStringLiteral("--vm"),
                 QStringLiteral("'%1' is not in the catalog (dirbench-cli cloud list)")
-                    .arg(p.value(QStringLiteral("vm"))));
+                    .arg(parser.value(QStringLiteral("vm"))));
     }
-    prov->iops = number(p, "provisioned-iops", 1, 1e7, &exit);
+    prov->iops = number(parser, "provisioned-iops", 1, 1e7, &exit);
     if (exit >= 0)
         return exit;
-    const auto mbps = number(p, "provisioned-mbps", 1, 1e6, &exit);
+    const auto mbps = number(parser, "provisioned-mbps", 1, 1e6, &exit);
     if (exit >= 0)
         return exit;
     if (mbps)
@@ -157,9 +157,9 @@ int target(const QCommandLineParser& p, const Catalog& c, const DiskType** disk,
     return -1;
 }
 
-std::optional<Access> access(const QCommandLineParser& p, int* exit)
+std::optional<Access> access(const QCommandLineParser& parser, int* exit)
 {
-    const QString a = p.value(QStringLiteral("access"));
+    const QString a = parser.value(QStringLiteral("access"));
     if (a.isEmpty() || a == u"write")
         return Access::Write;
     if (a == u"read")
@@ -168,20 +168,20 @@ std::optional<Access> access(const QCommandLineParser& p, int* exit)
     return std::nullopt;
 }
 
-int eval(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
+int eval(const QCommandLineParser& parser, const Catalog& c, std::FILE* out)
 {
     const DiskType* disk = nullptr;
     const Vm* vm = nullptr;
     double size = 0;
     Provisioning prov;
-    if (const int e = target(p, c, &disk, &size, &vm, &prov); e >= 0)
+    if (const int e = target(parser, c, &disk, &size, &vm, &prov); e >= 0)
         return e;
     int exit = -1;
     Workload w;
-    const auto qd = number(p, "queue-depth", 1, 65536, &exit);
-    const auto block = number(p, "block-kib", 0.5, 65536, &exit);
-    const auto lat = number(p, "latency-ms", 0.001, 60000, &exit);
-    const auto a = access(p, &exit);
+    const auto qd = number(parser, "queue-depth", 1, 65536, &exit);
+    const auto block = number(parser, "block-kib", 0.5, 65536, &exit);
+    const auto lat = number(parser, "latency-ms", 0.001, 60000, &exit);
+    const auto a = access(parser, &exit);
     if (exit >= 0)
         return exit;
     if (qd && std::floor(*qd) != *qd)
@@ -203,22 +203,22 @@ int eval(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
         std::fprintf(out, "  source: %s (%s)\n", qPrintable(s.url), qPrintable(s.asOf));
     std::fflush(out);
     return finishJson(
-        plainRecord(QStringLiteral("cloud-eval"), ev->toJson(), ev->toJson(), c), p.value(QStringLiteral("json")));
+        plainRecord(QStringLiteral("cloud-eval"), ev->toJson(), ev->toJson(), c), parser.value(QStringLiteral("json")));
 }
 
-int needCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
+int needCmd(const QCommandLineParser& parser, const Catalog& c, std::FILE* out)
 {
     int exit = -1;
     Requirement r;
-    r.mbps = number(p, "mbps", -1e12, 1e12, &exit);
-    r.iops = number(p, "iops", -1e12, 1e12, &exit);
-    r.commitP99Ms = number(p, "commit-p99-ms", -1e12, 1e12, &exit);
-    const auto block = number(p, "block-kib", -1e12, 1e12, &exit);
-    const auto a = access(p, &exit);
+    r.mbps = number(parser, "mbps", -1e12, 1e12, &exit);
+    r.iops = number(parser, "iops", -1e12, 1e12, &exit);
+    r.commitP99Ms = number(parser, "commit-p99-ms", -1e12, 1e12, &exit);
+    const auto block = number(parser, "block-kib", -1e12, 1e12, &exit);
+    const auto a = access(parser, &exit);
     if (exit >= 0)
         return exit;
     r.blockKib = block.value_or(4);
-    r.provider = p.value(QStringLiteral("provider"));
+    r.provider = parser.value(QStringLiteral("provider"));
     r.access = *a;
     QString field;
     if (const QString why = r.validate(c, &field); !why.isEmpty())
@@ -245,7 +245,7 @@ int needCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
         std::fprintf(out, "  %-20s %-10s %s\n", qPrintable(v.vm->id), qPrintable(v.verdict), qPrintable(v.text));
     std::fflush(out);
     return finishJson(
-        plainRecord(QStringLiteral("cloud-need"), r.toJson(), n.toJson(), c), p.value(QStringLiteral("json")));
+        plainRecord(QStringLiteral("cloud-need"), r.toJson(), n.toJson(), c), parser.value(QStringLiteral("json")));
 }
 
 // Each case's verdict in words (core/catalog/cloudverdict.h), failures first; the flags are warnings, printed above.
@@ -263,10 +263,10 @@ void printVerdicts(std::FILE* out, const RunRecord& rec)
             qPrintable(caseSentence(c)));
 }
 
-int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
+int compareCmd(const QCommandLineParser& parser, const Catalog& c, std::FILE* out)
 {
-    const bool seed = p.isSet(QStringLiteral("seed-example"));
-    if (seed == p.isSet(QStringLiteral("run")))
+    const bool seed = parser.isSet(QStringLiteral("seed-example"));
+    if (seed == parser.isSet(QStringLiteral("run")))
         return badArgument(QStringLiteral("--run"), QStringLiteral("give either --run RUN.json or --seed-example"));
     QList<Comparison> comparisons;
     QJsonObject spec;
@@ -287,7 +287,7 @@ int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
         spec.insert(QStringLiteral("command"), SeedExample::command());
         source = SeedExample::source();
     } else {
-        const QString path = p.value(QStringLiteral("run"));
+        const QString path = parser.value(QStringLiteral("run"));
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
             return badArgument(QStringLiteral("--run"), path + QStringLiteral(": ") + f.errorString());
@@ -295,15 +295,15 @@ int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
         const auto rec = RunRecord::fromJsonBytes(f.readAll(), &why);
         if (!rec)
             return badArgument(QStringLiteral("--run"), path + QStringLiteral(": ") + why);
-        const auto m = measuredFromRecord(*rec, p.value(QStringLiteral("test")), &why);
+        const auto m = measuredFromRecord(*rec, parser.value(QStringLiteral("test")), &why);
         if (!m)
             return badArgument(
-                p.isSet(QStringLiteral("test")) ? QStringLiteral("--test") : QStringLiteral("--run"), why);
+                parser.isSet(QStringLiteral("test")) ? QStringLiteral("--test") : QStringLiteral("--run"), why);
         const DiskType* disk = nullptr;
         const Vm* vm = nullptr;
         double size = 0;
         Provisioning prov;
-        if (const int e = target(p, c, &disk, &size, &vm, &prov); e >= 0)
+        if (const int e = target(parser, c, &disk, &size, &vm, &prov); e >= 0)
             return e;
         const auto cmp = compare(*m, *disk, size, vm, prov, &field, &error);
         if (!cmp)
@@ -321,14 +321,14 @@ int compareCmd(const QCommandLineParser& p, const Catalog& c, std::FILE* out)
     if (seed)
         std::fprintf(out, "source: %s\n", qPrintable(source));
     HistorySink history;
-    history.configureSaveOnly(!p.isSet(QStringLiteral("no-history")));
+    history.configureSaveOnly(!parser.isSet(QStringLiteral("no-history")));
     history.begin(rec.kind, rec.spec);
     history.finish(out, rec);
     std::fflush(out);
-    const int rc = finishJson(rec, p.value(QStringLiteral("json")));
+    const int rc = finishJson(rec, parser.value(QStringLiteral("json")));
     const bool failed
         = std::any_of(rec.verdicts.begin(), rec.verdicts.end(), [](const Verdict& v) { return !v.passed; });
-    return rc == ExitOk && failed && p.isSet(QStringLiteral("fail-on-verdict")) ? ExitVerdict : rc;
+    return rc == ExitOk && failed && parser.isSet(QStringLiteral("fail-on-verdict")) ? ExitVerdict : rc;
 }
 
 // The options each action takes; anything else is refused by name.
@@ -350,18 +350,18 @@ const QMap<QString, QStringList>& actionOptions()
     return m;
 }
 
-int refuseInapplicable(const QCommandLineParser& p, const QString& action)
+int refuseInapplicable(const QCommandLineParser& parser, const QString& action)
 {
-    if (int rc = refuseForeign(p, QStringLiteral("cloud"), action, actionOptions()))
+    if (int rc = refuseForeign(parser, QStringLiteral("cloud"), action, actionOptions()))
         return rc;
     if (action == u"eval")
-        return p.isSet(QStringLiteral("queue-depth"))
+        return parser.isSet(QStringLiteral("queue-depth"))
             ? ExitOk
-            : refuseOptions(p, { QStringLiteral("latency-ms") },
+            : refuseOptions(parser, { QStringLiteral("latency-ms") },
                 QStringLiteral("sets the queue ceiling (queue depth × block size / latency): only with "
                                "--queue-depth and --block-kib"));
-    if (action == u"compare" && p.isSet(QStringLiteral("seed-example")))
-        return refuseOptions(p,
+    if (action == u"compare" && parser.isSet(QStringLiteral("seed-example")))
+        return refuseOptions(parser,
             { QStringLiteral("test"), QStringLiteral("disk"), QStringLiteral("size-gb"), QStringLiteral("vm"),
                 QStringLiteral("provisioned-iops"), QStringLiteral("provisioned-mbps") },
             QStringLiteral("not with --seed-example: the article's table names its own disks, sizes and VMs"));
@@ -372,10 +372,10 @@ int refuseInapplicable(const QCommandLineParser& p, const QString& action)
 
 int runCloudCommand(const QStringList& args)
 {
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, eval, need or compare"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("list, eval, need or compare"));
     const QList<QCommandLineOption> options {
         { QStringLiteral("provider"), QStringLiteral("aws, azure or gcp."), QStringLiteral("P") },
         { QStringLiteral("disk"), QStringLiteral("Disk type: catalog id or API name."), QStringLiteral("TYPE") },
@@ -407,45 +407,45 @@ int runCloudCommand(const QStringList& args)
         { QStringLiteral("fail-on-verdict"),
             QStringLiteral("compare: exit 3 when a case delivers less than 80 % of its reachable ceiling.") },
     };
-    p.addOptions(options);
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli cloud: %s\n", qPrintable(p.errorText()));
+    parser.addOptions(options);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli cloud: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    const QStringList pos = p.positionalArguments();
+    const QStringList pos = parser.positionalArguments();
     const QMap<QString, QStringList>& owners = actionOptions();
-    if (helpRequested(p) && pos.size() == 1 && owners.contains(pos.first()))
+    if (helpRequested(parser) && pos.size() == 1 && owners.contains(pos.first()))
         return printUsage(QStringLiteral("cloud ") + pos.first(), QString::fromUtf8(kDescription),
             onlyOptions(options, owners.value(pos.first())));
-    if (helpRequested(p))
-        return printHelp(p, QStringLiteral("cloud list|eval|need|compare"));
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("cloud list|eval|need|compare"));
     if (pos.size() != 1 || !owners.contains(pos.first()))
         return badArgument(QStringLiteral("action"),
             pos.isEmpty() ? QStringLiteral("required: list, eval, need or compare")
                           : QStringLiteral("'%1' is not list, eval, need or compare").arg(pos.join(u' ')));
-    if (int rc = refuseRepeated(p))
+    if (int rc = refuseRepeated(parser))
         return rc;
-    if (int rc = refuseInapplicable(p, pos.first()))
+    if (int rc = refuseInapplicable(parser, pos.first()))
         return rc;
     Catalog c;
-    if (p.isSet(QStringLiteral("catalog"))) {
+    if (parser.isSet(QStringLiteral("catalog"))) {
         QString error;
-        const auto loaded = Catalog::loadFile(p.value(QStringLiteral("catalog")), &error);
+        const auto loaded = Catalog::loadFile(parser.value(QStringLiteral("catalog")), &error);
         if (!loaded)
             return badArgument(QStringLiteral("--catalog"), error);
         c = *loaded;
     } else {
         c = Catalog::load();
     }
-    std::FILE* out = humanStream(p.value(QStringLiteral("json")) == u"-");
+    std::FILE* out = humanStream(parser.value(QStringLiteral("json")) == u"-");
     const QString& action = pos.first();
     if (action == u"list")
-        return list(p, c, out);
+        return list(parser, c, out);
     if (action == u"eval")
-        return eval(p, c, out);
+        return eval(parser, c, out);
     if (action == u"need")
-        return needCmd(p, c, out);
-    return compareCmd(p, c, out);
+        return needCmd(parser, c, out);
+    return compareCmd(parser, c, out);
 }
 
 } // namespace Cli

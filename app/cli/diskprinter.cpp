@@ -4,7 +4,9 @@
 #include "core/catalog/sources.h"
 #include "core/catalog/verdicttext.h"
 #include "core/common/units.h"
+#include "core/disk/diskrecordfacts.h"
 #include "core/disk/diskresult.h"
+#include "core/experiments/diskunderloadsummary.h"
 
 #include <QJsonObject>
 #include <QPair>
@@ -16,12 +18,6 @@ namespace {
 QString cell(const std::optional<double>& v, int decimals = 1)
 {
     return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
-}
-
-QString cell(const QJsonObject& s, const char* key, int decimals = 1)
-{
-    const QJsonValue v = s.value(QLatin1String(key));
-    return cell(v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt, decimals);
 }
 
 // "seq-write: steady from 8 s: 201.3 MB/s (5 s window)", or why not.
@@ -90,10 +86,8 @@ void printDiskSummary(std::FILE* out, const RunRecord& rec)
     if (!sum.isSuite() && sum.hasRates())
         rows.append({ sum.test, sum });
     printRows(out, rows);
-    const QJsonObject eng = rec.engine.toObject();
-    if (!eng.isEmpty())
-        std::fprintf(out, "engine: %s, %s I/O\n", qPrintable(eng.value(QStringLiteral("io")).toString()),
-            eng.value(QStringLiteral("direct")).toBool() ? "direct" : "buffered");
+    if (const DiskRecordFacts facts = DiskRecordFacts::of(rec); facts.hasEngine)
+        std::fprintf(out, "engine: %s\n", qPrintable(facts.engineText()));
     if (const QString headline = sum.headlineText(); !headline.isEmpty())
         std::fprintf(out, "headline: %s\n", qPrintable(headline)); // as the report and the history word it
     printVerdicts(out, rec.verdicts);
@@ -110,21 +104,16 @@ void printDiskSummary(std::FILE* out, const RunRecord& rec)
 void printDiskUnderLoadSummary(std::FILE* out, const RunRecord& rec)
 {
     Rows rows;
-    if (rec.summary.value(QStringLiteral("disk_idle")).isObject())
-        rows.append({ QStringLiteral("disk (idle)"),
-            DiskSummary::fromJson(rec.summary.value(QStringLiteral("disk_idle")).toObject()) });
-    rows.append({ QStringLiteral("disk (loaded)"),
-        DiskSummary::fromJson(rec.summary.value(QStringLiteral("disk_loaded")).toObject()) });
+    const DiskUnderLoadSummary s = DiskUnderLoadSummary::of(rec);
+    if (s.idle)
+        rows.append({ QStringLiteral("disk (idle)"), *s.idle });
+    rows.append({ QStringLiteral("disk (loaded)"), s.loaded });
     printRows(out, rows);
-    const QJsonObject change = rec.summary.value(QStringLiteral("change")).toObject();
-    if (!change.isEmpty())
+    if (s.hasChange)
         std::fprintf(out, "change under LDAP load: MB/s %s %%, IOPS %s %%, p99 latency %s %%\n",
-            qPrintable(cell(change, "mb_per_s_pct")), qPrintable(cell(change, "iops_pct")),
-            qPrintable(cell(change, "p99_pct")));
-    RunRecord ldap = rec;
-    ldap.summary = rec.summary.value(QStringLiteral("ldap")).toObject();
+            qPrintable(cell(s.mbPerSPct)), qPrintable(cell(s.iopsPct)), qPrintable(cell(s.p99Pct)));
     std::fprintf(out, "\nLDAP load during the loaded test:");
-    printLoadSummary(out, ldap);
+    printLoadSummary(out, DiskUnderLoadSummary::ldapRecordOf(rec));
 }
 
 void printDiskInterval(std::FILE* out, const Sample& s)

@@ -88,7 +88,7 @@ int needArgs(const QStringList& pos, int min, int max, const QString& usage)
 
 struct Ctx
 {
-    QCommandLineParser& p;
+    QCommandLineParser& parser;
     QStringList pos; // after the operation
     RunStore& store;
     std::FILE* out;
@@ -110,28 +110,29 @@ int list(const Ctx& c)
             c.pos, 0, 0, QStringLiteral("list [--kind K] [--tag T] [--text S] [--limit N] [--offset N] [--json FILE]")))
         return rc;
     RunStore::Filter f;
-    f.kind = c.p.value(QStringLiteral("kind"));
-    f.tag = c.p.value(QStringLiteral("tag"));
-    f.text = c.p.value(QStringLiteral("text"));
-    if (c.p.isSet(QStringLiteral("limit"))) {
+    f.kind = c.parser.value(QStringLiteral("kind"));
+    f.tag = c.parser.value(QStringLiteral("tag"));
+    f.text = c.parser.value(QStringLiteral("text"));
+    if (c.parser.isSet(QStringLiteral("limit"))) {
         bool ok = false;
-        f.limit = c.p.value(QStringLiteral("limit")).toInt(&ok);
+        f.limit = c.parser.value(QStringLiteral("limit")).toInt(&ok);
         if (!ok || f.limit <= 0)
             return badArgument(QStringLiteral("--limit"),
-                QStringLiteral("'") + c.p.value(QStringLiteral("limit"))
+                QStringLiteral("'") + c.parser.value(QStringLiteral("limit"))
                     + QStringLiteral("' is not a positive whole number"));
     }
-    if (c.p.isSet(QStringLiteral("offset"))) {
+    if (c.parser.isSet(QStringLiteral("offset"))) {
         bool ok = false;
-        f.offset = c.p.value(QStringLiteral("offset")).toInt(&ok);
+        f.offset = c.parser.value(QStringLiteral("offset")).toInt(&ok);
         if (!ok || f.offset < 0)
             return badArgument(QStringLiteral("--offset"),
-                QStringLiteral("'") + c.p.value(QStringLiteral("offset"))
+                QStringLiteral("'") + c.parser.value(QStringLiteral("offset"))
                     + QStringLiteral("' is not a whole number >= 0"));
     }
     const QList<RunStore::Summary> runs = c.store.list(f);
-    if (c.p.isSet(QStringLiteral("json")))
-        return writeJson(QJsonDocument(runListToJson(runs)), c.p.value(QStringLiteral("json"))) ? ExitOk : ExitFailed;
+    if (c.parser.isSet(QStringLiteral("json")))
+        return writeJson(QJsonDocument(runListToJson(runs)), c.parser.value(QStringLiteral("json"))) ? ExitOk
+                                                                                                     : ExitFailed;
     printRunList(c.out, runs);
     // The list is a page of --limit runs from --offset: say which, and how to see the next.
     if (const int total = c.store.count(f); runs.size() < total) {
@@ -148,7 +149,7 @@ int show(const Ctx& c, bool exporting)
     if (int rc = needArgs(c.pos, 1, 1,
             exporting ? QStringLiteral("export ID|NAME --json FILE") : QStringLiteral("show ID|NAME [--json FILE]")))
         return rc;
-    if (exporting && !c.p.isSet(QStringLiteral("json")))
+    if (exporting && !c.parser.isSet(QStringLiteral("json")))
         return badArgument(QStringLiteral("--json"), QStringLiteral("required: the file to export to"));
     qint64 id = 0;
     if (int rc = resolve(c, c.pos.first(), &id))
@@ -159,7 +160,7 @@ int show(const Ctx& c, bool exporting)
         std::fprintf(stderr, "dirbench-cli: run %lld: %s\n", id, qPrintable(e.message()));
         return ExitFailed;
     }
-    const QString path = c.p.value(QStringLiteral("json"));
+    const QString path = c.parser.value(QStringLiteral("json"));
     if (!path.isEmpty()) {
         QString why;
         if (path == u"-")
@@ -218,13 +219,13 @@ int compare(const Ctx& c)
             return badArgument(c.pos.at(i), QStringLiteral("the run's record cannot be read"));
     }
     const QList<Comparison::Delta> deltas = Comparison::compare(*recs[0], *recs[1]);
-    if (c.p.isSet(QStringLiteral("json"))) {
+    if (c.parser.isSet(QStringLiteral("json"))) {
         const QJsonObject o { { QStringLiteral("a"), double(ids[0]) }, { QStringLiteral("b"), double(ids[1]) },
             { QStringLiteral("a_kind"), recs[0]->kind }, { QStringLiteral("b_kind"), recs[1]->kind },
             { QStringLiteral("metrics"), deltasToJson(deltas) } };
-        if (!writeJson(QJsonDocument(o), c.p.value(QStringLiteral("json"))))
+        if (!writeJson(QJsonDocument(o), c.parser.value(QStringLiteral("json"))))
             return ExitFailed;
-        if (c.p.value(QStringLiteral("json")) == u"-")
+        if (c.parser.value(QStringLiteral("json")) == u"-")
             return ExitOk;
     }
     std::fprintf(c.out, "A: run %lld (%s, %s)\nB: run %lld (%s, %s)\n", ids[0], qPrintable(recs[0]->kind),
@@ -263,7 +264,7 @@ int modify(const Ctx& c, const QString& op)
         std::fprintf(c.out, "run %lld is now '%s'\n", id, qPrintable(name));
         return ExitOk;
     }
-    QStringList tags = c.p.isSet(QStringLiteral("clear")) ? QStringList() : c.store.summary(id)->tags;
+    QStringList tags = c.parser.isSet(QStringLiteral("clear")) ? QStringList() : c.store.summary(id)->tags;
     for (const QString& t : c.pos.mid(1)) {
         if (t.trimmed().isEmpty() || t.contains(u','))
             return badArgument(QStringLiteral("TAG"),
@@ -283,9 +284,9 @@ int runHistoryCommand(const QStringList& argsIn)
 {
     QStringList args = argsIn;
     const QString op = args.size() > 1 ? args.at(1) : QString();
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
     const QList<QCommandLineOption> options {
         { QStringLiteral("kind"), QStringLiteral("list: runs of this kind (disk, ldap-search, curve, ...)."),
             QStringLiteral("K") },
@@ -300,24 +301,24 @@ int runHistoryCommand(const QStringList& argsIn)
         { QStringLiteral("json"), QStringLiteral("Write JSON to FILE ('-' = stdout)."), QStringLiteral("FILE") },
         { QStringLiteral("clear"), QStringLiteral("tag: remove the run's other tags first.") }
     };
-    p.addOptions(options);
+    parser.addOptions(options);
     if (op.isEmpty() || op == u"--help" || op == u"-h" || op == u"--help-all")
-        return printHelp(p, QStringLiteral("history OPERATION"), op.isEmpty());
+        return printHelp(parser, QStringLiteral("history OPERATION"), op.isEmpty());
     if (!allowed().contains(op))
         return badArgument(QStringLiteral("history"),
             QStringLiteral("unknown operation '") + op
                 + QStringLiteral("' (list, show, export, import, compare, rename, tag, delete)"));
     args.removeAt(1);
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli history %s: %s\n", qPrintable(op), qPrintable(p.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli history %s: %s\n", qPrintable(op), qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
+    if (helpRequested(parser))
         return printUsage(QStringLiteral("history ") + op, QString::fromUtf8(kDescription),
             onlyOptions(options, allowed().value(op)), argumentsOf(op));
-    if (int rc = refuseRepeated(p))
+    if (int rc = refuseRepeated(parser))
         return rc;
-    if (int rc = refuseForeign(p, QStringLiteral("history"), op, allowed()))
+    if (int rc = refuseForeign(parser, QStringLiteral("history"), op, allowed()))
         return rc;
     RunStore store;
     ProbeError e;
@@ -325,7 +326,8 @@ int runHistoryCommand(const QStringList& argsIn)
         std::fprintf(stderr, "dirbench-cli: history: %s\n", qPrintable(e.message()));
         return ExitFailed;
     }
-    const Ctx c { p, p.positionalArguments(), store, humanStream(p.value(QStringLiteral("json")) == u"-") };
+    const Ctx c { parser, parser.positionalArguments(), store,
+        humanStream(parser.value(QStringLiteral("json")) == u"-") };
     if (op == u"list")
         return list(c);
     if (op == u"show" || op == u"export")

@@ -1,6 +1,7 @@
 #include "app/cli/historyprinter.h"
 
 #include "core/catalog/verdicttext.h"
+#include "core/common/recordenvironment.h"
 #include "core/common/units.h"
 #include "core/ldap/loadresult.h"
 
@@ -127,7 +128,7 @@ void printRun(std::FILE* out, qint64 id, const RunStore::Summary* s, const RunRe
     std::fprintf(out, "  kind      %s\n  status    %s%s%s\n  started   %s\n", qPrintable(rec.kind),
         qPrintable(rec.status), rec.failure.isEmpty() ? "" : ": ", qPrintable(rec.failure),
         qPrintable(rec.started.toString(Qt::ISODateWithMs)));
-    const QString host = rec.environment.value(QStringLiteral("host")).toString();
+    const QString host = RecordEnvironment::hostOf(rec);
     if (!host.isEmpty())
         std::fprintf(out, "  host      %s\n", qPrintable(host));
     if (s && !s->tags.isEmpty())

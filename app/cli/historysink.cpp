@@ -29,24 +29,24 @@ QList<QCommandLineOption> historyOptions()
 HistorySink::HistorySink() = default;
 HistorySink::~HistorySink() = default;
 
-int HistorySink::configure(const QCommandLineParser& p)
+int HistorySink::configure(const QCommandLineParser& parser)
 {
-    m_save = !p.isSet(QStringLiteral("no-history"));
-    m_name = p.value(QStringLiteral("name")).trimmed();
-    if (p.isSet(QStringLiteral("name")) && m_name.isEmpty())
+    m_save = !parser.isSet(QStringLiteral("no-history"));
+    m_name = parser.value(QStringLiteral("name")).trimmed();
+    if (parser.isSet(QStringLiteral("name")) && m_name.isEmpty())
         return badArgument(QStringLiteral("--name"), QStringLiteral("must not be empty"));
-    if (p.isSet(QStringLiteral("name")) && !m_save)
+    if (parser.isSet(QStringLiteral("name")) && !m_save)
         return badArgument(
             QStringLiteral("--name"), QStringLiteral("names a run in the history: not with --no-history"));
-    m_baselineName = p.value(QStringLiteral("baseline"));
-    if (p.isSet(QStringLiteral("fail-if-slower"))) {
-        if (!p.isSet(QStringLiteral("baseline")))
+    m_baselineName = parser.value(QStringLiteral("baseline"));
+    if (parser.isSet(QStringLiteral("fail-if-slower"))) {
+        if (!parser.isSet(QStringLiteral("baseline")))
             return badArgument(QStringLiteral("--fail-if-slower"), QStringLiteral("needs --baseline NAME"));
         bool ok = false;
-        const double pct = p.value(QStringLiteral("fail-if-slower")).toDouble(&ok);
+        const double pct = parser.value(QStringLiteral("fail-if-slower")).toDouble(&ok);
         if (!ok || !(pct >= 0) || pct > 1e6)
             return badArgument(QStringLiteral("--fail-if-slower"),
-                QStringLiteral("'") + p.value(QStringLiteral("fail-if-slower"))
+                QStringLiteral("'") + parser.value(QStringLiteral("fail-if-slower"))
                     + QStringLiteral("' is not a percentage ≥ 0 (e.g. 10 for 10 %)"));
         m_failIfSlowerPct = pct;
     }
@@ -61,7 +61,7 @@ int HistorySink::configure(const QCommandLineParser& p)
         std::fprintf(stderr, "dirbench-cli: the run is not saved in the history: %s\n", qPrintable(e.message()));
         return ExitOk;
     }
-    if (p.isSet(QStringLiteral("baseline"))) {
+    if (parser.isSet(QStringLiteral("baseline"))) {
         QString why;
         const auto id = resolveRun(*m_sink->store(), m_baselineName, &why);
         if (!id)

@@ -126,10 +126,10 @@ QList<QCommandLineOption> allOptions()
 }
 
 // Probe takes the connection, --base and --filter (its one search) and the output options; nothing of a load.
-int refuseForProbe(const QCommandLineParser& p)
+int refuseForProbe(const QCommandLineParser& parser)
 {
     const QStringList mine = optionsOf(QStringLiteral("probe"));
-    for (const QString& name : p.optionNames())
+    for (const QString& name : parser.optionNames())
         if (!mine.contains(name))
             return badArgument(QStringLiteral("--") + name,
                 QStringLiteral("does not apply to ldap probe (one connect, bind and search, timed): it is an option "
@@ -137,14 +137,15 @@ int refuseForProbe(const QCommandLineParser& p)
     return ExitOk;
 }
 
-int runProbe(const QCommandLineParser& p, const LdapTarget& t, HistorySink& history, std::FILE* out, RunRecord* rec)
+int runProbe(
+    const QCommandLineParser& parser, const LdapTarget& t, HistorySink& history, std::FILE* out, RunRecord* rec)
 {
     ProbeSpec spec;
     spec.target = t;
-    spec.searchBase = p.value(QStringLiteral("base"));
-    if (p.isSet(QStringLiteral("filter")))
-        spec.filter = p.value(QStringLiteral("filter"));
-    if (int rc = history.configure(p))
+    spec.searchBase = parser.value(QStringLiteral("base"));
+    if (parser.isSet(QStringLiteral("filter")))
+        spec.filter = parser.value(QStringLiteral("filter"));
+    if (int rc = history.configure(parser))
         return rc;
     if (int rc = history.begin(QStringLiteral("ldap-probe"), spec.toJson()))
         return rc;
@@ -154,18 +155,18 @@ int runProbe(const QCommandLineParser& p, const LdapTarget& t, HistorySink& hist
     return ExitOk;
 }
 
-int runLoad(const LdapLoadSpec& s, const Agents::CoordinatorSpec* agents, const QCommandLineParser& p,
+int runLoad(const LdapLoadSpec& s, const Agents::CoordinatorSpec* agents, const QCommandLineParser& parser,
     HistorySink& history, std::FILE* out, RunRecord* rec)
 {
     ServerLogOption serverLog;
-    if (int rc = serverLogFromParser(p, &serverLog))
+    if (int rc = serverLogFromParser(parser, &serverLog))
         return rc;
-    if (int rc = history.configure(p))
+    if (int rc = history.configure(parser))
         return rc;
     if (int rc = history.begin(s.kindName(), s.toJson()))
         return rc;
     printLoadHeader(out, s);
-    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    const bool quiet = parser.isSet(QStringLiteral("quiet"));
     ProbeRunner runner;
     std::function<RunRecord(RunContext&)> job = Ldap::makeLoadJob(s);
     if (agents)
@@ -181,10 +182,10 @@ int runLoad(const LdapLoadSpec& s, const Agents::CoordinatorSpec* agents, const 
     return ExitOk;
 }
 
-int refuseRepeatedBut(const QCommandLineParser& p, const QString& repeatable)
+int refuseRepeatedBut(const QCommandLineParser& parser, const QString& repeatable)
 {
     QStringList seen;
-    for (const QString& name : p.optionNames()) {
+    for (const QString& name : parser.optionNames()) {
         if (seen.contains(name) && name != repeatable)
             return badArgument(QStringLiteral("--") + name, QStringLiteral("given more than once"));
         seen << name;
@@ -199,22 +200,22 @@ int ldapLoadFromArgs(const QStringList& args, const QByteArray& password, LdapLo
     const QString op = args.value(0);
     if (!operations().contains(op) || op == u"probe")
         return badArgument(QStringLiteral("spec.args"), QStringLiteral("not a load operation: '") + op + u'\'');
-    QCommandLineParser p;
-    p.addOptions(allOptions());
-    if (!p.parse(QStringList { QStringLiteral("dirbench-cli") } + args.mid(1)))
-        return badArgument(QStringLiteral("spec.args"), p.errorText());
-    if (int rc = refuseRepeated(p))
+    QCommandLineParser parser;
+    parser.addOptions(allOptions());
+    if (!parser.parse(QStringList { QStringLiteral("dirbench-cli") } + args.mid(1)))
+        return badArgument(QStringLiteral("spec.args"), parser.errorText());
+    if (int rc = refuseRepeated(parser))
         return rc;
-    if (int rc = ldapWorkloadFromParser(p, { op, {}, false }, spec))
+    if (int rc = ldapWorkloadFromParser(parser, { op, {}, false }, spec))
         return rc;
-    if (int rc = ldapTimingFromParser(p, spec))
+    if (int rc = ldapTimingFromParser(parser, spec))
         return rc;
     const bool needPassword
         = std::any_of(spec->mix.begin(), spec->mix.end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
     // The password came over stdin; the parser takes it from where it looks when no file is named.
     const QByteArray saved = qgetenv("DIRBENCH_PASSWORD");
     qputenv("DIRBENCH_PASSWORD", password);
-    const int rc = ldapTargetFromParser(p, { needPassword, false }, &spec->target);
+    const int rc = ldapTargetFromParser(parser, { needPassword, false }, &spec->target);
     qputenv("DIRBENCH_PASSWORD", saved);
     if (saved.isEmpty())
         qunsetenv("DIRBENCH_PASSWORD");
@@ -229,62 +230,62 @@ int runLdapCommand(const QStringList& argsIn)
 {
     QStringList args = argsIn;
     const QString op = args.size() > 1 ? args.at(1) : QString();
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
-    p.addOptions(allOptions());
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    parser.addOptions(allOptions());
     if (op.isEmpty() || op == u"--help" || op == u"-h" || op == u"--help-all")
-        return printHelp(p, QStringLiteral("ldap OPERATION"), op.isEmpty());
+        return printHelp(parser, QStringLiteral("ldap OPERATION"), op.isEmpty());
     if (!operations().contains(op))
         return badArgument(QStringLiteral("ldap"),
             QStringLiteral("unknown operation '") + op + QStringLiteral("' (one of ")
                 + operations().join(QStringLiteral(", ")) + u')');
     args.removeAt(1);
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli ldap %s: %s\n", qPrintable(op), qPrintable(p.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli ldap %s: %s\n", qPrintable(op), qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
+    if (helpRequested(parser))
         return printUsage(
             QStringLiteral("ldap ") + op, QString::fromUtf8(kDescription), onlyOptions(allOptions(), optionsOf(op)));
-    if (int rc = refuseRepeatedBut(p, QStringLiteral("ssh-option")))
+    if (int rc = refuseRepeatedBut(parser, QStringLiteral("ssh-option")))
         return rc;
-    if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().constFirst(),
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().constFirst(),
             QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));
 
     // Everything is checked before the password is read (it may be prompted for) and before the history opens.
     LdapLoadSpec s;
     if (op == u"probe") {
-        if (int rc = refuseForProbe(p))
+        if (int rc = refuseForProbe(parser))
             return rc;
     } else {
-        if (int rc = ldapWorkloadFromParser(p, { op, {}, false }, &s))
+        if (int rc = ldapWorkloadFromParser(parser, { op, {}, false }, &s))
             return rc;
-        if (int rc = ldapTimingFromParser(p, &s))
+        if (int rc = ldapTimingFromParser(parser, &s))
             return rc;
-        if (int rc = ldapRunOptionsFromParser(p, &s))
+        if (int rc = ldapRunOptionsFromParser(parser, &s))
             return rc;
     }
     const bool needPassword = op != u"probe"
         && std::any_of(s.mix.begin(), s.mix.end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
-    if (int rc = ldapTargetFromParser(p, { needPassword, false }, &s.target))
+    if (int rc = ldapTargetFromParser(parser, { needPassword, false }, &s.target))
         return rc;
     if (op != u"probe")
         if (ProbeError e; !CompiledLoad::compile(s, &e))
             return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     Agents::CoordinatorSpec agents;
     if (op != u"probe")
-        if (int rc = coordinatorFromParser(p, s, &agents))
+        if (int rc = coordinatorFromParser(parser, s, &agents))
             return rc;
     const bool useAgents = !agents.hosts.isEmpty();
 
-    const QString jsonPath = p.value(QStringLiteral("json"));
+    const QString jsonPath = parser.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
     RunRecord rec;
-    if (int rc = op == u"probe" ? runProbe(p, s.target, history, out, &rec)
-                                : runLoad(s, useAgents ? &agents : nullptr, p, history, out, &rec))
+    if (int rc = op == u"probe" ? runProbe(parser, s.target, history, out, &rec)
+                                : runLoad(s, useAgents ? &agents : nullptr, parser, history, out, &rec))
         return rc;
     history.finish(out, rec);
     if (!jsonPath.isEmpty() && !writeRecord(rec, jsonPath))

@@ -79,41 +79,41 @@ QList<QCommandLineOption> ldapTimingOptions()
     };
 }
 
-int numberOption(const QCommandLineParser& p, const char* name, double lo, double hi, double* out)
+int numberOption(const QCommandLineParser& parser, const char* name, double lo, double hi, double* out)
 {
-    if (!p.isSet(QLatin1String(name)))
+    if (!parser.isSet(QLatin1String(name)))
         return ExitOk;
     bool ok = false;
-    const double v = p.value(QLatin1String(name)).toDouble(&ok);
+    const double v = parser.value(QLatin1String(name)).toDouble(&ok);
     if (!ok || v < lo || v > hi || !std::isfinite(v))
         return badArgument(QStringLiteral("--") + QLatin1String(name),
-            QStringLiteral("'") + p.value(QLatin1String(name)) + QStringLiteral("' must be a number from ")
+            QStringLiteral("'") + parser.value(QLatin1String(name)) + QStringLiteral("' must be a number from ")
                 + Units::formatNumber(lo, lo < 1 ? 2 : 0) + QStringLiteral(" to ") + Units::formatNumber(hi, 0));
     *out = v;
     return ExitOk;
 }
 
-int ldapTargetFromParser(const QCommandLineParser& p, const TargetUse& use, LdapTarget* target)
+int ldapTargetFromParser(const QCommandLineParser& parser, const TargetUse& use, LdapTarget* target)
 {
     LdapTarget& t = *target;
-    t.uri = p.value(use.uriOption);
+    t.uri = parser.value(use.uriOption);
     if (t.uri.isEmpty())
         return badArgument(u"--" + use.uriOption, QStringLiteral("required, e.g. ldap://127.0.0.1:389"));
-    t.startTls = p.isSet(QStringLiteral("starttls"));
-    t.bindDn = p.value(QStringLiteral("bind-dn"));
-    t.caFile = p.value(QStringLiteral("ca-file"));
-    t.certFile = p.value(QStringLiteral("cert"));
-    t.keyFile = p.value(QStringLiteral("key"));
-    t.insecure = p.isSet(QStringLiteral("insecure"));
-    if (p.isSet(QStringLiteral("source-address"))) {
-        for (const QString& a : p.value(QStringLiteral("source-address")).split(u','))
+    t.startTls = parser.isSet(QStringLiteral("starttls"));
+    t.bindDn = parser.value(QStringLiteral("bind-dn"));
+    t.caFile = parser.value(QStringLiteral("ca-file"));
+    t.certFile = parser.value(QStringLiteral("cert"));
+    t.keyFile = parser.value(QStringLiteral("key"));
+    t.insecure = parser.isSet(QStringLiteral("insecure"));
+    if (parser.isSet(QStringLiteral("source-address"))) {
+        for (const QString& a : parser.value(QStringLiteral("source-address")).split(u','))
             t.sourceAddresses << a.trimmed();
     }
-    if (p.isSet(QStringLiteral("sasl"))) {
-        if (p.value(QStringLiteral("sasl")).compare(QLatin1String("external"), Qt::CaseInsensitive) != 0)
+    if (parser.isSet(QStringLiteral("sasl"))) {
+        if (parser.value(QStringLiteral("sasl")).compare(QLatin1String("external"), Qt::CaseInsensitive) != 0)
             return badArgument(QStringLiteral("--sasl"), QStringLiteral("only 'external' is supported"));
         t.auth = LdapTarget::Auth::SaslExternal;
-        if (int rc = refuseOptions(p, { QStringLiteral("bind-dn") },
+        if (int rc = refuseOptions(parser, { QStringLiteral("bind-dn") },
                 QStringLiteral("not with --sasl external: the identity comes from the client certificate or the "
                                "ldapi:// socket")))
             return rc;
@@ -121,16 +121,16 @@ int ldapTargetFromParser(const QCommandLineParser& p, const TargetUse& use, Ldap
         t.auth = LdapTarget::Auth::Simple;
     }
     double netTimeout = 5, opTimeout = 10;
-    if (int rc = numberOption(p, "network-timeout", 0.01, 3600, &netTimeout))
+    if (int rc = numberOption(parser, "network-timeout", 0.01, 3600, &netTimeout))
         return rc;
-    if (int rc = numberOption(p, "op-timeout", 0.01, 3600, &opTimeout))
+    if (int rc = numberOption(parser, "op-timeout", 0.01, 3600, &opTimeout))
         return rc;
     t.networkTimeoutMs = int(netTimeout * 1000);
     t.opTimeoutMs = int(opTimeout * 1000);
     if (const ProbeError e = t.validate(); e.isError())
         return badArgument(QStringLiteral("--") + (e.field == u"uri" ? use.uriOption : e.field), e.cliDetail());
     if (!t.isTls() && !use.tlsElsewhere)
-        if (int rc = refuseOptions(p,
+        if (int rc = refuseOptions(parser,
                 { QStringLiteral("ca-file"), QStringLiteral("cert"), QStringLiteral("key"),
                     QStringLiteral("insecure") },
                 QStringLiteral("applies to TLS only, and ") + t.uri
@@ -138,12 +138,12 @@ int ldapTargetFromParser(const QCommandLineParser& p, const TargetUse& use, Ldap
             return rc;
     const bool passwordUsed = use.needPassword || t.auth == LdapTarget::Auth::Simple;
     if (!passwordUsed)
-        if (int rc = refuseOptions(p, { QStringLiteral("password-file") },
+        if (int rc = refuseOptions(parser, { QStringLiteral("password-file") },
                 QStringLiteral("nothing uses the password: it goes with --bind-dn (or a bind load)")))
             return rc;
     // Last: the password may be prompted for, once everything else is known to be right.
     QString pwError, pwSource;
-    if (!readPassword(p.value(QStringLiteral("password-file")), passwordUsed, &t.password, &pwError, &pwSource))
+    if (!readPassword(parser.value(QStringLiteral("password-file")), passwordUsed, &t.password, &pwError, &pwSource))
         return badArgument(pwSource, pwError);
     return ExitOk;
 }
@@ -204,19 +204,19 @@ bool bindOnly(const QList<QPair<LdapOpKind, int>>& mix)
     return std::all_of(mix.begin(), mix.end(), [](const auto& p) { return p.first == LdapOpKind::Bind; });
 }
 
-int okCodesFromParser(const QCommandLineParser& p, QList<int>* codes)
+int okCodesFromParser(const QCommandLineParser& parser, QList<int>* codes)
 {
-    if (!p.isSet(QStringLiteral("ok-codes")))
+    if (!parser.isSet(QStringLiteral("ok-codes")))
         return ExitOk;
     ProbeError e;
-    const auto parsed = OkCodes::parse(p.value(QStringLiteral("ok-codes")), &e);
+    const auto parsed = OkCodes::parse(parser.value(QStringLiteral("ok-codes")), &e);
     if (!parsed)
         return badArgument(QStringLiteral("--ok-codes"), e.detail);
     *codes = *parsed;
     return ExitOk;
 }
 
-int intOptions(const QCommandLineParser& p, LdapLoadSpec& s)
+int intOptions(const QCommandLineParser& parser, LdapLoadSpec& s)
 {
     struct IntOpt
     {
@@ -228,7 +228,7 @@ int intOptions(const QCommandLineParser& p, LdapLoadSpec& s)
         { IntOpt { "threads", &s.threads, 1, 256 }, IntOpt { "connections", &s.connections, 1, 1024 },
             IntOpt { "outstanding", &s.outstanding, 1, 1024 }, IntOpt { "size-limit", &s.sizeLimit, 0, 1e9 } }) {
         double v = *io.target;
-        if (int rc = numberOption(p, io.name, io.lo, io.hi, &v))
+        if (int rc = numberOption(parser, io.name, io.lo, io.hi, &v))
             return rc;
         if (v != std::floor(v))
             return badArgument(QStringLiteral("--") + QLatin1String(io.name), QStringLiteral("must be a whole number"));
@@ -237,13 +237,13 @@ int intOptions(const QCommandLineParser& p, LdapLoadSpec& s)
     return ExitOk;
 }
 
-int searchFields(const QCommandLineParser& p, LdapLoadSpec& s)
+int searchFields(const QCommandLineParser& parser, LdapLoadSpec& s)
 {
-    s.base = p.value(QStringLiteral("base"));
-    if (p.isSet(QStringLiteral("filter")))
-        s.filter = p.value(QStringLiteral("filter"));
-    if (p.isSet(QStringLiteral("scope"))) {
-        const QString sc = p.value(QStringLiteral("scope"));
+    s.base = parser.value(QStringLiteral("base"));
+    if (parser.isSet(QStringLiteral("filter")))
+        s.filter = parser.value(QStringLiteral("filter"));
+    if (parser.isSet(QStringLiteral("scope"))) {
+        const QString sc = parser.value(QStringLiteral("scope"));
         if (sc == u"base")
             s.scope = LdapSession::Base;
         else if (sc == u"one")
@@ -254,8 +254,8 @@ int searchFields(const QCommandLineParser& p, LdapLoadSpec& s)
             return badArgument(
                 QStringLiteral("--scope"), QStringLiteral("must be base, one or sub, not '") + sc + u'\'');
     }
-    if (p.isSet(QStringLiteral("attrs")))
-        s.attrs = p.value(QStringLiteral("attrs")).split(u',', Qt::SkipEmptyParts);
+    if (parser.isSet(QStringLiteral("attrs")))
+        s.attrs = parser.value(QStringLiteral("attrs")).split(u',', Qt::SkipEmptyParts);
     return ExitOk;
 }
 
@@ -287,21 +287,21 @@ LdapOpKind ldapOpKind(const QString& op)
                            : LdapOpKind::AddDelete;
 }
 
-std::optional<QList<LdapOpKind>> ldapOpsFromParser(const QCommandLineParser& p, const QString& op)
+std::optional<QList<LdapOpKind>> ldapOpsFromParser(const QCommandLineParser& parser, const QString& op)
 {
     if (op != u"mixed") {
-        if (p.isSet(QStringLiteral("mix"))) {
+        if (parser.isSet(QStringLiteral("mix"))) {
             badArgument(QStringLiteral("--mix"), QStringLiteral("only with 'ldap mixed'"));
             return std::nullopt;
         }
         return QList<LdapOpKind> { ldapOpKind(op) };
     }
-    if (!p.isSet(QStringLiteral("mix"))) {
+    if (!parser.isSet(QStringLiteral("mix"))) {
         badArgument(QStringLiteral("--mix"), QStringLiteral("required: the weights, e.g. search=90,modify=10"));
         return std::nullopt;
     }
     ProbeError e;
-    const auto mix = LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), &e);
+    const auto mix = LdapLoadSpec::parseMix(parser.value(QStringLiteral("mix")), &e);
     if (!mix) {
         badArgument(QStringLiteral("--mix"), e.cliDetail());
         return std::nullopt;
@@ -312,58 +312,58 @@ std::optional<QList<LdapOpKind>> ldapOpsFromParser(const QCommandLineParser& p, 
     return ops;
 }
 
-int ldapWorkloadFromParser(const QCommandLineParser& p, const WorkloadUse& use, LdapLoadSpec* spec)
+int ldapWorkloadFromParser(const QCommandLineParser& parser, const WorkloadUse& use, LdapLoadSpec* spec)
 {
     LdapLoadSpec& s = *spec;
-    const auto ops = ldapOpsFromParser(p, use.op);
+    const auto ops = ldapOpsFromParser(parser, use.op);
     if (!ops)
         return ExitBadArgs;
     if (use.op == u"mixed")
-        s.mix = *LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), nullptr);
+        s.mix = *LdapLoadSpec::parseMix(parser.value(QStringLiteral("mix")), nullptr);
     else
         s.mix = { { ops->first(), 100 } };
     const QString where = use.op == u"mixed" ? QStringLiteral("this mix (") + opsText(*ops) + u')'
         : use.where.isEmpty()                ? QStringLiteral("ldap ") + use.op
                                              : use.where;
     for (const OpOption& o : opOptions())
-        if (p.isSet(QLatin1String(o.name)) && !takes(o, *ops))
+        if (parser.isSet(QLatin1String(o.name)) && !takes(o, *ops))
             return badArgument(QStringLiteral("--") + QLatin1String(o.name),
                 QStringLiteral("does not apply to ") + where + QStringLiteral(": it is for ")
                     + QLatin1String(o.appliesTo));
     const bool search = ops->contains(LdapOpKind::Search);
-    if (search && !use.searchTargetSet && p.value(QStringLiteral("filter")).trimmed().isEmpty())
+    if (search && !use.searchTargetSet && parser.value(QStringLiteral("filter")).trimmed().isEmpty())
         return badArgument(QStringLiteral("--filter"),
             QStringLiteral("required for a search load, e.g. --filter '(uid=user[0-99999])' (there is no default: "
                            "a filter that matches everything would return the whole subtree with every search)"));
     if (search)
-        if (int rc = searchFields(p, s))
+        if (int rc = searchFields(parser, s))
             return rc;
-    s.dnPattern = p.value(QStringLiteral("dn"));
-    s.attr = p.value(QStringLiteral("attr"));
-    s.valuePattern = p.value(QStringLiteral("value"));
-    s.parentDn = p.value(QStringLiteral("parent"));
-    if (p.isSet(QStringLiteral("mode"))) {
-        const QString m = p.value(QStringLiteral("mode"));
+    s.dnPattern = parser.value(QStringLiteral("dn"));
+    s.attr = parser.value(QStringLiteral("attr"));
+    s.valuePattern = parser.value(QStringLiteral("value"));
+    s.parentDn = parser.value(QStringLiteral("parent"));
+    if (parser.isSet(QStringLiteral("mode"))) {
+        const QString m = parser.value(QStringLiteral("mode"));
         if (m != u"rebind" && m != u"new-connection")
             return badArgument(
                 QStringLiteral("--mode"), QStringLiteral("must be rebind or new-connection, not '") + m + u'\'');
         s.bindNewConnection = m == u"new-connection";
     }
     if (s.bindNewConnection && bindOnly(s.mix))
-        if (int rc = refuseOptions(p, { QStringLiteral("connections") },
+        if (int rc = refuseOptions(parser, { QStringLiteral("connections") },
                 QStringLiteral("not with --mode new-connection: each bind opens a connection of its own (the "
                                "concurrency is --threads)")))
             return rc;
-    if (p.isSet(QStringLiteral("access")))
-        s.access = p.value(QStringLiteral("access"));
-    s.readServerCounters = !p.isSet(QStringLiteral("no-server-counters"));
-    if (int rc = intOptions(p, s))
+    if (parser.isSet(QStringLiteral("access")))
+        s.access = parser.value(QStringLiteral("access"));
+    s.readServerCounters = !parser.isSet(QStringLiteral("no-server-counters"));
+    if (int rc = intOptions(parser, s))
         return rc;
-    if (int rc = numberOption(p, "rate", 0, 1e7, &s.rate))
+    if (int rc = numberOption(parser, "rate", 0, 1e7, &s.rate))
         return rc;
-    if (int rc = okCodesFromParser(p, &s.okCodes))
+    if (int rc = okCodesFromParser(parser, &s.okCodes))
         return rc;
-    s.coalesceReads = p.isSet(QStringLiteral("coalesce-reads"));
+    s.coalesceReads = parser.isSet(QStringLiteral("coalesce-reads"));
     if (s.coalesceReads && s.rate > 0)
         return badArgument(QStringLiteral("--coalesce-reads"),
             QStringLiteral("applies to a closed-loop load only: not with --rate (holding responses back would "
@@ -371,21 +371,21 @@ int ldapWorkloadFromParser(const QCommandLineParser& p, const WorkloadUse& use, 
     return ExitOk;
 }
 
-int ldapTimingFromParser(const QCommandLineParser& p, LdapLoadSpec* spec)
+int ldapTimingFromParser(const QCommandLineParser& parser, LdapLoadSpec* spec)
 {
     LdapLoadSpec& s = *spec;
-    s.ramp = p.value(QStringLiteral("ramp"));
-    if (p.isSet(QStringLiteral("ramp"))) {
+    s.ramp = parser.value(QStringLiteral("ramp"));
+    if (parser.isSet(QStringLiteral("ramp"))) {
         ProbeError e;
         const auto ramp = LoadRamp::parse(s.ramp, &e);
         if (!ramp || ramp->what == LoadRamp::What::None)
             return badArgument(QStringLiteral("--ramp"), ramp ? QStringLiteral("empty") : e.cliDetail());
-        if (int rc = refuseOptions(p, { QStringLiteral("duration") },
+        if (int rc = refuseOptions(parser, { QStringLiteral("duration") },
                 QStringLiteral("not with --ramp: the ramp sets the duration (steps × seconds per step)")))
             return rc;
         const bool rate = ramp->what == LoadRamp::What::Rate;
         if (rate)
-            if (int rc = refuseOptions(p, { QStringLiteral("rate"), QStringLiteral("coalesce-reads") },
+            if (int rc = refuseOptions(parser, { QStringLiteral("rate"), QStringLiteral("coalesce-reads") },
                     QStringLiteral("not with a rate ramp (--ramp rate:...): the ramp sets the rate, and reads are "
                                    "batched in a closed loop only")))
                 return rc;
@@ -393,20 +393,20 @@ int ldapTimingFromParser(const QCommandLineParser& p, LdapLoadSpec* spec)
             return badArgument(QStringLiteral("--ramp"),
                 QStringLiteral("an outstanding ramp does not apply to a bind load: a bind is alone on its connection"));
         if (!rate)
-            if (int rc = refuseOptions(p, { QStringLiteral("outstanding") },
+            if (int rc = refuseOptions(parser, { QStringLiteral("outstanding") },
                     QStringLiteral("not with --ramp outstanding:...: the ramp sets it for each step")))
                 return rc;
     }
-    if (int rc = numberOption(p, "warmup", 0, 86400, &s.warmupSec))
+    if (int rc = numberOption(parser, "warmup", 0, 86400, &s.warmupSec))
         return rc;
-    if (int rc = numberOption(p, "duration", 0.1, 7 * 86400, &s.durationSec))
+    if (int rc = numberOption(parser, "duration", 0.1, 7 * 86400, &s.durationSec))
         return rc;
-    if (int rc = numberOption(p, "interval", 0.1, 3600, &s.intervalSec))
+    if (int rc = numberOption(parser, "interval", 0.1, 3600, &s.intervalSec))
         return rc;
-    if (int rc = numberOption(p, "fail-after", 0.5, 86400, &s.failAfterSec))
+    if (int rc = numberOption(parser, "fail-after", 0.5, 86400, &s.failAfterSec))
         return rc;
     double v = 0;
-    if (int rc = numberOption(p, "max-errors", 0, 1e15, &v))
+    if (int rc = numberOption(parser, "max-errors", 0, 1e15, &v))
         return rc;
     if (v != std::floor(v))
         return badArgument(QStringLiteral("--max-errors"), QStringLiteral("must be a whole number"));

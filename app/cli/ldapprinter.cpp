@@ -4,6 +4,7 @@
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/loadresult.h"
 #include "core/ldap/loadspec.h"
+#include "core/ldap/probesummary.h"
 #include "core/store/comparison.h"
 
 #include <QJsonArray>
@@ -105,50 +106,46 @@ void printStatus(std::FILE* out, const RunRecord& rec)
             qPrintable(rec.failure));
 }
 
+void printProbeTls(std::FILE* out, const ProbeTls& tls)
+{
+    std::fprintf(out, "\nTLS: %s, %s%s\n", qPrintable(tls.protocol), qPrintable(tls.cipher),
+        tls.verified ? "" : " (NOT verified: --insecure)");
+    std::fprintf(out, "  subject %s, issuer %s\n", qPrintable(tls.subject), qPrintable(tls.issuer));
+    std::fprintf(out, "  key %s %d bits, valid until %s (%s days)\n", qPrintable(tls.keyType), tls.keyBits,
+        qPrintable(tls.notAfter), qPrintable(num(tls.daysLeft, 0)));
+    if (!tls.sans.isEmpty())
+        std::fprintf(out, "  SANs: %s\n", qPrintable(tls.sans.join(QStringLiteral(", "))));
+}
+
 } // namespace
 
 void printProbe(std::FILE* out, const RunRecord& rec)
 {
-    const QJsonObject srv = rec.server.toObject();
-    if (!srv.isEmpty()) {
-        std::fprintf(out, "server: %s — %s %s\n", qPrintable(srv.value(QStringLiteral("kind")).toString()),
-            qPrintable(srv.value(QStringLiteral("vendor")).toString(QStringLiteral("(no vendor)"))),
-            qPrintable(srv.value(QStringLiteral("version")).toString(QStringLiteral("(version unknown)"))));
-        const QJsonArray evidenceArray = srv.value(QStringLiteral("evidence")).toArray();
-        for (const auto& e : evidenceArray)
-            std::fprintf(out, "  evidence: %s\n", qPrintable(e.toString()));
+    const ProbeSummary p = ProbeSummary::of(rec);
+    if (p.server.identified) {
+        const ServerIdentity& id = p.server.id;
+        std::fprintf(out, "server: %s — %s %s\n", qPrintable(id.kind),
+            qPrintable(id.vendor.isEmpty() ? QStringLiteral("(no vendor)") : id.vendor),
+            qPrintable(id.version.isEmpty() ? QStringLiteral("(version unknown)") : id.version));
+        for (const auto& e : id.evidence)
+            std::fprintf(out, "  evidence: %s\n", qPrintable(e));
     }
-    const QJsonObject t = rec.summary.value(QStringLiteral("timings_ms")).toObject();
+    const ProbeTimings& t = p.timings;
     std::fprintf(out, "\ntimings (ms):\n");
-    for (const char* k : { "tcp_connect", "tls_handshake", "bind", "root_dse", "search" })
-        std::fprintf(out, "  %-14s %10s\n", k, qPrintable(num(t.value(QLatin1String(k)), 3)));
-    const QJsonObject tls = rec.summary.value(QStringLiteral("tls")).toObject();
-    if (!tls.isEmpty()) {
-        std::fprintf(out, "\nTLS: %s, %s%s\n", qPrintable(tls.value(QStringLiteral("protocol")).toString()),
-            qPrintable(tls.value(QStringLiteral("cipher")).toString()),
-            tls.value(QStringLiteral("verified")).toBool() ? "" : " (NOT verified: --insecure)");
-        std::fprintf(out, "  subject %s, issuer %s\n", qPrintable(tls.value(QStringLiteral("subject")).toString()),
-            qPrintable(tls.value(QStringLiteral("issuer")).toString()));
-        std::fprintf(out, "  key %s %d bits, valid until %s (%s days)\n",
-            qPrintable(tls.value(QStringLiteral("key_type")).toString()), tls.value(QStringLiteral("key_bits")).toInt(),
-            qPrintable(tls.value(QStringLiteral("not_after")).toString()),
-            qPrintable(num(tls.value(QStringLiteral("days_left")), 0)));
-        QStringList sans;
-        const QJsonArray sansArray = tls.value(QStringLiteral("sans")).toArray();
-        for (const auto& s : sansArray)
-            sans << s.toString();
-        if (!sans.isEmpty())
-            std::fprintf(out, "  SANs: %s\n", qPrintable(sans.join(QStringLiteral(", "))));
-    }
-    const QJsonObject dse = rec.summary.value(QStringLiteral("root_dse")).toObject();
-    if (!dse.isEmpty()) {
+    const std::pair<const char*, std::optional<double>> steps[] = { { "tcp_connect", t.tcpConnect },
+        { "tls_handshake", t.tlsHandshake }, { "bind", t.bind }, { "root_dse", t.rootDse }, { "search", t.search } };
+    for (const auto& [k, v] : steps)
+        std::fprintf(out, "  %-14s %10s\n", k, qPrintable(num(v, 3)));
+    if (p.tls)
+        printProbeTls(out, *p.tls);
+    if (p.hasRootDse()) {
         std::fprintf(out, "\nroot DSE:\n");
         for (const char* k : { "namingContexts", "supportedLDAPVersion", "supportedSASLMechanisms",
                  "supportedExtension", "supportedControl" }) {
-            const QJsonArray a = dse.value(QLatin1String(k)).toArray();
             std::fprintf(out, "  %s:\n", k);
-            for (const auto& v : a)
-                std::fprintf(out, "    %s\n", qPrintable(v.toString()));
+            const QStringList values = p.rootDseValues(QLatin1String(k));
+            for (const auto& v : values)
+                std::fprintf(out, "    %s\n", qPrintable(v));
         }
     }
     printWarnings(out, rec);

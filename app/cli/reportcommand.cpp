@@ -81,12 +81,12 @@ int loadHistory(const QStringList& refs, QList<Input>& inputs)
     return ExitOk;
 }
 
-int checkOutput(const QCommandLineParser& p, const char* option)
+int checkOutput(const QCommandLineParser& parser, const char* option)
 {
     const QString name = QString::fromLatin1(option);
-    if (!p.isSet(name))
+    if (!parser.isSet(name))
         return ExitOk;
-    const QString path = p.value(name);
+    const QString path = parser.value(name);
     const QFileInfo fi(path);
     if (path.isEmpty() || fi.isDir())
         return badArgument(QString(u"--" + name), QString(path + u": not a file name"));
@@ -106,10 +106,10 @@ int runReportCommand(int argc, char** argv)
     QCoreApplication::setOrganizationName(QStringLiteral("DirBench"));
     QCoreApplication::setApplicationName(QStringLiteral("dirbench-cli"));
 
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
-    p.addOptions({
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    parser.addOptions({
         { QStringLiteral("in"), QStringLiteral("A run record (JSON, dirbench.run/1); repeat for more runs."),
             QStringLiteral("RUN.json") },
         { QStringLiteral("history"), QStringLiteral("A run from the history database, by id or name; repeatable."),
@@ -124,33 +124,35 @@ int runReportCommand(int argc, char** argv)
     });
     QStringList args = QCoreApplication::arguments();
     args.removeAt(1); // "report"
-    if (!p.parse(args))
-        return badArgument(QStringLiteral("report"), p.errorText());
-    if (helpRequested(p))
-        return printHelp(p, QStringLiteral("report"));
+    if (!parser.parse(args))
+        return badArgument(QStringLiteral("report"), parser.errorText());
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("report"));
     for (const char* once : { "pdf", "html", "csv", "title", "author" }) // --in and --history are repeatable
-        if (p.values(QString::fromLatin1(once)).size() > 1)
+        if (parser.values(QString::fromLatin1(once)).size() > 1)
             return badArgument(u"--" + QString::fromLatin1(once), QStringLiteral("given more than once"));
-    if (!p.positionalArguments().isEmpty())
+    if (!parser.positionalArguments().isEmpty())
         return badArgument(QStringLiteral("report"),
-            QString(u"unexpected argument '" + p.positionalArguments().constFirst() + u"' (records go with --in)"));
-    const QStringList files = p.values(QStringLiteral("in"));
-    const QStringList refs = p.values(QStringLiteral("history"));
+            QString(
+                u"unexpected argument '" + parser.positionalArguments().constFirst() + u"' (records go with --in)"));
+    const QStringList files = parser.values(QStringLiteral("in"));
+    const QStringList refs = parser.values(QStringLiteral("history"));
     if (files.isEmpty() && refs.isEmpty())
         return badArgument(QStringLiteral("--in"), QStringLiteral("give at least one run record (or --history)"));
-    if (!p.isSet(QStringLiteral("pdf")) && !p.isSet(QStringLiteral("html")) && !p.isSet(QStringLiteral("csv")))
+    if (!parser.isSet(QStringLiteral("pdf")) && !parser.isSet(QStringLiteral("html"))
+        && !parser.isSet(QStringLiteral("csv")))
         return badArgument(QStringLiteral("--pdf"), QStringLiteral("give at least one output: --pdf, --html or --csv"));
-    if (p.value(QStringLiteral("title")).trimmed().isEmpty())
+    if (parser.value(QStringLiteral("title")).trimmed().isEmpty())
         return badArgument(QStringLiteral("--title"), QStringLiteral("the title is empty"));
-    if (p.isSet(QStringLiteral("author")) && p.value(QStringLiteral("author")).trimmed().isEmpty())
+    if (parser.isSet(QStringLiteral("author")) && parser.value(QStringLiteral("author")).trimmed().isEmpty())
         return badArgument(QStringLiteral("--author"), QStringLiteral("the name is empty"));
-    const bool titled = p.isSet(QStringLiteral("pdf")) || p.isSet(QStringLiteral("html"));
+    const bool titled = parser.isSet(QStringLiteral("pdf")) || parser.isSet(QStringLiteral("html"));
     for (const char* o : { "title", "author" })
-        if (p.isSet(QString::fromLatin1(o)) && !titled)
+        if (parser.isSet(QString::fromLatin1(o)) && !titled)
             return badArgument(u"--" + QString::fromLatin1(o),
                 QStringLiteral("applies to --pdf and --html only (a CSV of intervals has no title or author)"));
     for (const char* o : { "pdf", "html", "csv" })
-        if (const int rc = checkOutput(p, o); rc != ExitOk)
+        if (const int rc = checkOutput(parser, o); rc != ExitOk)
             return rc;
 
     QList<Input> inputs;
@@ -162,23 +164,24 @@ int runReportCommand(int argc, char** argv)
 
     QList<RunRecord> records;
     ReportOptions options;
-    options.title = p.value(QStringLiteral("title")).trimmed();
-    options.author = p.value(QStringLiteral("author")).trimmed();
+    options.title = parser.value(QStringLiteral("title")).trimmed();
+    options.author = parser.value(QStringLiteral("author")).trimmed();
     for (const Input& in : std::as_const(inputs)) {
         records << in.record;
         options.runNames << in.name;
     }
     const ReportDocument doc = Report::build(records, options);
     QString error;
-    if (p.isSet(QStringLiteral("pdf")) && !Report::writePdf(doc, p.value(QStringLiteral("pdf")), &error))
+    if (parser.isSet(QStringLiteral("pdf")) && !Report::writePdf(doc, parser.value(QStringLiteral("pdf")), &error))
         return std::fprintf(stderr, "dirbench-cli: --pdf: %s\n", qPrintable(error)), ExitFailed;
-    if (p.isSet(QStringLiteral("html")) && !Report::writeHtml(doc, p.value(QStringLiteral("html")), &error))
+    if (parser.isSet(QStringLiteral("html")) && !Report::writeHtml(doc, parser.value(QStringLiteral("html")), &error))
         return std::fprintf(stderr, "dirbench-cli: --html: %s\n", qPrintable(error)), ExitFailed;
-    if (p.isSet(QStringLiteral("csv")) && !Report::writeCsv(records, options, p.value(QStringLiteral("csv")), &error))
+    if (parser.isSet(QStringLiteral("csv"))
+        && !Report::writeCsv(records, options, parser.value(QStringLiteral("csv")), &error))
         return std::fprintf(stderr, "dirbench-cli: --csv: %s\n", qPrintable(error)), ExitFailed;
     for (const char* o : { "pdf", "html", "csv" })
-        if (p.isSet(QString::fromLatin1(o)))
-            std::printf("%s: %s\n", o, qPrintable(p.value(QString::fromLatin1(o))));
+        if (parser.isSet(QString::fromLatin1(o)))
+            std::printf("%s: %s\n", o, qPrintable(parser.value(QString::fromLatin1(o))));
     return ExitOk;
 }
 

@@ -8,6 +8,7 @@
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/serverinventory.h"
 #include "core/sizing/serversizing.h"
+#include "core/sizing/sizingsummary.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -164,23 +165,8 @@ void printLdif(std::FILE* out, const LdifStats& s)
 
 void printExtra(std::FILE* out, const SizingResult& r)
 {
-    const QJsonObject a = r.extra.value(QStringLiteral("autotune")).toObject();
-    if (!a.isEmpty()) {
-        const QJsonObject vs = a.value(QStringLiteral("vs_need")).toObject();
-        std::fprintf(out,
-            "\n389 autotune on %s MB RAM (%s): dbcache %s MB, entry cache %s MB, threads %d (RHDS 12+) / %d "
-            "(RHDS 11) vs %d (guide)\n  need %s MB of entry cache: autotune covers %s %% -> %s %% of the fully "
-            "cached rate on the guide's test bed (uniform access)\n",
-            qPrintable(SizingText::num(a.value(QStringLiteral("ram_mb")).toDouble(), 0)),
-            qPrintable(a.value(QStringLiteral("ram_origin")).toString()),
-            qPrintable(SizingText::num(a.value(QStringLiteral("dbcache_mb")).toDouble(), 1)),
-            qPrintable(SizingText::num(a.value(QStringLiteral("entry_cache_total_mb")).toDouble(), 1)),
-            a.value(QStringLiteral("threads_rhds12")).toInt(), a.value(QStringLiteral("threads_rhds11")).toInt(),
-            a.value(QStringLiteral("threads_guide")).toInt(),
-            qPrintable(SizingText::num(vs.value(QStringLiteral("needed_mb")).toDouble(), 1)),
-            qPrintable(SizingText::num(vs.value(QStringLiteral("coverage")).toDouble() * 100, 1)),
-            qPrintable(SizingText::num(vs.value(QStringLiteral("guide_relative_throughput")).toDouble() * 100, 1)));
-    }
+    if (const auto a = SizingAutotune::of(r))
+        std::fprintf(out, "\n%s", qPrintable(a->text()));
     if (!r.warnings.isEmpty()) {
         std::fprintf(out, "\nwarnings:\n");
         for (const auto& w : r.warnings)

@@ -23,6 +23,24 @@ std::optional<double> optNumber(const QJsonObject& o, const QString& key)
     return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
 }
 
+// The evaluation's facts a reader shows beside the figures (Evaluation::toJson).
+void cloudCaseReadEvaluation(const QJsonObject& e, CloudCase& c)
+{
+    c.diskLabel = e.value(QStringLiteral("disk_label")).toString();
+    c.tier = e.value(QStringLiteral("tier")).toString();
+    c.vm = e.value(QStringLiteral("vm")).toString();
+    c.sizeGib = optNumber(e, QStringLiteral("size_gib"));
+    const QJsonArray notes = e.value(QStringLiteral("notes")).toArray();
+    for (const auto& n : notes)
+        c.notes << n.toString();
+    const QJsonArray sources = e.value(QStringLiteral("sources")).toArray();
+    for (const auto& v : sources) {
+        const QJsonObject s = v.toObject();
+        c.sources << Source { s.value(QStringLiteral("url")).toString(), s.value(QStringLiteral("as_of")).toString(),
+            s.value(QStringLiteral("note")).toString() };
+    }
+}
+
 CloudCase caseOf(const QJsonObject& o)
 {
     CloudCase c;
@@ -38,6 +56,8 @@ CloudCase caseOf(const QJsonObject& o)
     for (const auto& f : flags)
         c.flags << Flag { f.toObject().value(QStringLiteral("code")).toString(),
             f.toObject().value(QStringLiteral("message")).toString() };
+    c.test = o.value(QStringLiteral("test")).toString();
+    cloudCaseReadEvaluation(o.value(QStringLiteral("evaluation")).toObject(), c);
     return c;
 }
 
@@ -103,6 +123,11 @@ QList<CloudCase> casesOf(const RunRecord& rec)
     for (CloudCase& c : out)
         c.verdict = verdictFor(rec, c, single);
     return out;
+}
+
+QString measuredSourceOf(const RunRecord& rec)
+{
+    return rec.summary.value(QStringLiteral("measured_source")).toString();
 }
 
 CloudCase caseOf(const Comparison& cmp)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/catalog/catalog.h"
 #include "core/catalog/compare.h"
 #include "core/common/runrecord.h"
 
@@ -39,12 +40,21 @@ struct CloudCase
     QString bindingText;
     QList<Flag> flags; // warnings, with their codes
     std::optional<Verdict> verdict; // the ceiling verdict, when the record has one for this case
+    // What the case evaluated, as the record holds it (casesOf only; caseOf(Comparison) leaves these empty).
+    QString test; // the measured figure's test
+    QString diskLabel, tier, vm; // the disk type ("Azure Premium SSD P30"), its tier, the VM id; empty when none
+    std::optional<double> sizeGib;
+    QStringList notes; // the catalog's notes on the disk at this size
+    QList<Source> sources; // the published pages of the disk and the VM
 
     bool failed() const { return verdict && !verdict->passed; }
     bool flagged() const { return !flags.isEmpty(); }
 };
 
 QList<CloudCase> casesOf(const RunRecord& rec);
+// Where a cloud-compare record's measured figures came from ("disk record run.json", the seed's article); "" if
+// not said.
+QString measuredSourceOf(const RunRecord& rec);
 // A comparison as the window holds it, before any record.
 CloudCase caseOf(const Comparison& c);
 

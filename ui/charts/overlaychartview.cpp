@@ -1,5 +1,6 @@
 #include "ui/charts/overlaychartview.h"
 
+#include "core/common/intervaljson.h"
 #include "core/store/comparison.h"
 #include "ui/charts/chartexport.h"
 #include "ui/charts/chartlegend.h"
@@ -40,13 +41,13 @@ QList<QPointF> points(const RunRecord& r, const QString& key)
         const QJsonValue y = o.value(key);
         if (!y.isDouble())
             continue;
-        const QString s = o.value(QStringLiteral("series")).toString();
+        const QString s = IntervalJson::seriesOf(o);
         if (!seriesChosen) {
             series = s;
             seriesChosen = true;
         }
         if (s == series || r.kind == u"curve" || r.kind == u"database-size")
-            out << QPointF(o.value(QStringLiteral("t")).toDouble(), y.toDouble());
+            out << QPointF(IntervalJson::timeOf(o).value_or(0), y.toDouble());
     }
     return out;
 }

@@ -2,6 +2,8 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "core/disk/diskrecordfacts.h"
+#include "core/experiments/diskunderloadsummary.h"
 
 #include <QFont>
 #include <QJsonArray>
@@ -10,12 +12,6 @@
 #include <cmath>
 
 namespace {
-
-double number(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? v.toDouble() : DiskResultRow::None;
-}
 
 double orNone(const std::optional<double>& v)
 {
@@ -31,7 +27,7 @@ QList<const DiskSummary*> partOrder(const std::vector<DiskSummary>& tests, const
             order << t;
     };
     for (const auto& v : intervals) {
-        const QString series = v.toObject().value(QStringLiteral("series")).toString();
+        const QString series = DiskInterval::fromJson(v.toObject()).series;
         for (const DiskSummary& t : tests)
             if (t.test == series)
                 add(&t);
@@ -186,24 +182,23 @@ QList<DiskResultRow> DiskResultModel::rowsFromRecord(const RunRecord& record)
 {
     if (record.kind == u"disk-under-load") {
         QList<DiskResultRow> rows;
-        const QJsonObject& s = record.summary;
-        for (const auto& [key, label] :
-            { std::pair { "disk_idle", tr("disk (idle)") }, std::pair { "disk_loaded", tr("disk (under load)") } })
-            if (s.value(QLatin1String(key)).isObject())
-                rows << rowFromSummary(label, DiskSummary::fromJson(s.value(QLatin1String(key)).toObject()));
-        const QJsonObject change = s.value(QStringLiteral("change")).toObject();
-        if (!change.isEmpty()) {
+        const DiskUnderLoadSummary s = DiskUnderLoadSummary::of(record);
+        if (s.idle)
+            rows << rowFromSummary(tr("disk (idle)"), *s.idle);
+        if (s.hasLoaded)
+            rows << rowFromSummary(tr("disk (under load)"), s.loaded);
+        if (s.hasChange) {
             DiskResultRow row;
             row.name = tr("change under load");
             row.isChange = true;
-            row.mbPerSec = number(change, QStringLiteral("mb_per_s_pct"));
-            row.iops = number(change, QStringLiteral("iops_pct"));
-            row.p99Us = number(change, QStringLiteral("p99_pct"));
+            row.mbPerSec = orNone(s.mbPerSPct);
+            row.iops = orNone(s.iopsPct);
+            row.p99Us = orNone(s.p99Pct);
             rows << row;
         }
         return rows;
     }
-    QString name = record.spec.value(QStringLiteral("profile")).toString();
+    QString name = DiskRecordFacts::of(record).profile;
     if (name.isEmpty())
         name = record.kind;
     QList<DiskResultRow> rows;

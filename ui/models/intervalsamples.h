@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/common/intervaljson.h"
 #include "core/common/sample.h"
 
 #include <QJsonArray>
@@ -9,14 +10,5 @@
 // when a run ends, so the chart shows exactly what the record keeps.
 inline SampleBatch samplesFromIntervals(const QJsonArray& intervals)
 {
-    SampleBatch out;
-    out.reserve(intervals.size());
-    for (const auto& v : intervals) {
-        Sample s;
-        s.values = v.toObject();
-        s.series = s.values.value(QStringLiteral("series")).toString();
-        s.t = s.values.value(QStringLiteral("t")).toDouble();
-        out << s;
-    }
-    return out;
+    return IntervalJson::toSamples(intervals);
 }

@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "core/disk/diskengine.h"
+#include "core/disk/diskrecordfacts.h"
 #include "core/disk/diskresult.h"
 #include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
@@ -508,8 +509,7 @@ bool DiskPage::showRecord(const RunRecord& record, QString* error)
     }
     resetResults();
     const bool underLoad = record.kind == u"disk-under-load";
-    const QJsonObject disk = underLoad ? record.spec.value(QStringLiteral("disk")).toObject() : record.spec;
-    const QString profile = disk.value(QStringLiteral("profile")).toString();
+    const QString profile = DiskRecordFacts::of(record).profile;
     m_profileName = underLoad ? tr("%1 under LDAP load").arg(profile) : profile;
     m_ldapView->setVisible(underLoad);
     showResult(record);

@@ -3,6 +3,7 @@
 #include "core/common/units.h"
 #include "core/sizing/recommendation.h"
 #include "core/sizing/sizingoptions.h"
+#include "core/sizing/sizingsummary.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -206,7 +207,7 @@ QString SizingForm::specKey(const QString& field)
 
 void SizingForm::setFromSpec(const QJsonObject& spec)
 {
-    const auto kind = SizingInput::serverFromName(spec.value(QStringLiteral("server")).toString());
+    const auto kind = SizingSummary::serverOfSpec(spec);
     {
         const QSignalBlocker block(m_serverCombo);
         setServer(kind.value_or(SizingServer::Ds389));
@@ -291,7 +292,7 @@ ProbeError SizingForm::readAdvanced(SizingInput* in) const
 void SizingForm::setLdifStats(const LdifStats& stats)
 {
     m_ldif = stats;
-    m_edits.value(QStringLiteral("entries"))->setText(QString::number(stats.entries));
+    edit(QStringLiteral("entries"))->setText(QString::number(stats.entries));
     m_ldifLabel->setText(
         tr("%1: %2 entries, mean %3 B, p95 %4 B, max %5 B per entry (%6 read in %7 s)")
             .arg(QFileInfo(stats.path).fileName(), Units::formatNumber(double(stats.entries), 0),

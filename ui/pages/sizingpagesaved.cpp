@@ -1,6 +1,8 @@
 // The Sizing page with a saved "sizing" record (File → Open record…, the History page's "open"), read-only.
+#include "core/ldap/probesummary.h"
 #include "core/sizing/ldifstats.h"
 #include "core/sizing/serversizing.h"
+#include "core/sizing/sizingsummary.h"
 #include "ui/formmemory.h"
 #include "ui/pages/sizingform.h"
 #include "ui/pages/sizingpage.h"
@@ -30,14 +32,14 @@ bool SizingPage::showRecord(const RunRecord& record, QString* error)
     m_form->clearLdifStats();
     m_view->setLdifStats(nullptr);
     m_form->setFromSpec(record.spec);
-    if (const auto ldif = LdifStats::fromJson(record.summary.value(QStringLiteral("ldif")).toObject())) {
+    if (const auto ldif = LdifStats::fromJson(SizingSummary::of(record).ldif)) {
         const QSignalBlocker quiet(m_form); // the saved result is shown as it was, not computed again
         m_form->setLdifStats(*ldif);
         m_view->setLdifStats(&*ldif);
     }
     m_result = *result;
     m_view->setResult(*result);
-    const QString vendor = record.server.toObject().value(QStringLiteral("vendor")).toString();
+    const QString vendor = RecordServer::of(record).id.vendor;
     m_serverLabel->setText(vendor.isEmpty() ? QString() : tr("Inputs read from %1 when it was made").arg(vendor));
     setSavedMode(record);
     emit statusMessage(tr("Saved sizing: %1").arg(m_view->totalText()));

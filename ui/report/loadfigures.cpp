@@ -1,5 +1,7 @@
 #include "ui/report/loadfigures.h"
 
+#include "core/ldap/loadrecordfacts.h"
+
 namespace LoadFigures {
 
 bool coalescedReads(const QJsonObject& spec)
@@ -15,11 +17,8 @@ bool coalescedReads(const QJsonObject& spec)
 
 PointRate pointRate(const QJsonObject& point)
 {
-    const QJsonValue ok = point.value(QStringLiteral("ok_per_s"));
-    if (ok.isDouble())
-        return { ok.toDouble(), false, true };
-    const QJsonValue ops = point.value(QStringLiteral("ops_per_s"));
-    return { ops.toDouble(), true, ops.isDouble() };
+    const LoadRecordFacts::PointRate r = LoadRecordFacts::pointRate(point);
+    return { r.perS, r.completed, r.present };
 }
 
 } // namespace LoadFigures

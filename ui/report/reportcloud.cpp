@@ -7,18 +7,37 @@
 #include "ui/report/reportsections.h"
 #include "ui/report/reportsummary.h"
 
-#include <QJsonArray>
-
 namespace ReportSections {
+
+namespace {
+
+// One case's evaluation: the disk, the VM, the test, the binding limit, the flags and notes; its sources cited.
+void cloudCaseDetails(int i, const CloudCatalog::CloudCase& c, ReportSection& section, QStringList& sources)
+{
+    QList<QStringList> rows;
+    rows.append({ QStringLiteral("disk"),
+        c.diskLabel + QStringLiteral(" at ") + (c.sizeGib ? ReportFormat::number(*c.sizeGib) : QStringLiteral("n/a"))
+            + QStringLiteral(" GiB") + (c.tier.isEmpty() ? QString() : QStringLiteral(" (") + c.tier + u')') });
+    if (!c.vm.isEmpty())
+        rows.append({ QStringLiteral("VM"), c.vm });
+    rows.append({ QStringLiteral("test"), c.test });
+    rows.append({ QStringLiteral("binding limit"), c.bindingText });
+    for (const CloudCatalog::Flag& f : c.flags)
+        rows.append({ f.code, f.message });
+    for (const auto& n : c.notes)
+        rows.append({ QStringLiteral("note"), n });
+    section.blocks << ReportBlock::subheading(QString(QString::number(i + 1) + QStringLiteral(". ") + c.label));
+    section.blocks << ReportBlock::keyValues(rows);
+    for (const CloudCatalog::Source& s : c.sources)
+        cite(sources, Sources::publishedPage(s.url, s.asOf));
+}
+
+} // namespace
 
 void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
-    // A single comparison holds its case at the top of summary; the seed's table in summary.cases.
-    QJsonArray cases = r.summary.value(QStringLiteral("cases")).toArray();
-    if (cases.isEmpty() && r.summary.contains(QStringLiteral("measured_mb_per_s")))
-        cases.append(r.summary);
     const QList<CloudCatalog::CloudCase> judged = CloudCatalog::casesOf(r);
-    const QString measuredSource = r.summary.value(QStringLiteral("measured_source")).toString();
+    const QString measuredSource = CloudCatalog::measuredSourceOf(r);
     if (!measuredSource.isEmpty())
         section.blocks << ReportBlock::paragraph(
             QString(u"Measured figures: " + ReportSummary::plain(Sources::readable(measuredSource)) + u'.'));
@@ -46,38 +65,8 @@ void cloudCompare(const RunRecord& r, ReportSection& section, QStringList& sourc
     }
     section.blocks << ReportBlock::subheading(QStringLiteral("Cases"));
     section.blocks << ReportBlock::ofTable(overview);
-    for (int i = 0; i < cases.size(); ++i) {
-        const QJsonObject c = cases.at(i).toObject();
-        const QJsonObject e = c.value(QStringLiteral("evaluation")).toObject();
-        QList<QStringList> rows;
-        rows.append({ QStringLiteral("disk"),
-            e.value(QStringLiteral("disk_label")).toString() + QStringLiteral(" at ")
-                + ReportFormat::value(e.value(QStringLiteral("size_gib"))) + QStringLiteral(" GiB")
-                + (e.value(QStringLiteral("tier")).toString().isEmpty()
-                        ? QString()
-                        : QStringLiteral(" (") + e.value(QStringLiteral("tier")).toString() + u')') });
-        if (e.value(QStringLiteral("vm")).isString())
-            rows.append({ QStringLiteral("VM"), e.value(QStringLiteral("vm")).toString() });
-        rows.append({ QStringLiteral("test"), c.value(QStringLiteral("test")).toString() });
-        rows.append({ QStringLiteral("binding limit"), e.value(QStringLiteral("binding_text")).toString() });
-        const QJsonArray flagsList = c.value(QStringLiteral("flags")).toArray();
-        for (const auto& f : flagsList)
-            rows.append({ f.toObject().value(QStringLiteral("code")).toString(),
-                f.toObject().value(QStringLiteral("message")).toString() });
-        const QJsonArray notesList = e.value(QStringLiteral("notes")).toArray();
-        for (const auto& n : notesList)
-            rows.append({ QStringLiteral("note"), n.toString() });
-        section.blocks << ReportBlock::subheading(
-            QString(QString::number(i + 1) + QStringLiteral(". ") + c.value(QStringLiteral("label")).toString()));
-        section.blocks << ReportBlock::keyValues(rows);
-        const QJsonArray sourcesList = e.value(QStringLiteral("sources")).toArray();
-        for (const auto& s : sourcesList) {
-            const QJsonObject o = s.toObject();
-            cite(sources,
-                Sources::publishedPage(
-                    o.value(QStringLiteral("url")).toString(), o.value(QStringLiteral("as_of")).toString()));
-        }
-    }
+    for (int i = 0; i < judged.size(); ++i)
+        cloudCaseDetails(i, judged.at(i), section, sources);
 }
 
 } // namespace ReportSections

@@ -1,5 +1,6 @@
 // Disk records: a single test, a test with repeats, or the "directory" suite (summary.tests) with verdicts.
 #include "core/common/reportformat.h"
+#include "core/disk/diskresult.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 
@@ -30,37 +31,39 @@ void disk(const RunRecord& r, ReportSection& section, QStringList& sources)
     if (r.engine.isObject())
         section.blocks << ReportBlock::paragraph(
             QString(u"Engine: " + ReportFormat::value(r.engine) + u". MB/s is 10^6 bytes/s; latency in µs."));
-    const QJsonObject tests = r.summary.value(QStringLiteral("tests")).toObject();
+    // The typed summary; each row shows the figures as the record holds them (its JSON, n/a for a null).
+    const DiskSummary sum = DiskSummary::fromJson(r.summary);
+    const std::vector<DiskSummary>& tests = sum.tests;
     ReportTable t;
     t.header = kHeader;
-    if (!tests.isEmpty()) {
-        for (auto it = tests.begin(); it != tests.end(); ++it)
-            t.rows << testRow(it.key(), it.value().toObject());
+    if (!tests.empty()) {
+        for (const DiskSummary& part : tests)
+            t.rows << testRow(part.test, part.toJson());
         section.blocks << ReportBlock::subheading(QStringLiteral("Tests of the suite"));
     } else {
-        t.rows << testRow(r.summary.value(QStringLiteral("test")).toString(), r.summary);
+        t.rows << testRow(sum.test, r.summary);
         section.blocks << ReportBlock::subheading(QStringLiteral("Result"));
     }
     section.blocks << ReportBlock::ofTable(t);
 
     // Repeats: the median is above; every repeat here (per test in a suite).
-    auto repeatsOf = [&](const QString& name, const QJsonObject& s) {
-        const QJsonArray reps = s.value(QStringLiteral("repeats")).toArray();
-        if (reps.isEmpty())
+    auto repeatsOf = [&](const QString& name, const DiskSummary& s) {
+        const std::vector<DiskSummary>& reps = s.repeats;
+        if (reps.empty())
             return;
         ReportTable rt;
         rt.header = kHeader;
         rt.header[0] = QStringLiteral("repeat");
-        for (qsizetype i = 0; i < reps.size(); ++i)
-            rt.rows << testRow(QString::number(i + 1), reps.at(i).toObject());
+        for (size_t i = 0; i < reps.size(); ++i)
+            rt.rows << testRow(QString::number(i + 1), reps.at(i).toJson());
         section.blocks << ReportBlock::subheading(QString(u"Repeats of " + name + u" (the result is their median)"));
         section.blocks << ReportBlock::ofTable(rt);
     };
-    if (!tests.isEmpty())
-        for (auto it = tests.begin(); it != tests.end(); ++it)
-            repeatsOf(it.key(), it.value().toObject());
+    if (!tests.empty())
+        for (const DiskSummary& part : tests)
+            repeatsOf(part.test, part);
     else
-        repeatsOf(r.summary.value(QStringLiteral("test")).toString(), r.summary);
+        repeatsOf(sum.test, sum);
 
     // A suite's intervals name their part in "series": one line per part.
     intervalCharts(

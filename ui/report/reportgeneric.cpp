@@ -1,6 +1,7 @@
 // Sections for any kind of record: what every record has (spec, summary, intervals), printed generically.
 #include "core/common/reportformat.h"
 #include "core/experiments/pointaxis.h"
+#include "core/ldap/loadrecordfacts.h"
 #include "ui/report/loadfigures.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
@@ -72,14 +73,13 @@ void intervalCharts(const QJsonArray& intervals, const QStringList& keys, Report
 // (completed ops/s for a record made before points had ok/s, and the chart says so).
 static void pointsChart(const RunRecord& r, ReportSection& section)
 {
-    const QJsonObject& summary = r.summary;
-    const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
+    const QJsonArray points = LoadRecordFacts::pointsOf(r);
     if (points.isEmpty() || !LoadFigures::pointRate(points.first().toObject()).present)
         return;
     // The axis the window draws (core/experiments/pointaxis.h): what the experiment varied.
     const PointAxis::Axis axis = PointAxis::of(r);
     const QString xKey = axis.key;
-    if (!points.first().toObject().value(xKey).isDouble())
+    if (!LoadRecordFacts::pointValue(points.first().toObject(), xKey))
         return;
     bool completed = false;
     for (const auto& v : points)
@@ -97,8 +97,8 @@ static void pointsChart(const RunRecord& r, ReportSection& section)
     for (const auto& v : points) {
         const QJsonObject o = v.toObject();
         const LoadFigures::PointRate rate = LoadFigures::pointRate(o);
-        if (o.value(xKey).isDouble() && rate.present)
-            sr.points.append({ o.value(xKey).toDouble(), rate.perS });
+        if (const auto x = LoadRecordFacts::pointValue(o, xKey); x && rate.present)
+            sr.points.append({ *x, rate.perS });
     }
     c.series << sr;
     section.blocks << ReportBlock::ofChart(c);
@@ -109,7 +109,7 @@ static std::pair<QJsonArray, QJsonArray> splitLoadIntervals(const QJsonArray& in
 {
     QJsonArray load, other;
     for (const auto& v : intervals)
-        (v.toObject().contains(QStringLiteral("ops_per_s")) ? load : other).append(v);
+        (LoadRecordFacts::isLoadInterval(v.toObject()) ? load : other).append(v);
     return { load, other };
 }
 

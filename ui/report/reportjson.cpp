@@ -1,6 +1,7 @@
 #include "ui/report/reportjson.h"
 
 #include "core/catalog/sources.h"
+#include "core/common/intervaljson.h"
 #include "core/common/reportformat.h"
 
 #include <QSet>
@@ -187,8 +188,7 @@ QList<QPointF> series(const QJsonArray& intervals, const QString& key)
         const QJsonValue v = at(o, key);
         if (!v.isDouble())
             continue;
-        const QJsonValue t = o.value(QStringLiteral("t"));
-        pts.append({ t.isDouble() ? t.toDouble() : double(i + 1), v.toDouble() });
+        pts.append({ IntervalJson::timeOf(o).value_or(double(i + 1)), v.toDouble() });
     }
     return pts;
 }

@@ -2,6 +2,7 @@
 // completed operations, errors, latency, a table per kind of operation for a mix, result codes and the server's own
 // counters (cn=monitor). Figures are read from the typed summary (core/ldap/loadresult.h).
 #include "core/common/reportformat.h"
+#include "core/ldap/loadrecordfacts.h"
 #include "core/ldap/loadresult.h"
 #include "ui/report/loadfigures.h"
 #include "ui/report/reportjson.h"
@@ -170,8 +171,7 @@ void ldapLoad(const RunRecord& r, ReportSection& section, QStringList& sources)
     }
     notes(s, coalesced, section);
     section.blocks << ReportBlock::subheading(QStringLiteral("Result"));
-    const bool openLoop = r.spec.value(QStringLiteral("rate")).toDouble() > 0
-        || r.spec.value(QStringLiteral("ramp")).toString().startsWith(u"rate");
+    const bool openLoop = LoadRecordFacts::openLoop(r.spec);
     section.blocks << ReportBlock::keyValues(resultRows(s, coalesced, openLoop));
     operationTable(s, coalesced, section);
     agentsTable(r, section);

@@ -5,6 +5,7 @@
 #include "core/catalog/verdicttext.h"
 #include "core/common/reportformat.h"
 #include "core/sizing/recommendation.h"
+#include "core/sizing/sizingsummary.h"
 #include "ui/report/report.h"
 #include "ui/report/reportsummary.h"
 
@@ -66,19 +67,18 @@ QString settingStep(const Recommendation& rec)
 
 QString sizingStep(const RunRecord& r, const QString& name)
 {
-    const QJsonArray recs = r.summary.value(QStringLiteral("recommendations")).toArray();
-    if (recs.isEmpty())
+    const SizingResult result = SizingSummary::of(r).result;
+    if (result.recommendations.isEmpty())
         return {};
     QString total;
     QStringList others;
-    for (const auto& v : recs) {
-        const Recommendation rec = Recommendation::fromJson(v.toObject());
+    for (const Recommendation& rec : result.recommendations) {
         if (rec.name.compare(u"total RAM", Qt::CaseInsensitive) == 0)
             total = amount(rec.value, rec.unit);
         else if (!rec.apply.isEmpty() && rec.value != 0 && rec.change() != u"keep")
             others << settingStep(rec); // a setting to change, not a term of the formula
     }
-    const QString server = serverKindName(r.summary.value(QStringLiteral("server")).toString());
+    const QString server = serverKindName(result.server);
     QString step = total.isEmpty()
         ? QString(u"Configure the " + server + u" server as " + name + u" recommends")
         : QString(u"Give the " + server + u" server at least " + total + u" of RAM (" + name + u')');

@@ -3,79 +3,75 @@
 #include "core/catalog/sources.h"
 #include "core/common/reportformat.h"
 #include "core/sizing/recommendation.h"
+#include "core/sizing/sizingsummary.h"
 #include "ui/report/reportjson.h"
 #include "ui/report/reportsections.h"
 #include "ui/report/reportsummary.h"
 
 namespace ReportSections {
 
+namespace {
+
+// One recommendation's reasoning: its formula, the numbers put in, its inputs and their origins, its source.
+QList<QStringList> sizingReasonRows(const Recommendation& rec)
+{
+    QList<QStringList> rows;
+    rows.append({ QStringLiteral("formula"), rec.formula });
+    rows.append({ QStringLiteral("computed"), rec.computation });
+    QStringList inputs;
+    for (const SizingInputUsed& i : rec.inputs)
+        inputs << QString(i.name + u" = " + ReportFormat::number(i.value)
+            + (i.unit.isEmpty() ? QString() : u' ' + i.unit) + u" (" + i.origin + u')');
+    rows.append({ QStringLiteral("inputs"), inputs.join(QStringLiteral("; ")) });
+    rows.append({ QStringLiteral("source"), Sources::readable(rec.source) });
+    if (!rec.note.isEmpty())
+        rows.append({ QStringLiteral("note"), rec.note });
+    return rows;
+}
+
+void sizingBlock(ReportSection& section, const QString& title, const QJsonObject& o)
+{
+    if (o.isEmpty())
+        return;
+    section.blocks << ReportBlock::subheading(title);
+    section.blocks << ReportBlock::keyValues(ReportJson::keyValueRows(o));
+    for (const auto& [tableTitle, table] : ReportJson::tablesOf(o)) {
+        section.blocks << ReportBlock::subheading(tableTitle);
+        section.blocks << ReportBlock::ofTable(table);
+    }
+}
+
+} // namespace
+
 void sizing(const RunRecord& r, ReportSection& section, QStringList& sources)
 {
-    const QJsonObject& s = r.summary;
+    const SizingSummary s = SizingSummary::of(r);
+    const SizingResult& result = s.result;
     section.blocks << ReportBlock::paragraph(
-        QString(u"Server kind: " + ReportSummary::serverKindName(s.value(QStringLiteral("server")).toString())
-            + u". Sizes in MB are 10^6 bytes."));
-    const QJsonArray recs = s.value(QStringLiteral("recommendations")).toArray();
+        QString(u"Server kind: " + ReportSummary::serverKindName(result.server) + u". Sizes in MB are 10^6 bytes."));
     ReportTable overview;
     overview.header
         = { QStringLiteral("setting"), QStringLiteral("now"), QStringLiteral("proposed"), QStringLiteral("change") };
-    for (const auto& v : recs) {
-        const Recommendation rec = Recommendation::fromJson(v.toObject());
+    for (const Recommendation& rec : result.recommendations)
         overview.rows.append({ rec.name, SizingText::currentText(rec), SizingText::withUnit(rec.value, rec.unit),
             rec.isSetting ? (rec.current ? rec.change() : QStringLiteral("unknown")) : QStringLiteral("computed") });
-    }
     section.blocks << ReportBlock::subheading(QStringLiteral("Recommendations"));
     section.blocks << ReportBlock::ofTable(overview);
-    for (const auto& v : recs) {
-        const QJsonObject o = v.toObject();
-        const Recommendation rec = Recommendation::fromJson(o);
+    for (const Recommendation& rec : result.recommendations) {
         section.blocks << ReportBlock::subheading(rec.name + QStringLiteral(": ") + SizingText::proposal(rec));
-        QList<QStringList> rows;
-        rows.append({ QStringLiteral("formula"), o.value(QStringLiteral("formula")).toString() });
-        rows.append({ QStringLiteral("computed"), o.value(QStringLiteral("computation")).toString() });
-        QStringList inputs;
-        const QJsonArray inputsList = o.value(QStringLiteral("inputs")).toArray();
-        for (const auto& iv : inputsList) {
-            const QJsonObject i = iv.toObject();
-            const QString unit = i.value(QStringLiteral("unit")).toString();
-            inputs << QString(i.value(QStringLiteral("name")).toString() + u" = "
-                + ReportFormat::value(i.value(QStringLiteral("value"))) + (unit.isEmpty() ? QString() : u' ' + unit)
-                + u" (" + i.value(QStringLiteral("origin")).toString() + u')');
-        }
-        rows.append({ QStringLiteral("inputs"), inputs.join(QStringLiteral("; ")) });
-        rows.append({ QStringLiteral("source"), Sources::readable(o.value(QStringLiteral("source")).toString()) });
-        if (!o.value(QStringLiteral("note")).toString().isEmpty())
-            rows.append({ QStringLiteral("note"), o.value(QStringLiteral("note")).toString() });
-        section.blocks << ReportBlock::keyValues(rows);
-        cite(sources, o.value(QStringLiteral("source")).toString());
+        section.blocks << ReportBlock::keyValues(sizingReasonRows(rec));
+        cite(sources, rec.source);
     }
-    QJsonObject terms = s;
-    for (const char16_t* k : { u"recommendations", u"apply", u"server", u"ldif", u"autotune" })
-        terms.remove(QString::fromUtf16(k));
-    if (!terms.isEmpty()) {
+    if (const QJsonObject terms = s.termsShown(); !terms.isEmpty()) {
         section.blocks << ReportBlock::subheading(QStringLiteral("Terms of the formula"));
         section.blocks << ReportBlock::keyValues(ReportJson::keyValueRows(terms));
     }
-    for (const char16_t* k : { u"autotune", u"ldif" }) {
-        const QJsonObject o = s.value(QString::fromUtf16(k)).toObject();
-        if (o.isEmpty())
-            continue;
-        section.blocks << ReportBlock::subheading(QStringView(k) == u"autotune"
-                ? QStringLiteral("389 autotune for comparison")
-                : QStringLiteral("LDIF statistics"));
-        section.blocks << ReportBlock::keyValues(ReportJson::keyValueRows(o));
-        for (const auto& [title, table] : ReportJson::tablesOf(o)) {
-            section.blocks << ReportBlock::subheading(title);
-            section.blocks << ReportBlock::ofTable(table);
-        }
-    }
-    const QJsonObject apply = s.value(QStringLiteral("apply")).toObject();
-    const QString text = apply.value(QStringLiteral("text")).toString();
-    if (!text.isEmpty()) {
-        section.blocks << ReportBlock::subheading(
-            QString(u"The change to apply (" + apply.value(QStringLiteral("format")).toString() + u")"));
-        section.blocks << ReportBlock::code(text);
-        section.blocks << ReportBlock::paragraph(apply.value(QStringLiteral("note")).toString());
+    sizingBlock(section, QStringLiteral("389 autotune for comparison"), s.autotuneBlock());
+    sizingBlock(section, QStringLiteral("LDIF statistics"), s.ldif);
+    if (!result.apply.isEmpty()) {
+        section.blocks << ReportBlock::subheading(QString(u"The change to apply (" + result.applyFormat + u")"));
+        section.blocks << ReportBlock::code(result.apply);
+        section.blocks << ReportBlock::paragraph(s.applyNote);
     }
 }
 

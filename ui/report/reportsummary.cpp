@@ -4,9 +4,12 @@
 
 #include "core/catalog/cloudverdict.h"
 #include "core/common/reportformat.h"
+#include "core/disk/diskrecordfacts.h"
 #include "core/disk/diskresult.h"
 #include "core/experiments/pointaxis.h"
 #include "core/experiments/replicationfigures.h"
+#include "core/ldap/probesummary.h"
+#include "core/sizing/sizingsummary.h"
 #include "core/store/runstore.h"
 #include "ui/report/report.h"
 #include "ui/report/reportjson.h"
@@ -31,15 +34,7 @@ QString str(const QJsonObject& o, const char* dottedKey)
 // "OpenLDAP: slapd 2.5.13" from the record's server identity (without the build date), or "".
 QString serverName(const RunRecord& r)
 {
-    const QJsonObject s = r.server.toObject();
-    const QString vendor = s.value(QStringLiteral("vendor")).toString();
-    QString version = s.value(QStringLiteral("version")).toString();
-    if (const qsizetype paren = version.indexOf(u" ("); paren > 0)
-        version.truncate(paren);
-    QString name = vendor.isEmpty() ? s.value(QStringLiteral("kind")).toString() : vendor;
-    if (version.isEmpty() || version == name)
-        return name;
-    return version.startsWith(name) ? version : QString(name + u' ' + version);
+    return RecordServer::of(r).shortName();
 }
 
 // A cache curve's answer: the fit's two ends, "23,548 ok/s with no entry cached to 24,117 ok/s with every entry
@@ -68,14 +63,15 @@ QString diskTested(const RunRecord& r)
                                         : QString(u"A disk test (" + profile + u')');
     if (const QString dir = str(r.spec, "dir"); !dir.isEmpty())
         t += QString(u" in " + dir);
-    const QJsonObject fs = r.environment.value(QStringLiteral("filesystem")).toObject();
-    if (const QString type = fs.value(QStringLiteral("type")).toString(); !type.isEmpty())
-        t += QString(u" on " + type);
-    if (const QJsonValue free = fs.value(QStringLiteral("free_bytes")); free.isDouble())
-        t += QString(u" with " + ReportFormat::bytes(free.toDouble()) + u" free");
-    if (const QJsonValue size = r.spec.value(QStringLiteral("size_bytes")); size.isDouble())
+    const DiskRecordFacts facts = DiskRecordFacts::of(r);
+    if (!facts.fsType.isEmpty())
+        t += QString(u" on " + facts.fsType);
+    if (facts.fsFreeBytes)
+        t += QString(u" with " + ReportFormat::bytes(*facts.fsFreeBytes) + u" free");
+    if (facts.sizeBytes)
         t += QString(u", using a test file of "
-            + ReportFormat::bytesOf(QStringLiteral("size_bytes"), size.toDouble()).section(QStringLiteral(" ("), 0, 0));
+            + ReportFormat::bytesOf(QStringLiteral("size_bytes"), *facts.sizeBytes)
+                  .section(QStringLiteral(" ("), 0, 0));
     return t;
 }
 
@@ -359,13 +355,10 @@ QString headline(const RunRecord& r)
     QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
         return h;
-    const QJsonObject& s = r.summary;
-    const QJsonArray recommendations = s.value(QStringLiteral("recommendations")).toArray();
     if (r.kind == u"sizing")
-        for (const auto& v : recommendations)
-            if (v.toObject().value(QStringLiteral("name")).toString().compare(u"total RAM", Qt::CaseInsensitive) == 0)
-                return QString(u"total RAM " + ReportFormat::value(v.toObject().value(QStringLiteral("value"))) + u' '
-                    + v.toObject().value(QStringLiteral("unit")).toString());
+        for (const Recommendation& rec : SizingSummary::of(r).result.recommendations)
+            if (rec.name.compare(u"total RAM", Qt::CaseInsensitive) == 0)
+                return QString(u"total RAM " + ReportFormat::number(rec.value) + u' ' + rec.unit);
     return h;
 }
 

@@ -3,6 +3,7 @@
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
 #include "core/disk/diskresult.h"
+#include "core/experiments/diskunderloadsummary.h"
 #include "core/ldap/loadresult.h"
 #include "ui/charts/livechartview.h"
 #include "ui/models/intervalsamples.h"
@@ -63,7 +64,7 @@ void DiskLdapView::finish(const RunRecord& record)
         m_chart->clear();
         addSamples(samplesFromIntervals(record.intervals));
     }
-    const QJsonObject ldap = record.summary.value(QStringLiteral("ldap")).toObject();
+    const QJsonObject ldap = DiskUnderLoadSummary::of(record).ldapSummary;
     if (ldap.isEmpty())
         return;
     const LoadSummary s = LoadSummary::fromJson(ldap);
@@ -77,18 +78,17 @@ void DiskLdapView::finish(const RunRecord& record)
 
 QString DiskLdapView::doneText(const RunRecord& record)
 {
-    const QJsonObject& s = record.summary;
-    const auto loaded = DiskSummary::fromJson(s.value(QStringLiteral("disk_loaded")).toObject()).mbPerS;
-    const auto idle = DiskSummary::fromJson(s.value(QStringLiteral("disk_idle")).toObject()).mbPerS;
-    const QJsonValue pct = s.value(QStringLiteral("change")).toObject().value(QStringLiteral("mb_per_s_pct"));
+    const DiskUnderLoadSummary s = DiskUnderLoadSummary::of(record);
+    const auto loaded = s.loaded.mbPerS;
+    const auto idle = s.idle ? s.idle->mbPerS : std::nullopt;
+    const std::optional<double> pct = s.mbPerSPct;
     if (!loaded)
         return tr("Done.");
     QString text = tr("Done: %1 MB/s under LDAP load").arg(Units::formatNumber(*loaded));
     if (idle)
         text += tr(", %1 MB/s idle").arg(Units::formatNumber(*idle));
-    if (pct.isDouble())
-        text += QStringLiteral(" (%1%2 %)")
-                    .arg(pct.toDouble() > 0 ? QStringLiteral("+") : QString(), Units::formatNumber(pct.toDouble()));
+    if (pct)
+        text += QStringLiteral(" (%1%2 %)").arg(*pct > 0 ? QStringLiteral("+") : QString(), Units::formatNumber(*pct));
     return text + u'.';
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "core/ldap/loadrecordfacts.h"
 #include "core/ldap/loadresult.h"
 #include "core/ldap/loadspec.h"
 #include "ui/charts/drawqueue.h"
@@ -466,7 +467,7 @@ QString LdapLoadView::finish(const RunRecord& record)
         for (LiveChartView* c : { m_opsChart, m_latencyChart, m_serverChart })
             c->setMinimumXRange(0, m_lastT);
     ServerLogSeries::remove(m_latencyChart); // what was drawn live: the record's own view replaces it
-    ServerLogSeries::draw(m_latencyChart, record.extra.value(QLatin1String("server_log")).toObject());
+    ServerLogSeries::draw(m_latencyChart, LoadRecordFacts::serverLogOf(record));
     if (!s.all.resultCodes.empty())
         m_codes->setCounts(s.all.resultCodes);
     m_warnings->setWarnings(m_warningsShown ? record.warnings : QList<RunWarning>());

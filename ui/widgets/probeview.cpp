@@ -3,6 +3,7 @@
 #include "core/common/proberror.h"
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
+#include "core/ldap/probesummary.h"
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/timingbars.h"
 
@@ -10,8 +11,6 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QLabel>
 #include <QTextDocument>
 #include <QTreeWidget>
@@ -21,10 +20,9 @@
 
 namespace {
 
-double msOrNaN(const QJsonObject& o, const char* key)
+double msOrNaN(const std::optional<double>& v)
 {
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? v.toDouble() : std::nan("");
+    return v ? *v : std::nan("");
 }
 
 QLabel* factLabel(const QString& text, QWidget* parent)
@@ -112,59 +110,60 @@ void ProbeView::clear()
     m_failureLabel->hide();
     m_timings->setBars(
         { { tr("TCP connect") }, { tr("TLS handshake") }, { tr("bind") }, { tr("root DSE") }, { tr("search") } });
-    setTls({});
-    setRootDse({});
+    setTls(nullptr);
+    setRootDse(ProbeSummary {});
 }
 
 void ProbeView::setRecord(const RunRecord& record)
 {
     clear();
-    const QJsonObject server = record.server.toObject();
-    m_kind = server.value(QStringLiteral("kind")).toString();
-    if (!server.isEmpty()) {
-        const QString vendor = server.value(QStringLiteral("vendor")).toString();
-        const QJsonValue version = server.value(QStringLiteral("version"));
-        m_serverLabel->setText(
-            tr("<span style=\"font-size: 15pt\"><b>%1</b></span> %2<br>kind: <b>%3</b>")
-                .arg((vendor.isEmpty() ? tr("unknown vendor") : vendor).toHtmlEscaped(),
-                    version.isString() ? version.toString().toHtmlEscaped() : tr("(version not exposed)"),
-                    m_kind.toHtmlEscaped()));
-        QStringList evidence;
-        const QJsonArray evidenceArray = server.value(QStringLiteral("evidence")).toArray();
-        for (const auto& e : evidenceArray)
-            evidence << QStringLiteral("• ") + e.toString().toHtmlEscaped();
-        m_evidenceLabel->setText(tr("Evidence:") + QStringLiteral("<br>") + evidence.join(QStringLiteral("<br>")));
-        m_evidenceLabel->setVisible(!evidence.isEmpty());
-    } else {
-        m_serverLabel->setText(tr("The server was not identified."));
-    }
+    const ProbeSummary probe = ProbeSummary::of(record);
+    setServer(probe);
     if (record.status != u"ok") {
         m_failureLabel->setText(
             record.status == u"cancelled" ? tr("Cancelled.") : tr("Probe failed: %1").arg(failureText(record)));
         m_failureLabel->show();
     }
-    const QJsonObject t = record.summary.value(QStringLiteral("timings_ms")).toObject();
-    m_timings->setBars({ { tr("TCP connect"), msOrNaN(t, "tcp_connect") },
-        { tr("TLS handshake"), msOrNaN(t, "tls_handshake") }, { tr("bind"), msOrNaN(t, "bind") },
-        { tr("root DSE"), msOrNaN(t, "root_dse") }, { tr("search"), msOrNaN(t, "search") } });
-    setTls(record.summary.value(QStringLiteral("tls")).toObject());
-    setRootDse(record.summary.value(QStringLiteral("root_dse")).toObject());
+    const ProbeTimings& t = probe.timings;
+    m_timings->setBars({ { tr("TCP connect"), msOrNaN(t.tcpConnect) }, { tr("TLS handshake"), msOrNaN(t.tlsHandshake) },
+        { tr("bind"), msOrNaN(t.bind) }, { tr("root DSE"), msOrNaN(t.rootDse) }, { tr("search"), msOrNaN(t.search) } });
+    setTls(probe.tls ? &*probe.tls : nullptr);
+    setRootDse(probe);
 }
 
-void ProbeView::setTls(const QJsonObject& tls)
+void ProbeView::setServer(const ProbeSummary& probe)
+{
+    const ServerIdentity& id = probe.server.id;
+    m_kind = id.kind;
+    if (!probe.server.identified) {
+        m_serverLabel->setText(tr("The server was not identified."));
+        return;
+    }
+    m_serverLabel->setText(tr("<span style=\"font-size: 15pt\"><b>%1</b></span> %2<br>kind: <b>%3</b>")
+                               .arg((id.vendor.isEmpty() ? tr("unknown vendor") : id.vendor).toHtmlEscaped(),
+                                   id.version.isEmpty() ? tr("(version not exposed)") : id.version.toHtmlEscaped(),
+                                   m_kind.toHtmlEscaped()));
+    QStringList evidence;
+    for (const auto& e : id.evidence)
+        evidence << QStringLiteral("• ") + e.toHtmlEscaped();
+    m_evidenceLabel->setText(tr("Evidence:") + QStringLiteral("<br>") + evidence.join(QStringLiteral("<br>")));
+    m_evidenceLabel->setVisible(!evidence.isEmpty());
+}
+
+void ProbeView::setTls(const ProbeTls* tls)
 {
     while (m_tlsForm->rowCount() > 0)
         m_tlsForm->removeRow(0);
     m_keyLabel = nullptr;
-    if (tls.isEmpty()) {
+    if (!tls) {
         m_tlsNone->setText(m_kind.isEmpty() ? tr("Shown after a probe over ldaps:// or StartTLS.")
                                             : tr("Not TLS: this connection is in clear text."));
         m_tlsNone->show();
         return;
     }
     m_tlsNone->hide();
-    const QString keyType = tls.value(QStringLiteral("key_type")).toString();
-    const int bits = tls.value(QStringLiteral("key_bits")).toInt();
+    const QString& keyType = tls->keyType;
+    const int bits = tls->keyBits;
     m_keyLabel = factLabel(QStringLiteral("%1 %2").arg(bits > 0 ? tr("%1 bits").arg(bits) : tr("unknown size"),
                                keyType.isEmpty() ? QString() : QStringLiteral("(") + keyType + u')'),
         this);
@@ -173,25 +172,17 @@ void ProbeView::setTls(const QJsonObject& tls)
         QStringLiteral("QLabel { font-size: 14pt; font-weight: bold; color: %1; }")
             .arg((weakKey(keyType, bits) ? NoteStyle::errorColourNow() : NoteStyle::passColourNow()).name()));
     m_tlsForm->addRow(tr("Key"), m_keyLabel);
-    m_tlsForm->addRow(tr("Protocol"),
-        factLabel(tls.value(QStringLiteral("protocol")).toString() + QStringLiteral(" · ")
-                + tls.value(QStringLiteral("cipher")).toString(),
-            this));
-    m_tlsForm->addRow(tr("Subject"), factLabel(tls.value(QStringLiteral("subject")).toString(), this));
-    m_tlsForm->addRow(tr("Issuer"), factLabel(tls.value(QStringLiteral("issuer")).toString(), this));
-    const QJsonValue days = tls.value(QStringLiteral("days_left"));
-    auto* expiry = factLabel(tls.value(QStringLiteral("not_after")).toString()
-            + (days.isDouble() ? tr(" (%n day(s) left)", nullptr, int(days.toDouble())) : QString()),
-        this);
-    if (days.isDouble() && days.toDouble() < 30)
+    m_tlsForm->addRow(tr("Protocol"), factLabel(tls->protocol + QStringLiteral(" · ") + tls->cipher, this));
+    m_tlsForm->addRow(tr("Subject"), factLabel(tls->subject, this));
+    m_tlsForm->addRow(tr("Issuer"), factLabel(tls->issuer, this));
+    const std::optional<double> days = tls->daysLeft;
+    auto* expiry = factLabel(tls->notAfter + (days ? tr(" (%n day(s) left)", nullptr, int(*days)) : QString()), this);
+    if (days && *days < 30)
         expiry->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(NoteStyle::errorColourNow().name()));
     m_tlsForm->addRow(tr("Expires"), expiry);
-    QStringList sans;
-    const QJsonArray sansArray = tls.value(QStringLiteral("sans")).toArray();
-    for (const auto& v : sansArray)
-        sans << v.toString();
-    m_tlsForm->addRow(tr("Names"), factLabel(sans.isEmpty() ? tr("none") : sans.join(QStringLiteral(", ")), this));
-    const bool verified = tls.value(QStringLiteral("verified")).toBool();
+    m_tlsForm->addRow(
+        tr("Names"), factLabel(tls->sans.isEmpty() ? tr("none") : tls->sans.join(QStringLiteral(", ")), this));
+    const bool verified = tls->verified;
     auto* check = factLabel(verified ? tr("verified") : tr("NOT verified (trusted anyway)"), this);
     check->setStyleSheet(verified
             ? QStringLiteral("color: %1;").arg(NoteStyle::passColourNow().name())
@@ -199,28 +190,27 @@ void ProbeView::setTls(const QJsonObject& tls)
     m_tlsForm->addRow(tr("Certificate"), check);
 }
 
-void ProbeView::setRootDse(const QJsonObject& dse)
+void ProbeView::setRootDse(const ProbeSummary& probe)
 {
     m_rootDse->clear();
-    if (dse.isEmpty())
+    if (!probe.hasRootDse())
         return;
     const std::pair<const char*, QString> sections[] = { { "namingContexts", tr("Naming contexts") },
         { "supportedControl", tr("Controls") }, { "supportedExtension", tr("Extensions") },
         { "supportedSASLMechanisms", tr("SASL mechanisms") }, { "supportedLDAPVersion", tr("LDAP versions") } };
     for (const auto& [key, title] : sections) {
-        const QJsonArray values = dse.value(QLatin1String(key)).toArray();
+        const QStringList values = probe.rootDseValues(QLatin1String(key));
         auto* top = new QTreeWidgetItem(m_rootDse, { QStringLiteral("%1 (%2)").arg(title).arg(values.size()) });
         QFont bold = top->font(0);
         bold.setBold(true);
         top->setFont(0, bold);
         for (const auto& v : values)
-            new QTreeWidgetItem(top, { v.toString() });
+            new QTreeWidgetItem(top, { v });
         top->setExpanded(QLatin1String(key) != QLatin1String("supportedControl"));
     }
     for (const char* key : { "vendorName", "vendorVersion", "monitorContext" }) {
-        const QJsonValue v = dse.value(QLatin1String(key));
-        if (v.isString())
-            new QTreeWidgetItem(m_rootDse, { QLatin1String(key) + QStringLiteral(": ") + v.toString() });
+        if (const auto v = probe.rootDseString(QLatin1String(key)))
+            new QTreeWidgetItem(m_rootDse, { QLatin1String(key) + QStringLiteral(": ") + *v });
     }
 }
 
@@ -238,10 +228,10 @@ QString ProbeView::tlsKeyText() const
 
 QString ProbeView::failureText(const RunRecord& record) const
 {
-    const QJsonObject cause = record.extra.value(QStringLiteral("failure_cause")).toObject();
-    if (!m_namer || cause.isEmpty())
+    const ProbeSummary probe = ProbeSummary::of(record);
+    if (!m_namer || !probe.hasFailureCause)
         return record.failure;
     ProbeError e;
-    e.detail = cause.value(QStringLiteral("detail")).toString();
+    e.detail = probe.failureDetail;
     return e.detailNaming(m_namer);
 }

@@ -6,10 +6,11 @@
 
 class QFormLayout;
 class QGroupBox;
-class QJsonObject;
 class QLabel;
 class QTreeWidget;
 class TimingBars;
+struct ProbeSummary;
+struct ProbeTls;
 struct RunRecord;
 
 // What a probe found ("ldap-probe" record): which server (vendor, version, kind) and why we think so, the timing
@@ -37,8 +38,9 @@ public:
 
 private:
     std::function<QString(const QString& field)> m_namer;
-    void setTls(const QJsonObject& tls);
-    void setRootDse(const QJsonObject& dse);
+    void setServer(const ProbeSummary& probe);
+    void setTls(const ProbeTls* tls); // null: no TLS
+    void setRootDse(const ProbeSummary& probe);
 
     QLabel* m_serverLabel = nullptr;
     QLabel* m_evidenceLabel = nullptr;

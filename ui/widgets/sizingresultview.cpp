@@ -3,6 +3,7 @@
 #include "core/catalog/sources.h"
 #include "core/common/units.h"
 #include "core/sizing/ldifstats.h"
+#include "core/sizing/sizingsummary.h"
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/warningslabel.h"
 
@@ -164,9 +165,8 @@ QString SizingResultView::changeText(const Recommendation& r)
 void SizingResultView::setResult(const SizingResult& r)
 {
     m_invalidLabel->hide();
-    const QJsonValue total = r.terms.value(QStringLiteral("total_ram_mb"));
-    m_totalLabel->setText(total.isDouble() ? tr("Total RAM: %1").arg(mb(total.toDouble()))
-                                           : tr("Total RAM: not computed for this server"));
+    const std::optional<double> total = SizingSummary::totalRamMb(r);
+    m_totalLabel->setText(total ? tr("Total RAM: %1").arg(mb(*total)) : tr("Total RAM: not computed for this server"));
     QString terms = termsLine(r);
     if (const Recommendation* tot = r.find(QStringLiteral("total RAM")))
         terms = QStringLiteral("%1<br><span style='font-family:monospace'>%2</span><br>%3")

@@ -1,0 +1,41 @@
+#include "core/ldap/loadrecordfacts.h"
+
+namespace LoadRecordFacts {
+
+bool openLoop(const QJsonObject& spec)
+{
+    return spec.value(QLatin1String("rate")).toDouble() > 0
+        || spec.value(QLatin1String("ramp")).toString().startsWith(u"rate");
+}
+
+PointRate pointRate(const QJsonObject& point)
+{
+    const QJsonValue ok = point.value(QLatin1String("ok_per_s"));
+    if (ok.isDouble())
+        return { ok.toDouble(), false, true };
+    const QJsonValue ops = point.value(QLatin1String("ops_per_s"));
+    return { ops.toDouble(), true, ops.isDouble() };
+}
+
+QJsonArray pointsOf(const RunRecord& record)
+{
+    return record.summary.value(QLatin1String("points")).toArray();
+}
+
+std::optional<double> pointValue(const QJsonObject& point, const QString& key)
+{
+    const QJsonValue v = point.value(key);
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+bool isLoadInterval(const QJsonObject& interval)
+{
+    return interval.contains(QLatin1String("ops_per_s"));
+}
+
+QJsonObject serverLogOf(const RunRecord& record)
+{
+    return record.extra.value(QLatin1String("server_log")).toObject();
+}
+
+} // namespace LoadRecordFacts
