@@ -108,10 +108,10 @@ QList<QCommandLineOption> commandOptions()
     return o;
 }
 
-int refuseRepeatedButConsumer(const QCommandLineParser& p)
+int refuseRepeatedButConsumer(const QCommandLineParser& parser)
 {
     QStringList seen;
-    for (const QString& name : p.optionNames()) {
+    for (const QString& name : parser.optionNames()) {
         if (name != u"consumer" && seen.contains(name))
             return badArgument(QStringLiteral("--") + name, QStringLiteral("given more than once"));
         seen << name;
@@ -121,11 +121,11 @@ int refuseRepeatedButConsumer(const QCommandLineParser& p)
 
 // Issue 13: --consumer-bind-dn and --consumer-password-file, both or neither, bind to the consumers as another DN;
 // without them the consumers connect as the supplier does.
-int consumerTemplateFromParser(const QCommandLineParser& p, const LdapTarget& supplier, LdapTarget* out)
+int consumerTemplateFromParser(const QCommandLineParser& parser, const LdapTarget& supplier, LdapTarget* out)
 {
     *out = supplier;
-    const bool dn = p.isSet(QStringLiteral("consumer-bind-dn"));
-    if (dn != p.isSet(QStringLiteral("consumer-password-file")))
+    const bool dn = parser.isSet(QStringLiteral("consumer-bind-dn"));
+    if (dn != parser.isSet(QStringLiteral("consumer-password-file")))
         return dn ? badArgument(QStringLiteral("--consumer-password-file"),
                    QStringLiteral("required with --consumer-bind-dn (both or neither)"))
                   : badArgument(QStringLiteral("--consumer-bind-dn"),
@@ -133,13 +133,13 @@ int consumerTemplateFromParser(const QCommandLineParser& p, const LdapTarget& su
     if (!dn)
         return ExitOk;
     out->auth = LdapTarget::Auth::Simple;
-    out->bindDn = p.value(QStringLiteral("consumer-bind-dn"));
+    out->bindDn = parser.value(QStringLiteral("consumer-bind-dn"));
     if (out->bindDn.trimmed().isEmpty())
         return badArgument(QStringLiteral("--consumer-bind-dn"), QStringLiteral("empty"));
     if (const ProbeError e = out->validate(); e.isError())
         return badArgument(
             e.field == u"bind-dn" ? QStringLiteral("--consumer-bind-dn") : u"--" + e.field, e.cliDetail());
-    const QString file = p.value(QStringLiteral("consumer-password-file"));
+    const QString file = parser.value(QStringLiteral("consumer-password-file"));
     if (file.isEmpty())
         return badArgument(QStringLiteral("--consumer-password-file"), QStringLiteral("empty"));
     QString error, source;
@@ -168,19 +168,19 @@ int requireConsumers(const ReplicationSpec& s)
     return ExitOk;
 }
 
-int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
+int specFromParser(const QCommandLineParser& parser, ReplicationSpec* s)
 {
     for (const char* required : { "supplier", "marker-dn", "marker-rate" })
-        if (!p.isSet(QLatin1String(required)))
+        if (!parser.isSet(QLatin1String(required)))
             return badArgument(QStringLiteral("--") + QLatin1String(required), QStringLiteral("required"));
-    if (!p.isSet(QStringLiteral("duration")) && !p.isSet(QStringLiteral("ramp")))
+    if (!parser.isSet(QStringLiteral("duration")) && !parser.isSet(QStringLiteral("ramp")))
         return badArgument(QStringLiteral("--duration"), QStringLiteral("required (or a --ramp with --mix)"));
-    if (int rc
-        = ldapTargetFromParser(p, { replicationLoadNeedsPassword(p), false, QStringLiteral("supplier") }, &s->supplier))
+    if (int rc = ldapTargetFromParser(
+            parser, { replicationLoadNeedsPassword(parser), false, QStringLiteral("supplier") }, &s->supplier))
         return rc;
-    if (int rc = consumerTemplateFromParser(p, s->supplier, &s->consumerTemplate))
+    if (int rc = consumerTemplateFromParser(parser, s->supplier, &s->consumerTemplate))
         return rc;
-    for (const QString& list : p.values(QStringLiteral("consumer")))
+    for (const QString& list : parser.values(QStringLiteral("consumer")))
         for (const QString& uri : list.split(u',')) {
             LdapTarget c = s->consumerTemplate;
             c.uri = uri.trimmed();
@@ -188,20 +188,20 @@ int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
                 return badArgument(QStringLiteral("--consumer"), e.cliDetail());
             s->consumers << c;
         }
-    s->markerDn = p.value(QStringLiteral("marker-dn"));
+    s->markerDn = parser.value(QStringLiteral("marker-dn"));
     double poll = 5;
-    if (int rc = numberOption(p, "marker-rate", 0.1, 1000, &s->markerRate))
+    if (int rc = numberOption(parser, "marker-rate", 0.1, 1000, &s->markerRate))
         return rc;
-    if (int rc = numberOption(p, "duration", 1, 86400, &s->durationS))
+    if (int rc = numberOption(parser, "duration", 1, 86400, &s->durationS))
         return rc;
-    if (int rc = numberOption(p, "poll-ms", 1, 60000, &poll))
+    if (int rc = numberOption(parser, "poll-ms", 1, 60000, &poll))
         return rc;
-    if (int rc = numberOption(p, "max-lag-ms", 0.001, 1e9, &s->maxLagMs))
+    if (int rc = numberOption(parser, "max-lag-ms", 0.001, 1e9, &s->maxLagMs))
         return rc;
     s->pollMs = int(poll);
-    if (p.isSet(QStringLiteral("watch")))
-        s->watch = p.value(QStringLiteral("watch"));
-    if (int rc = replicationLoadFromParser(p, s))
+    if (parser.isSet(QStringLiteral("watch")))
+        s->watch = parser.value(QStringLiteral("watch"));
+    if (int rc = replicationLoadFromParser(parser, s))
         return rc;
     if (const ProbeError e = s->validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
@@ -300,30 +300,30 @@ void printSummary(std::FILE* out, const RunRecord& rec)
 
 int runReplicationCommand(const QStringList& args)
 {
-    QCommandLineParser p;
+    QCommandLineParser parser;
     const QString description = QString::fromUtf8(kDescription) + replicationLoadHelp();
-    p.setApplicationDescription(description);
-    p.addHelpOption();
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
     const QList<QCommandLineOption> options = commandOptions() + replicationLoadOptions();
     for (const auto& o : options)
-        p.addOption(o);
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli replication: %s\n", qPrintable(p.errorText()));
+        parser.addOption(o);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli replication: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
+    if (helpRequested(parser))
         return printUsage(QStringLiteral("replication"), description, options);
-    if (int rc = refuseRepeatedButConsumer(p))
+    if (int rc = refuseRepeatedButConsumer(parser))
         return rc;
-    if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
     ReplicationSpec spec;
-    if (int rc = specFromParser(p, &spec))
+    if (int rc = specFromParser(parser, &spec))
         return rc;
-    const QString jsonPath = p.value(QStringLiteral("json"));
+    const QString jsonPath = parser.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
-    if (int rc = history.configure(p))
+    if (int rc = history.configure(parser))
         return rc;
     if (int rc = requireConsumers(spec))
         return rc;

@@ -38,18 +38,18 @@ QStringList names(const QList<QCommandLineOption>& options)
 }
 
 // Without --mix only the probe's own timing options may be given.
-int refuseWithoutMix(const QCommandLineParser& p)
+int refuseWithoutMix(const QCommandLineParser& parser)
 {
     for (const QString& name : names(replicationLoadOptions()))
-        if (name != u"interval" && name != u"fail-after" && p.isSet(name))
+        if (name != u"interval" && name != u"fail-after" && parser.isSet(name))
             return badArgument(QStringLiteral("--") + name,
                 QStringLiteral("only with --mix: it is an option of the write load beside the probe"));
     return ExitOk;
 }
 
-int writeMix(const QCommandLineParser& p)
+int writeMix(const QCommandLineParser& parser)
 {
-    const auto ops = ldapOpsFromParser(p, QStringLiteral("mixed"));
+    const auto ops = ldapOpsFromParser(parser, QStringLiteral("mixed"));
     if (!ops)
         return ExitBadArgs;
     if (!ops->contains(LdapOpKind::Modify) && !ops->contains(LdapOpKind::AddDelete))
@@ -116,30 +116,31 @@ QString replicationLoadHelp()
     return QString::fromUtf8(kHelp);
 }
 
-bool replicationLoadNeedsPassword(const QCommandLineParser& p)
+bool replicationLoadNeedsPassword(const QCommandLineParser& parser)
 {
-    if (!p.isSet(QStringLiteral("mix")))
+    if (!parser.isSet(QStringLiteral("mix")))
         return false;
-    const auto mix = LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), nullptr);
+    const auto mix = LdapLoadSpec::parseMix(parser.value(QStringLiteral("mix")), nullptr);
     return mix && std::any_of(mix->begin(), mix->end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
 }
 
-int replicationLoadFromParser(const QCommandLineParser& p, ReplicationSpec* spec)
+int replicationLoadFromParser(const QCommandLineParser& parser, ReplicationSpec* spec)
 {
-    if (int rc = numberOption(p, "interval", 0.1, 3600, &spec->intervalS))
+    if (int rc = numberOption(parser, "interval", 0.1, 3600, &spec->intervalS))
         return rc;
-    if (int rc = numberOption(p, "fail-after", 0.5, 86400, &spec->failAfterS))
+    if (int rc = numberOption(parser, "fail-after", 0.5, 86400, &spec->failAfterS))
         return rc;
-    if (!p.isSet(QStringLiteral("mix")))
-        return refuseWithoutMix(p);
-    if (int rc = writeMix(p))
+    if (!parser.isSet(QStringLiteral("mix")))
+        return refuseWithoutMix(parser);
+    if (int rc = writeMix(parser))
         return rc;
     LdapLoadSpec load;
-    if (int rc = ldapWorkloadFromParser(p, { QStringLiteral("mixed"), QStringLiteral("replication"), false }, &load))
+    if (int rc
+        = ldapWorkloadFromParser(parser, { QStringLiteral("mixed"), QStringLiteral("replication"), false }, &load))
         return rc;
-    if (int rc = ldapTimingFromParser(p, &load))
+    if (int rc = ldapTimingFromParser(parser, &load))
         return rc;
-    if (!p.isSet(QStringLiteral("ramp")))
+    if (!parser.isSet(QStringLiteral("ramp")))
         load.durationSec = spec->durationS;
     ReplicationLoad::attach(*spec, load);
     return ExitOk;

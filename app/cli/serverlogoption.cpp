@@ -15,11 +15,11 @@ QCommandLineOption serverLogCommandLineOption()
         QStringLiteral("FILE"));
 }
 
-int serverLogFromParser(const QCommandLineParser& p, ServerLogOption* out)
+int serverLogFromParser(const QCommandLineParser& parser, ServerLogOption* out)
 {
-    if (!p.isSet(QStringLiteral("server-log")))
+    if (!parser.isSet(QStringLiteral("server-log")))
         return ExitOk;
-    const QString path = p.value(QStringLiteral("server-log"));
+    const QString path = parser.value(QStringLiteral("server-log"));
     const QFileInfo fi(path);
     if (!fi.isFile() || !fi.isReadable())
         return badArgument(QStringLiteral("--server-log"), QStringLiteral("'%1' is not a readable file").arg(path));
