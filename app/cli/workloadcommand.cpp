@@ -5,6 +5,7 @@
 #include "core/workload/logreader.h"
 #include "core/workload/workloadanalyze.h"
 #include "core/workload/workloadfile.h"
+#include "core/workload/workloadsummary.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -155,57 +156,43 @@ int parseOptions(const QCommandLineParser& parser, AnalyzeOptions* o)
     return -1;
 }
 
-QString shortSkew(const QJsonObject& s)
+QString workloadEtimeText(const WorkloadTemplateRow& t)
 {
-    QString m = s.value(QStringLiteral("model")).toString();
-    if (m == u"zipf")
-        return QStringLiteral("zipf a=%1").arg(s.value(QStringLiteral("alpha")).toDouble(), 0, 'f', 2);
-    if (m == u"hot")
-        return QStringLiteral("hot %1%/%2%")
-            .arg(s.value(QStringLiteral("keys_pct")).toDouble(), 0, 'f', 1)
-            .arg(s.value(QStringLiteral("ops_pct")).toDouble(), 0, 'f', 1);
-    return m;
+    if (!t.hasEtime)
+        return QStringLiteral("-");
+    return QStringLiteral("%1/%2").arg(t.etimeP50Ms.value_or(0), 0, 'f', 3).arg(t.etimeP99Ms.value_or(0), 0, 'f', 3);
+}
+
+void printWorkloadTemplates(const WorkloadSummary& w, std::FILE* out)
+{
+    std::fprintf(out, "  %10s %6s %-8s %19s %6s %-16s %s\n", "count", "share", "kind", "etime p50/p99 ms", "notesU",
+        "skew", "template");
+    for (qsizetype i = 0; i < w.templates.size() && i < 15; ++i) {
+        const WorkloadTemplateRow& t = w.templates.at(i);
+        QString text = t.text;
+        if (text.size() > 70)
+            text = text.left(67) + QStringLiteral("...");
+        std::fprintf(out, "  %10lld %5.1f%% %-8s %19s %5.1f%% %-16s %s\n", qlonglong(t.count), 100 * t.share,
+            qPrintable(t.kind), qPrintable(workloadEtimeText(t)), 100 * t.unindexedShare.value_or(0),
+            qPrintable(t.skew.shortText()), qPrintable(text));
+    }
+    if (w.templates.size() > 15)
+        std::fprintf(out, "  ... %lld more templates (--json for all)\n", qlonglong(w.templates.size() - 15));
 }
 
 void printSummary(const QJsonObject& a, const AnalyzeResult& r, std::FILE* out)
 {
-    const QJsonObject src = a.value(QStringLiteral("source")).toObject();
-    std::fprintf(out, "workload: %s, %lld file(s), %s .. %s (%.1f s)\n",
-        qPrintable(src.value(QStringLiteral("format")).toString()),
-        qlonglong(src.value(QStringLiteral("files")).toArray().size()),
-        qPrintable(src.value(QStringLiteral("first")).toString()),
-        qPrintable(src.value(QStringLiteral("last")).toString()), a.value(QStringLiteral("duration_s")).toDouble());
+    const WorkloadSummary w = WorkloadSummary::fromJson(a);
+    std::fprintf(out, "workload: %s, %lld file(s), %s .. %s (%.1f s)\n", qPrintable(w.format), qlonglong(w.files),
+        qPrintable(w.first), qPrintable(w.last), w.durationS);
     QStringList mix;
-    const QJsonObject ops = a.value(QStringLiteral("operations")).toObject();
-    for (auto it = ops.begin(); it != ops.end(); ++it)
-        mix << QStringLiteral("%1 %2").arg(it.key()).arg(qint64(it.value().toDouble()));
-    std::fprintf(out, "operations: %lld (%s), connections %lld\n",
-        qlonglong(a.value(QStringLiteral("operations_total")).toDouble()), qPrintable(mix.join(QStringLiteral(", "))),
-        qlonglong(a.value(QStringLiteral("connections")).toDouble()));
-    std::fprintf(out, "  %10s %6s %-8s %19s %6s %-16s %s\n", "count", "share", "kind", "etime p50/p99 ms", "notesU",
-        "skew", "template");
-    const QJsonArray templates = a.value(QStringLiteral("templates")).toArray();
-    for (qsizetype i = 0; i < templates.size() && i < 15; ++i) {
-        const QJsonObject t = templates.at(i).toObject();
-        const QJsonObject e = t.value(QStringLiteral("etime_ms")).toObject();
-        const QString etime = e.isEmpty() ? QStringLiteral("-")
-                                          : QStringLiteral("%1/%2")
-                                                .arg(e.value(QStringLiteral("p50")).toDouble(), 0, 'f', 3)
-                                                .arg(e.value(QStringLiteral("p99")).toDouble(), 0, 'f', 3);
-        QString text = t.value(QStringLiteral("template")).toString();
-        if (text.size() > 70)
-            text = text.left(67) + QStringLiteral("...");
-        std::fprintf(out, "  %10lld %5.1f%% %-8s %19s %5.1f%% %-16s %s\n",
-            qlonglong(t.value(QStringLiteral("count")).toDouble()), 100 * t.value(QStringLiteral("share")).toDouble(),
-            qPrintable(t.value(QStringLiteral("kind")).toString()), qPrintable(etime),
-            100 * t.value(QStringLiteral("unindexed_share")).toDouble(),
-            qPrintable(shortSkew(t.value(QStringLiteral("skew")).toObject())), qPrintable(text));
-    }
-    if (templates.size() > 15)
-        std::fprintf(out, "  ... %lld more templates (--json for all)\n", qlonglong(templates.size() - 15));
-    const QJsonArray gaps = a.value(QStringLiteral("gaps")).toArray();
-    for (const auto& g : gaps)
-        std::fprintf(out, "gap: %s\n", qPrintable(g.toString()));
+    for (const auto& [kind, count] : w.operations)
+        mix << QStringLiteral("%1 %2").arg(kind).arg(qint64(count));
+    std::fprintf(out, "operations: %lld (%s), connections %lld\n", qlonglong(w.operationsTotal),
+        qPrintable(mix.join(QStringLiteral(", "))), qlonglong(w.connections));
+    printWorkloadTemplates(w, out);
+    for (const QString& g : w.gaps)
+        std::fprintf(out, "gap: %s\n", qPrintable(g));
     const double mb = double(r.bytes) / 1e6;
     std::fprintf(out, "read %.1f MB in %.2f s (%.0f MB/s)\n", mb, r.seconds, r.seconds > 0 ? mb / r.seconds : 0.0);
     std::fflush(out);

@@ -50,6 +50,10 @@ private:
     QCheckBox* m_keepValues = nullptr;
     QLabel* m_errorLabel = nullptr;
     QHash<QString, QLineEdit*> m_edits;
+    QLineEdit* m_from = nullptr;
+    QLineEdit* m_to = nullptr;
+    QLineEdit* m_client = nullptr;
+    QLineEdit* m_operations = nullptr;
     QHash<QString, QWidget*> m_fields;
     QList<QWidget*> m_inputs;
     QString m_errorField;
