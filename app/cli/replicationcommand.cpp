@@ -7,8 +7,8 @@
 #include "app/cli/replicationload.h"
 #include "core/common/units.h"
 #include "core/experiments/replication.h"
-#include "core/experiments/replicationfigures.h"
 #include "core/experiments/replicationlag.h"
+#include "core/experiments/replicationsummary.h"
 #include "core/experiments/replicationvendorread.h"
 #include "core/run/proberunner.h"
 
@@ -208,82 +208,47 @@ int specFromParser(const QCommandLineParser& parser, ReplicationSpec* s)
     return ExitOk;
 }
 
-QString lagText(const QJsonValue& v)
-{
-    const std::optional<ReplicationLag::Figures> f = ReplicationLag::Figures::fromJson(v);
-    if (!f)
-        return QStringLiteral("-");
-    return ReplicationLag::text(f->p50, f->p50AtLeast) + u'/' + ReplicationLag::text(f->p99, f->p99AtLeast) + u'/'
-        + ReplicationLag::text(f->max, f->maxAtLeast);
-}
-
-// Issue 13: the server's own lag beside the measured one (" vendor 1,000.0 ms", "!" when they disagree).
-QString vendorText(const QJsonValue& v)
-{
-    const QJsonObject o = v.toObject();
-    if (!o.value(QStringLiteral("lag_ms")).isDouble())
-        return {};
-    return QStringLiteral(" vendor %1 ms%2%3")
-        .arg(Units::formatNumber(o.value(QStringLiteral("lag_ms")).toDouble(), 1),
-            o.value(QStringLiteral("lag_source")).toString() == u"last-reading" ? QStringLiteral(" (last reading)")
-                                                                                : QString(),
-            o.value(QStringLiteral("vendor_disagrees")).toBool() ? QStringLiteral(" (disagrees)") : QString());
-}
-
 void printInterval(std::FILE* out, const Sample& s)
 {
-    std::fprintf(out, "%7.1f s  writes %6s/s", s.t,
-        qPrintable(Units::formatNumber(s.values.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
-    if (const qint64 missed = qint64(s.values.value(QStringLiteral("markers_missed")).toDouble()); missed > 0)
+    const ReplicationFigures::Interval iv = ReplicationFigures::Interval::fromJson(s.values);
+    std::fprintf(out, "%7.1f s  writes %6s/s", s.t, qPrintable(Units::formatNumber(iv.writeOkPerS, 1)));
+    if (const auto missed = qint64(iv.markersMissed); missed > 0)
         std::fprintf(out, " (%lld missed)", missed);
-    const QJsonObject consumers = s.values.value(QStringLiteral("consumers")).toObject();
-    for (auto it = consumers.begin(); it != consumers.end(); ++it) {
-        const QJsonObject c = it.value().toObject();
-        std::fprintf(out, "  %s lag ms p50/p99/max %s behind %lld (%.1f s)", qPrintable(it.key()),
-            qPrintable(lagText(c.value(QStringLiteral("lag_ms")))),
-            qint64(c.value(QStringLiteral("behind")).toDouble()),
-            c.value(QStringLiteral("oldest_unseen_s")).toDouble());
-        std::fputs(qPrintable(vendorText(c.value(QStringLiteral("vendor")))), out);
+    for (const ReplicationFigures::ConsumerFigures& c : iv.consumers) {
+        std::fprintf(out, "  %s lag ms p50/p99/max %s behind %lld (%.1f s)", qPrintable(c.uri),
+            qPrintable(ReplicationFigures::lagTriple(c.lagFigures)), qint64(c.behind), c.oldestUnseenS);
+        std::fputs(qPrintable(c.vendorLag), out);
     }
     std::fputc('\n', out);
     std::fflush(out); // a line per interval as it happens, also into a pipe
 }
 
-void printSummary(std::FILE* out, const RunRecord& rec)
+void printConsumers(std::FILE* out, const ReplicationFigures::Summary& s)
 {
-    const QJsonObject& s = rec.summary;
-    const QJsonValue markerRate = s.value(s.contains(QStringLiteral("marker_write_ok_per_s"))
-            ? QStringLiteral("marker_write_ok_per_s")
-            : QStringLiteral("write_ok_per_s")); // beside a load, write_ok_per_s is the load's and the markers'
-    std::fprintf(out,
-        "\nmarkers written %lld (%s/s on the supplier, the probe's own load), write errors %lld, missed %lld, "
-        "method %s\n",
-        qint64(s.value(QStringLiteral("markers_written")).toDouble()),
-        qPrintable(Units::formatNumber(markerRate.toDouble(), 1)),
-        qint64(s.value(QStringLiteral("write_errors")).toDouble()),
-        qint64(s.value(QStringLiteral("markers_missed")).toDouble()),
-        qPrintable(s.value(QStringLiteral("method")).toString()));
-    const QJsonObject consumers = s.value(QStringLiteral("consumers")).toObject();
-    for (auto it = consumers.begin(); it != consumers.end(); ++it) {
-        const QJsonObject c = it.value().toObject();
+    for (const ReplicationFigures::ConsumerFigures& c : s.consumers) {
         std::fprintf(out,
             "%s: lag ms p50/p99/max %s (from the send %s), seen %lld, unseen %lld (behind for at least %.1f s), seen "
             "before ack %lld\n",
-            qPrintable(it.key()), qPrintable(lagText(c.value(QStringLiteral("lag_ms")))),
-            qPrintable(lagText(c.value(QStringLiteral("lag_from_send_ms")))),
-            qint64(c.value(QStringLiteral("markers_seen")).toDouble()),
-            qint64(c.value(QStringLiteral("unseen")).toDouble()),
-            c.value(QStringLiteral("behind_for_at_least_s")).toDouble(),
-            qint64(c.value(QStringLiteral("seen_before_ack")).toDouble()));
-        if (const QString vendor = ReplicationFigures::vendorText(c.value(QStringLiteral("vendor"))); !vendor.isEmpty())
-            std::fprintf(out, "  the server says: %s\n", qPrintable(vendor));
+            qPrintable(c.uri), qPrintable(ReplicationFigures::lagTriple(c.lagFigures)),
+            qPrintable(ReplicationFigures::lagTriple(c.lagFromSendFigures)), qint64(c.markersSeen.value_or(0)),
+            qint64(c.unseen.value_or(0)), c.behindForAtLeastS.value_or(0), qint64(c.seenBeforeAck.value_or(0)));
+        if (!c.vendor.isEmpty())
+            std::fprintf(out, "  the server says: %s\n", qPrintable(c.vendor));
     }
-    QStringList discovered;
-    const QJsonArray discoveredConsumers = s.value(QStringLiteral("discovered_consumers")).toArray();
-    for (const auto& v : discoveredConsumers)
-        discovered << v.toString();
-    if (!discovered.isEmpty())
-        std::fprintf(out, "discovered from the supplier's agreements: %s\n", qPrintable(discovered.join(u' ')));
+}
+
+void printSummary(std::FILE* out, const RunRecord& rec)
+{
+    const ReplicationFigures::Summary s = ReplicationFigures::Summary::of(rec);
+    std::fprintf(out,
+        "\nmarkers written %lld (%s/s on the supplier, the probe's own load), write errors %lld, missed %lld, "
+        "method %s\n",
+        qint64(s.markersWritten.value_or(0)), qPrintable(Units::formatNumber(s.markerRate(), 1)),
+        qint64(s.writeErrors.value_or(0)), qint64(s.markersMissed.value_or(0)), qPrintable(s.method));
+    printConsumers(out, s);
+    if (!s.discoveredConsumers.isEmpty())
+        std::fprintf(
+            out, "discovered from the supplier's agreements: %s\n", qPrintable(s.discoveredConsumers.join(u' ')));
     printReplicationLoadSummary(out, rec);
     if (const QString headline = ReplicationFigures::headline(rec); !headline.isEmpty())
         std::fprintf(out, "headline: %s\n", qPrintable(headline));
