@@ -6,6 +6,7 @@
 #include "app/cli/ldapprinter.h"
 #include "core/common/units.h"
 #include "core/experiments/curve.h"
+#include "core/experiments/curvesummary.h"
 #include "core/run/proberunner.h"
 
 #include <QCommandLineParser>
@@ -96,39 +97,30 @@ int searchFromParser(const QCommandLineParser& parser, LdapLoadSpec* s)
     return numberOption(parser, "fail-after", 0.5, 86400, &s->failAfterSec);
 }
 
-QString number(const QJsonValue& v, int decimals)
+QString number(const std::optional<double>& v, int decimals)
 {
-    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+    return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
 }
 
-QString pct(const QJsonValue& v)
+QString pct(const std::optional<double>& v)
 {
-    return v.isDouble() ? Units::formatNumber(v.toDouble() * 100.0, 1) : QStringLiteral("-");
+    return v ? Units::formatNumber(*v * 100.0, 1) : QStringLiteral("-");
 }
 
 void printCurve(std::FILE* out, const RunRecord& rec)
 {
-    const QJsonObject& s = rec.summary;
-    const bool workingSet = s.value(QStringLiteral("mode")).toString() == u"working-set";
-    if (!s.value(QStringLiteral("points")).toArray().isEmpty())
+    const CurveRecord::Summary s = CurveRecord::Summary::of(rec);
+    const bool workingSet = s.mode == u"working-set";
+    if (!s.points.isEmpty())
         std::fprintf(out, "\n%-22s %10s %10s %12s %12s %8s %13s\n", "point", "coverage %", "hit %", "ok/s", "ops/s",
             "errors", workingSet ? "working set" : "cache entries");
-    const QJsonArray points = s.value(QStringLiteral("points")).toArray();
-    for (const auto& v : points) {
-        const QJsonObject p = v.toObject();
-        const QJsonValue cached = p.contains(QStringLiteral("cache_entries")) ? p.value(QStringLiteral("cache_entries"))
-                                                                              : p.value(QStringLiteral("working_set"));
-        std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n",
-            qPrintable(p.value(QStringLiteral("series")).toString()),
-            qPrintable(pct(p.value(QStringLiteral("coverage")))), qPrintable(pct(p.value(QStringLiteral("hit_ratio")))),
-            qPrintable(number(p.value(QStringLiteral("ok_per_s")), 1)),
-            qPrintable(number(p.value(QStringLiteral("ops_per_s")), 1)),
-            qPrintable(number(p.value(QStringLiteral("errors")), 0)), qPrintable(number(cached, 0)));
-    }
-    if (s.value(QStringLiteral("t_hit_us")).isDouble())
-        std::fprintf(out, "fitted to ok/s: t_hit %.2f us, t_miss %.2f us (%s)\n",
-            s.value(QStringLiteral("t_hit_us")).toDouble(), s.value(QStringLiteral("t_miss_us")).toDouble(),
-            qPrintable(s.value(QStringLiteral("fit")).toObject().value(QStringLiteral("method")).toString()));
+    for (const CurveRecord::PointFigures& p : s.points)
+        std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n", qPrintable(p.series), qPrintable(pct(p.coverage)),
+            qPrintable(pct(p.hitRatio)), qPrintable(number(p.okPerS, 1)), qPrintable(number(p.opsPerS, 1)),
+            qPrintable(number(p.errors, 0)), qPrintable(number(p.cached, 0)));
+    if (s.tHitUs)
+        std::fprintf(out, "fitted to ok/s: t_hit %.2f us, t_miss %.2f us (%s)\n", *s.tHitUs, s.tMissUs.value_or(0),
+            qPrintable(s.fitMethod));
     for (const auto& w : rec.warnings)
         std::fprintf(out, "warning (%s): %s\n", qPrintable(w.code), qPrintable(w.message));
     if (rec.status != u"ok")
