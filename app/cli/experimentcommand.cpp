@@ -6,6 +6,7 @@
 #include "app/cli/ldapprinter.h"
 #include "core/catalog/sources.h"
 #include "core/common/units.h"
+#include "core/experiments/experimentsummary.h"
 #include "core/experiments/guided.h"
 #include "core/experiments/pointaxis.h"
 #include "core/run/proberunner.h"
@@ -53,37 +54,27 @@ QList<double> parsePoints(const QString& text, bool* ok)
     return out;
 }
 
-QString num(const QJsonValue& v, int decimals = 1)
+QString num(const std::optional<double>& v, int decimals = 1)
 {
-    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+    return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
 }
 
 // A point per line: ok/s (successful operations: the throughput), ops/s (completed) and errors beside, latency,
 // and CPU per operation (the load threads', the whole client's).
-void printPoints(std::FILE* out, const RunRecord& rec, const char* x)
+void printPoints(std::FILE* out, const RunRecord& rec, const ExperimentSummary& s, const char* x)
 {
     std::fprintf(out, "\n%12s %12s %12s %10s %10s %10s %12s %12s %8s%s\n", x, "ok/s", "ops/s", "errors", "p50 ms",
         "p99 ms", "load us/op", "client us/op", "status", Comparison::coalescedReads(rec) ? "  (coalesced reads)" : "");
-    const QJsonArray points = rec.summary.value(QStringLiteral("points")).toArray();
-    for (const auto& v : points) {
-        const QJsonObject p = v.toObject();
-        const QJsonObject lat = p.value(QStringLiteral("latency_ms")).toObject();
-        std::fprintf(out, "%12s %12s %12s %10s %10s %10s %12s %12s %8s\n",
-            qPrintable(num(p.value(QLatin1String(x)), 0)), qPrintable(num(p.value(QStringLiteral("ok_per_s")))),
-            qPrintable(num(p.value(QStringLiteral("ops_per_s")))),
-            qPrintable(num(p.value(QStringLiteral("errors")), 0)), qPrintable(num(lat.value(QStringLiteral("p50")), 3)),
-            qPrintable(num(lat.value(QStringLiteral("p99")), 3)),
-            qPrintable(num(p.value(QStringLiteral("load_cpu_us_per_op")))),
-            qPrintable(num(p.value(QStringLiteral("client_cpu_us_per_op")))),
-            qPrintable(p.value(QStringLiteral("status")).toString()));
-    }
+    for (const ExperimentPoint& p : s.points)
+        std::fprintf(out, "%12s %12s %12s %10s %10s %10s %12s %12s %8s\n", qPrintable(num(p.x, 0)),
+            qPrintable(num(p.okPerS)), qPrintable(num(p.opsPerS)), qPrintable(num(p.errors, 0)),
+            qPrintable(num(p.latencyMs.p50, 3)), qPrintable(num(p.latencyMs.p99, 3)), qPrintable(num(p.loadCpuUsPerOp)),
+            qPrintable(num(p.clientCpuUsPerOp)), qPrintable(p.status));
     if (const QString best = PointAxis::bestText(rec); !best.isEmpty())
         std::fprintf(out, "%s\n", qPrintable(best)); // as the report's headline words it
-    const QJsonObject ref = rec.summary.value(QStringLiteral("reference")).toObject();
-    if (!ref.isEmpty())
-        std::fprintf(out, "reference: %s — %s\n",
-            qPrintable(Sources::readable(ref.value(QStringLiteral("source")).toString())),
-            qPrintable(ref.value(QStringLiteral("note")).toString()));
+    if (s.hasReference)
+        std::fprintf(
+            out, "reference: %s — %s\n", qPrintable(Sources::readable(s.referenceSource)), qPrintable(s.referenceNote));
 }
 
 QStringList names(const QList<QCommandLineOption>& options)
@@ -336,12 +327,13 @@ int runExperimentCommand(const QStringList& argsIn)
             printLoadInterval(out, s, coalesced);
         }
     });
-    printPoints(out, rec, x);
+    const ExperimentSummary summary = ExperimentSummary::of(rec, QLatin1String(x));
+    printPoints(out, rec, summary, x);
     if (kind == u"tls-cost")
         std::fprintf(out, "connect + bind: plain %s ms, TLS %s ms (+%s ms)\n",
-            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("plain_ms_per_bind")).toDouble(), 3)),
-            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("tls_ms_per_bind")).toDouble(), 3)),
-            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("tls_extra_ms")).toDouble(), 3)));
+            qPrintable(Units::formatNumber(summary.plainMsPerBind, 3)),
+            qPrintable(Units::formatNumber(summary.tlsMsPerBind, 3)),
+            qPrintable(Units::formatNumber(summary.tlsExtraMs, 3)));
     RunRecord tail = rec; // warnings and status; the points were printed above
     tail.summary = QJsonObject();
     printLoadSummary(out, tail);
