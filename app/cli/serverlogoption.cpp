@@ -1,6 +1,8 @@
 #include "app/cli/serverlogoption.h"
 
 #include "app/cli/clicommon.h"
+#include "core/ldap/loadresult.h"
+#include "core/workload/serverlogfigures.h"
 #include "core/workload/serverlogview.h"
 
 #include <QFileInfo>
@@ -34,15 +36,12 @@ void attachServerLog(const ServerLogOption& o, RunRecord& rec, std::FILE* out)
     const auto view = ServerLogView::attach(o.path, o.offset, rec);
     if (!view)
         return;
-    const QJsonObject s = view->value(QLatin1String("summary")).toObject();
-    const QJsonObject etime = s.value(QLatin1String("etime_ms")).toObject();
-    const QJsonObject client = rec.summary.value(QLatin1String("latency_ms")).toObject();
+    const ServerLogFigures s = ServerLogFigures::fromJson(*view);
+    const LatencyFigures client = LoadSummary::fromJson(rec.summary).all.latencyMs;
     std::fprintf(out,
         "server's own view (%s): %.0f operations in the window, etime p50 %.3f ms p99 %.3f ms; client p50 %.3f ms "
         "p99 %.3f ms\n",
-        qPrintable(view->value(QLatin1String("format")).toString()), s.value(QLatin1String("ops")).toDouble(),
-        etime.value(QLatin1String("p50")).toDouble(), etime.value(QLatin1String("p99")).toDouble(),
-        client.value(QLatin1String("p50")).toDouble(), client.value(QLatin1String("p99")).toDouble());
+        qPrintable(s.format), s.ops, s.etimeP50Ms, s.etimeP99Ms, client.p50.value_or(0), client.p99.value_or(0));
 }
 
 } // namespace Cli
