@@ -58,7 +58,7 @@ void replicationReadLoad(const QJsonObject& s, Summary* out)
     out->ramped = s.value(QLatin1String("steps")).isArray();
     for (const QJsonValue& v : s.value(QLatin1String("steps")).toArray())
         out->steps.append(replicationRampStep(v.toObject()));
-    out->kneeWriteRate = replicationSummaryNumber(s, "knee_write_rate");
+    out->kneeWriteRate = kneeRate(s);
     out->kneeTargetRate = replicationSummaryNumber(s, "knee_target_rate");
     out->kneeStep = s.value(QLatin1String("knee_step")).toInt();
     out->kneeConsumer = s.value(QLatin1String("knee_consumer")).toString();
