@@ -207,7 +207,8 @@ std::optional<uint64_t> Agent::waitForStart()
 int Agent::reach(const QString& uri)
 {
     std::thread reader([this] { readLoop(); });
-    QJsonObject m { { QStringLiteral("type"), QStringLiteral("reach") }, { QStringLiteral("ok"), true },
+    bool reached = true;
+    QJsonObject m { { QStringLiteral("type"), QStringLiteral("reach") }, { QStringLiteral("ok"), reached },
         { QStringLiteral("message"), QStringLiteral("(no --uri)") } };
     if (!uri.isEmpty()) {
         LdapTarget t;
@@ -216,7 +217,8 @@ int Agent::reach(const QString& uri)
         t.opTimeoutMs = 5000;
         LdapSession session;
         const ProbeError e = t.validate().isError() ? t.validate() : session.open(t);
-        m.insert(QStringLiteral("ok"), !e.isError());
+        reached = !e.isError();
+        m.insert(QStringLiteral("ok"), reached);
         m.insert(QStringLiteral("message"), e.isError() ? e.message() : QStringLiteral("reached ") + uri);
     }
     send(m);
@@ -225,7 +227,7 @@ int Agent::reach(const QString& uri)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     m_quit.store(true);
     reader.join();
-    return m.value(QStringLiteral("ok")).toBool() ? ExitOk : ExitFailed;
+    return reached ? ExitOk : ExitFailed;
 }
 
 int Agent::run()

@@ -31,33 +31,33 @@ const char* const kDescription = R"(The agents of a load from many hosts.
       attaches to them. Untested against a cluster.
 )";
 
-int runK8sManifest(const QCommandLineParser& p)
+int runK8sManifest(const QCommandLineParser& parser)
 {
-    if (int rc = refuseOptions(p,
+    if (int rc = refuseOptions(parser,
             { QStringLiteral("agents"), QStringLiteral("ssh-option"), QStringLiteral("agent-command"),
                 QStringLiteral("uri") },
             QStringLiteral("not an option of agents k8s-manifest (it is for agents check)")))
         return rc;
     Agents::K8sJobSpec spec;
-    spec.image = p.value(QStringLiteral("image")).trimmed();
+    spec.image = parser.value(QStringLiteral("image")).trimmed();
     if (spec.image.isEmpty())
         return badArgument(
             QStringLiteral("--image"), QStringLiteral("required: an image with dirbench-cli in its PATH"));
     bool ok = false;
-    spec.agents = p.value(QStringLiteral("count")).toInt(&ok);
+    spec.agents = parser.value(QStringLiteral("count")).toInt(&ok);
     if (!ok || spec.agents < 1 || spec.agents > 4096)
         return badArgument(QStringLiteral("--count"), QStringLiteral("the number of agent pods, 1 to 4096"));
     static const QRegularExpression dns(QStringLiteral("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"));
-    if (p.isSet(QStringLiteral("name")))
-        spec.name = p.value(QStringLiteral("name"));
+    if (parser.isSet(QStringLiteral("name")))
+        spec.name = parser.value(QStringLiteral("name"));
     if (!dns.match(spec.name).hasMatch())
         return badArgument(QStringLiteral("--name"), QStringLiteral("a DNS label: lower-case letters, digits and '-'"));
-    spec.nameSpace = p.value(QStringLiteral("namespace"));
+    spec.nameSpace = parser.value(QStringLiteral("namespace"));
     if (!spec.nameSpace.isEmpty() && !dns.match(spec.nameSpace).hasMatch())
         return badArgument(
             QStringLiteral("--namespace"), QStringLiteral("a DNS label: lower-case letters, digits and '-'"));
     const QByteArray json = QJsonDocument(Agents::k8sIndexedJob(spec)).toJson(QJsonDocument::Indented);
-    const QString out = p.value(QStringLiteral("out"));
+    const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty() || out == u"-") {
         std::fwrite(json.constData(), 1, size_t(json.size()), stdout);
         return ExitOk;
@@ -72,55 +72,55 @@ int runK8sManifest(const QCommandLineParser& p)
 
 int runAgentsCommand(const QStringList& args)
 {
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("check|k8s-manifest"), QStringLiteral("the subcommand"));
-    p.addOptions(ldapAgentOptions().mid(0, 3));
-    p.addOption(QCommandLineOption(QStringLiteral("uri"),
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("check|k8s-manifest"), QStringLiteral("the subcommand"));
+    parser.addOptions(ldapAgentOptions().mid(0, 3));
+    parser.addOption(QCommandLineOption(QStringLiteral("uri"),
         QStringLiteral("check: the target each agent should reach: ldap://host[:port] or ldaps://..."),
         QStringLiteral("URI")));
-    p.addOption(QCommandLineOption(QStringLiteral("image"),
+    parser.addOption(QCommandLineOption(QStringLiteral("image"),
         QStringLiteral("k8s-manifest: the image (with dirbench-cli)."), QStringLiteral("IMAGE")));
-    p.addOption(QCommandLineOption(
+    parser.addOption(QCommandLineOption(
         QStringLiteral("count"), QStringLiteral("k8s-manifest: the number of agent pods."), QStringLiteral("N")));
-    p.addOption(QCommandLineOption(
+    parser.addOption(QCommandLineOption(
         QStringLiteral("namespace"), QStringLiteral("k8s-manifest: the Job's namespace."), QStringLiteral("NS")));
-    p.addOption(QCommandLineOption(QStringLiteral("name"),
+    parser.addOption(QCommandLineOption(QStringLiteral("name"),
         QStringLiteral("k8s-manifest: the Job's name (default dirbench-agents)."), QStringLiteral("NAME")));
-    p.addOption(QCommandLineOption(QStringLiteral("out"),
+    parser.addOption(QCommandLineOption(QStringLiteral("out"),
         QStringLiteral("k8s-manifest: write the manifest to FILE (default stdout)."), QStringLiteral("FILE")));
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli agents: %s\n", qPrintable(p.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli agents: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
-        return printHelp(p, QStringLiteral("agents check"));
-    if (int rc = refuseRepeated(p))
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("agents check"));
+    if (int rc = refuseRepeated(parser))
         return rc;
-    if (p.positionalArguments() == QStringList { QStringLiteral("k8s-manifest") })
-        return runK8sManifest(p);
-    if (p.positionalArguments() != QStringList { QStringLiteral("check") })
+    if (parser.positionalArguments() == QStringList { QStringLiteral("k8s-manifest") })
+        return runK8sManifest(parser);
+    if (parser.positionalArguments() != QStringList { QStringLiteral("check") })
         return badArgument(QStringLiteral("agents"), QStringLiteral("the subcommand is check or k8s-manifest"));
-    if (int rc = refuseOptions(p,
+    if (int rc = refuseOptions(parser,
             { QStringLiteral("image"), QStringLiteral("count"), QStringLiteral("namespace"), QStringLiteral("name"),
                 QStringLiteral("out") },
             QStringLiteral("not an option of agents check (it is for agents k8s-manifest)")))
         return rc;
-    if (!p.isSet(QStringLiteral("agents")))
+    if (!parser.isSet(QStringLiteral("agents")))
         return badArgument(QStringLiteral("--agents"), QStringLiteral("required: the hosts to check"));
     QString why;
-    const auto hosts = Agents::parseAgentList(p.value(QStringLiteral("agents")), &why);
+    const auto hosts = Agents::parseAgentList(parser.value(QStringLiteral("agents")), &why);
     if (!hosts)
         return badArgument(QStringLiteral("--agents"), why);
     Agents::CoordinatorSpec spec;
-    spec.sshOptions = p.values(QStringLiteral("ssh-option"));
-    if (p.isSet(QStringLiteral("agent-command")))
-        spec.agentCommand = p.value(QStringLiteral("agent-command"));
+    spec.sshOptions = parser.values(QStringLiteral("ssh-option"));
+    if (parser.isSet(QStringLiteral("agent-command")))
+        spec.agentCommand = parser.value(QStringLiteral("agent-command"));
     spec.hosts = *hosts;
     int failed = 0;
     std::printf("%-24s %-10s %5s %12s %10s  %s\n", "agent", "version", "cpus", "offset ms", "rtt ms", "target");
-    for (const Agents::AgentCheck& c : Agents::checkAgents(spec, p.value(QStringLiteral("uri")))) {
+    for (const Agents::AgentCheck& c : Agents::checkAgents(spec, parser.value(QStringLiteral("uri")))) {
         if (!c.ok())
             ++failed;
         std::printf("%-24s %-10s %5d %12s %10s  %s\n", qPrintable(c.host.name),

@@ -6,6 +6,7 @@
 #include "app/cli/ldapprinter.h"
 #include "core/common/units.h"
 #include "core/experiments/curve.h"
+#include "core/experiments/curvesummary.h"
 #include "core/run/proberunner.h"
 
 #include <QCommandLineParser>
@@ -54,32 +55,32 @@ QCommandLineOption opt(const char* name, const char* help, const char* value = n
 }
 
 // The search options of `ldap search` that a curve uses (ldapWorkloadOptions() also has its own --mode).
-int searchFromParser(const QCommandLineParser& p, LdapLoadSpec* s)
+int searchFromParser(const QCommandLineParser& parser, LdapLoadSpec* s)
 {
     s->mix = { { LdapOpKind::Search, 100 } };
-    s->base = p.value(QStringLiteral("base"));
-    s->filter = p.value(QStringLiteral("filter"));
+    s->base = parser.value(QStringLiteral("base"));
+    s->filter = parser.value(QStringLiteral("filter"));
     if (s->base.isEmpty())
         return badArgument(QStringLiteral("--base"), QStringLiteral("required: the search base DN"));
     if (s->filter.isEmpty())
         return badArgument(
             QStringLiteral("--filter"), QStringLiteral("required: a template with one range, e.g. uid=user[0-99999]"));
-    if (p.isSet(QStringLiteral("scope"))) {
-        const QString sc = p.value(QStringLiteral("scope"));
+    if (parser.isSet(QStringLiteral("scope"))) {
+        const QString sc = parser.value(QStringLiteral("scope"));
         if (sc != u"base" && sc != u"one" && sc != u"sub")
             return badArgument(
                 QStringLiteral("--scope"), QStringLiteral("must be base, one or sub, not '") + sc + u'\'');
         s->scope = sc == u"base" ? LdapSession::Base : sc == u"one" ? LdapSession::OneLevel : LdapSession::Subtree;
     }
-    if (p.isSet(QStringLiteral("attrs")))
-        s->attrs = p.value(QStringLiteral("attrs")).split(u',', Qt::SkipEmptyParts);
-    if (p.isSet(QStringLiteral("access")))
-        s->access = p.value(QStringLiteral("access"));
+    if (parser.isSet(QStringLiteral("attrs")))
+        s->attrs = parser.value(QStringLiteral("attrs")).split(u',', Qt::SkipEmptyParts);
+    if (parser.isSet(QStringLiteral("access")))
+        s->access = parser.value(QStringLiteral("access"));
     for (const auto& [name, target, hi] :
         { std::tuple { "threads", &s->threads, 256.0 }, std::tuple { "connections", &s->connections, 1024.0 },
             std::tuple { "outstanding", &s->outstanding, 1024.0 } }) {
         double v = *target;
-        if (int rc = numberOption(p, name, 1, hi, &v))
+        if (int rc = numberOption(parser, name, 1, hi, &v))
             return rc;
         if (v != std::floor(v))
             return badArgument(QStringLiteral("--") + QLatin1String(name), QStringLiteral("must be a whole number"));
@@ -87,48 +88,39 @@ int searchFromParser(const QCommandLineParser& p, LdapLoadSpec* s)
     }
     s->durationSec = 10;
     s->warmupSec = 5;
-    if (int rc = numberOption(p, "seconds-per-point", 0.5, 3600, &s->durationSec))
+    if (int rc = numberOption(parser, "seconds-per-point", 0.5, 3600, &s->durationSec))
         return rc;
-    if (int rc = numberOption(p, "warmup", 0, 3600, &s->warmupSec))
+    if (int rc = numberOption(parser, "warmup", 0, 3600, &s->warmupSec))
         return rc;
-    if (int rc = numberOption(p, "interval", 0.1, 3600, &s->intervalSec))
+    if (int rc = numberOption(parser, "interval", 0.1, 3600, &s->intervalSec))
         return rc;
-    return numberOption(p, "fail-after", 0.5, 86400, &s->failAfterSec);
+    return numberOption(parser, "fail-after", 0.5, 86400, &s->failAfterSec);
 }
 
-QString number(const QJsonValue& v, int decimals)
+QString number(const std::optional<double>& v, int decimals)
 {
-    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+    return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
 }
 
-QString pct(const QJsonValue& v)
+QString pct(const std::optional<double>& v)
 {
-    return v.isDouble() ? Units::formatNumber(v.toDouble() * 100.0, 1) : QStringLiteral("-");
+    return v ? Units::formatNumber(*v * 100.0, 1) : QStringLiteral("-");
 }
 
 void printCurve(std::FILE* out, const RunRecord& rec)
 {
-    const QJsonObject& s = rec.summary;
-    const bool workingSet = s.value(QStringLiteral("mode")).toString() == u"working-set";
-    if (!s.value(QStringLiteral("points")).toArray().isEmpty())
+    const CurveRecord::Summary s = CurveRecord::Summary::of(rec);
+    const bool workingSet = s.mode == u"working-set";
+    if (!s.points.isEmpty())
         std::fprintf(out, "\n%-22s %10s %10s %12s %12s %8s %13s\n", "point", "coverage %", "hit %", "ok/s", "ops/s",
             "errors", workingSet ? "working set" : "cache entries");
-    const QJsonArray points = s.value(QStringLiteral("points")).toArray();
-    for (const auto& v : points) {
-        const QJsonObject p = v.toObject();
-        const QJsonValue cached = p.contains(QStringLiteral("cache_entries")) ? p.value(QStringLiteral("cache_entries"))
-                                                                              : p.value(QStringLiteral("working_set"));
-        std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n",
-            qPrintable(p.value(QStringLiteral("series")).toString()),
-            qPrintable(pct(p.value(QStringLiteral("coverage")))), qPrintable(pct(p.value(QStringLiteral("hit_ratio")))),
-            qPrintable(number(p.value(QStringLiteral("ok_per_s")), 1)),
-            qPrintable(number(p.value(QStringLiteral("ops_per_s")), 1)),
-            qPrintable(number(p.value(QStringLiteral("errors")), 0)), qPrintable(number(cached, 0)));
-    }
-    if (s.value(QStringLiteral("t_hit_us")).isDouble())
-        std::fprintf(out, "fitted to ok/s: t_hit %.2f us, t_miss %.2f us (%s)\n",
-            s.value(QStringLiteral("t_hit_us")).toDouble(), s.value(QStringLiteral("t_miss_us")).toDouble(),
-            qPrintable(s.value(QStringLiteral("fit")).toObject().value(QStringLiteral("method")).toString()));
+    for (const CurveRecord::PointFigures& p : s.points)
+        std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n", qPrintable(p.series), qPrintable(pct(p.coverage)),
+            qPrintable(pct(p.hitRatio)), qPrintable(number(p.okPerS, 1)), qPrintable(number(p.opsPerS, 1)),
+            qPrintable(number(p.errors, 0)), qPrintable(number(p.cached, 0)));
+    if (s.tHitUs)
+        std::fprintf(out, "fitted to ok/s: t_hit %.2f us, t_miss %.2f us (%s)\n", *s.tHitUs, s.tMissUs.value_or(0),
+            qPrintable(s.fitMethod));
     for (const auto& w : rec.warnings)
         std::fprintf(out, "warning (%s): %s\n", qPrintable(w.code), qPrintable(w.message));
     if (rec.status != u"ok")
@@ -141,9 +133,9 @@ void printCurve(std::FILE* out, const RunRecord& rec)
 
 int runCurveCommand(const QStringList& args)
 {
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
     QList<QCommandLineOption> options = ldapConnectionOptions();
     options << opt("mode", "cache-sweep or working-set (required).", "MODE")
             << opt("points", "Coverage points, percent of the entries (default 0,10,25,50,75,100).", "P,P,...")
@@ -166,62 +158,62 @@ int runCurveCommand(const QStringList& args)
             << opt("json", "Write the RunRecord to FILE ('-' = stdout, and nothing else goes to stdout).", "FILE")
             << opt("quiet", "Print no interval lines, only the points.") << historyOptions();
     for (const auto& o : options)
-        p.addOption(o);
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli curve: %s\n", qPrintable(p.errorText()));
+        parser.addOption(o);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli curve: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
-        return printHelp(p, QStringLiteral("curve"));
-    if (int rc = refuseRepeated(p))
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("curve"));
+    if (int rc = refuseRepeated(parser))
         return rc;
-    if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().constFirst(),
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().constFirst(),
             QStringLiteral("unexpected argument (passwords are never taken on the command line: use --password-file)"));
 
     CurveSpec spec;
     ProbeError e;
-    if (!p.isSet(QStringLiteral("mode")))
+    if (!parser.isSet(QStringLiteral("mode")))
         return badArgument(QStringLiteral("--mode"), QStringLiteral("required: cache-sweep or working-set"));
-    const auto mode = CurveSpec::parseMode(p.value(QStringLiteral("mode")), &e);
+    const auto mode = CurveSpec::parseMode(parser.value(QStringLiteral("mode")), &e);
     if (!mode)
         return badArgument(QStringLiteral("--mode"), e.cliDetail());
     spec.mode = *mode;
-    if (p.isSet(QStringLiteral("points"))) {
-        const auto pts = CurveSpec::parsePoints(p.value(QStringLiteral("points")), &e);
+    if (parser.isSet(QStringLiteral("points"))) {
+        const auto pts = CurveSpec::parsePoints(parser.value(QStringLiteral("points")), &e);
         if (!pts)
             return badArgument(QStringLiteral("--points"), e.cliDetail());
         spec.points = *pts;
     }
-    spec.restart = p.isSet(QStringLiteral("restart"));
-    spec.sandboxDir = p.value(QStringLiteral("sandbox-dir"));
+    spec.restart = parser.isSet(QStringLiteral("restart"));
+    spec.sandboxDir = parser.value(QStringLiteral("sandbox-dir"));
     if (!spec.sandboxDir.isEmpty() && !QFileInfo(spec.sandboxDir).isDir())
         return badArgument(
             QStringLiteral("--sandbox-dir"), QStringLiteral("'%1' is not a directory").arg(spec.sandboxDir));
     for (const auto& [name, target] :
         { std::pair { "entries", &spec.entries }, std::pair { "cache-entries", &spec.cacheEntries } }) {
         double v = 0;
-        if (int rc = numberOption(p, name, 1, 1e12, &v))
+        if (int rc = numberOption(parser, name, 1, 1e12, &v))
             return rc;
         if (v != std::floor(v))
             return badArgument(QStringLiteral("--") + QLatin1String(name), QStringLiteral("must be a whole number"));
         *target = qint64(v);
     }
-    if (int rc = searchFromParser(p, &spec.load))
+    if (int rc = searchFromParser(parser, &spec.load))
         return rc;
-    if (int rc = ldapTargetFromParser(p, {}, &spec.load.target))
+    if (int rc = ldapTargetFromParser(parser, {}, &spec.load.target))
         return rc;
     if (const ProbeError v = spec.validate(); v.isError())
         return badArgument(QStringLiteral("--") + v.field, v.cliDetail());
 
     HistorySink history;
-    if (int rc = history.configure(p))
+    if (int rc = history.configure(parser))
         return rc;
     if (int rc = history.begin(QStringLiteral("curve"), spec.toJson()))
         return rc;
-    const QString jsonPath = p.value(QStringLiteral("json"));
+    const QString jsonPath = parser.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
-    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    const bool quiet = parser.isSet(QStringLiteral("quiet"));
     std::fprintf(out, "curve (%s) against %s: %lld points of %s s (+%s s warm-up), %lld entries\n",
         qPrintable(CurveSpec::modeName(spec.mode)), qPrintable(spec.load.target.uri), qint64(spec.points.size()),
         qPrintable(Units::formatNumber(spec.load.durationSec)), qPrintable(Units::formatNumber(spec.load.warmupSec)),

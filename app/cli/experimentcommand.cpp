@@ -6,6 +6,7 @@
 #include "app/cli/ldapprinter.h"
 #include "core/catalog/sources.h"
 #include "core/common/units.h"
+#include "core/experiments/experimentsummary.h"
 #include "core/experiments/guided.h"
 #include "core/experiments/pointaxis.h"
 #include "core/run/proberunner.h"
@@ -53,37 +54,27 @@ QList<double> parsePoints(const QString& text, bool* ok)
     return out;
 }
 
-QString num(const QJsonValue& v, int decimals = 1)
+QString num(const std::optional<double>& v, int decimals = 1)
 {
-    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+    return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
 }
 
 // A point per line: ok/s (successful operations: the throughput), ops/s (completed) and errors beside, latency,
 // and CPU per operation (the load threads', the whole client's).
-void printPoints(std::FILE* out, const RunRecord& rec, const char* x)
+void printPoints(std::FILE* out, const RunRecord& rec, const ExperimentSummary& s, const char* x)
 {
     std::fprintf(out, "\n%12s %12s %12s %10s %10s %10s %12s %12s %8s%s\n", x, "ok/s", "ops/s", "errors", "p50 ms",
         "p99 ms", "load us/op", "client us/op", "status", Comparison::coalescedReads(rec) ? "  (coalesced reads)" : "");
-    const QJsonArray points = rec.summary.value(QStringLiteral("points")).toArray();
-    for (const auto& v : points) {
-        const QJsonObject p = v.toObject();
-        const QJsonObject lat = p.value(QStringLiteral("latency_ms")).toObject();
-        std::fprintf(out, "%12s %12s %12s %10s %10s %10s %12s %12s %8s\n",
-            qPrintable(num(p.value(QLatin1String(x)), 0)), qPrintable(num(p.value(QStringLiteral("ok_per_s")))),
-            qPrintable(num(p.value(QStringLiteral("ops_per_s")))),
-            qPrintable(num(p.value(QStringLiteral("errors")), 0)), qPrintable(num(lat.value(QStringLiteral("p50")), 3)),
-            qPrintable(num(lat.value(QStringLiteral("p99")), 3)),
-            qPrintable(num(p.value(QStringLiteral("load_cpu_us_per_op")))),
-            qPrintable(num(p.value(QStringLiteral("client_cpu_us_per_op")))),
-            qPrintable(p.value(QStringLiteral("status")).toString()));
-    }
+    for (const ExperimentPoint& p : s.points)
+        std::fprintf(out, "%12s %12s %12s %10s %10s %10s %12s %12s %8s\n", qPrintable(num(p.x, 0)),
+            qPrintable(num(p.okPerS)), qPrintable(num(p.opsPerS)), qPrintable(num(p.errors, 0)),
+            qPrintable(num(p.latencyMs.p50, 3)), qPrintable(num(p.latencyMs.p99, 3)), qPrintable(num(p.loadCpuUsPerOp)),
+            qPrintable(num(p.clientCpuUsPerOp)), qPrintable(p.status));
     if (const QString best = PointAxis::bestText(rec); !best.isEmpty())
         std::fprintf(out, "%s\n", qPrintable(best)); // as the report's headline words it
-    const QJsonObject ref = rec.summary.value(QStringLiteral("reference")).toObject();
-    if (!ref.isEmpty())
-        std::fprintf(out, "reference: %s — %s\n",
-            qPrintable(Sources::readable(ref.value(QStringLiteral("source")).toString())),
-            qPrintable(ref.value(QStringLiteral("note")).toString()));
+    if (s.hasReference)
+        std::fprintf(
+            out, "reference: %s — %s\n", qPrintable(Sources::readable(s.referenceSource)), qPrintable(s.referenceNote));
 }
 
 QStringList names(const QList<QCommandLineOption>& options)
@@ -96,33 +87,34 @@ QStringList names(const QList<QCommandLineOption>& options)
 
 // What one experiment does not take, with the reason; the load options of the wrong operation are refused by
 // ldapWorkloadFromParser.
-int refuseForExperiment(const QCommandLineParser& p, const QString& what)
+int refuseForExperiment(const QCommandLineParser& parser, const QString& what)
 {
     const QString tlsOnly = QStringLiteral("only for experiment tls");
     const QString threadsOnly = QStringLiteral("only for experiment threads");
     if (what != u"tls")
-        if (int rc = refuseOptions(p,
+        if (int rc = refuseOptions(parser,
                 { QStringLiteral("tls-uri"), QStringLiteral("tls-starttls"), QStringLiteral("tls-ca-file") }, tlsOnly))
             return rc;
     if (what != u"threads")
-        if (int rc = refuseOptions(p, { QStringLiteral("server-threads"), QStringLiteral("restart") }, threadsOnly))
+        if (int rc
+            = refuseOptions(parser, { QStringLiteral("server-threads"), QStringLiteral("restart") }, threadsOnly))
             return rc;
-    if (what == u"threads" && !p.isSet(QStringLiteral("server-threads")))
-        return refuseOptions(p, { QStringLiteral("threads") },
+    if (what == u"threads" && !parser.isSet(QStringLiteral("server-threads")))
+        return refuseOptions(parser, { QStringLiteral("threads") },
             QStringLiteral("the points set the client threads (--points); --threads is the fixed load of "
                            "--server-threads"));
     if (what == u"tls") {
         if (int rc = refuseOptions(
-                p, { QStringLiteral("points") }, QStringLiteral("experiment tls has two points, plain and TLS")))
+                parser, { QStringLiteral("points") }, QStringLiteral("experiment tls has two points, plain and TLS")))
             return rc;
-        if (p.isSet(QStringLiteral("tls-uri")) && p.isSet(QStringLiteral("tls-starttls")))
+        if (parser.isSet(QStringLiteral("tls-uri")) && parser.isSet(QStringLiteral("tls-starttls")))
             return badArgument(QStringLiteral("--tls-starttls"),
                 QStringLiteral("give the TLS server with --tls-uri or use StartTLS on --uri, not both"));
-        return refuseOptions(p, { QStringLiteral("mode"), QStringLiteral("connections") },
+        return refuseOptions(parser, { QStringLiteral("mode"), QStringLiteral("connections") },
             QStringLiteral("experiment tls connects and binds anew for each operation"));
     }
     if (what == u"dbsize")
-        return refuseOptions(p,
+        return refuseOptions(parser,
             names(ldapConnectionOptions()) + QStringList { QStringLiteral("base"), QStringLiteral("filter") },
             QStringLiteral("experiment dbsize starts its own demo directories and binds to them; each point "
                            "searches its own entries (the base and the filter are set per point)"));
@@ -161,9 +153,9 @@ int runExperimentCommand(const QStringList& argsIn)
 {
     QStringList args = argsIn;
     const QString what = args.size() > 1 ? args.at(1) : QString();
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
     QList<QCommandLineOption> options = ldapConnectionOptions() + ldapWorkloadOptions();
     options << QCommandLineOption(
         QStringLiteral("points"), QStringLiteral("Threads or entries per point."), QStringLiteral("LIST"))
@@ -183,32 +175,33 @@ int runExperimentCommand(const QStringList& argsIn)
                    QStringLiteral("FILE"))
             << historyOptions();
     for (const auto& o : options)
-        p.addOption(o);
+        parser.addOption(o);
     if (what.isEmpty() || what == u"--help" || what == u"-h" || what == u"--help-all")
-        return printHelp(p, QStringLiteral("experiment WHAT"), what.isEmpty());
+        return printHelp(parser, QStringLiteral("experiment WHAT"), what.isEmpty());
     if (what != u"threads" && what != u"tls" && what != u"dbsize")
         return badArgument(QStringLiteral("experiment"),
             QStringLiteral("unknown experiment '") + what + QStringLiteral("' (threads, tls or dbsize)"));
     args.removeAt(1);
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli experiment %s: %s\n", qPrintable(what), qPrintable(p.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli experiment %s: %s\n", qPrintable(what), qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
+    if (helpRequested(parser))
         return printUsage(QStringLiteral("experiment ") + what, QString::fromUtf8(kDescription),
             onlyOptions(options, optionsOf(what, names(options))));
-    if (int rc = refuseRepeated(p))
+    if (int rc = refuseRepeated(parser))
         return rc;
-    if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
-    if (int rc = refuseForExperiment(p, what))
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
+    if (int rc = refuseForExperiment(parser, what))
         return rc;
     double seconds = 10;
-    if (int rc = numberOption(p, "seconds-per-point", 0.5, 3600, &seconds))
+    if (int rc = numberOption(parser, "seconds-per-point", 0.5, 3600, &seconds))
         return rc;
     bool ok = true;
-    const QList<double> points
-        = p.isSet(QStringLiteral("points")) ? parsePoints(p.value(QStringLiteral("points")), &ok) : QList<double>();
+    const QList<double> points = parser.isSet(QStringLiteral("points"))
+        ? parsePoints(parser.value(QStringLiteral("points")), &ok)
+        : QList<double>();
     if (!ok)
         return badArgument(QStringLiteral("--points"), QStringLiteral("a comma-separated list of whole numbers ≥ 1"));
 
@@ -220,7 +213,7 @@ int runExperimentCommand(const QStringList& argsIn)
     if (what == u"dbsize") {
         DatabaseSizeSpec s;
         if (int rc = ldapWorkloadFromParser(
-                p, { QStringLiteral("search"), QStringLiteral("experiment dbsize"), true }, &s.load))
+                parser, { QStringLiteral("search"), QStringLiteral("experiment dbsize"), true }, &s.load))
             return rc;
         // Replaced per point; here only for the form check.
         s.load.target.uri = QStringLiteral("ldap://127.0.0.1:389");
@@ -243,13 +236,13 @@ int runExperimentCommand(const QStringList& argsIn)
         job = Experiments::makeDatabaseSizeJob(s);
     } else {
         LdapLoadSpec load;
-        if (int rc = ldapWorkloadFromParser(p,
+        if (int rc = ldapWorkloadFromParser(parser,
                 { what == u"tls" ? QStringLiteral("bind") : QStringLiteral("search"),
                     QStringLiteral("experiment ") + what },
                 &load))
             return rc;
         LdapTarget t;
-        if (int rc = ldapTargetFromParser(p, { what == u"tls", what == u"tls" }, &t))
+        if (int rc = ldapTargetFromParser(parser, { what == u"tls", what == u"tls" }, &t))
             return rc;
         load.target = t;
         if (what == u"threads") {
@@ -260,18 +253,18 @@ int runExperimentCommand(const QStringList& argsIn)
                 for (double v : points)
                     s.threads << int(v);
             }
-            if (p.isSet(QStringLiteral("server-threads"))) {
-                if (p.isSet(QStringLiteral("points")))
+            if (parser.isSet(QStringLiteral("server-threads"))) {
+                if (parser.isSet(QStringLiteral("points")))
                     return badArgument(QStringLiteral("--points"), QStringLiteral("give --points or --server-threads"));
-                const QList<double> st = parsePoints(p.value(QStringLiteral("server-threads")), &ok);
+                const QList<double> st = parsePoints(parser.value(QStringLiteral("server-threads")), &ok);
                 if (!ok || std::any_of(st.begin(), st.end(), [](double v) { return v > 4096; }))
                     return badArgument(
                         QStringLiteral("--server-threads"), QStringLiteral("a comma-separated list of 1..4096"));
                 for (double v : st)
                     s.serverThreads << int(v);
-                s.restart = p.isSet(QStringLiteral("restart"));
+                s.restart = parser.isSet(QStringLiteral("restart"));
                 x = "server_threads";
-            } else if (p.isSet(QStringLiteral("restart"))) {
+            } else if (parser.isSet(QStringLiteral("restart"))) {
                 return badArgument(QStringLiteral("--restart"), QStringLiteral("only with --server-threads"));
             }
             s.secondsPerPoint = seconds;
@@ -291,20 +284,20 @@ int runExperimentCommand(const QStringList& argsIn)
             s.plain = load;
             s.plain.bindNewConnection = true; // as runTlsCost runs it
             s.tls = t;
-            if (p.isSet(QStringLiteral("tls-starttls"))) {
+            if (parser.isSet(QStringLiteral("tls-starttls"))) {
                 s.tls.startTls = true;
-            } else if (p.isSet(QStringLiteral("tls-uri"))) {
-                s.tls.uri = p.value(QStringLiteral("tls-uri"));
+            } else if (parser.isSet(QStringLiteral("tls-uri"))) {
+                s.tls.uri = parser.value(QStringLiteral("tls-uri"));
             } else {
                 return badArgument(
                     QStringLiteral("--tls-uri"), QStringLiteral("give the TLS server (or --tls-starttls)"));
             }
-            if (p.isSet(QStringLiteral("tls-ca-file"))) {
+            if (parser.isSet(QStringLiteral("tls-ca-file"))) {
                 if (!t.isTls())
-                    if (int rc = refuseOptions(p, { QStringLiteral("ca-file") },
+                    if (int rc = refuseOptions(parser, { QStringLiteral("ca-file") },
                             QStringLiteral("the plain run has no TLS, and the TLS run takes --tls-ca-file")))
                         return rc;
-                s.tls.caFile = p.value(QStringLiteral("tls-ca-file"));
+                s.tls.caFile = parser.value(QStringLiteral("tls-ca-file"));
             }
             if (const ProbeError e = s.tls.validate(); e.isError())
                 return badArgument(QStringLiteral("--tls-") + e.field, e.cliDetail());
@@ -319,10 +312,10 @@ int runExperimentCommand(const QStringList& argsIn)
             job = Experiments::makeTlsCostJob(s);
         }
     }
-    const QString jsonPath = p.value(QStringLiteral("json"));
+    const QString jsonPath = parser.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
-    if (int rc = history.configure(p))
+    if (int rc = history.configure(parser))
         return rc;
     if (int rc = history.begin(kind, specJson))
         return rc;
@@ -334,12 +327,13 @@ int runExperimentCommand(const QStringList& argsIn)
             printLoadInterval(out, s, coalesced);
         }
     });
-    printPoints(out, rec, x);
+    const ExperimentSummary summary = ExperimentSummary::of(rec, QLatin1String(x));
+    printPoints(out, rec, summary, x);
     if (kind == u"tls-cost")
         std::fprintf(out, "connect + bind: plain %s ms, TLS %s ms (+%s ms)\n",
-            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("plain_ms_per_bind")).toDouble(), 3)),
-            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("tls_ms_per_bind")).toDouble(), 3)),
-            qPrintable(Units::formatNumber(rec.summary.value(QStringLiteral("tls_extra_ms")).toDouble(), 3)));
+            qPrintable(Units::formatNumber(summary.plainMsPerBind, 3)),
+            qPrintable(Units::formatNumber(summary.tlsMsPerBind, 3)),
+            qPrintable(Units::formatNumber(summary.tlsExtraMs, 3)));
     RunRecord tail = rec; // warnings and status; the points were printed above
     tail.summary = QJsonObject();
     printLoadSummary(out, tail);

@@ -67,12 +67,12 @@ QList<QCommandLineOption> ldapRunOptions()
     };
 }
 
-int ldapRunOptionsFromParser(const QCommandLineParser& p, LdapLoadSpec* spec)
+int ldapRunOptionsFromParser(const QCommandLineParser& parser, LdapLoadSpec* spec)
 {
-    spec->intervalHistograms = p.isSet(QStringLiteral("interval-histograms"));
-    if (!p.isSet(QStringLiteral("start-at")))
+    spec->intervalHistograms = parser.isSet(QStringLiteral("interval-histograms"));
+    if (!parser.isSet(QStringLiteral("start-at")))
         return ExitOk;
-    const QString text = p.value(QStringLiteral("start-at")).trimmed();
+    const QString text = parser.value(QStringLiteral("start-at")).trimmed();
     qint64 ns = 0;
     if (text.startsWith(u'@')) {
         bool ok = false;
@@ -98,18 +98,18 @@ int ldapRunOptionsFromParser(const QCommandLineParser& p, LdapLoadSpec* spec)
 
 namespace {
 
-int checkAgentUse(const QCommandLineParser& p, const LdapLoadSpec& load, int agents)
+int checkAgentUse(const QCommandLineParser& parser, const LdapLoadSpec& load, int agents)
 {
     if (load.threads < agents)
         return badArgument(QStringLiteral("--threads"),
             QStringLiteral("%1 threads for %2 agents: --threads is the total, at least one per agent")
                 .arg(load.threads)
                 .arg(agents));
-    if (p.isSet(QStringLiteral("start-at")))
+    if (parser.isSet(QStringLiteral("start-at")))
         return badArgument(QStringLiteral("--start-at"),
             QStringLiteral("not with --agents: the coordinator starts the agents at one instant itself"));
-    if (p.isSet(QStringLiteral("on-agent-loss"))) {
-        const QString v = p.value(QStringLiteral("on-agent-loss"));
+    if (parser.isSet(QStringLiteral("on-agent-loss"))) {
+        const QString v = parser.value(QStringLiteral("on-agent-loss"));
         if (v != u"fail" && v != u"continue")
             return badArgument(
                 QStringLiteral("--on-agent-loss"), QStringLiteral("must be fail or continue, not '") + v + u'\'');
@@ -119,31 +119,31 @@ int checkAgentUse(const QCommandLineParser& p, const LdapLoadSpec& load, int age
 
 } // namespace
 
-int coordinatorFromParser(const QCommandLineParser& p, const LdapLoadSpec& load, Agents::CoordinatorSpec* spec)
+int coordinatorFromParser(const QCommandLineParser& parser, const LdapLoadSpec& load, Agents::CoordinatorSpec* spec)
 {
-    if (!p.isSet(QStringLiteral("agents"))) {
+    if (!parser.isSet(QStringLiteral("agents"))) {
         for (const QString& name : ldapAgentOptionNames())
-            if (p.isSet(name))
+            if (parser.isSet(name))
                 return badArgument(QStringLiteral("--") + name, QStringLiteral("only with --agents"));
         return ExitOk;
     }
     QString why;
-    const auto hosts = Agents::parseAgentList(p.value(QStringLiteral("agents")), &why);
+    const auto hosts = Agents::parseAgentList(parser.value(QStringLiteral("agents")), &why);
     if (!hosts)
         return badArgument(QStringLiteral("--agents"), why);
-    if (int rc = checkAgentUse(p, load, int(hosts->size())))
+    if (int rc = checkAgentUse(parser, load, int(hosts->size())))
         return rc;
     const bool anySsh = std::any_of(hosts->begin(), hosts->end(), [](const auto& h) { return !h.local && !h.isPod(); });
-    if (!anySsh && p.isSet(QStringLiteral("ssh-option")))
+    if (!anySsh && parser.isSet(QStringLiteral("ssh-option")))
         return badArgument(QStringLiteral("--ssh-option"), QStringLiteral("no agent of --agents is reached over ssh"));
     Agents::CoordinatorSpec& s = *spec;
     s.load = load;
     s.hosts = *hosts;
-    s.sshOptions = p.values(QStringLiteral("ssh-option"));
-    s.agentCommand
-        = p.isSet(QStringLiteral("agent-command")) ? p.value(QStringLiteral("agent-command")) : defaultAgentCommand();
-    s.allowClockSkew = p.isSet(QStringLiteral("allow-clock-skew"));
-    s.continueOnLoss = p.value(QStringLiteral("on-agent-loss")) == u"continue";
+    s.sshOptions = parser.values(QStringLiteral("ssh-option"));
+    s.agentCommand = parser.isSet(QStringLiteral("agent-command")) ? parser.value(QStringLiteral("agent-command"))
+                                                                   : defaultAgentCommand();
+    s.allowClockSkew = parser.isSet(QStringLiteral("allow-clock-skew"));
+    s.continueOnLoss = parser.value(QStringLiteral("on-agent-loss")) == u"continue";
     s.args = Agents::agentLoadArgs(load); // the one the GUI's LDAP page uses
     return ExitOk;
 }

@@ -24,23 +24,23 @@ The merged record is printed as a load summary and written with --json (it is no
 
 int runMergeCommand(const QStringList& args)
 {
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
-    p.addOption(QCommandLineOption(
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    parser.addOption(QCommandLineOption(
         QStringLiteral("in"), QStringLiteral("A record to merge (repeatable, two or more)."), QStringLiteral("FILE")));
-    p.addOption(QCommandLineOption(QStringLiteral("json"),
+    parser.addOption(QCommandLineOption(QStringLiteral("json"),
         QStringLiteral("Write the merged record to FILE ('-' = stdout, and nothing else goes to stdout)."),
         QStringLiteral("FILE")));
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli merge: %s\n", qPrintable(p.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli merge: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
-        return printHelp(p, QStringLiteral("merge"));
-    if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().constFirst(), QStringLiteral("unexpected argument (use --in)"));
-    const QStringList files = p.values(QStringLiteral("in"));
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("merge"));
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument (use --in)"));
+    const QStringList files = parser.values(QStringLiteral("in"));
     if (files.size() < 2)
         return badArgument(QStringLiteral("--in"), QStringLiteral("two or more records are needed"));
     QList<RunRecord> records;
@@ -60,7 +60,7 @@ int runMergeCommand(const QStringList& args)
     const auto merged = Agents::mergeRecords(records, names, &why);
     if (!merged)
         return badArgument(QStringLiteral("--in"), why);
-    const QString json = p.value(QStringLiteral("json"));
+    const QString json = parser.value(QStringLiteral("json"));
     printLoadSummary(humanStream(json == u"-"), *merged);
     if (!json.isEmpty() && !writeRecord(*merged, json))
         return ExitFailed;

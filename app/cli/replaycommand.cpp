@@ -99,59 +99,59 @@ QList<QCommandLineOption> allOptions()
     return ldapConnectionOptions() + replayOptions() + historyOptions();
 }
 
-int timingFromParser(const QCommandLineParser& p, ReplaySpec& s)
+int timingFromParser(const QCommandLineParser& parser, ReplaySpec& s)
 {
-    const bool speed = p.isSet(QStringLiteral("speed")), rate = p.isSet(QStringLiteral("rate-profile")),
-               fast = p.isSet(QStringLiteral("as-fast-as-possible"));
+    const bool speed = parser.isSet(QStringLiteral("speed")), rate = parser.isSet(QStringLiteral("rate-profile")),
+               fast = parser.isSet(QStringLiteral("as-fast-as-possible"));
     if (int(speed) + int(rate) + int(fast) > 1)
         return badArgument(speed ? QStringLiteral("--speed") : QStringLiteral("--rate-profile"),
             QStringLiteral("one timing only: --speed K, --rate-profile or --as-fast-as-possible"));
     s.timing = rate ? ReplaySpec::Timing::RateProfile
         : fast      ? ReplaySpec::Timing::AsFastAsPossible
                     : ReplaySpec::Timing::Speed;
-    if (int rc = numberOption(p, "speed", 0.001, 1000, &s.speed))
+    if (int rc = numberOption(parser, "speed", 0.001, 1000, &s.speed))
         return rc;
-    if (int rc = numberOption(p, "duration", 0.1, 7 * 86400, &s.durationSec))
+    if (int rc = numberOption(parser, "duration", 0.1, 7 * 86400, &s.durationSec))
         return rc;
-    if (int rc = numberOption(p, "interval", 0.1, 3600, &s.intervalSec))
+    if (int rc = numberOption(parser, "interval", 0.1, 3600, &s.intervalSec))
         return rc;
     double threads = s.threads;
-    if (int rc = numberOption(p, "threads", 1, 64, &threads))
+    if (int rc = numberOption(parser, "threads", 1, 64, &threads))
         return rc;
     if (threads != std::floor(threads))
         return badArgument(QStringLiteral("--threads"), QStringLiteral("must be a whole number"));
     s.threads = int(threads);
-    if (p.isSet(QStringLiteral("seed"))) {
+    if (parser.isSet(QStringLiteral("seed"))) {
         bool ok = false;
-        const qulonglong seed = p.value(QStringLiteral("seed")).toULongLong(&ok);
+        const qulonglong seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
         if (!ok)
             return badArgument(QStringLiteral("--seed"),
                 QStringLiteral("must be a whole number from 0 to 18446744073709551615, not '")
-                    + p.value(QStringLiteral("seed")) + u'\'');
+                    + parser.value(QStringLiteral("seed")) + u'\'');
         s.seed = seed;
     }
     return ExitOk;
 }
 
-int specFromParser(const QCommandLineParser& p, ReplaySpec& s)
+int specFromParser(const QCommandLineParser& parser, ReplaySpec& s)
 {
-    s.workloadPath = p.value(QStringLiteral("workload"));
-    s.logFiles = p.values(QStringLiteral("log"));
-    if (int rc = timingFromParser(p, s))
+    s.workloadPath = parser.value(QStringLiteral("workload"));
+    s.logFiles = parser.values(QStringLiteral("log"));
+    if (int rc = timingFromParser(parser, s))
         return rc;
-    if (p.isSet(QStringLiteral("values"))) {
-        const QString v = p.value(QStringLiteral("values"));
+    if (parser.isSet(QStringLiteral("values"))) {
+        const QString v = parser.value(QStringLiteral("values"));
         if (v != u"log" && v != u"mapped")
             return badArgument(QStringLiteral("--values"), QStringLiteral("must be log or mapped, not '") + v + u'\'');
         s.values = v == u"log" ? ReplaySpec::Values::Log : ReplaySpec::Values::Mapped;
     }
-    s.keySpace = p.value(QStringLiteral("key-space"));
-    s.passwordsFile = p.value(QStringLiteral("passwords"));
-    s.sharedPasswordFile = p.value(QStringLiteral("shared-password-file"));
-    s.allowWrites = p.isSet(QStringLiteral("allow-writes"));
-    s.writeBase = p.value(QStringLiteral("write-base"));
-    s.dryRun = p.isSet(QStringLiteral("dry-run"));
-    s.readServerCounters = !p.isSet(QStringLiteral("no-server-counters"));
+    s.keySpace = parser.value(QStringLiteral("key-space"));
+    s.passwordsFile = parser.value(QStringLiteral("passwords"));
+    s.sharedPasswordFile = parser.value(QStringLiteral("shared-password-file"));
+    s.allowWrites = parser.isSet(QStringLiteral("allow-writes"));
+    s.writeBase = parser.value(QStringLiteral("write-base"));
+    s.dryRun = parser.isSet(QStringLiteral("dry-run"));
+    s.readServerCounters = !parser.isSet(QStringLiteral("no-server-counters"));
     if (const ProbeError e = s.validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     return ExitOk;
@@ -209,48 +209,48 @@ int dryRun(const ReplaySpec& s, const Workload& w, const ReplayPasswords& pw, co
 
 int runReplayCommand(const QStringList& args)
 {
-    QCommandLineParser p;
-    p.setApplicationDescription(QString::fromUtf8(kDescription));
-    p.addHelpOption();
-    p.addOptions(allOptions());
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli replay: %s\n", qPrintable(p.errorText()));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromUtf8(kDescription));
+    parser.addHelpOption();
+    parser.addOptions(allOptions());
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli replay: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
-        return printHelp(p, QStringLiteral("replay"));
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("replay"));
     if (args.size() < 2)
-        return printHelp(p, QStringLiteral("replay"), true);
-    QStringList once = p.optionNames();
+        return printHelp(parser, QStringLiteral("replay"), true);
+    QStringList once = parser.optionNames();
     once.removeAll(QStringLiteral("log"));
     for (const QString& name : once)
         if (once.count(name) > 1)
             return badArgument(QStringLiteral("--") + name, QStringLiteral("given more than once"));
-    if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
 
     ReplaySpec s;
-    if (int rc = specFromParser(p, s))
+    if (int rc = specFromParser(parser, s))
         return rc;
     ReplayPrepared prepared;
     if (int rc = prepareReplay(s, &prepared))
         return rc;
-    if (int rc = ldapTargetFromParser(p, { false, false }, &s.target))
+    if (int rc = ldapTargetFromParser(parser, { false, false }, &s.target))
         return rc;
     const std::shared_ptr<const Workload>& workload = prepared.workload;
     const ReplayPasswords& passwords = prepared.passwords;
-    const QString jsonPath = p.value(QStringLiteral("json"));
+    const QString jsonPath = parser.value(QStringLiteral("json"));
     if (s.dryRun)
         return dryRun(s, *workload, passwords, jsonPath);
 
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
-    if (int rc = history.configure(p))
+    if (int rc = history.configure(parser))
         return rc;
     if (int rc = history.begin(QStringLiteral("replay"), s.toJson()))
         return rc;
     printReplayHeader(out, s, *workload);
-    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    const bool quiet = parser.isSet(QStringLiteral("quiet"));
     ProbeRunner runner;
     const RunRecord rec
         = runWithSignals(runner, Replay::makeReplayJob(s, workload, passwords), [&](const SampleBatch& batch) {

@@ -7,8 +7,8 @@
 #include "app/cli/replicationload.h"
 #include "core/common/units.h"
 #include "core/experiments/replication.h"
-#include "core/experiments/replicationfigures.h"
 #include "core/experiments/replicationlag.h"
+#include "core/experiments/replicationsummary.h"
 #include "core/experiments/replicationvendorread.h"
 #include "core/run/proberunner.h"
 
@@ -108,10 +108,10 @@ QList<QCommandLineOption> commandOptions()
     return o;
 }
 
-int refuseRepeatedButConsumer(const QCommandLineParser& p)
+int refuseRepeatedButConsumer(const QCommandLineParser& parser)
 {
     QStringList seen;
-    for (const QString& name : p.optionNames()) {
+    for (const QString& name : parser.optionNames()) {
         if (name != u"consumer" && seen.contains(name))
             return badArgument(QStringLiteral("--") + name, QStringLiteral("given more than once"));
         seen << name;
@@ -121,11 +121,11 @@ int refuseRepeatedButConsumer(const QCommandLineParser& p)
 
 // Issue 13: --consumer-bind-dn and --consumer-password-file, both or neither, bind to the consumers as another DN;
 // without them the consumers connect as the supplier does.
-int consumerTemplateFromParser(const QCommandLineParser& p, const LdapTarget& supplier, LdapTarget* out)
+int consumerTemplateFromParser(const QCommandLineParser& parser, const LdapTarget& supplier, LdapTarget* out)
 {
     *out = supplier;
-    const bool dn = p.isSet(QStringLiteral("consumer-bind-dn"));
-    if (dn != p.isSet(QStringLiteral("consumer-password-file")))
+    const bool dn = parser.isSet(QStringLiteral("consumer-bind-dn"));
+    if (dn != parser.isSet(QStringLiteral("consumer-password-file")))
         return dn ? badArgument(QStringLiteral("--consumer-password-file"),
                    QStringLiteral("required with --consumer-bind-dn (both or neither)"))
                   : badArgument(QStringLiteral("--consumer-bind-dn"),
@@ -133,13 +133,13 @@ int consumerTemplateFromParser(const QCommandLineParser& p, const LdapTarget& su
     if (!dn)
         return ExitOk;
     out->auth = LdapTarget::Auth::Simple;
-    out->bindDn = p.value(QStringLiteral("consumer-bind-dn"));
+    out->bindDn = parser.value(QStringLiteral("consumer-bind-dn"));
     if (out->bindDn.trimmed().isEmpty())
         return badArgument(QStringLiteral("--consumer-bind-dn"), QStringLiteral("empty"));
     if (const ProbeError e = out->validate(); e.isError())
         return badArgument(
             e.field == u"bind-dn" ? QStringLiteral("--consumer-bind-dn") : u"--" + e.field, e.cliDetail());
-    const QString file = p.value(QStringLiteral("consumer-password-file"));
+    const QString file = parser.value(QStringLiteral("consumer-password-file"));
     if (file.isEmpty())
         return badArgument(QStringLiteral("--consumer-password-file"), QStringLiteral("empty"));
     QString error, source;
@@ -168,19 +168,19 @@ int requireConsumers(const ReplicationSpec& s)
     return ExitOk;
 }
 
-int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
+int specFromParser(const QCommandLineParser& parser, ReplicationSpec* s)
 {
     for (const char* required : { "supplier", "marker-dn", "marker-rate" })
-        if (!p.isSet(QLatin1String(required)))
+        if (!parser.isSet(QLatin1String(required)))
             return badArgument(QStringLiteral("--") + QLatin1String(required), QStringLiteral("required"));
-    if (!p.isSet(QStringLiteral("duration")) && !p.isSet(QStringLiteral("ramp")))
+    if (!parser.isSet(QStringLiteral("duration")) && !parser.isSet(QStringLiteral("ramp")))
         return badArgument(QStringLiteral("--duration"), QStringLiteral("required (or a --ramp with --mix)"));
-    if (int rc
-        = ldapTargetFromParser(p, { replicationLoadNeedsPassword(p), false, QStringLiteral("supplier") }, &s->supplier))
+    if (int rc = ldapTargetFromParser(
+            parser, { replicationLoadNeedsPassword(parser), false, QStringLiteral("supplier") }, &s->supplier))
         return rc;
-    if (int rc = consumerTemplateFromParser(p, s->supplier, &s->consumerTemplate))
+    if (int rc = consumerTemplateFromParser(parser, s->supplier, &s->consumerTemplate))
         return rc;
-    for (const QString& list : p.values(QStringLiteral("consumer")))
+    for (const QString& list : parser.values(QStringLiteral("consumer")))
         for (const QString& uri : list.split(u',')) {
             LdapTarget c = s->consumerTemplate;
             c.uri = uri.trimmed();
@@ -188,102 +188,67 @@ int specFromParser(const QCommandLineParser& p, ReplicationSpec* s)
                 return badArgument(QStringLiteral("--consumer"), e.cliDetail());
             s->consumers << c;
         }
-    s->markerDn = p.value(QStringLiteral("marker-dn"));
+    s->markerDn = parser.value(QStringLiteral("marker-dn"));
     double poll = 5;
-    if (int rc = numberOption(p, "marker-rate", 0.1, 1000, &s->markerRate))
+    if (int rc = numberOption(parser, "marker-rate", 0.1, 1000, &s->markerRate))
         return rc;
-    if (int rc = numberOption(p, "duration", 1, 86400, &s->durationS))
+    if (int rc = numberOption(parser, "duration", 1, 86400, &s->durationS))
         return rc;
-    if (int rc = numberOption(p, "poll-ms", 1, 60000, &poll))
+    if (int rc = numberOption(parser, "poll-ms", 1, 60000, &poll))
         return rc;
-    if (int rc = numberOption(p, "max-lag-ms", 0.001, 1e9, &s->maxLagMs))
+    if (int rc = numberOption(parser, "max-lag-ms", 0.001, 1e9, &s->maxLagMs))
         return rc;
     s->pollMs = int(poll);
-    if (p.isSet(QStringLiteral("watch")))
-        s->watch = p.value(QStringLiteral("watch"));
-    if (int rc = replicationLoadFromParser(p, s))
+    if (parser.isSet(QStringLiteral("watch")))
+        s->watch = parser.value(QStringLiteral("watch"));
+    if (int rc = replicationLoadFromParser(parser, s))
         return rc;
     if (const ProbeError e = s->validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     return ExitOk;
 }
 
-QString lagText(const QJsonValue& v)
-{
-    const std::optional<ReplicationLag::Figures> f = ReplicationLag::Figures::fromJson(v);
-    if (!f)
-        return QStringLiteral("-");
-    return ReplicationLag::text(f->p50, f->p50AtLeast) + u'/' + ReplicationLag::text(f->p99, f->p99AtLeast) + u'/'
-        + ReplicationLag::text(f->max, f->maxAtLeast);
-}
-
-// Issue 13: the server's own lag beside the measured one (" vendor 1,000.0 ms", "!" when they disagree).
-QString vendorText(const QJsonValue& v)
-{
-    const QJsonObject o = v.toObject();
-    if (!o.value(QStringLiteral("lag_ms")).isDouble())
-        return {};
-    return QStringLiteral(" vendor %1 ms%2%3")
-        .arg(Units::formatNumber(o.value(QStringLiteral("lag_ms")).toDouble(), 1),
-            o.value(QStringLiteral("lag_source")).toString() == u"last-reading" ? QStringLiteral(" (last reading)")
-                                                                                : QString(),
-            o.value(QStringLiteral("vendor_disagrees")).toBool() ? QStringLiteral(" (disagrees)") : QString());
-}
-
 void printInterval(std::FILE* out, const Sample& s)
 {
-    std::fprintf(out, "%7.1f s  writes %6s/s", s.t,
-        qPrintable(Units::formatNumber(s.values.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
-    if (const qint64 missed = qint64(s.values.value(QStringLiteral("markers_missed")).toDouble()); missed > 0)
+    const ReplicationFigures::Interval iv = ReplicationFigures::Interval::fromJson(s.values);
+    std::fprintf(out, "%7.1f s  writes %6s/s", s.t, qPrintable(Units::formatNumber(iv.writeOkPerS, 1)));
+    if (const auto missed = qint64(iv.markersMissed); missed > 0)
         std::fprintf(out, " (%lld missed)", missed);
-    const QJsonObject consumers = s.values.value(QStringLiteral("consumers")).toObject();
-    for (auto it = consumers.begin(); it != consumers.end(); ++it) {
-        const QJsonObject c = it.value().toObject();
-        std::fprintf(out, "  %s lag ms p50/p99/max %s behind %lld (%.1f s)", qPrintable(it.key()),
-            qPrintable(lagText(c.value(QStringLiteral("lag_ms")))),
-            qint64(c.value(QStringLiteral("behind")).toDouble()),
-            c.value(QStringLiteral("oldest_unseen_s")).toDouble());
-        std::fputs(qPrintable(vendorText(c.value(QStringLiteral("vendor")))), out);
+    for (const ReplicationFigures::ConsumerFigures& c : iv.consumers) {
+        std::fprintf(out, "  %s lag ms p50/p99/max %s behind %lld (%.1f s)", qPrintable(c.uri),
+            qPrintable(ReplicationFigures::lagTriple(c.lagFigures)), qint64(c.behind), c.oldestUnseenS);
+        std::fputs(qPrintable(c.vendorLag), out);
     }
     std::fputc('\n', out);
     std::fflush(out); // a line per interval as it happens, also into a pipe
 }
 
-void printSummary(std::FILE* out, const RunRecord& rec)
+void printConsumers(std::FILE* out, const ReplicationFigures::Summary& s)
 {
-    const QJsonObject& s = rec.summary;
-    const QJsonValue markerRate = s.value(s.contains(QStringLiteral("marker_write_ok_per_s"))
-            ? QStringLiteral("marker_write_ok_per_s")
-            : QStringLiteral("write_ok_per_s")); // beside a load, write_ok_per_s is the load's and the markers'
-    std::fprintf(out,
-        "\nmarkers written %lld (%s/s on the supplier, the probe's own load), write errors %lld, missed %lld, "
-        "method %s\n",
-        qint64(s.value(QStringLiteral("markers_written")).toDouble()),
-        qPrintable(Units::formatNumber(markerRate.toDouble(), 1)),
-        qint64(s.value(QStringLiteral("write_errors")).toDouble()),
-        qint64(s.value(QStringLiteral("markers_missed")).toDouble()),
-        qPrintable(s.value(QStringLiteral("method")).toString()));
-    const QJsonObject consumers = s.value(QStringLiteral("consumers")).toObject();
-    for (auto it = consumers.begin(); it != consumers.end(); ++it) {
-        const QJsonObject c = it.value().toObject();
+    for (const ReplicationFigures::ConsumerFigures& c : s.consumers) {
         std::fprintf(out,
             "%s: lag ms p50/p99/max %s (from the send %s), seen %lld, unseen %lld (behind for at least %.1f s), seen "
             "before ack %lld\n",
-            qPrintable(it.key()), qPrintable(lagText(c.value(QStringLiteral("lag_ms")))),
-            qPrintable(lagText(c.value(QStringLiteral("lag_from_send_ms")))),
-            qint64(c.value(QStringLiteral("markers_seen")).toDouble()),
-            qint64(c.value(QStringLiteral("unseen")).toDouble()),
-            c.value(QStringLiteral("behind_for_at_least_s")).toDouble(),
-            qint64(c.value(QStringLiteral("seen_before_ack")).toDouble()));
-        if (const QString vendor = ReplicationFigures::vendorText(c.value(QStringLiteral("vendor"))); !vendor.isEmpty())
-            std::fprintf(out, "  the server says: %s\n", qPrintable(vendor));
+            qPrintable(c.uri), qPrintable(ReplicationFigures::lagTriple(c.lagFigures)),
+            qPrintable(ReplicationFigures::lagTriple(c.lagFromSendFigures)), qint64(c.markersSeen.value_or(0)),
+            qint64(c.unseen.value_or(0)), c.behindForAtLeastS.value_or(0), qint64(c.seenBeforeAck.value_or(0)));
+        if (!c.vendor.isEmpty())
+            std::fprintf(out, "  the server says: %s\n", qPrintable(c.vendor));
     }
-    QStringList discovered;
-    const QJsonArray discoveredConsumers = s.value(QStringLiteral("discovered_consumers")).toArray();
-    for (const auto& v : discoveredConsumers)
-        discovered << v.toString();
-    if (!discovered.isEmpty())
-        std::fprintf(out, "discovered from the supplier's agreements: %s\n", qPrintable(discovered.join(u' ')));
+}
+
+void printSummary(std::FILE* out, const RunRecord& rec)
+{
+    const ReplicationFigures::Summary s = ReplicationFigures::Summary::of(rec);
+    std::fprintf(out,
+        "\nmarkers written %lld (%s/s on the supplier, the probe's own load), write errors %lld, missed %lld, "
+        "method %s\n",
+        qint64(s.markersWritten.value_or(0)), qPrintable(Units::formatNumber(s.markerRate(), 1)),
+        qint64(s.writeErrors.value_or(0)), qint64(s.markersMissed.value_or(0)), qPrintable(s.method));
+    printConsumers(out, s);
+    if (!s.discoveredConsumers.isEmpty())
+        std::fprintf(
+            out, "discovered from the supplier's agreements: %s\n", qPrintable(s.discoveredConsumers.join(u' ')));
     printReplicationLoadSummary(out, rec);
     if (const QString headline = ReplicationFigures::headline(rec); !headline.isEmpty())
         std::fprintf(out, "headline: %s\n", qPrintable(headline));
@@ -300,30 +265,30 @@ void printSummary(std::FILE* out, const RunRecord& rec)
 
 int runReplicationCommand(const QStringList& args)
 {
-    QCommandLineParser p;
+    QCommandLineParser parser;
     const QString description = QString::fromUtf8(kDescription) + replicationLoadHelp();
-    p.setApplicationDescription(description);
-    p.addHelpOption();
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
     const QList<QCommandLineOption> options = commandOptions() + replicationLoadOptions();
     for (const auto& o : options)
-        p.addOption(o);
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli replication: %s\n", qPrintable(p.errorText()));
+        parser.addOption(o);
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli replication: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
+    if (helpRequested(parser))
         return printUsage(QStringLiteral("replication"), description, options);
-    if (int rc = refuseRepeatedButConsumer(p))
+    if (int rc = refuseRepeatedButConsumer(parser))
         return rc;
-    if (!p.positionalArguments().isEmpty())
-        return badArgument(p.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
+    if (!parser.positionalArguments().isEmpty())
+        return badArgument(parser.positionalArguments().constFirst(), QStringLiteral("unexpected argument"));
     ReplicationSpec spec;
-    if (int rc = specFromParser(p, &spec))
+    if (int rc = specFromParser(parser, &spec))
         return rc;
-    const QString jsonPath = p.value(QStringLiteral("json"));
+    const QString jsonPath = parser.value(QStringLiteral("json"));
     std::FILE* out = humanStream(jsonPath == u"-");
     HistorySink history;
-    if (int rc = history.configure(p))
+    if (int rc = history.configure(parser))
         return rc;
     if (int rc = requireConsumers(spec))
         return rc;

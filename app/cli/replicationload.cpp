@@ -4,6 +4,7 @@
 #include "app/cli/ldapoptions.h"
 #include "core/common/units.h"
 #include "core/experiments/replicationload.h"
+#include "core/experiments/replicationsummary.h"
 #include "core/ldap/loadresult.h"
 
 #include <QJsonArray>
@@ -38,18 +39,18 @@ QStringList names(const QList<QCommandLineOption>& options)
 }
 
 // Without --mix only the probe's own timing options may be given.
-int refuseWithoutMix(const QCommandLineParser& p)
+int refuseWithoutMix(const QCommandLineParser& parser)
 {
     for (const QString& name : names(replicationLoadOptions()))
-        if (name != u"interval" && name != u"fail-after" && p.isSet(name))
+        if (name != u"interval" && name != u"fail-after" && parser.isSet(name))
             return badArgument(QStringLiteral("--") + name,
                 QStringLiteral("only with --mix: it is an option of the write load beside the probe"));
     return ExitOk;
 }
 
-int writeMix(const QCommandLineParser& p)
+int writeMix(const QCommandLineParser& parser)
 {
-    const auto ops = ldapOpsFromParser(p, QStringLiteral("mixed"));
+    const auto ops = ldapOpsFromParser(parser, QStringLiteral("mixed"));
     if (!ops)
         return ExitBadArgs;
     if (!ops->contains(LdapOpKind::Modify) && !ops->contains(LdapOpKind::AddDelete))
@@ -59,29 +60,21 @@ int writeMix(const QCommandLineParser& p)
     return ExitOk;
 }
 
-QString number(const QJsonValue& v, int decimals = 1)
+QString number(const std::optional<double>& v, int decimals = 1)
 {
-    return v.isDouble() ? Units::formatNumber(v.toDouble(), decimals) : QStringLiteral("-");
+    return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
 }
 
-void printSteps(std::FILE* out, const QJsonArray& steps)
+void printSteps(std::FILE* out, const QList<ReplicationFigures::RampStep>& steps)
 {
     std::fprintf(out, "step  target/s  writes/s  consumer: lag p50/p99 ms, slope ms/s\n");
-    for (const auto& v : steps) {
-        const QJsonObject st = v.toObject();
-        const QJsonObject consumers = st.value(QStringLiteral("consumers")).toObject();
-        for (auto it = consumers.begin(); it != consumers.end(); ++it) {
-            const QJsonObject c = it.value().toObject();
-            std::fprintf(out, "%4d  %8s  %8s  %s: %s/%s, %s%s%s\n", st.value(QStringLiteral("step")).toInt(),
-                qPrintable(number(st.value(QStringLiteral("target_rate")), 0)),
-                qPrintable(number(st.value(QStringLiteral("write_rate")))), qPrintable(it.key()),
-                qPrintable(number(c.value(QStringLiteral("p50_ms")))),
-                qPrintable(number(c.value(QStringLiteral("p99_ms")))),
-                qPrintable(number(c.value(QStringLiteral("slope_ms_per_s")))),
-                c.value(QStringLiteral("unseen")).toInt() > 0
-                    ? qPrintable(QStringLiteral(", %1 never seen").arg(c.value(QStringLiteral("unseen")).toInt()))
-                    : "",
-                c.value(QStringLiteral("knee")).toBool() ? "  <- knee" : "");
+    for (const ReplicationFigures::RampStep& st : steps) {
+        for (const ReplicationFigures::RampConsumer& c : st.consumers) {
+            std::fprintf(out, "%4d  %8s  %8s  %s: %s/%s, %s%s%s\n", st.step, qPrintable(number(st.targetRate, 0)),
+                qPrintable(number(st.writeRate)), qPrintable(c.uri), qPrintable(number(c.p50Ms)),
+                qPrintable(number(c.p99Ms)), qPrintable(number(c.slopeMsPerS)),
+                c.unseen > 0 ? qPrintable(QStringLiteral(", %1 never seen").arg(c.unseen)) : "",
+                c.knee ? "  <- knee" : "");
         }
     }
 }
@@ -116,30 +109,31 @@ QString replicationLoadHelp()
     return QString::fromUtf8(kHelp);
 }
 
-bool replicationLoadNeedsPassword(const QCommandLineParser& p)
+bool replicationLoadNeedsPassword(const QCommandLineParser& parser)
 {
-    if (!p.isSet(QStringLiteral("mix")))
+    if (!parser.isSet(QStringLiteral("mix")))
         return false;
-    const auto mix = LdapLoadSpec::parseMix(p.value(QStringLiteral("mix")), nullptr);
+    const auto mix = LdapLoadSpec::parseMix(parser.value(QStringLiteral("mix")), nullptr);
     return mix && std::any_of(mix->begin(), mix->end(), [](const auto& m) { return m.first == LdapOpKind::Bind; });
 }
 
-int replicationLoadFromParser(const QCommandLineParser& p, ReplicationSpec* spec)
+int replicationLoadFromParser(const QCommandLineParser& parser, ReplicationSpec* spec)
 {
-    if (int rc = numberOption(p, "interval", 0.1, 3600, &spec->intervalS))
+    if (int rc = numberOption(parser, "interval", 0.1, 3600, &spec->intervalS))
         return rc;
-    if (int rc = numberOption(p, "fail-after", 0.5, 86400, &spec->failAfterS))
+    if (int rc = numberOption(parser, "fail-after", 0.5, 86400, &spec->failAfterS))
         return rc;
-    if (!p.isSet(QStringLiteral("mix")))
-        return refuseWithoutMix(p);
-    if (int rc = writeMix(p))
+    if (!parser.isSet(QStringLiteral("mix")))
+        return refuseWithoutMix(parser);
+    if (int rc = writeMix(parser))
         return rc;
     LdapLoadSpec load;
-    if (int rc = ldapWorkloadFromParser(p, { QStringLiteral("mixed"), QStringLiteral("replication"), false }, &load))
+    if (int rc
+        = ldapWorkloadFromParser(parser, { QStringLiteral("mixed"), QStringLiteral("replication"), false }, &load))
         return rc;
-    if (int rc = ldapTimingFromParser(p, &load))
+    if (int rc = ldapTimingFromParser(parser, &load))
         return rc;
-    if (!p.isSet(QStringLiteral("ramp")))
+    if (!parser.isSet(QStringLiteral("ramp")))
         load.durationSec = spec->durationS;
     ReplicationLoad::attach(*spec, load);
     return ExitOk;
@@ -147,28 +141,24 @@ int replicationLoadFromParser(const QCommandLineParser& p, ReplicationSpec* spec
 
 void printReplicationLoadSummary(std::FILE* out, const RunRecord& rec)
 {
-    const QJsonObject& s = rec.summary;
-    if (!s.value(QStringLiteral("load")).isObject())
+    const ReplicationFigures::Summary s = ReplicationFigures::Summary::of(rec);
+    if (!s.load)
         return;
-    const QJsonObject load = s.value(QStringLiteral("load")).toObject();
-    const LoadSummary l = LoadSummary::fromJson(load);
+    const LoadSummary& l = *s.load;
     std::fprintf(out, "write load on the supplier: %s ok/s, %s writes/s (with the markers %s/s), %s errors%s%s\n",
-        qPrintable(Units::formatNumber(l.all.okPerS, 1)),
-        qPrintable(number(s.value(QStringLiteral("load_write_ok_per_s")))),
-        qPrintable(number(s.value(QStringLiteral("write_ok_per_s")))), qPrintable(Units::formatNumber(l.all.errors, 0)),
+        qPrintable(Units::formatNumber(l.all.okPerS, 1)), qPrintable(number(s.loadWriteOkPerS)),
+        qPrintable(number(s.writeOkPerS)), qPrintable(Units::formatNumber(l.all.errors, 0)),
         l.all.errors > 0 ? qPrintable(QStringLiteral(" (") + l.all.topErrors() + u')') : "",
         l.cleanupRemoved ? qPrintable(QStringLiteral(", %1 added entries removed").arg(*l.cleanupRemoved)) : "");
-    if (!s.value(QStringLiteral("steps")).isArray())
+    if (!s.ramped)
         return;
-    printSteps(out, s.value(QStringLiteral("steps")).toArray());
-    if (s.value(QStringLiteral("knee_write_rate")).isDouble())
+    printSteps(out, s.steps);
+    if (s.kneeWriteRate)
         std::fprintf(out,
             "knee: step %d at %s writes/s (target %s/s), %s: p99 lag above 10 x the first step's and "
             "growing\n",
-            s.value(QStringLiteral("knee_step")).toInt(),
-            qPrintable(number(s.value(QStringLiteral("knee_write_rate")))),
-            qPrintable(number(s.value(QStringLiteral("knee_target_rate")), 0)),
-            qPrintable(s.value(QStringLiteral("knee_consumer")).toString()));
+            s.kneeStep, qPrintable(number(s.kneeWriteRate)), qPrintable(number(s.kneeTargetRate, 0)),
+            qPrintable(s.kneeConsumer));
     else
         std::fprintf(out, "no knee: no step's p99 lag exceeded 10 x the first step's while growing\n");
 }

@@ -1,6 +1,8 @@
 #include "app/cli/serverlogoption.h"
 
 #include "app/cli/clicommon.h"
+#include "core/ldap/loadresult.h"
+#include "core/workload/serverlogfigures.h"
 #include "core/workload/serverlogview.h"
 
 #include <QFileInfo>
@@ -15,11 +17,11 @@ QCommandLineOption serverLogCommandLineOption()
         QStringLiteral("FILE"));
 }
 
-int serverLogFromParser(const QCommandLineParser& p, ServerLogOption* out)
+int serverLogFromParser(const QCommandLineParser& parser, ServerLogOption* out)
 {
-    if (!p.isSet(QStringLiteral("server-log")))
+    if (!parser.isSet(QStringLiteral("server-log")))
         return ExitOk;
-    const QString path = p.value(QStringLiteral("server-log"));
+    const QString path = parser.value(QStringLiteral("server-log"));
     const QFileInfo fi(path);
     if (!fi.isFile() || !fi.isReadable())
         return badArgument(QStringLiteral("--server-log"), QStringLiteral("'%1' is not a readable file").arg(path));
@@ -34,15 +36,12 @@ void attachServerLog(const ServerLogOption& o, RunRecord& rec, std::FILE* out)
     const auto view = ServerLogView::attach(o.path, o.offset, rec);
     if (!view)
         return;
-    const QJsonObject s = view->value(QLatin1String("summary")).toObject();
-    const QJsonObject etime = s.value(QLatin1String("etime_ms")).toObject();
-    const QJsonObject client = rec.summary.value(QLatin1String("latency_ms")).toObject();
+    const ServerLogFigures s = ServerLogFigures::fromJson(*view);
+    const LatencyFigures client = LoadSummary::fromJson(rec.summary).all.latencyMs;
     std::fprintf(out,
         "server's own view (%s): %.0f operations in the window, etime p50 %.3f ms p99 %.3f ms; client p50 %.3f ms "
         "p99 %.3f ms\n",
-        qPrintable(view->value(QLatin1String("format")).toString()), s.value(QLatin1String("ops")).toDouble(),
-        etime.value(QLatin1String("p50")).toDouble(), etime.value(QLatin1String("p99")).toDouble(),
-        client.value(QLatin1String("p50")).toDouble(), client.value(QLatin1String("p99")).toDouble());
+        qPrintable(s.format), s.ops, s.etimeP50Ms, s.etimeP99Ms, client.p50.value_or(0), client.p99.value_or(0));
 }
 
 } // namespace Cli

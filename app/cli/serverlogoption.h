@@ -23,7 +23,7 @@ struct ServerLogOption
 QCommandLineOption serverLogCommandLineOption();
 // Exit 2 naming --server-log when FILE cannot be read; the offset is taken now, before the load.
 int serverLogFromParser(const QCommandLineParser& p, ServerLogOption* out);
-// Reads the load's part of the log into rec.extra["server_log"] and prints one line; a log that cannot be read
+// Reads the load's part of the log into the record's server_log and prints one line; a log that cannot be read
 // is a warning of the run, never its failure.
 void attachServerLog(const ServerLogOption& o, RunRecord& rec, std::FILE* out);
 

@@ -5,6 +5,7 @@
 #include "core/workload/logreader.h"
 #include "core/workload/workloadanalyze.h"
 #include "core/workload/workloadfile.h"
+#include "core/workload/workloadsummary.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -86,9 +87,9 @@ bool writablePath(const QString& path)
     return !fi.isDir() && QFileInfo(fi.absolutePath()).isDir() && QFileInfo(fi.absolutePath()).isWritable();
 }
 
-int parseOptions(const QCommandLineParser& p, AnalyzeOptions* o)
+int parseOptions(const QCommandLineParser& parser, AnalyzeOptions* o)
 {
-    o->logs = p.values(QStringLiteral("log")) + p.positionalArguments().mid(1);
+    o->logs = parser.values(QStringLiteral("log")) + parser.positionalArguments().mid(1);
     if (o->logs.isEmpty())
         return badArgument(
             QStringLiteral("--log"), QStringLiteral("required: the access log(s) to read ('-' = stdin)"));
@@ -102,32 +103,33 @@ int parseOptions(const QCommandLineParser& p, AnalyzeOptions* o)
     const QString unreadable = LogReader::checkReadable(o->logs);
     if (!unreadable.isEmpty())
         return badArgument(QStringLiteral("--log"), unreadable);
-    const auto format = logFormatFromOption(p.value(QStringLiteral("format")));
+    const auto format = logFormatFromOption(parser.value(QStringLiteral("format")));
     if (!format)
         return badArgument(QStringLiteral("--format"),
-            QStringLiteral("'%1' is not auto, 389, openldap or accesslog-ldif").arg(p.value(QStringLiteral("format"))));
+            QStringLiteral("'%1' is not auto, 389, openldap or accesslog-ldif")
+                .arg(parser.value(QStringLiteral("format"))));
     o->format = *format;
     for (const char* name : { "from", "to" }) {
         const QString n = QLatin1String(name);
-        if (!p.isSet(n))
+        if (!parser.isSet(n))
             continue;
-        const auto t = parseTime(p.value(n));
+        const auto t = parseTime(parser.value(n));
         if (!t)
             return badArgument(u"--" + n,
                 QStringLiteral("'%1' is not a time (ISO 8601 such as 2026-12-01T10:00:00Z, or epoch seconds)")
-                    .arg(p.value(n)));
+                    .arg(parser.value(n)));
         (n == u"from" ? o->filter.fromNs : o->filter.toNs) = t;
     }
     if (o->filter.fromNs && o->filter.toNs && *o->filter.toNs < *o->filter.fromNs)
         return badArgument(QStringLiteral("--to"), QStringLiteral("is before --from"));
-    if (p.isSet(QStringLiteral("client"))) {
-        const QString c = p.value(QStringLiteral("client")).trimmed();
+    if (parser.isSet(QStringLiteral("client"))) {
+        const QString c = parser.value(QStringLiteral("client")).trimmed();
         if (c.isEmpty() || c.contains(u' '))
             return badArgument(QStringLiteral("--client"), QStringLiteral("'%1' is not an address").arg(c));
         o->filter.client = c.toStdString();
     }
-    if (p.isSet(QStringLiteral("operations"))) {
-        const QStringList kinds = p.value(QStringLiteral("operations")).split(u',', Qt::SkipEmptyParts);
+    if (parser.isSet(QStringLiteral("operations"))) {
+        const QStringList kinds = parser.value(QStringLiteral("operations")).split(u',', Qt::SkipEmptyParts);
         if (kinds.isEmpty())
             return badArgument(QStringLiteral("--operations"), QStringLiteral("empty: give e.g. search,bind"));
         for (const QString& k : kinds) {
@@ -142,67 +144,55 @@ int parseOptions(const QCommandLineParser& p, AnalyzeOptions* o)
     }
     for (const char* name : { "json", "save" }) {
         const QString n = QLatin1String(name);
-        if (p.isSet(n) && (p.value(n).isEmpty() || !writablePath(p.value(n)) || (n == u"save" && p.value(n) == u"-")))
-            return badArgument(u"--" + n, QStringLiteral("cannot write '%1'").arg(p.value(n)));
+        if (parser.isSet(n)
+            && (parser.value(n).isEmpty() || !writablePath(parser.value(n))
+                || (n == u"save" && parser.value(n) == u"-")))
+            return badArgument(u"--" + n, QStringLiteral("cannot write '%1'").arg(parser.value(n)));
     }
-    if (p.isSet(QStringLiteral("keep-values")) && !p.isSet(QStringLiteral("save")))
+    if (parser.isSet(QStringLiteral("keep-values")) && !parser.isSet(QStringLiteral("save")))
         return badArgument(QStringLiteral("--keep-values"), QStringLiteral("only with --save"));
-    o->buildWorkload = p.isSet(QStringLiteral("save"));
-    o->keepValues = p.isSet(QStringLiteral("keep-values"));
+    o->buildWorkload = parser.isSet(QStringLiteral("save"));
+    o->keepValues = parser.isSet(QStringLiteral("keep-values"));
     return -1;
 }
 
-QString shortSkew(const QJsonObject& s)
+QString workloadEtimeText(const WorkloadTemplateRow& t)
 {
-    QString m = s.value(QStringLiteral("model")).toString();
-    if (m == u"zipf")
-        return QStringLiteral("zipf a=%1").arg(s.value(QStringLiteral("alpha")).toDouble(), 0, 'f', 2);
-    if (m == u"hot")
-        return QStringLiteral("hot %1%/%2%")
-            .arg(s.value(QStringLiteral("keys_pct")).toDouble(), 0, 'f', 1)
-            .arg(s.value(QStringLiteral("ops_pct")).toDouble(), 0, 'f', 1);
-    return m;
+    if (!t.hasEtime)
+        return QStringLiteral("-");
+    return QStringLiteral("%1/%2").arg(t.etimeP50Ms.value_or(0), 0, 'f', 3).arg(t.etimeP99Ms.value_or(0), 0, 'f', 3);
+}
+
+void printWorkloadTemplates(const WorkloadSummary& w, std::FILE* out)
+{
+    std::fprintf(out, "  %10s %6s %-8s %19s %6s %-16s %s\n", "count", "share", "kind", "etime p50/p99 ms", "notesU",
+        "skew", "template");
+    for (qsizetype i = 0; i < w.templates.size() && i < 15; ++i) {
+        const WorkloadTemplateRow& t = w.templates.at(i);
+        QString text = t.text;
+        if (text.size() > 70)
+            text = text.left(67) + QStringLiteral("...");
+        std::fprintf(out, "  %10lld %5.1f%% %-8s %19s %5.1f%% %-16s %s\n", qlonglong(t.count), 100 * t.share,
+            qPrintable(t.kind), qPrintable(workloadEtimeText(t)), 100 * t.unindexedShare.value_or(0),
+            qPrintable(t.skew.shortText()), qPrintable(text));
+    }
+    if (w.templates.size() > 15)
+        std::fprintf(out, "  ... %lld more templates (--json for all)\n", qlonglong(w.templates.size() - 15));
 }
 
 void printSummary(const QJsonObject& a, const AnalyzeResult& r, std::FILE* out)
 {
-    const QJsonObject src = a.value(QStringLiteral("source")).toObject();
-    std::fprintf(out, "workload: %s, %lld file(s), %s .. %s (%.1f s)\n",
-        qPrintable(src.value(QStringLiteral("format")).toString()),
-        qlonglong(src.value(QStringLiteral("files")).toArray().size()),
-        qPrintable(src.value(QStringLiteral("first")).toString()),
-        qPrintable(src.value(QStringLiteral("last")).toString()), a.value(QStringLiteral("duration_s")).toDouble());
+    const WorkloadSummary w = WorkloadSummary::fromJson(a);
+    std::fprintf(out, "workload: %s, %lld file(s), %s .. %s (%.1f s)\n", qPrintable(w.format), qlonglong(w.files),
+        qPrintable(w.first), qPrintable(w.last), w.durationS);
     QStringList mix;
-    const QJsonObject ops = a.value(QStringLiteral("operations")).toObject();
-    for (auto it = ops.begin(); it != ops.end(); ++it)
-        mix << QStringLiteral("%1 %2").arg(it.key()).arg(qint64(it.value().toDouble()));
-    std::fprintf(out, "operations: %lld (%s), connections %lld\n",
-        qlonglong(a.value(QStringLiteral("operations_total")).toDouble()), qPrintable(mix.join(QStringLiteral(", "))),
-        qlonglong(a.value(QStringLiteral("connections")).toDouble()));
-    std::fprintf(out, "  %10s %6s %-8s %19s %6s %-16s %s\n", "count", "share", "kind", "etime p50/p99 ms", "notesU",
-        "skew", "template");
-    const QJsonArray templates = a.value(QStringLiteral("templates")).toArray();
-    for (qsizetype i = 0; i < templates.size() && i < 15; ++i) {
-        const QJsonObject t = templates.at(i).toObject();
-        const QJsonObject e = t.value(QStringLiteral("etime_ms")).toObject();
-        const QString etime = e.isEmpty() ? QStringLiteral("-")
-                                          : QStringLiteral("%1/%2")
-                                                .arg(e.value(QStringLiteral("p50")).toDouble(), 0, 'f', 3)
-                                                .arg(e.value(QStringLiteral("p99")).toDouble(), 0, 'f', 3);
-        QString text = t.value(QStringLiteral("template")).toString();
-        if (text.size() > 70)
-            text = text.left(67) + QStringLiteral("...");
-        std::fprintf(out, "  %10lld %5.1f%% %-8s %19s %5.1f%% %-16s %s\n",
-            qlonglong(t.value(QStringLiteral("count")).toDouble()), 100 * t.value(QStringLiteral("share")).toDouble(),
-            qPrintable(t.value(QStringLiteral("kind")).toString()), qPrintable(etime),
-            100 * t.value(QStringLiteral("unindexed_share")).toDouble(),
-            qPrintable(shortSkew(t.value(QStringLiteral("skew")).toObject())), qPrintable(text));
-    }
-    if (templates.size() > 15)
-        std::fprintf(out, "  ... %lld more templates (--json for all)\n", qlonglong(templates.size() - 15));
-    const QJsonArray gaps = a.value(QStringLiteral("gaps")).toArray();
-    for (const auto& g : gaps)
-        std::fprintf(out, "gap: %s\n", qPrintable(g.toString()));
+    for (const auto& [kind, count] : w.operations)
+        mix << QStringLiteral("%1 %2").arg(kind).arg(qint64(count));
+    std::fprintf(out, "operations: %lld (%s), connections %lld\n", qlonglong(w.operationsTotal),
+        qPrintable(mix.join(QStringLiteral(", "))), qlonglong(w.connections));
+    printWorkloadTemplates(w, out);
+    for (const QString& g : w.gaps)
+        std::fprintf(out, "gap: %s\n", qPrintable(g));
     const double mb = double(r.bytes) / 1e6;
     std::fprintf(out, "read %.1f MB in %.2f s (%.0f MB/s)\n", mb, r.seconds, r.seconds > 0 ? mb / r.seconds : 0.0);
     std::fflush(out);
@@ -230,12 +220,12 @@ std::function<void(uint64_t, uint64_t)> progressPrinter(bool on)
     };
 }
 
-int analyze(const QCommandLineParser& p)
+int analyze(const QCommandLineParser& parser)
 {
     AnalyzeOptions o;
-    if (int rc = parseOptions(p, &o); rc >= 0)
+    if (int rc = parseOptions(parser, &o); rc >= 0)
         return rc;
-    const bool progress = p.isSet(QStringLiteral("progress")) || ::isatty(STDERR_FILENO);
+    const bool progress = parser.isSet(QStringLiteral("progress")) || ::isatty(STDERR_FILENO);
     AnalyzeResult r = WorkloadAnalyze::run(o, progressPrinter(progress));
     if (progress)
         std::fputs("\n", stderr);
@@ -247,7 +237,7 @@ int analyze(const QCommandLineParser& p)
     }
     for (const QString& w : std::as_const(r.warnings))
         std::fprintf(stderr, "dirbench-cli workload: warning: %s\n", qPrintable(w));
-    const QString json = p.value(QStringLiteral("json"));
+    const QString json = parser.value(QStringLiteral("json"));
     const QByteArray doc = QJsonDocument(r.analysis).toJson(QJsonDocument::Indented);
     if (json == u"-") {
         std::fwrite(doc.constData(), 1, size_t(doc.size()), stdout);
@@ -262,13 +252,13 @@ int analyze(const QCommandLineParser& p)
     printSummary(r.analysis, r, humanStream(json == u"-"));
     if (r.workload) {
         QString error;
-        if (!WorkloadFile::write(*r.workload, p.value(QStringLiteral("save")), &error)) {
+        if (!WorkloadFile::write(*r.workload, parser.value(QStringLiteral("save")), &error)) {
             std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(error));
             return ExitFailed;
         }
         std::fprintf(humanStream(json == u"-"), "saved %llu operations on %zu connections to %s (%s)\n",
             static_cast<unsigned long long>(r.workload->operationCount()), r.workload->connections.size(),
-            qPrintable(p.value(QStringLiteral("save"))), r.workload->anonymised ? "anonymised" : "values kept");
+            qPrintable(parser.value(QStringLiteral("save"))), r.workload->anonymised ? "anonymised" : "values kept");
     }
     return ExitOk;
 }
@@ -277,11 +267,11 @@ int analyze(const QCommandLineParser& p)
 
 int runWorkloadCommand(const QStringList& args)
 {
-    QCommandLineParser p;
-    p.setApplicationDescription(description());
-    p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("action"), QStringLiteral("analyze"));
-    p.addOptions({
+    QCommandLineParser parser;
+    parser.setApplicationDescription(description());
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("analyze"));
+    parser.addOptions({
         { QStringLiteral("log"), QStringLiteral("An access log to read ('-' = standard input); repeatable."),
             QStringLiteral("FILE") },
         { QStringLiteral("format"), QStringLiteral("auto (default), 389, openldap or accesslog-ldif."),
@@ -298,21 +288,21 @@ int runWorkloadCommand(const QStringList& args)
             QStringLiteral("LIST") },
         { QStringLiteral("progress"), QStringLiteral("Progress on stderr even when it is not a terminal.") },
     });
-    if (!p.parse(args)) {
-        std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(p.errorText()));
+    if (!parser.parse(args)) {
+        std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(parser.errorText()));
         return ExitBadArgs;
     }
-    if (helpRequested(p))
-        return printHelp(p, QStringLiteral("workload analyze"));
-    const QStringList pos = p.positionalArguments();
+    if (helpRequested(parser))
+        return printHelp(parser, QStringLiteral("workload analyze"));
+    const QStringList pos = parser.positionalArguments();
     if (pos.isEmpty() || pos.first() != u"analyze")
         return badArgument(QStringLiteral("action"),
             pos.isEmpty() ? QStringLiteral("required: analyze")
                           : QStringLiteral("'%1' is not analyze").arg(pos.first()));
-    for (const QString& name : p.optionNames())
-        if (name != u"log" && p.optionNames().count(name) > 1)
+    for (const QString& name : parser.optionNames())
+        if (name != u"log" && parser.optionNames().count(name) > 1)
             return badArgument(u"--" + name, QStringLiteral("given more than once"));
-    return analyze(p);
+    return analyze(parser);
 }
 
 } // namespace Cli

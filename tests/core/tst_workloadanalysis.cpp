@@ -5,6 +5,7 @@
 #include "core/workload/pseudonym.h"
 #include "core/workload/workloadanalyze.h"
 #include "core/workload/workloadfile.h"
+#include "core/workload/workloadsummary.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -247,6 +248,28 @@ void TstWorkloadAnalysis::generatedLog()
     QCOMPARE(churn["binds_per_connection"].toObject()["mean"].toDouble(), 1.0);
     QCOMPARE(churn["lifetime_s"].toObject()["p50"].toDouble(), 0.027);
     QVERIFY(a["summary_bounds"].toObject()["top_k"].toInt() == KeySummary::TopK);
+
+    // The typed reading the CLI printer and the Workload page share.
+    const WorkloadSummary ws = WorkloadSummary::fromJson(a);
+    QCOMPARE(ws.format, QString("389-access"));
+    QCOMPARE(ws.files, qsizetype(1));
+    QCOMPARE(ws.operationsTotal, 280.0);
+    QCOMPARE(ws.connections, 20.0);
+    QCOMPARE(ws.templates.size(), qsizetype(4));
+    QCOMPARE(ws.templates[0].text, QString("(uid=?1)"));
+    QCOMPARE(*ws.templates[0].etimeP50Ms, 2.0);
+    QCOMPARE(*ws.templates[0].entriesMean, 1.0);
+    QCOMPARE(ws.templates[0].skew.shortText(), QString("uniform"));
+    QCOMPARE(ws.buckets.size(), qsizetype(3));
+    QCOMPARE(ws.buckets[0].byKind[ws.operationKinds().indexOf("bind")], 7.0);
+    QCOMPARE(ws.churn.connects, 20.0);
+    QVERIFY(ws.churn.hasLifetime);
+    QCOMPARE(ws.churn.lifetimeP50S, 0.027);
+    QCOMPARE(WorkloadSkew::fromJson(QJsonObject { { "model", "zipf" }, { "alpha", 0.956 } }).shortText(),
+        QString("zipf a=0.96"));
+    QCOMPARE(
+        WorkloadSkew::fromJson(QJsonObject { { "model", "hot" }, { "keys_pct", 5 }, { "ops_pct", 90 } }).shortText(),
+        QString("hot 5.0%/90.0%"));
 
     // The saved workload: per connection in op order, anonymised consistently.
     QVERIFY(r.workload);

@@ -4,10 +4,10 @@
 
 namespace {
 
-double number(const QJsonObject& t, const char* key, const char* inner = nullptr)
+// -1 (the sort key of a missing figure) for a figure the analysis does not have.
+double workloadModelNumber(const std::optional<double>& v)
 {
-    const QJsonValue v = t.value(QLatin1String(key));
-    return inner ? v.toObject().value(QLatin1String(inner)).toDouble(-1) : v.toDouble(-1);
+    return v.value_or(-1);
 }
 
 QString fixed(double v, int decimals)
@@ -17,7 +17,7 @@ QString fixed(double v, int decimals)
 
 } // namespace
 
-void WorkloadTemplateModel::setTemplates(const QJsonArray& templates)
+void WorkloadTemplateModel::setTemplates(const QList<WorkloadTemplateRow>& templates)
 {
     beginResetModel();
     m_rows = templates;
@@ -34,71 +34,69 @@ int WorkloadTemplateModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString WorkloadTemplateModel::skewText(const QJsonObject& skew)
+QString WorkloadTemplateModel::skewText(const WorkloadSkew& skew)
 {
-    QString model = skew.value(QStringLiteral("model")).toString();
-    if (model == u"zipf")
-        return tr("Zipf α %1").arg(skew.value(QStringLiteral("alpha")).toDouble(), 0, 'f', 2);
-    if (model == u"hot")
+    if (skew.model == u"zipf")
+        return tr("Zipf α %1").arg(skew.alpha, 0, 'f', 2);
+    if (skew.model == u"hot")
         return tr("hot set %1 % → %2 %")
-            .arg(QLocale().toString(skew.value(QStringLiteral("keys_pct")).toDouble(), 'g', 3),
-                QLocale().toString(skew.value(QStringLiteral("ops_pct")).toDouble(), 'g', 3));
-    return model;
+            .arg(QLocale().toString(skew.keysPct, 'g', 3), QLocale().toString(skew.opsPct, 'g', 3));
+    return skew.model;
 }
 
-QString WorkloadTemplateModel::resultCodesText(const QJsonObject& codes)
+QString WorkloadTemplateModel::resultCodesText(const QList<QPair<QString, double>>& codes)
 {
     QStringList parts;
-    for (auto it = codes.begin(); it != codes.end(); ++it)
-        parts << QStringLiteral("%1: %2").arg(it.key(), QLocale().toString(qint64(it.value().toDouble())));
+    for (const auto& [code, count] : codes)
+        parts << QStringLiteral("%1: %2").arg(code, QLocale().toString(qint64(count)));
     return parts.join(QStringLiteral(", "));
 }
 
-QString WorkloadTemplateModel::text(const QJsonObject& t, int column) const
+QString WorkloadTemplateModel::text(const WorkloadTemplateRow& t, int column) const
 {
     switch (column) {
     case Template:
-        return t.value(QStringLiteral("template")).toString();
+        return t.text;
     case Kind:
-        return t.value(QStringLiteral("kind")).toString();
+        return t.kind;
     case Count:
-        return QLocale().toString(qint64(number(t, "count")));
+        return QLocale().toString(qint64(t.count));
     case Share:
-        return fixed(number(t, "share") * 100, 1) + QStringLiteral(" %");
+        return fixed(t.share * 100, 1) + QStringLiteral(" %");
     case ResultCodes:
-        return resultCodesText(t.value(QStringLiteral("result_codes")).toObject());
+        return resultCodesText(t.resultCodes);
     case Entries:
-        return fixed(number(t, "entries", "mean"), 1);
+        return fixed(workloadModelNumber(t.entriesMean), 1);
     case Unindexed: {
-        const double u = number(t, "unindexed_share");
+        const double u = workloadModelNumber(t.unindexedShare);
         return u < 0 ? QStringLiteral("–") : fixed(u * 100, 1) + QStringLiteral(" %");
     }
     case EtimeP50:
-        return fixed(number(t, "etime_ms", "p50"), 3);
+        return fixed(workloadModelNumber(t.etimeP50Ms), 3);
     case EtimeP99:
-        return fixed(number(t, "etime_ms", "p99"), 3);
+        return fixed(workloadModelNumber(t.etimeP99Ms), 3);
     case Skew:
-        return skewText(t.value(QStringLiteral("skew")).toObject());
+        return skewText(t.skew);
     default:
         return {};
     }
 }
 
-QVariant WorkloadTemplateModel::sortKey(const QJsonObject& t, int column) const
+QVariant WorkloadTemplateModel::sortKey(const WorkloadTemplateRow& t, int column) const
 {
     switch (column) {
     case Count:
-        return number(t, "count");
+        return t.count;
     case Share:
-        return number(t, "share");
+        return t.share;
     case Entries:
-        return number(t, "entries", "mean");
+        return workloadModelNumber(t.entriesMean);
     case Unindexed:
-        return number(t, "unindexed_share");
+        return workloadModelNumber(t.unindexedShare);
     case EtimeP50:
-        return number(t, "etime_ms", "p50");
+        return workloadModelNumber(t.etimeP50Ms);
     case EtimeP99:
-        return number(t, "etime_ms", "p99");
+        return workloadModelNumber(t.etimeP99Ms);
     default:
         return text(t, column);
     }
@@ -108,12 +106,12 @@ QVariant WorkloadTemplateModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const QJsonObject t = m_rows.at(index.row()).toObject();
+    const WorkloadTemplateRow& t = m_rows.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
         return text(t, index.column());
     case Qt::ToolTipRole:
-        return index.column() == Template ? t.value(QStringLiteral("template")).toString() : QVariant();
+        return index.column() == Template ? QVariant(t.text) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() >= Count && index.column() != ResultCodes && index.column() != Skew
             ? QVariant(Qt::AlignRight | Qt::AlignVCenter)

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/workload/workloadsummary.h"
+
 #include <QAbstractTableModel>
-#include <QJsonArray>
-#include <QJsonObject>
 
 // The templates of a dirbench.workload/1 analysis, one row each in the analysis's order (by count): template, kind,
 // count, share, result codes, entries returned (mean), notes=U share, etime p50 and p99, key skew. SortRole holds
@@ -30,10 +30,10 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
     Q_DISABLE_COPY_MOVE(WorkloadTemplateModel)
 
-    void setTemplates(const QJsonArray& templates);
-    QJsonObject templateAt(int row) const
+    void setTemplates(const QList<WorkloadTemplateRow>& templates);
+    WorkloadTemplateRow templateAt(int row) const
     {
-        return row >= 0 && row < m_rows.size() ? m_rows.at(row).toObject() : QJsonObject();
+        return row >= 0 && row < m_rows.size() ? m_rows.at(row) : WorkloadTemplateRow();
     }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -42,12 +42,12 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     // "Zipf α 0.96", "hot set 5 % → 90 %", "uniform", or "" without a fit.
-    static QString skewText(const QJsonObject& skew);
-    static QString resultCodesText(const QJsonObject& codes);
+    static QString skewText(const WorkloadSkew& skew);
+    static QString resultCodesText(const QList<QPair<QString, double>>& codes);
 
 private:
-    QString text(const QJsonObject& t, int column) const;
-    QVariant sortKey(const QJsonObject& t, int column) const;
+    QString text(const WorkloadTemplateRow& t, int column) const;
+    QVariant sortKey(const WorkloadTemplateRow& t, int column) const;
 
-    QJsonArray m_rows;
+    QList<WorkloadTemplateRow> m_rows;
 };

@@ -1,6 +1,7 @@
 #include "ui/pages/curvepage.h"
 
 #include "core/common/units.h"
+#include "core/experiments/curvesummary.h"
 #include "core/ldap/accessdistribution.h"
 #include "core/ldap/loadresult.h"
 #include "core/sizing/referencecurve.h"
@@ -8,7 +9,6 @@
 #include "ui/charts/curvechartview.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/curveform.h"
-#include "ui/report/loadfigures.h"
 #include "ui/widgets/curvepredictor.h"
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/runprogress.h"
@@ -44,25 +44,6 @@ QString noteColour()
 constexpr int kCurveSteps = 50;
 constexpr double kMovedCoverage = 0.005; // half a percentage point: measured elsewhere than asked
 constexpr qint64 kMaxRecordBytes = 64 << 20;
-
-// The record's points, each with its ok/s; `completed` when some point predates ok/s and holds completed ops/s.
-QList<CurvePoint> pointsOf(const QJsonObject& summary, bool* completed)
-{
-    QList<CurvePoint> points;
-    const QJsonArray pointsList = summary.value(QStringLiteral("points")).toArray();
-    for (const auto& v : pointsList) {
-        const QJsonObject o = v.toObject();
-        CurvePoint p;
-        p.coverage = o.value(QStringLiteral("coverage")).toDouble();
-        const LoadFigures::PointRate rate = LoadFigures::pointRate(o);
-        p.opsPerSec = rate.perS;
-        *completed = *completed || rate.completed;
-        if (o.value(QStringLiteral("hit_ratio")).isDouble())
-            p.hitRatio = o.value(QStringLiteral("hit_ratio")).toDouble();
-        points << p;
-    }
-    return points;
-}
 
 } // namespace
 
@@ -307,7 +288,7 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
     m_lastRecord = record;
     QString why;
     const bool shown = showCurve(record, &why);
-    const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    const int n = int(CurveRecord::Summary::of(record).points.size());
     if (n == 0)
         showGuideCurve(); // nothing measured: the guide's figure again, not an empty chart
     const QString done = shown ? tr("Done: %n point(s).", nullptr, n) : tr("Done, no curve: %1").arg(why);
@@ -322,20 +303,17 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
 
 // Points measured elsewhere than the sweep asked (the server kept its cache above a minimum, or an entry count
 // differs): drawn where measured, ringed and labelled, and listed under the chart.
-void CurvePage::showMovedPoints(const QJsonObject& summary)
+void CurvePage::showMovedPoints(const CurveRecord::Summary& summary)
 {
     QList<QPointF> moved;
     QStringList lines;
-    const QJsonArray points = summary.value(QStringLiteral("points")).toArray();
-    for (const auto& v : points) {
-        const QJsonObject o = v.toObject();
-        const QJsonValue target = o.value(QStringLiteral("target"));
-        const double coverage = o.value(QStringLiteral("coverage")).toDouble();
-        if (!target.isDouble() || std::abs(target.toDouble() - coverage) < kMovedCoverage)
+    for (const CurveRecord::PointFigures& p : summary.points) {
+        const double coverage = p.coverage.value_or(0);
+        if (!p.target || std::abs(*p.target - coverage) < kMovedCoverage)
             continue;
-        moved << QPointF(coverage * 100, LoadFigures::pointRate(o).perS);
+        moved << QPointF(coverage * 100, p.ratePerS());
         lines << tr("asked %1 %, measured at %2 %")
-                     .arg(Units::formatNumber(target.toDouble() * 100, 1), Units::formatNumber(coverage * 100, 1));
+                     .arg(Units::formatNumber(*p.target * 100, 1), Units::formatNumber(coverage * 100, 1));
     }
     m_curveChart->setMoved(moved, tr("moved: not where asked (%n point(s))", nullptr, int(moved.size())));
     m_movedText = moved.isEmpty() ? QString()
@@ -385,9 +363,9 @@ bool CurvePage::showCurve(const RunRecord& record, QString* error)
     };
     if (record.kind != u"curve")
         return fail(tr("this is a \"%1\" record, not a curve").arg(record.kind));
-    const QJsonObject& s = record.summary;
-    bool completed = false; // a record older than ok/s: its points hold completed ops/s
-    const QList<CurvePoint> points = pointsOf(s, &completed);
+    const CurveRecord::Summary s = CurveRecord::Summary::of(record);
+    const bool completed = s.completed(); // a record older than ok/s: its points hold completed ops/s
+    const QList<CurvePoint> points = s.curvePoints();
     const QString unit = completed ? tr("ops/s") : tr("ok/s");
     QList<QPointF> measured;
     for (const CurvePoint& p : points)
@@ -406,13 +384,13 @@ bool CurvePage::showCurve(const RunRecord& record, QString* error)
         return fail(tr("the record has no points"));
 
     CurveFitOptions o;
-    o.entries = quint64(std::max(1.0, s.value(QStringLiteral("entries")).toDouble()));
-    if (const auto a = AccessDistribution::parse(s.value(QStringLiteral("access")).toString()))
+    o.entries = quint64(std::max(1.0, s.entries));
+    if (const auto a = AccessDistribution::parse(s.access))
         o.access = *a;
     ProbeError e;
     m_fit = points.size() >= 2 ? CurveFitter::fit(points, o, &e) : std::nullopt;
     updatePrediction();
-    const double bpe = record.extra.value(QStringLiteral("bytes_per_entry")).toDouble();
+    const double bpe = s.bytesPerEntry;
     if (bpe > 0)
         m_predictor->setBytesPerEntry(bpe, tr("from the record (measured)"));
     if (!m_fit) {

@@ -14,6 +14,9 @@
 #include <functional>
 #include <optional>
 
+namespace CurveRecord {
+struct Summary;
+}
 class CurveChartView;
 class CurveForm;
 class CurvePredictor;
@@ -90,7 +93,7 @@ private:
     void onFinished(int runId, const RunRecord& record);
     void setRunning(bool running);
     void showLivePoints();
-    void showMovedPoints(const QJsonObject& summary);
+    void showMovedPoints(const CurveRecord::Summary& summary);
     void showGuideCurve();
     bool showCurve(const RunRecord& record, QString* error);
     void updatePrediction();

@@ -31,7 +31,8 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     m_startTls->setProperty("cliOption", QStringLiteral("tls-starttls"));
     form->addRow(tr("Seconds per point"), m_seconds);
     form->addRow(tr("Client threads (Table 2)"),
-        addEdit(QStringLiteral("points"), QStringLiteral("1,2,4,8,16,32"), tr("client threads of each point")));
+        m_points
+        = addEdit(QStringLiteral("points"), QStringLiteral("1,2,4,8,16,32"), tr("client threads of each point")));
     form->addRow(tr("…or server threads"),
         addEdit(QStringLiteral("server-threads"), tr("e.g. 4,8,16,32 (389-ds, admin bind)"),
             tr("389-ds nsslapd-threadnumber of each point, under the LDAP page's load; the original is put back")));
@@ -45,10 +46,10 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     form->addRow(tr("TLS CA file"),
         addEdit(QStringLiteral("tls-ca-file"), tr("empty: the system's CAs"), tr("PEM CA certificates")));
     form->addRow(tr("Directory sizes (Table 5)"),
-        addEdit(QStringLiteral("entries"), QStringLiteral("1000,10000,100000"),
+        m_entries = addEdit(QStringLiteral("entries"), QStringLiteral("1000,10000,100000"),
             tr("entries of each demo directory DirBench starts (slapd)")));
-    m_edits.value(QStringLiteral("points"))->setText(QStringLiteral("1,2,4,8,16,32"));
-    m_edits.value(QStringLiteral("entries"))->setText(QStringLiteral("1000,10000,100000"));
+    m_points->setText(QStringLiteral("1,2,4,8,16,32"));
+    m_entries->setText(QStringLiteral("1000,10000,100000"));
     m_errorLabel->setObjectName(QStringLiteral("errorLabel"));
     NoteStyle::applyError(m_errorLabel, false);
     m_errorLabel->setWordWrap(true);
@@ -117,7 +118,7 @@ ProbeError ExperimentForm::readThreadSweep(ThreadSweepSpec* spec) const
     spec->serverThreads.clear();
     if (spec->restart)
         return ProbeError::invalid(QStringLiteral("server-threads"), tr("a restart per point needs server threads"));
-    return readList(QStringLiteral("points"), m_edits.value(QStringLiteral("points"))->text(), 1, 1024, &spec->threads);
+    return readList(QStringLiteral("points"), m_points->text(), 1, 1024, &spec->threads);
 }
 
 ProbeError ExperimentForm::readTlsCost(TlsCostSpec* spec) const
@@ -149,8 +150,7 @@ ProbeError ExperimentForm::readTlsCost(TlsCostSpec* spec) const
 ProbeError ExperimentForm::readDatabaseSize(DatabaseSizeSpec* spec) const
 {
     spec->secondsPerPoint = m_seconds->value();
-    return readList(
-        QStringLiteral("entries"), m_edits.value(QStringLiteral("entries"))->text(), 10, 10000000, &spec->entries);
+    return readList(QStringLiteral("entries"), m_entries->text(), 10, 10000000, &spec->entries);
 }
 
 void ExperimentForm::showError(const ProbeError& error)

@@ -42,6 +42,8 @@ private:
     static ProbeError readList(const QString& field, const QString& text, int lo, int hi, QList<int>* out);
 
     QHash<QString, QLineEdit*> m_edits;
+    QLineEdit* m_points = nullptr; // client threads of a thread sweep
+    QLineEdit* m_entries = nullptr; // directory sizes
 
     QHash<QString, QString> m_labels; // field -> its row's label
     QCheckBox* m_startTls = nullptr;

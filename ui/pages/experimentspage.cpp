@@ -1,6 +1,7 @@
 #include "ui/pages/experimentspage.h"
 
 #include "core/common/units.h"
+#include "core/experiments/experimentsummary.h"
 #include "core/experiments/guided.h"
 #include "core/experiments/pointaxis.h"
 #include "core/ldap/loadresult.h"
@@ -275,7 +276,7 @@ void ExperimentsPage::onFinished(int runId, const RunRecord& record)
     m_progress->setValue(1000);
     m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
     showPoints(record);
-    const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    const int n = int(ExperimentSummary::of(record, PointAxis::of(record).key).points.size());
     emit statusMessage(m_statusLabel->showOutcome(record, tr("Done: %n point(s)", nullptr, n)));
     m_warnings->setWarnings(record.warnings);
     setRunning(false);
@@ -285,10 +286,9 @@ void ExperimentsPage::onFinished(int runId, const RunRecord& record)
 void ExperimentsPage::showPoints(const RunRecord& record)
 {
     const PointAxis::Axis axis = PointAxis::of(record);
-    const QJsonArray points = record.summary.value(QStringLiteral("points")).toArray();
-    bool completed = false; // a record older than ok/s: its points hold completed ops/s
-    for (const auto& v : points)
-        completed = completed || LoadFigures::pointRate(v.toObject()).completed;
+    const ExperimentSummary summary = ExperimentSummary::of(record, axis.key);
+    const QList<ExperimentPoint>& points = summary.points;
+    const bool completed = summary.completed(); // a record older than ok/s: its points hold completed ops/s
     const QString unit = completed ? tr("ops/s (completed)") : tr("ok/s");
     const QString latency = LoadFigures::coalescedReads(record.spec) ? tr(" ms (coalesced reads)") : tr(" ms");
     m_pointsChart->clear();
@@ -298,17 +298,17 @@ void ExperimentsPage::showPoints(const RunRecord& record)
     m_table->setRowCount(int(points.size()));
     QList<QPointF> line;
     for (int i = 0; i < points.size(); ++i) {
-        const QJsonObject p = points.at(i).toObject();
-        const double x = p.value(axis.key).toDouble();
-        const double rate = LoadFigures::pointRate(p).perS;
-        const LatencyFigures lat = LatencyFigures::fromJson(p.value(QStringLiteral("latency_ms")).toObject());
+        const ExperimentPoint& p = points.at(i);
+        const double x = p.x.value_or(0);
+        const double rate = p.ratePerS();
+        const LatencyFigures& lat = p.latencyMs;
         QString label = Units::formatNumber(x, 0);
         if (record.kind == u"tls-cost")
             label = x == 0 ? tr("plain") : tr("TLS");
-        else if (p.contains(QStringLiteral("server_threads_running")))
-            label += tr(" (ran %1)").arg(p.value(QStringLiteral("server_threads_running")).toInt());
+        else if (p.serverThreadsRunning)
+            label += tr(" (ran %1)").arg(*p.serverThreadsRunning);
         const QStringList cells = { label, Units::formatNumber(rate), Units::formatNumber(lat.p50.value_or(0), 3),
-            Units::formatNumber(lat.p99.value_or(0), 3), p.value(QStringLiteral("status")).toString() };
+            Units::formatNumber(lat.p99.value_or(0), 3), p.status };
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(i, c, new QTableWidgetItem(cells[c]));
         line << QPointF(x, rate);
@@ -320,16 +320,12 @@ void ExperimentsPage::showPoints(const RunRecord& record)
 
 QString ExperimentsPage::referenceText() const
 {
-    const QJsonObject ref = m_lastRecord.summary.value(QStringLiteral("reference")).toObject();
-    QString text = ref.isEmpty()
-        ? QString()
-        : tr("Reference: %1 — %2")
-              .arg(ref.value(QStringLiteral("source")).toString(), ref.value(QStringLiteral("note")).toString());
+    const ExperimentSummary s = ExperimentSummary::of(m_lastRecord, PointAxis::of(m_lastRecord).key);
+    QString text = !s.hasReference ? QString() : tr("Reference: %1 — %2").arg(s.referenceSource, s.referenceNote);
     if (m_lastRecord.kind == u"tls-cost" && m_lastRecord.status == u"ok")
         text.prepend(tr("connect + bind: plain %1 ms, TLS %2 ms (+%3 ms). ")
-                         .arg(Units::formatNumber(m_lastRecord.summary.value(u"plain_ms_per_bind").toDouble(), 3),
-                             Units::formatNumber(m_lastRecord.summary.value(u"tls_ms_per_bind").toDouble(), 3),
-                             Units::formatNumber(m_lastRecord.summary.value(u"tls_extra_ms").toDouble(), 3)));
+                         .arg(Units::formatNumber(s.plainMsPerBind, 3), Units::formatNumber(s.tlsMsPerBind, 3),
+                             Units::formatNumber(s.tlsExtraMs, 3)));
     return text;
 }
 
@@ -349,7 +345,7 @@ bool ExperimentsPage::showRecord(const RunRecord& record, QString* error)
     m_liveChart->clear();
     showPoints(record);
     m_warnings->setWarnings(record.warnings);
-    const int n = int(record.summary.value(QStringLiteral("points")).toArray().size());
+    const int n = int(ExperimentSummary::of(record, PointAxis::of(record).key).points.size());
     m_statusLabel->showOutcome(record, tr("Saved run: %n point(s)", nullptr, n));
     m_progress->setValue(0);
     m_progress->setFormat(tr("saved run"));

@@ -80,9 +80,12 @@ WorkloadForm::WorkloadForm(QWidget* parent)
     const QHash<QString, QString> hints = { { QStringLiteral("from"), tr("ISO 8601 or epoch seconds") },
         { QStringLiteral("to"), tr("ISO 8601 or epoch seconds") }, { QStringLiteral("client"), tr("IP address") },
         { QStringLiteral("operations"), tr("e.g. search,bind") } };
-    for (const char* f : { "from", "to", "client", "operations" }) {
+    const std::pair<const char*, QLineEdit**> edits[]
+        = { { "from", &m_from }, { "to", &m_to }, { "client", &m_client }, { "operations", &m_operations } };
+    for (const auto& [f, member] : edits) {
         const QString field = QLatin1String(f);
         auto* e = new QLineEdit(this);
+        *member = e;
         e->setObjectName(QStringLiteral("workload-") + field);
         e->setPlaceholderText(hints.value(field));
         e->setClearButtonEnabled(true);
@@ -189,9 +192,9 @@ ProbeError WorkloadForm::readOptions(AnalyzeOptions* options) const
 ProbeError WorkloadForm::readFilter(WorkloadFilter* filter) const
 {
     *filter = WorkloadFilter();
-    for (const char* name : { "from", "to" }) {
-        const QString field = QLatin1String(name);
-        const QString text = m_edits.value(field)->text().trimmed();
+    for (const QLineEdit* edit : { m_from, m_to }) {
+        const QString field = edit == m_from ? QStringLiteral("from") : QStringLiteral("to");
+        const QString text = edit->text().trimmed();
         if (text.isEmpty())
             continue;
         const auto t = parseTime(text);
@@ -202,11 +205,11 @@ ProbeError WorkloadForm::readFilter(WorkloadFilter* filter) const
     }
     if (filter->fromNs && filter->toNs && *filter->toNs < *filter->fromNs)
         return ProbeError::invalid(QStringLiteral("to"), tr("is before From"));
-    const QString client = m_edits.value(QStringLiteral("client"))->text().trimmed();
+    const QString client = m_client->text().trimmed();
     if (client.contains(u' '))
         return ProbeError::invalid(QStringLiteral("client"), tr("'%1' is not an address").arg(client));
     filter->client = client.toStdString();
-    const QStringList kinds = m_edits.value(QStringLiteral("operations"))->text().split(u',', Qt::SkipEmptyParts);
+    const QStringList kinds = m_operations->text().split(u',', Qt::SkipEmptyParts);
     for (const QString& k : kinds) {
         const auto kind = workloadOpKind(k.trimmed());
         if (!kind)

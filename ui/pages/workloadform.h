@@ -52,6 +52,10 @@ private:
     QLabel* m_errorLabel = nullptr;
     FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QLineEdit*> m_edits;
+    QLineEdit* m_from = nullptr;
+    QLineEdit* m_to = nullptr;
+    QLineEdit* m_client = nullptr;
+    QLineEdit* m_operations = nullptr;
     QHash<QString, QWidget*> m_fields;
     QList<QWidget*> m_inputs;
 };

@@ -14,7 +14,6 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
@@ -33,53 +32,37 @@ namespace {
 
 constexpr int kTemplateWidth = 320; // px: the filter templates column at most, when the analysis fills it
 
-double num(const QJsonObject& o, const char* key)
-{
-    return o.value(QLatin1String(key)).toDouble();
-}
-
-QJsonObject obj(const QJsonObject& o, const char* key)
-{
-    return o.value(QLatin1String(key)).toObject();
-}
-
 // The Curve page's access distribution from a template's fitted skew (none for "uniform" or no fit).
-std::optional<AccessDistribution> accessOf(const QJsonObject& skew)
+std::optional<AccessDistribution> accessOf(const WorkloadSkew& skew)
 {
-    const QString model = skew.value(QStringLiteral("model")).toString();
-    if (model == u"zipf" && num(skew, "alpha") > 0 && num(skew, "alpha") <= 10)
-        return AccessDistribution::zipf(num(skew, "alpha"));
-    const double keys = num(skew, "keys_pct");
-    if (model == u"hot" && keys > 0 && keys < 100)
-        return AccessDistribution::hot(std::clamp(num(skew, "ops_pct"), 0.0, 100.0), keys);
+    if (skew.model == u"zipf" && skew.alpha > 0 && skew.alpha <= 10)
+        return AccessDistribution::zipf(skew.alpha);
+    if (skew.model == u"hot" && skew.keysPct > 0 && skew.keysPct < 100)
+        return AccessDistribution::hot(std::clamp(skew.opsPct, 0.0, 100.0), skew.keysPct);
     return std::nullopt;
 }
 
 // Connection churn and concurrency as text.
-QString figuresOf(const QJsonObject& a)
+QString figuresOf(const WorkloadSummary& a)
 {
-    const QJsonObject churn = obj(a, "churn");
-    const QJsonObject conc = obj(a, "concurrency");
-    const QJsonObject life = obj(churn, "lifetime_s");
+    const WorkloadChurn& churn = a.churn;
+    const WorkloadConcurrency& conc = a.concurrency;
     QString lifetime = WorkloadPage::tr("no connection both opened and closed in the log");
-    if (!life.isEmpty())
+    if (churn.hasLifetime)
         lifetime = WorkloadPage::tr("lifetime p50 %1 s, p99 %2 s, max %3 s")
-                       .arg(Units::formatNumber(num(life, "p50"), 2), Units::formatNumber(num(life, "p99"), 2),
-                           Units::formatNumber(num(life, "max"), 2));
+                       .arg(Units::formatNumber(churn.lifetimeP50S, 2), Units::formatNumber(churn.lifetimeP99S, 2),
+                           Units::formatNumber(churn.lifetimeMaxS, 2));
     return WorkloadPage::tr(
         "<b>Connections</b>: %1 connects (%2/s), %3 closes, %4 open at the start, %5 at the end; binds per "
         "connection mean %6 (max %7); operations per connection mean %8 (p99 %9); %10.<br><b>Concurrency</b>: "
         "mean %11 operations in flight, p99 %12, max %13 (%14).")
-        .arg(QLocale().toString(qint64(num(churn, "connects"))), Units::formatNumber(num(churn, "connects_per_s"), 2),
-            QLocale().toString(qint64(num(churn, "closes"))), QLocale().toString(qint64(num(churn, "open_at_start"))),
-            QLocale().toString(qint64(num(churn, "open_at_end"))),
-            Units::formatNumber(num(obj(churn, "binds_per_connection"), "mean"), 2),
-            QLocale().toString(qint64(num(obj(churn, "binds_per_connection"), "max"))),
-            Units::formatNumber(num(obj(churn, "ops_per_connection"), "mean"), 1),
-            QLocale().toString(qint64(num(obj(churn, "ops_per_connection"), "p99"))))
-        .arg(lifetime, Units::formatNumber(num(conc, "mean_in_flight"), 2),
-            Units::formatNumber(num(conc, "p99_in_flight"), 2), Units::formatNumber(num(conc, "max_in_flight"), 2),
-            conc.value(QStringLiteral("method")).toString());
+        .arg(QLocale().toString(qint64(churn.connects)), Units::formatNumber(churn.connectsPerS, 2),
+            QLocale().toString(qint64(churn.closes)), QLocale().toString(qint64(churn.openAtStart)),
+            QLocale().toString(qint64(churn.openAtEnd)), Units::formatNumber(churn.bindsPerConnMean, 2),
+            QLocale().toString(qint64(churn.bindsPerConnMax)), Units::formatNumber(churn.opsPerConnMean, 1),
+            QLocale().toString(qint64(churn.opsPerConnP99)))
+        .arg(lifetime, Units::formatNumber(conc.meanInFlight, 2), Units::formatNumber(conc.p99InFlight, 2),
+            Units::formatNumber(conc.maxInFlight, 2), conc.method);
 }
 
 } // namespace
@@ -302,6 +285,7 @@ void WorkloadPage::onFinished(int runId, const RunRecord& record)
     if (ok) {
         m_result = out;
         m_analysis = out->analysis;
+        m_values = WorkloadSummary::fromJson(m_analysis);
         showAnalysis();
         m_status->setText(
             tr("Read %1 in %2 s.").arg(Units::formatBytes(qint64(out->bytes)), Units::formatNumber(out->seconds, 2)));
@@ -320,20 +304,16 @@ void WorkloadPage::onFinished(int runId, const RunRecord& record)
 
 void WorkloadPage::showAnalysis()
 {
-    const QJsonObject& a = m_analysis;
-    const QJsonObject src = obj(a, "source");
+    const WorkloadSummary& a = m_values;
     QStringList mix;
-    const QJsonObject ops = obj(a, "operations");
-    for (auto it = ops.begin(); it != ops.end(); ++it)
-        mix << QStringLiteral("%1 %2").arg(it.key(), QLocale().toString(qint64(it.value().toDouble())));
+    for (const auto& [kind, count] : a.operations)
+        mix << QStringLiteral("%1 %2").arg(kind, QLocale().toString(qint64(count)));
     m_summary->setText(
-        tr("<b>%1</b>, %n file(s), %2 … %3 (%4 s): %5 operations (%6), %7 connections", nullptr,
-            int(src.value(QStringLiteral("files")).toArray().size()))
-            .arg(src.value(QStringLiteral("format")).toString(), src.value(QStringLiteral("first")).toString(),
-                src.value(QStringLiteral("last")).toString(), Units::formatNumber(num(a, "duration_s"), 1),
-                QLocale().toString(qint64(num(a, "operations_total"))), mix.join(QStringLiteral(", ")),
-                QLocale().toString(qint64(num(a, "connections")))));
-    m_model->setTemplates(a.value(QStringLiteral("templates")).toArray());
+        tr("<b>%1</b>, %n file(s), %2 … %3 (%4 s): %5 operations (%6), %7 connections", nullptr, int(a.files))
+            .arg(a.format, a.first, a.last, Units::formatNumber(a.durationS, 1),
+                QLocale().toString(qint64(a.operationsTotal)), mix.join(QStringLiteral(", ")),
+                QLocale().toString(qint64(a.connections))));
+    m_model->setTemplates(a.templates);
     showMix();
     m_figures->setText(figuresOf(a));
     QString origin;
@@ -343,22 +323,19 @@ void WorkloadPage::showAnalysis()
 void WorkloadPage::showMix()
 {
     m_chart->clear();
-    const QJsonArray buckets = m_analysis.value(QStringLiteral("per_second")).toArray();
-    const double width = std::max(1.0, num(m_analysis, "per_second_width_s"));
-    const QStringList kinds = obj(m_analysis, "operations").keys();
-    QHash<QString, QList<QPointF>> series;
+    const double width = std::max(1.0, m_values.bucketWidthS);
+    const QStringList kinds = m_values.operationKinds();
+    QList<QList<QPointF>> series(kinds.size());
     QList<QPointF> flight;
-    for (qsizetype i = 0; i < buckets.size(); ++i) {
-        const QJsonObject b = buckets.at(i).toObject();
-        const double t = num(b, "t");
-        for (const QString& k : kinds)
-            series[k] << QPointF(t, b.value(k).toDouble() / width);
-        flight << QPointF(t, num(b, "in_flight"));
+    for (const WorkloadBucket& b : std::as_const(m_values.buckets)) {
+        for (qsizetype k = 0; k < kinds.size(); ++k)
+            series[k] << QPointF(b.t, b.byKind.value(k) / width);
+        flight << QPointF(b.t, b.inFlight);
     }
-    m_chart->setMaxPointsPerSeries(std::max<int>(m_chart->maxPointsPerSeries(), int(buckets.size())));
+    m_chart->setMaxPointsPerSeries(std::max<int>(m_chart->maxPointsPerSeries(), int(m_values.buckets.size())));
     LiveChartView::Batch batch(m_chart);
-    for (const QString& k : kinds)
-        m_chart->appendPoints(k, series.value(k));
+    for (qsizetype k = 0; k < kinds.size(); ++k)
+        m_chart->appendPoints(kinds.at(k), series.at(k));
     if (!flight.isEmpty()) {
         m_chart->appendPoints(tr("in flight"), flight, LiveChartView::Axis::Right);
         m_chart->setDashed(tr("in flight"));
@@ -374,13 +351,11 @@ std::optional<AccessDistribution> WorkloadPage::curveSkew(QString* origin) const
     for (int r = 0; r < m_model->rowCount(); ++r)
         rows << r;
     for (int r : std::as_const(rows)) {
-        const QJsonObject t = m_model->templateAt(r);
-        if (const auto a = accessOf(t.value(QStringLiteral("skew")).toObject())) {
+        const WorkloadTemplateRow t = m_model->templateAt(r);
+        if (const auto a = accessOf(t.skew)) {
             if (origin)
                 *origin = tr("%1 of the workload's %2 (%3)")
-                              .arg(WorkloadTemplateModel::skewText(t.value(QStringLiteral("skew")).toObject()),
-                                  t.value(QStringLiteral("template")).toString(),
-                                  obj(m_analysis, "source").value(QStringLiteral("format")).toString());
+                              .arg(WorkloadTemplateModel::skewText(t.skew), t.text, m_values.format);
             return a;
         }
     }

@@ -3,6 +3,7 @@
 #include "core/ldap/accessdistribution.h"
 #include "core/run/proberunner.h"
 #include "core/workload/workloadanalyze.h"
+#include "core/workload/workloadsummary.h"
 #include "ui/pages/page.h"
 
 #include <QJsonObject>
@@ -90,5 +91,6 @@ private:
     int m_runId = 0;
     std::shared_ptr<AnalyzeResult> m_pending;
     std::shared_ptr<AnalyzeResult> m_result;
-    QJsonObject m_analysis;
+    QJsonObject m_analysis; // the document, as exported
+    WorkloadSummary m_values; // what the page shows of it
 };

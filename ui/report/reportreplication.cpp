@@ -2,7 +2,7 @@
 // supplier's write rate (the knee's rate after a ramp), a table per consumer, the verdict sentences, and the
 // eDirectory article's -625/-626 in its own terms.
 #include "core/common/reportformat.h"
-#include "core/experiments/replicationfigures.h"
+#include "core/experiments/replicationsummary.h"
 #include "ui/report/reportsections.h"
 
 namespace ReportSections {
@@ -60,23 +60,21 @@ ReportTable consumerTable(const RunRecord& r, const QStringList& uris)
     t.header = { QStringLiteral("consumer"), QStringLiteral("method"), QStringLiteral("p50 ms"),
         QStringLiteral("p99 ms"), QStringLiteral("max ms"), QStringLiteral("markers seen"), QStringLiteral("unseen"),
         QStringLiteral("seen before ack"), QStringLiteral("reachable"), QStringLiteral("vendor") };
-    const QJsonObject consumers = r.summary.value(QStringLiteral("consumers")).toObject();
+    const ReplicationFigures::Summary summary = ReplicationFigures::Summary::of(r);
     for (const QString& uri : uris) {
-        const QJsonObject c = consumers.value(uri).toObject();
-        const ReplicationFigures::Lag lag = ReplicationFigures::lagOf(c.value(QStringLiteral("lag_ms")));
-        QString unseen = ReportFormat::value(c.value(QStringLiteral("unseen")));
-        if (c.value(QStringLiteral("unseen")).toDouble() > 0)
-            unseen += QString(u" (behind for at least "
-                + ReportFormat::number(c.value(QStringLiteral("behind_for_at_least_s")).toDouble()) + u" s)");
-        const QString vendor = ReplicationFigures::vendorText(c.value(QStringLiteral("vendor")));
+        const ReplicationFigures::ConsumerFigures* found = summary.consumer(uri);
+        const ReplicationFigures::ConsumerFigures c = found ? *found : ReplicationFigures::ConsumerFigures();
+        const ReplicationFigures::Lag& lag = c.lag;
+        QString unseen = ReplicationFigures::cell(c.unseen);
+        if (c.unseen.value_or(0) > 0)
+            unseen
+                += QString(u" (behind for at least " + ReportFormat::number(c.behindForAtLeastS.value_or(0)) + u" s)");
         t.rows.append(
             { uri, ReplicationFigures::methodOf(r, uri), ReplicationFigures::lagValue(lag.p50, lag.p50AtLeast),
                 ReplicationFigures::lagValue(lag.p99, lag.p99AtLeast),
-                ReplicationFigures::lagValue(lag.max, lag.maxAtLeast),
-                ReportFormat::value(c.value(QStringLiteral("markers_seen"))), unseen,
-                ReportFormat::value(c.value(QStringLiteral("seen_before_ack"))),
-                c.value(QStringLiteral("reachable")).toBool(true) ? QStringLiteral("yes") : QStringLiteral("no"),
-                vendor.isEmpty() ? QStringLiteral("n/a") : vendor });
+                ReplicationFigures::lagValue(lag.max, lag.maxAtLeast), ReplicationFigures::cell(c.markersSeen), unseen,
+                ReplicationFigures::cell(c.seenBeforeAck), c.reachable ? QStringLiteral("yes") : QStringLiteral("no"),
+                c.vendor.isEmpty() ? QStringLiteral("n/a") : c.vendor });
     }
     return t;
 }
@@ -92,19 +90,17 @@ void replication(const RunRecord& r, ReportSection& section, QStringList& source
 {
     Q_UNUSED(sources)
     const QStringList uris = ReplicationFigures::consumerUris(r);
-    const QJsonObject& s = r.summary;
-    section.blocks << ReportBlock::paragraph(
-        QString(u"Markers written on the supplier: " + ReportFormat::value(s.value(QStringLiteral("markers_written")))
-            + u" (" + ReportFormat::number(s.value(QStringLiteral("write_ok_per_s")).toDouble())
-            + u" writes/s, the probe's own load), write errors "
-            + ReportFormat::value(s.value(QStringLiteral("write_errors")))
-            + u". Lag = time seen on a consumer - time the supplier acknowledged the write, on one clock; a marker "
-              u"not yet seen makes the consumer \"behind for at least\" the age of the oldest one."));
+    const ReplicationFigures::Summary s = ReplicationFigures::Summary::of(r);
+    section.blocks << ReportBlock::paragraph(QString(u"Markers written on the supplier: "
+        + ReplicationFigures::cell(s.markersWritten) + u" (" + ReportFormat::number(s.writeOkPerS.value_or(0))
+        + u" writes/s, the probe's own load), write errors " + ReplicationFigures::cell(s.writeErrors)
+        + u". Lag = time seen on a consumer - time the supplier acknowledged the write, on one clock; a marker "
+          u"not yet seen makes the consumer \"behind for at least\" the age of the oldest one."));
     if (const ReportChart c = lagChart(r, uris); !c.isEmpty())
         section.blocks << ReportBlock::ofChart(c);
     if (const ReportChart c = writeChart(r); !c.isEmpty())
         section.blocks << ReportBlock::ofChart(c);
-    if (const auto knee = ReplicationFigures::kneeRate(s))
+    if (const auto knee = s.kneeWriteRate)
         section.blocks << ReportBlock::paragraph(QString(u"The knee of the write ramp (the first step whose p99 lag "
                                                          u"exceeds 10 times the first step's and keeps growing): "
             + ReportFormat::number(*knee) + u" writes/s."));

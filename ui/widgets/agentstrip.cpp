@@ -1,5 +1,6 @@
 #include "ui/widgets/agentstrip.h"
 
+#include "core/agents/agentsrecord.h"
 #include "core/common/units.h"
 #include "core/ldap/loadresult.h"
 
@@ -56,19 +57,17 @@ void AgentStrip::showLive(const Agents::AgentsLive& live)
 
 void AgentStrip::finish(const RunRecord& record)
 {
-    const QJsonArray agents = record.extra.value(QStringLiteral("agents")).toArray();
-    setRowCount(int(agents.size()));
-    for (int r = 0; r < agents.size(); ++r) {
-        const QJsonObject a = agents.at(r).toObject();
-        const OpFigures all = LoadSummary::fromJson(a.value(QStringLiteral("summary")).toObject()).all;
-        const QString status = a.value(QStringLiteral("status")).toString();
+    const Agents::AgentsFigures figures = Agents::AgentsFigures::of(record);
+    setRowCount(int(figures.agents.size()));
+    for (int r = 0; r < figures.agents.size(); ++r) {
+        const Agents::AgentFigures& a = figures.agents.at(r);
+        const OpFigures& all = a.summary.all;
         setRow(r,
-            { a.value(QStringLiteral("name")).toString(), status, Units::formatNumber(all.okPerS, 1),
-                Units::formatNumber(all.opsPerS, 1), Units::formatNumber(a.value(QStringLiteral("ok")).toDouble(), 0),
-                cpuText(a.value(QStringLiteral("cpu_s")).toDouble(-1)) },
-            status != u"ok");
+            { a.name, a.status, Units::formatNumber(all.okPerS, 1), Units::formatNumber(all.opsPerS, 1),
+                Units::formatNumber(a.ok.value_or(0), 0), cpuText(a.cpuS.value_or(-1)) },
+            a.status != u"ok");
     }
-    setVisible(!agents.isEmpty());
+    setVisible(!figures.agents.isEmpty());
     fitHeight();
 }
 

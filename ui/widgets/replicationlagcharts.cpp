@@ -1,7 +1,7 @@
 #include "ui/widgets/replicationlagcharts.h"
 
 #include "core/common/units.h"
-#include "core/experiments/replicationfigures.h"
+#include "core/experiments/replicationsummary.h"
 #include "ui/charts/livechartview.h"
 
 #include <QGridLayout>
@@ -72,11 +72,11 @@ LiveChartView* ReplicationLagCharts::chartFor(const QString& uri)
 
 void ReplicationLagCharts::addInterval(const QJsonObject& interval)
 {
-    const double t = interval.value(QStringLiteral("t")).toDouble();
-    const double writes = interval.value(QStringLiteral("write_ok_per_s")).toDouble();
-    const QJsonObject consumers = interval.value(QStringLiteral("consumers")).toObject();
-    for (auto it = consumers.begin(); it != consumers.end(); ++it) {
-        const QString& uri = it.key();
+    const ReplicationFigures::Interval iv = ReplicationFigures::Interval::fromJson(interval);
+    const double t = iv.t;
+    const double writes = iv.writeOkPerS;
+    for (const ReplicationFigures::ConsumerFigures& c : iv.consumers) {
+        const QString& uri = c.uri;
         LiveChartView* chart = chartFor(uri);
         ReplicationFigures::ConsumerSeries s;
         ReplicationFigures::addInterval(interval, uri, &s);

@@ -2,7 +2,7 @@
 
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
-#include "core/experiments/replicationfigures.h"
+#include "core/experiments/replicationsummary.h"
 
 #include <QHeaderView>
 
@@ -102,56 +102,52 @@ QString ReplicationTopologyView::stateOf(const QString& consumer) const
     return r > 0 && item(r, ColState) ? item(r, ColState)->text() : QString();
 }
 
-void ReplicationTopologyView::showConsumer(const QString& uri, const QJsonObject& c, bool final)
+void ReplicationTopologyView::showConsumer(const ReplicationFigures::ConsumerFigures& c, bool final)
 {
-    int r = rowOf(uri);
+    int r = rowOf(c.uri);
     if (r < 0) {
         r = rowCount();
         setRowCount(r + 1);
         setCell(r, ColRole, tr("consumer"));
-        setCell(r, ColServer, uri);
+        setCell(r, ColServer, c.uri);
         fitHeight();
     }
-    const bool reachable = c.value(QStringLiteral("reachable")).toBool(true);
-    const double behind = c.value(final ? QStringLiteral("unseen") : QStringLiteral("behind")).toDouble();
-    const double ageS
-        = c.value(final ? QStringLiteral("behind_for_at_least_s") : QStringLiteral("oldest_unseen_s")).toDouble();
-    const QString state = !reachable ? tr("unreachable") : behind > 0 ? tr("behind") : tr("in step");
+    const double behind = final ? c.unseen.value_or(0) : c.behind;
+    const double ageS = final ? c.behindForAtLeastS.value_or(0) : c.oldestUnseenS;
+    const QString state = !c.reachable ? tr("unreachable") : behind > 0 ? tr("behind") : tr("in step");
     setCell(r, ColState, state);
-    setCell(r, ColMethod, c.value(QStringLiteral("method")).toString(m_method));
+    setCell(r, ColMethod, c.method.isEmpty() ? m_method : c.method);
     setCell(r, ColBehind,
         behind > 0 ? tr("%1 (≥ %2 s)").arg(Units::formatNumber(behind, 0), Units::formatNumber(ageS, 1))
                    : QStringLiteral("0"));
-    setCell(r, ColLag, lagText(ReplicationFigures::lagOf(c.value(QStringLiteral("lag_ms")))));
-    setCell(r, ColVendor, ReplicationFigures::vendorText(c.value(QStringLiteral("vendor"))));
+    setCell(r, ColLag, lagText(c.lag));
+    setCell(r, ColVendor, c.vendor);
 }
 
 void ReplicationTopologyView::showInterval(const QJsonObject& interval)
 {
-    const QJsonObject consumers = interval.value(QStringLiteral("consumers")).toObject();
-    for (auto it = consumers.begin(); it != consumers.end(); ++it)
-        showConsumer(it.key(), it.value().toObject(), false);
+    const ReplicationFigures::Interval iv = ReplicationFigures::Interval::fromJson(interval);
+    for (const ReplicationFigures::ConsumerFigures& c : iv.consumers)
+        showConsumer(c, false);
     if (rowCount() > 0)
-        setCell(0, ColState,
-            tr("written to: %1 writes/s")
-                .arg(Units::formatNumber(interval.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
+        setCell(0, ColState, tr("written to: %1 writes/s").arg(Units::formatNumber(iv.writeOkPerS, 1)));
 }
 
 void ReplicationTopologyView::showRecord(const RunRecord& record)
 {
-    const QString supplier
-        = record.spec.value(QStringLiteral("supplier")).toObject().value(QStringLiteral("uri")).toString();
     const QStringList uris = ReplicationFigures::consumerUris(record);
-    setServers(supplier, uris, ReplicationFigures::methodOf(record, QString()));
-    const QJsonObject consumers = record.summary.value(QStringLiteral("consumers")).toObject();
+    setServers(ReplicationFigures::supplierUri(record), uris, ReplicationFigures::methodOf(record, QString()));
+    const ReplicationFigures::Summary s = ReplicationFigures::Summary::of(record);
     for (const QString& uri : uris) {
-        QJsonObject c = consumers.value(uri).toObject();
-        if (!c.contains(QStringLiteral("method")))
-            c.insert(QStringLiteral("method"), ReplicationFigures::methodOf(record, uri));
-        showConsumer(uri, c, true);
+        const ReplicationFigures::ConsumerFigures* found = s.consumer(uri);
+        ReplicationFigures::ConsumerFigures c = found ? *found : ReplicationFigures::ConsumerFigures();
+        c.uri = uri;
+        if (c.method.isEmpty())
+            c.method = ReplicationFigures::methodOf(record, uri);
+        showConsumer(c, true);
     }
     setCell(0, ColState,
         tr("written to: %1 markers, %2 writes/s")
-            .arg(Units::formatNumber(record.summary.value(QStringLiteral("markers_written")).toDouble(), 0),
-                Units::formatNumber(record.summary.value(QStringLiteral("write_ok_per_s")).toDouble(), 1)));
+            .arg(Units::formatNumber(s.markersWritten.value_or(0), 0),
+                Units::formatNumber(s.writeOkPerS.value_or(0), 1)));
 }

@@ -5,6 +5,9 @@
 #include <QTableWidget>
 
 struct RunRecord;
+namespace ReplicationFigures {
+struct ConsumerFigures;
+}
 
 // The topology of a replication run: the supplier and each consumer with its state (reachable, the method that
 // watches it, how many markers it is behind and for how long, its lag, the vendor's own figures when the record
@@ -25,7 +28,7 @@ public:
 private:
     void fitHeight();
     void setCell(int row, int column, const QString& text, const QString& tip = {});
-    void showConsumer(const QString& uri, const QJsonObject& c, bool final);
+    void showConsumer(const ReplicationFigures::ConsumerFigures& c, bool final);
 
     QString m_method;
 };

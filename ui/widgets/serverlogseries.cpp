@@ -1,9 +1,9 @@
 #include "ui/widgets/serverlogseries.h"
 
+#include "core/workload/serverlogfigures.h"
 #include "ui/charts/livechartview.h"
 
 #include <QCoreApplication>
-#include <QJsonArray>
 #include <QList>
 #include <QPointF>
 
@@ -42,18 +42,13 @@ void remove(LiveChartView* chart)
 
 int draw(LiveChartView* chart, const QJsonObject& serverLog)
 {
-    const QJsonArray intervals = serverLog.value(QLatin1String("intervals")).toArray();
-    if (intervals.isEmpty())
+    const ServerLogFigures figures = ServerLogFigures::fromJson(serverLog);
+    if (figures.allIntervals == 0)
         return 0;
     QList<QPointF> p50, p99;
-    for (const auto& v : intervals) {
-        const QJsonObject i = v.toObject();
-        const QJsonObject etime = i.value(QLatin1String("etime_ms")).toObject();
-        if (etime.isEmpty())
-            continue; // the server logged nothing in this interval
-        const double t = i.value(QLatin1String("t")).toDouble();
-        p50 << QPointF(t, etime.value(QLatin1String("p50")).toDouble());
-        p99 << QPointF(t, etime.value(QLatin1String("p99")).toDouble());
+    for (const ServerLogFigures::Point& i : figures.intervals) {
+        p50 << QPointF(i.t, i.etimeP50Ms);
+        p99 << QPointF(i.t, i.etimeP99Ms);
     }
     style(chart);
     const LiveChartView::Batch batch(chart);

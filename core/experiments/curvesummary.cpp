@@ -1,0 +1,86 @@
+#include "core/experiments/curvesummary.h"
+
+#include "core/common/reportformat.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace CurveRecord {
+
+namespace {
+
+std::optional<double> curveSummaryNumber(const QJsonObject& o, const char* key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+QList<QStringList> curveModelRows(const QJsonObject& s, const QJsonObject& fit)
+{
+    QList<QStringList> rows;
+    for (const char* k : { "entries", "access", "t_hit_us", "t_miss_us" })
+        if (s.contains(QLatin1String(k)))
+            rows.append({ ReportFormat::label(QLatin1String(k)), ReportFormat::value(s.value(QLatin1String(k))) });
+    if (!fit.isEmpty())
+        for (const char* k : { "t_hit_stderr_us", "t_miss_stderr_us", "residual_stderr_us", "policy" })
+            rows.append({ QString(u"fit: " + ReportFormat::label(QLatin1String(k))),
+                ReportFormat::value(fit.value(QLatin1String(k))) });
+    return rows;
+}
+
+} // namespace
+
+PointFigures PointFigures::fromJson(const QJsonObject& o)
+{
+    PointFigures p;
+    p.series = o.value(QLatin1String("series")).toString();
+    p.target = curveSummaryNumber(o, "target");
+    p.coverage = curveSummaryNumber(o, "coverage");
+    p.hitRatio = curveSummaryNumber(o, "hit_ratio");
+    p.okPerS = curveSummaryNumber(o, "ok_per_s");
+    p.opsPerS = curveSummaryNumber(o, "ops_per_s");
+    p.errors = curveSummaryNumber(o, "errors");
+    p.cached = curveSummaryNumber(o, o.contains(QLatin1String("cache_entries")) ? "cache_entries" : "working_set");
+    return p;
+}
+
+Summary Summary::of(const RunRecord& r)
+{
+    const QJsonObject& s = r.summary;
+    Summary out;
+    out.mode = s.value(QLatin1String("mode")).toString();
+    for (const QJsonValue& v : s.value(QLatin1String("points")).toArray())
+        out.points.append(PointFigures::fromJson(v.toObject()));
+    out.entries = s.value(QLatin1String("entries")).toDouble();
+    out.access = s.value(QLatin1String("access")).toString();
+    out.tHitUs = curveSummaryNumber(s, "t_hit_us");
+    out.tMissUs = curveSummaryNumber(s, "t_miss_us");
+    const QJsonObject fit = s.value(QLatin1String("fit")).toObject();
+    out.hasFit = !fit.isEmpty();
+    out.fitMethod = fit.value(QLatin1String("method")).toString();
+    out.fitTHitUs = fit.value(QLatin1String("t_hit_us")).toDouble();
+    for (const QJsonValue& v : fit.value(QLatin1String("curve")).toArray()) {
+        const QJsonObject p = v.toObject();
+        out.fitCurve.append(
+            { p.value(QLatin1String("coverage")).toDouble(), p.value(QLatin1String("ops")).toDouble() });
+    }
+    out.modelRows = curveModelRows(s, fit);
+    out.bytesPerEntry = r.extra.value(QLatin1String("bytes_per_entry")).toDouble();
+    return out;
+}
+
+bool Summary::completed() const
+{
+    return std::any_of(points.begin(), points.end(), [](const PointFigures& p) { return p.rateCompleted(); });
+}
+
+QList<CurvePoint> Summary::curvePoints() const
+{
+    QList<CurvePoint> out;
+    for (const PointFigures& p : points)
+        out.append({ p.coverage.value_or(0), p.ratePerS(), p.hitRatio });
+    return out;
+}
+
+} // namespace CurveRecord

@@ -1,0 +1,52 @@
+#include "core/experiments/experimentsummary.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+
+namespace {
+
+std::optional<double> experimentSummaryNumber(const QJsonObject& o, const QString& key)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+ExperimentPoint experimentPoint(const QJsonObject& p, const QString& axisKey)
+{
+    ExperimentPoint e;
+    e.x = experimentSummaryNumber(p, axisKey);
+    e.okPerS = experimentSummaryNumber(p, QStringLiteral("ok_per_s"));
+    e.opsPerS = experimentSummaryNumber(p, QStringLiteral("ops_per_s"));
+    e.errors = experimentSummaryNumber(p, QStringLiteral("errors"));
+    e.latencyMs = LatencyFigures::fromJson(p.value(QLatin1String("latency_ms")).toObject());
+    e.loadCpuUsPerOp = experimentSummaryNumber(p, QStringLiteral("load_cpu_us_per_op"));
+    e.clientCpuUsPerOp = experimentSummaryNumber(p, QStringLiteral("client_cpu_us_per_op"));
+    if (p.contains(QLatin1String("server_threads_running")))
+        e.serverThreadsRunning = p.value(QLatin1String("server_threads_running")).toInt();
+    e.status = p.value(QLatin1String("status")).toString();
+    return e;
+}
+
+} // namespace
+
+ExperimentSummary ExperimentSummary::of(const RunRecord& r, const QString& axisKey)
+{
+    const QJsonObject& s = r.summary;
+    ExperimentSummary out;
+    for (const QJsonValue& v : s.value(QLatin1String("points")).toArray())
+        out.points.append(experimentPoint(v.toObject(), axisKey));
+    const QJsonObject ref = s.value(QLatin1String("reference")).toObject();
+    out.hasReference = !ref.isEmpty();
+    out.referenceSource = ref.value(QLatin1String("source")).toString();
+    out.referenceNote = ref.value(QLatin1String("note")).toString();
+    out.plainMsPerBind = s.value(QLatin1String("plain_ms_per_bind")).toDouble();
+    out.tlsMsPerBind = s.value(QLatin1String("tls_ms_per_bind")).toDouble();
+    out.tlsExtraMs = s.value(QLatin1String("tls_extra_ms")).toDouble();
+    return out;
+}
+
+bool ExperimentSummary::completed() const
+{
+    return std::any_of(points.begin(), points.end(), [](const ExperimentPoint& p) { return p.rateCompleted(); });
+}

@@ -1,0 +1,138 @@
+#include "core/experiments/replicationsummary.h"
+
+#include "core/common/reportformat.h"
+#include "core/common/units.h"
+
+#include <QJsonArray>
+
+namespace ReplicationFigures {
+
+namespace {
+
+std::optional<double> replicationSummaryNumber(const QJsonObject& o, const char* key)
+{
+    const QJsonValue v = o.value(QLatin1String(key));
+    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+// Issue 13: the server's own lag beside the measured one (" vendor 1,000.0 ms", "(disagrees)" when they disagree).
+QString replicationVendorLag(const QJsonObject& o)
+{
+    if (!o.value(QLatin1String("lag_ms")).isDouble())
+        return {};
+    return QStringLiteral(" vendor %1 ms%2%3")
+        .arg(Units::formatNumber(o.value(QLatin1String("lag_ms")).toDouble(), 1),
+            o.value(QLatin1String("lag_source")).toString() == u"last-reading" ? QStringLiteral(" (last reading)")
+                                                                               : QString(),
+            o.value(QLatin1String("vendor_disagrees")).toBool() ? QStringLiteral(" (disagrees)") : QString());
+}
+
+QList<ConsumerFigures> replicationConsumers(const QJsonObject& holder)
+{
+    QList<ConsumerFigures> out;
+    const QJsonObject consumers = holder.value(QLatin1String("consumers")).toObject();
+    for (auto it = consumers.begin(); it != consumers.end(); ++it)
+        out.append(ConsumerFigures::fromJson(it.key(), it.value().toObject()));
+    return out;
+}
+
+RampStep replicationRampStep(const QJsonObject& st)
+{
+    RampStep step { st.value(QLatin1String("step")).toInt(), replicationSummaryNumber(st, "target_rate"),
+        replicationSummaryNumber(st, "write_rate"), {} };
+    const QJsonObject consumers = st.value(QLatin1String("consumers")).toObject();
+    for (auto it = consumers.begin(); it != consumers.end(); ++it) {
+        const QJsonObject c = it.value().toObject();
+        step.consumers.append({ it.key(), replicationSummaryNumber(c, "p50_ms"), replicationSummaryNumber(c, "p99_ms"),
+            replicationSummaryNumber(c, "slope_ms_per_s"), c.value(QLatin1String("unseen")).toInt(),
+            c.value(QLatin1String("knee")).toBool() });
+    }
+    return step;
+}
+
+void replicationReadLoad(const QJsonObject& s, Summary* out)
+{
+    if (s.value(QLatin1String("load")).isObject())
+        out->load = LoadSummary::fromJson(s.value(QLatin1String("load")).toObject());
+    out->loadWriteOkPerS = replicationSummaryNumber(s, "load_write_ok_per_s");
+    out->ramped = s.value(QLatin1String("steps")).isArray();
+    for (const QJsonValue& v : s.value(QLatin1String("steps")).toArray())
+        out->steps.append(replicationRampStep(v.toObject()));
+    out->kneeWriteRate = kneeRate(s);
+    out->kneeTargetRate = replicationSummaryNumber(s, "knee_target_rate");
+    out->kneeStep = s.value(QLatin1String("knee_step")).toInt();
+    out->kneeConsumer = s.value(QLatin1String("knee_consumer")).toString();
+}
+
+} // namespace
+
+ConsumerFigures ConsumerFigures::fromJson(const QString& uri, const QJsonObject& c)
+{
+    ConsumerFigures f;
+    f.uri = uri;
+    f.lag = lagOf(c.value(QLatin1String("lag_ms")));
+    f.lagFromSend = lagOf(c.value(QLatin1String("lag_from_send_ms")));
+    f.lagFigures = ReplicationLag::Figures::fromJson(c.value(QLatin1String("lag_ms")));
+    f.lagFromSendFigures = ReplicationLag::Figures::fromJson(c.value(QLatin1String("lag_from_send_ms")));
+    f.markersSeen = replicationSummaryNumber(c, "markers_seen");
+    f.unseen = replicationSummaryNumber(c, "unseen");
+    f.behindForAtLeastS = replicationSummaryNumber(c, "behind_for_at_least_s");
+    f.seenBeforeAck = replicationSummaryNumber(c, "seen_before_ack");
+    f.behind = c.value(QLatin1String("behind")).toDouble();
+    f.oldestUnseenS = c.value(QLatin1String("oldest_unseen_s")).toDouble();
+    f.reachable = c.value(QLatin1String("reachable")).toBool(true);
+    f.method = c.value(QLatin1String("method")).toString();
+    f.vendor = vendorText(c.value(QLatin1String("vendor")));
+    f.vendorLag = replicationVendorLag(c.value(QLatin1String("vendor")).toObject());
+    return f;
+}
+
+QString lagTriple(const std::optional<ReplicationLag::Figures>& f)
+{
+    if (!f)
+        return QStringLiteral("-");
+    return ReplicationLag::text(f->p50, f->p50AtLeast) + u'/' + ReplicationLag::text(f->p99, f->p99AtLeast) + u'/'
+        + ReplicationLag::text(f->max, f->maxAtLeast);
+}
+
+QString cell(const std::optional<double>& v)
+{
+    return v ? ReportFormat::number(*v) : QStringLiteral("n/a");
+}
+
+Summary Summary::fromJson(const QJsonObject& s)
+{
+    Summary out;
+    out.markersWritten = replicationSummaryNumber(s, "markers_written");
+    out.writeErrors = replicationSummaryNumber(s, "write_errors");
+    out.markersMissed = replicationSummaryNumber(s, "markers_missed");
+    out.writeOkPerS = replicationSummaryNumber(s, "write_ok_per_s");
+    out.markerWriteOkPerS = replicationSummaryNumber(s, "marker_write_ok_per_s");
+    out.method = s.value(QLatin1String("method")).toString();
+    out.consumers = replicationConsumers(s);
+    for (const QJsonValue& v : s.value(QLatin1String("discovered_consumers")).toArray())
+        out.discoveredConsumers.append(v.toString());
+    replicationReadLoad(s, &out);
+    return out;
+}
+
+const ConsumerFigures* Summary::consumer(const QString& uri) const
+{
+    for (const ConsumerFigures& c : consumers)
+        if (c.uri == uri)
+            return &c;
+    return nullptr;
+}
+
+Interval Interval::fromJson(const QJsonObject& interval)
+{
+    return { interval.value(QLatin1String("t")).toDouble(), interval.value(QLatin1String("write_ok_per_s")).toDouble(),
+        interval.value(QLatin1String("markers_missed")).toDouble(), replicationConsumers(interval) };
+}
+
+QString supplierUri(const RunRecord& r)
+{
+    return r.spec.value(QLatin1String("supplier")).toObject().value(QLatin1String("uri")).toString();
+}
+
+} // namespace ReplicationFigures
