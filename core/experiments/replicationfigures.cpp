@@ -113,6 +113,20 @@ QString vendorText(const QJsonValue& vendor)
     return parts.join(QStringLiteral("; "));
 }
 
+bool hasVerdictSentences(const RunRecord& r)
+{
+    return r.summary.value(QStringLiteral("verdict_sentences")).isArray();
+}
+
+QStringList specConsumerUris(const RunRecord& r)
+{
+    QStringList uris;
+    const QJsonArray consumersList = r.spec.value(QStringLiteral("consumers")).toArray();
+    for (const auto& c : consumersList)
+        uris << c.toObject().value(QStringLiteral("uri")).toString();
+    return uris;
+}
+
 QStringList verdictSentences(const RunRecord& r)
 {
     QStringList out;

@@ -37,6 +37,9 @@ std::optional<double> rampTopRate(const QJsonObject& summary);
 // The vendor's own figures of one consumer, in one line ("" when the record has none): its lag first.
 QString vendorText(const QJsonValue& vendor);
 QStringList verdictSentences(const RunRecord& r);
+bool hasVerdictSentences(const RunRecord& r); // the record holds its own lag verdicts' sentences (maybe none)
+// The consumers the run was asked to watch (the spec's, in its order; "" for one without a URI).
+QStringList specConsumerUris(const RunRecord& r);
 // "p99 lag 3.1 ms (worst of 1 consumer), 0 unseen, 10 writes/s": the report's and the history's headline.
 QString headline(const RunRecord& r);
 

@@ -140,7 +140,7 @@ void monitorRates(const QJsonArray& intervals, ReportSection& section)
 {
     QStringList keys;
     for (const QString& k : ReportJson::numericIntervalKeys(intervals)) {
-        if (!k.startsWith(u"server.") || !k.endsWith(u"_per_s") || k.contains(u"bytes"))
+        if (!k.startsWith(u"server.") || !k.endsWith(u"_per_s") || k == u"server.bytes_sent_per_s") // bytes: no count
             continue;
         bool changed = false;
         for (const QPointF& p : ReportJson::series(intervals, k))

@@ -6,6 +6,7 @@
 #include "core/common/reportformat.h"
 #include "core/disk/diskrecordfacts.h"
 #include "core/disk/diskresult.h"
+#include "core/experiments/curvesummary.h"
 #include "core/experiments/pointaxis.h"
 #include "core/experiments/replicationfigures.h"
 #include "core/ldap/probesummary.h"
@@ -39,10 +40,11 @@ QString serverName(const RunRecord& r)
 
 // A cache curve's answer: the fit's two ends, "23,548 ok/s with no entry cached to 24,117 ok/s with every entry
 // cached (the fit's t_miss 42.5 µs, t_hit 41.5 µs)"; "" for a record without a fit.
-QString curveHeadline(const QJsonObject& s)
+QString curveHeadline(const RunRecord& r)
 {
-    const double hit = s.value(QStringLiteral("t_hit_us")).toDouble();
-    const double miss = s.value(QStringLiteral("t_miss_us")).toDouble();
+    const CurveRecord::Summary s = CurveRecord::Summary::of(r);
+    const double hit = s.tHitUs.value_or(0);
+    const double miss = s.tMissUs.value_or(0);
     if (hit <= 0 || miss <= 0)
         return {};
     return QString(ReportFormat::number(1e6 / miss) + u" ok/s with no entry cached to "
@@ -125,10 +127,7 @@ QString kindTested(const RunRecord& r)
 QString replicationTested(const RunRecord& r)
 {
     const QString supplier = str(r.spec, "supplier.uri");
-    QStringList consumers;
-    const QJsonArray consumersList = r.spec.value(QStringLiteral("consumers")).toArray();
-    for (const auto& c : consumersList)
-        consumers << c.toObject().value(QStringLiteral("uri")).toString();
+    const QStringList consumers = ReplicationFigures::specConsumerUris(r);
     QString t = QString(u"Replication lag: a marker written " + str(r.spec, "marker_rate") + u" times a second on "
         + (supplier.isEmpty() ? QStringLiteral("the supplier") : supplier) + u" for " + str(r.spec, "duration_s")
         + u" s and watched on " + (consumers.isEmpty() ? QStringLiteral("its consumers") : consumers.join(u", ")));
@@ -142,7 +141,7 @@ QString replicationTested(const RunRecord& r)
 bool saysItsOwn(const RunRecord& r, const Verdict& v)
 {
     return r.kind == u"replication" && v.requirementId == u"replication-p99-lag"
-        && r.summary.value(QStringLiteral("verdict_sentences")).isArray();
+        && ReplicationFigures::hasVerdictSentences(r);
 }
 
 // A line of the summary page: what it says and how it came out (failures first, then flags, then the rest).
@@ -350,7 +349,7 @@ QString headline(const RunRecord& r)
             return h;
     if (QString best = PointAxis::bestText(r); !best.isEmpty())
         return best; // "best 29,270.5 ok/s at 4 client threads"
-    if (QString curve = curveHeadline(r.summary); !curve.isEmpty())
+    if (QString curve = curveHeadline(r); !curve.isEmpty())
         return curve;
     QString h = RunStore::headlineOf(r);
     if (!h.isEmpty() && h != r.status)
