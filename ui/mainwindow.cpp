@@ -3,6 +3,7 @@
 #include "core/run/proberunner.h"
 #include "core/store/recordfile.h"
 #include "core/store/runrecorder.h"
+#include "core/workload/workloadsummary.h"
 #include "ui/demodirectory.h"
 #include "ui/firststart.h"
 #include "ui/formmemory.h"
@@ -38,6 +39,7 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -208,21 +210,41 @@ void MainWindow::openRecordDialog()
 
 void MainWindow::openRecordFile(const QString& path)
 {
-    using Read = std::pair<std::optional<RunRecord>, QString>;
+    struct Read
+    {
+        std::optional<RunRecord> record;
+        std::optional<QJsonObject> analysis; // a workload analysis instead of a run
+        QString error;
+    };
     showMessage(tr("Reading %1…").arg(path));
     OffThread::run<Read>(
         this,
         [path] {
             Read r;
-            r.first = RecordFile::read(path, &r.second);
+            if (QFile f(path); f.size() < kAnalysisSniffLimit && f.open(QIODevice::ReadOnly))
+                r.analysis = WorkloadSummary::analysisIn(f.readAll());
+            if (!r.analysis)
+                r.record = RecordFile::read(path, &r.error);
             return r;
         },
         [this, path](const Read& r) {
-            if (r.first)
-                showOpened(*r.first, QFileInfo(path).fileName());
+            const QString name = QFileInfo(path).fileName();
+            if (r.analysis)
+                showOpenedAnalysis(*r.analysis, name);
+            else if (r.record)
+                showOpened(*r.record, name);
             else
-                reportOpened(false, tr("Cannot open %1").arg(r.second));
+                reportOpened(false, tr("Cannot open %1").arg(r.error));
         });
+}
+
+void MainWindow::showOpenedAnalysis(const QJsonObject& analysis, const QString& name)
+{
+    QString error;
+    const bool ok = m_workloadPage->showAnalysisFile(analysis, name, &error);
+    if (ok)
+        m_tabs->setCurrentWidget(m_workloadPage);
+    reportOpened(ok, ok ? tr("Showing the workload analysis %1").arg(name) : tr("Cannot open %1: %2").arg(name, error));
 }
 
 void MainWindow::openFile(const QString& path)

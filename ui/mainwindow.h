@@ -3,6 +3,7 @@
 #include "core/common/runrecord.h"
 
 #include <QHash>
+#include <QJsonObject>
 #include <QList>
 #include <QMainWindow>
 #include <QString>
@@ -75,6 +76,9 @@ public:
     // Reads a record file off the GUI thread, then shows it; recordOpened() tells how it went (also for a run the
     // History page opens).
     void openRecordFile(const QString& path);
+    void showOpenedAnalysis(const QJsonObject& analysis, const QString& name);
+    // A workload analysis is looked for only in files up to this size (a record may be larger; it is read as one).
+    static constexpr qint64 kAnalysisSniffLimit = 64 * 1024 * 1024;
     // A file named on the command line or opened by the file manager (`dirbench FILE`): a saved workload (.dbwl)
     // goes to the Replay page's form, anything else is read as a record (openRecordFile).
     void openFile(const QString& path);

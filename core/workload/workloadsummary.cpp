@@ -1,6 +1,7 @@
 #include "core/workload/workloadsummary.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 
 namespace {
 
@@ -56,6 +57,14 @@ WorkloadConcurrency workloadSummaryConcurrency(const QJsonObject& c)
 }
 
 } // namespace
+
+std::optional<QJsonObject> WorkloadSummary::analysisIn(const QByteArray& bytes)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+    if (!doc.isObject() || doc.object().value(QStringLiteral("schema")).toString() != u"dirbench.workload/1")
+        return std::nullopt;
+    return doc.object();
+}
 
 WorkloadSkew WorkloadSkew::fromJson(const QJsonObject& o)
 {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QJsonObject>
 #include <QList>
 #include <QPair>
@@ -72,5 +73,8 @@ struct WorkloadSummary
     WorkloadConcurrency concurrency;
 
     static WorkloadSummary fromJson(const QJsonObject& analysis);
+    // The dirbench.workload/1 analysis a file holds (workload analyze --json, the Workload page's Export JSON), or
+    // nullopt when the bytes are not one.
+    static std::optional<QJsonObject> analysisIn(const QByteArray& bytes);
     QStringList operationKinds() const;
 };

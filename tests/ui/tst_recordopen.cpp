@@ -5,13 +5,18 @@
 // takes files (%F) and claims both types. `dirbench FILE` (the real program, offscreen) shows a record in its page
 // and says in one sentence, naming the file, why a file it cannot show is not shown; in the window, File › Open's
 // path does the same for a broken file, a file that is not a record and a kind no page shows, and a workload goes
-// to the Replay page's form.
+// to the Replay page's form. Every record kind DirBench writes (tests/data/records, made by its make.sh with the real
+// CLI) opens in its own page, and so does a saved workload analysis.
 #include "core/common/runrecord.h"
+#include "core/run/proberunner.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/advisorpage.h"
 #include "ui/pages/replayform.h"
 #include "ui/pages/replaypage.h"
 #include "ui/pages/replicationpage.h"
+#include "ui/widgets/comparisonview.h"
 
+#include <QDir>
 #include <QFile>
 #include <QLineEdit>
 #include <QMimeDatabase>
@@ -33,6 +38,8 @@ private slots:
     void windowOpensOrSaysWhy();
     void workloadGoesToTheReplayPage();
     void commandLineOpensAFile();
+    void everyRecordKindOpensInItsPage_data();
+    void everyRecordKindOpensInItsPage();
 
 private:
     QString write(const QString& name, const QByteArray& bytes) const;
@@ -190,6 +197,49 @@ void TestRecordOpen::commandLineOpensAFile()
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     err += p.readAllStandardError();
     QVERIFY2(!err.contains("demo directory"), err.constData()); // a file given: no demo directory started
+}
+
+void TestRecordOpen::everyRecordKindOpensInItsPage_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("page");
+    const QHash<QString, QString> pageOf { { QStringLiteral("disk"), QStringLiteral("diskPage") },
+        { QStringLiteral("disk-under-load"), QStringLiteral("diskPage") },
+        { QStringLiteral("ldap-probe"), QStringLiteral("ldapPage") },
+        { QStringLiteral("ldap-search"), QStringLiteral("ldapPage") },
+        { QStringLiteral("ldap-mixed"), QStringLiteral("ldapPage") },
+        { QStringLiteral("ldap-agents"), QStringLiteral("ldapPage") },
+        { QStringLiteral("replication"), QStringLiteral("replicationPage") },
+        { QStringLiteral("replay"), QStringLiteral("replayPage") },
+        { QStringLiteral("curve"), QStringLiteral("curvePage") },
+        { QStringLiteral("thread-sweep"), QStringLiteral("experimentsPage") },
+        { QStringLiteral("sizing"), QStringLiteral("sizingPage") },
+        { QStringLiteral("cloud-compare"), QStringLiteral("advisorPage") },
+        { QStringLiteral("workload-analysis"), QStringLiteral("workloadPage") } };
+    const QDir dir(QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/data/records"));
+    const QStringList files = dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
+    QCOMPARE(files.size(), pageOf.size()); // a new kind's record needs its page here
+    for (const QString& f : files) {
+        const QString kind = f.section(u'.', 0, 0);
+        QVERIFY2(pageOf.contains(kind), qPrintable(f));
+        QTest::newRow(qPrintable(kind)) << dir.filePath(f) << pageOf.value(kind);
+    }
+}
+
+void TestRecordOpen::everyRecordKindOpensInItsPage()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, page);
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    QSignalSpy opened(&window, &MainWindow::recordOpened);
+    window.openFile(path);
+    QVERIFY(opened.wait(20000));
+    QVERIFY2(opened.at(0).at(0).toBool(), qPrintable(opened.at(0).at(1).toString()));
+    const QWidget* current = window.findChild<QTabWidget*>(QStringLiteral("pageTabs"))->currentWidget();
+    QCOMPARE(current->objectName(), page);
+    if (page == u"advisorPage") // the seed's table: its failed case (the P30 disk under 80 % of its ceiling) first
+        QCOMPARE(window.advisorPage()->comparisonView()->verdict(), ComparisonView::Verdict::Failed);
 }
 
 QTEST_MAIN(TestRecordOpen)

@@ -26,6 +26,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace CloudCatalog;
 
 namespace {
@@ -105,8 +107,10 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     m_testCombo->setToolTip(tr("The suite's sub-test a record is compared by (a suite record holds several)"));
     m_testCombo->setPlaceholderText(tr("sub-test"));
     m_testCombo->setEnabled(false);
-    connect(m_testCombo, &QComboBox::activated, this, [this] {
-        if (QString error; !m_recordPath.isEmpty() && !openRecord(m_recordPath, &error))
+    connect(m_testCombo, &QComboBox::activated, this, [this](int index) {
+        if (!m_savedCases.isEmpty())
+            showSavedCase(index);
+        else if (QString error; !m_recordPath.isEmpty() && !openRecord(m_recordPath, &error))
             emit statusMessage(error);
     });
     m_seedCombo->addItem(tr("The eDirectory article's cases: choose one…"), QString());
@@ -251,8 +255,44 @@ void AdvisorPage::recompare()
     m_compare->setComparison(*c, m_measuredSource);
 }
 
+bool AdvisorPage::showRecord(const RunRecord& record, QString* error)
+{
+    QList<CloudCase> cases = record.kind == u"cloud-compare" ? casesOf(record) : QList<CloudCase>();
+    if (cases.isEmpty()) {
+        if (error)
+            *error = tr("the record holds no comparison");
+        return false;
+    }
+    m_measured.reset();
+    m_comparison.reset();
+    m_recordPath.clear();
+    m_savedCases = cases;
+    m_savedSource = measuredSourceOf(record);
+    {
+        const QSignalBlocker block(m_testCombo);
+        m_testCombo->clear();
+        for (const CloudCase& c : std::as_const(m_savedCases))
+            m_testCombo->addItem(c.label);
+        m_testCombo->setEnabled(m_savedCases.size() > 1);
+    }
+    const auto failed = std::find_if(cases.cbegin(), cases.cend(), [](const CloudCase& c) { return c.failed(); });
+    showSavedCase(failed == cases.cend() ? 0 : int(failed - cases.cbegin())); // a failed case first
+    return true;
+}
+
+// A case of the saved comparison as the record holds it (not evaluated again against the catalog in use).
+void AdvisorPage::showSavedCase(int index)
+{
+    if (index < 0 || index >= m_savedCases.size())
+        return;
+    const QSignalBlocker block(m_testCombo);
+    m_testCombo->setCurrentIndex(index);
+    m_compare->setCase(m_savedCases.at(index), m_savedSource.isEmpty() ? tr("a saved comparison") : m_savedSource);
+}
+
 void AdvisorPage::showSeedCase(const QString& id)
 {
+    m_savedCases.clear();
     for (const auto& c : SeedExample::cases()) {
         if (c.id != id)
             continue;
@@ -282,6 +322,7 @@ bool AdvisorPage::openRecord(const QString& path, QString* error)
         return false;
     }
     m_measured = m;
+    m_savedCases.clear();
     m_recordPath = path;
     fillTests(*rec, m->test);
     m_measuredSource = tr("disk record %1").arg(QFileInfo(path).fileName());

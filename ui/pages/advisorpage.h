@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/catalog/catalog.h"
+#include "core/catalog/cloudverdict.h"
 #include "core/catalog/compare.h"
 #include "core/common/runrecord.h"
 #include "ui/pages/page.h"
@@ -46,6 +47,9 @@ public:
     bool loadCatalogFile(const QString& path, QString* error);
     bool openRecord(const QString& path, QString* error);
     void showSeedCase(const QString& id);
+    // A saved "cloud-compare" record: its cases as the record holds them, one at a time (a failed one first).
+    bool showsKind(const QString& kind) const override { return kind == u"cloud-compare"; }
+    bool showRecord(const RunRecord& record, QString* error) override;
     // The comparison on screen as a "cloud-compare" record (empty kind when none).
     RunRecord comparisonRecord() const;
 
@@ -67,6 +71,7 @@ private:
     void chooseRecord();
     void recompare();
     void fillTests(const RunRecord& record, const QString& current);
+    void showSavedCase(int index);
 
     CloudCatalog::Catalog m_catalog;
     AdvisorEvalForm* m_eval = nullptr;
@@ -78,6 +83,8 @@ private:
     QComboBox* m_seedCombo = nullptr;
     QComboBox* m_testCombo = nullptr; // the sub-test of the record compared
     QString m_recordPath; // the disk record compared, if any
+    QList<CloudCatalog::CloudCase> m_savedCases; // of the saved comparison shown, if any
+    QString m_savedSource;
     QTimer* m_debounce = nullptr;
     QSplitter* m_split = nullptr; // what do I need | measured vs listed
     QString m_needError;

@@ -302,6 +302,23 @@ void WorkloadPage::onFinished(int runId, const RunRecord& record)
     emit analyzed(ok);
 }
 
+bool WorkloadPage::showAnalysisFile(const QJsonObject& analysis, const QString& name, QString* error)
+{
+    if (isRunning()) {
+        if (error)
+            *error = tr("an analysis is running; open the file when it has finished");
+        return false;
+    }
+    m_result.reset(); // no workload to save: that needs the logs themselves
+    m_analysis = analysis;
+    m_values = WorkloadSummary::fromJson(m_analysis);
+    showAnalysis();
+    m_status->setText(
+        tr("Opened %1: the analysis as it was saved (analyze the logs again to save a workload).").arg(name));
+    setRunning(false);
+    return true;
+}
+
 void WorkloadPage::showAnalysis()
 {
     const WorkloadSummary& a = m_values;

@@ -37,6 +37,9 @@ public:
 
     QString title() const override { return tr("Workload"); }
     bool isRunning() const override { return m_runId != 0; }
+    // A saved dirbench.workload/1 analysis (workload analyze --json, Export JSON) shown as if just made; false with
+    // *error while an analysis runs.
+    bool showAnalysisFile(const QJsonObject& analysis, const QString& name, QString* error);
 
     WorkloadForm* form() const { return m_form; }
     WorkloadTemplateModel* templateModel() const { return m_model; }

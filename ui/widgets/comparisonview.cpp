@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace CloudCatalog;
@@ -84,22 +85,56 @@ void ComparisonView::setComparison(const Comparison& c, const QString& source)
                           .arg(c.evaluation.requestedGib)
                           .arg(c.evaluation.vm ? QStringLiteral(" on ") + c.evaluation.vm->id : QString()));
     m_chart->setBars(bars);
+    showJudged(caseOf(c), c.measured.label, source);
+}
+
+void ComparisonView::setCase(const CloudCase& c, const QString& source)
+{
+    using Tone = BarChartView::Tone;
+    const bool above
+        = std::any_of(c.flags.begin(), c.flags.end(), [](const Flag& f) { return f.code == u"above-published-max"; });
+    const bool below
+        = std::any_of(c.flags.begin(), c.flags.end(), [](const Flag& f) { return f.code == u"far-below-listed"; });
+    QList<BarChartView::Bar> bars;
+    bars << BarChartView::Bar {
+        tr("measured: %1%2 MB/s").arg(c.upperBound ? QStringLiteral("< ") : QString(), num(c.measuredMbps)),
+        c.measuredMbps, above ? Tone::Bad : (below ? Tone::Warn : Tone::Measured)
+    };
+    const auto add = [&](const QString& label, const std::optional<double>& v, Tone tone) {
+        bars << BarChartView::Bar { v ? QStringLiteral("%1: %2 MB/s").arg(label, num(*v))
+                                      : QStringLiteral("%1: not known").arg(label),
+            v.value_or(0), tone };
+    };
+    add(tr("disk listed"), c.listedMbps, Tone::Neutral);
+    if (!c.vm.isEmpty())
+        add(tr("VM cap"), c.vmCapMbps, Tone::Neutral);
+    add(tr("reachable ceiling"), c.ceilingMbps, Tone::Good);
+    m_chart->setTitle(QStringLiteral("%1%2%3%4")
+                          .arg(c.diskLabel, c.tier.isEmpty() ? QString() : QStringLiteral(" ") + c.tier,
+                              c.sizeGib ? QStringLiteral(" at %1 GiB").arg(num(*c.sizeGib)) : QString(),
+                              c.vm.isEmpty() ? QString() : QStringLiteral(" on ") + c.vm));
+    m_chart->setBars(bars);
+    showJudged(c, c.label, source);
+}
+
+// The flags in words with their codes, and the verdict as the report and the CLI say it
+// (core/catalog/cloudverdict.h): the flags are warnings, never passes.
+void ComparisonView::showJudged(const CloudCase& judged, const QString& label, const QString& source)
+{
     QList<RunWarning> flags;
     m_codes.clear();
-    for (const auto& f : c.flags) {
+    for (const auto& f : judged.flags) {
         flags << RunWarning { f.code, f.message };
         m_codes << f.code;
     }
     m_flags->setWarnings(flags);
-    // The verdict as the report and the CLI say it (core/catalog/cloudverdict.h); the flags below are warnings.
-    const CloudCase judged = caseOf(c);
     m_verdict = judged.verdict ? (judged.verdict->passed ? Verdict::Passed : Verdict::Failed) : Verdict::None;
     const QString badge = m_verdict == Verdict::Passed ? QStringLiteral("<span style=\"color:#2e7d32\">✓ PASS</span>")
         : m_verdict == Verdict::Failed                 ? QStringLiteral("<span style=\"color:#c62828\">✗ FAIL</span>")
                                                        : QStringLiteral("not judged");
-    m_headline->setText(tr("<b>%1</b> — %2.<br><b>%3</b> %4")
-                            .arg(c.measured.label.toHtmlEscaped(), source.toHtmlEscaped(), badge,
-                                caseSentence(judged).toHtmlEscaped()));
+    m_headline->setText(
+        tr("<b>%1</b> — %2.<br><b>%3</b> %4")
+            .arg(label.toHtmlEscaped(), source.toHtmlEscaped(), badge, caseSentence(judged).toHtmlEscaped()));
 }
 
 QString ComparisonView::headline() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/catalog/cloudverdict.h"
 #include "core/catalog/compare.h"
 
 #include <QWidget>
@@ -19,6 +20,8 @@ public:
     Q_DISABLE_COPY_MOVE(ComparisonView)
 
     void setComparison(const CloudCatalog::Comparison& c, const QString& source);
+    // A case of a saved "cloud-compare" record, as the record holds it (its figures, flags and verdict).
+    void setCase(const CloudCatalog::CloudCase& c, const QString& source);
     void clear(const QString& message);
 
     BarChartView* chart() const { return m_chart; }
@@ -34,6 +37,8 @@ public:
     Verdict verdict() const { return m_verdict; }
 
 private:
+    void showJudged(const CloudCatalog::CloudCase& judged, const QString& label, const QString& source);
+
     BarChartView* m_chart = nullptr;
     QLabel* m_headline = nullptr;
     WarningsLabel* m_flags = nullptr;
