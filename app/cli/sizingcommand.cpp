@@ -8,6 +8,7 @@
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/serverinventory.h"
 #include "core/sizing/serversizing.h"
+#include "core/sizing/sizingoptions.h"
 #include "core/sizing/sizingsummary.h"
 
 #include <QCommandLineParser>
@@ -47,69 +48,20 @@ attribute frequency, index candidates) and say so. The output ends with the chan
 commands and LDIF for cn=config, slapd olc lines, an _ndsdb.ini line): DirBench never applies it.
 )";
 
-struct NumberOpt
-{
-    const char* name;
-    const char* help;
-};
-
-const NumberOpt kNumbers[] = {
-    { "threads", "Worker threads (389 nsslapd-threadnumber, slapd olcThreads). 389 default: --cpus." },
-    { "cpus", "CPU threads of the server host (default: this machine)." },
-    { "ram-mb", "RAM of the server host in MB, for 389's autotune (default: this machine)." },
-    { "dbcache-mb", "389: nsslapd-dbcachesize in MB." },
-    { "entry-cache-mb", "389: Σ nsslapd-cachememsize of the back ends in use, MB." },
-    { "import-cache-mb", "389: import cache in MB (default 0: offline imports only)." },
-    { "entries", "Entries in the database." },
-    { "entry-cache-bytes-per-entry", "currententrycachesize / currententrycachecount after priming (Equation 2)." },
-    { "db-size-mb", "Size on disk, MB: Σ db4 files (389 Equation 1), data.mdb, the DIB, NTDS.dit." },
-    { "entry-factor", "389: the factor on the entry caches (default 2.3 as printed; the seed shows 2)." },
-    { "ldif-cache-factor", "389: cached bytes per LDIF byte when estimating from --ldif (default 3.8)." },
-    { "backends", "389: back ends sharing the entry cache (default 1)." },
-    { "autosize", "389 autotune: nsslapd-cache-autosize, % of RAM (default 25)." },
-    { "autosize-split", "389 autotune: nsslapd-cache-autosize-split, % for the dbcache (default 25)." },
-    { "ram-available-mb", "389 autotune: available RAM in MB (default: --ram-mb, nothing reduced)." },
-    { "growth", "OpenLDAP: data growth for maxsize (default 0.25)." },
-    { "safety", "OpenLDAP: maxsize margin (default 1.5)." },
-    { "os-reserve-mb", "OpenLDAP: RAM left to the OS, MB (default 2000)." },
-    { "users", "AD: users (NTDS.dit estimate and cores)." },
-    { "os-mb", "AD: RAM for the OS, MB (default 4000)." },
-    { "sysvol-mb", "AD: SYSVOL size, MB (default 500)." },
-};
-
-// The typed inputs each calculator reads; any other is refused for that server kind.
-QStringList inputsOf(SizingServer server)
-{
-    switch (server) {
-    case SizingServer::Ds389:
-        return QStringLiteral("threads cpus ram-mb dbcache-mb entry-cache-mb import-cache-mb entries "
-                              "entry-cache-bytes-per-entry db-size-mb entry-factor ldif-cache-factor backends "
-                              "autosize autosize-split ram-available-mb backend instance ldif")
-            .split(u' ');
-    case SizingServer::OpenLdap:
-        return QStringLiteral("threads db-size-mb growth safety os-reserve-mb ldif").split(u' ');
-    case SizingServer::EDirectory:
-        return { QStringLiteral("db-size-mb"), QStringLiteral("ldif") };
-    case SizingServer::ActiveDirectory:
-        return QStringLiteral("users db-size-mb os-mb sysvol-mb").split(u' ');
-    }
-    return {};
-}
-
 int refuseForServer(const QCommandLineParser& p, SizingServer server)
 {
     QStringList all;
-    for (const auto& n : kNumbers)
-        all << QLatin1String(n.name);
+    for (const auto& n : SizingOptions::numbers())
+        all << n.name;
     all << QStringLiteral("backend") << QStringLiteral("instance") << QStringLiteral("ldif");
-    const QStringList mine = inputsOf(server);
+    const QStringList mine = SizingOptions::inputsOf(server);
     for (const QString& name : std::as_const(all)) {
         if (!p.isSet(name) || mine.contains(name))
             continue;
         QStringList kinds;
         for (auto k :
             { SizingServer::Ds389, SizingServer::OpenLdap, SizingServer::EDirectory, SizingServer::ActiveDirectory })
-            if (inputsOf(k).contains(name))
+            if (SizingOptions::inputsOf(k).contains(name))
                 kinds << SizingInput::serverName(k);
         return badArgument(u"--" + name,
             QStringLiteral("the %1 sizing does not use it (it is an input of %2)")
@@ -119,12 +71,6 @@ int refuseForServer(const QCommandLineParser& p, SizingServer server)
         return refuseOptions(p, { QStringLiteral("ldif-cache-factor") },
             QStringLiteral("only with --ldif: it turns LDIF bytes into cached bytes"));
     return ExitOk;
-}
-
-QString key(const char* option)
-{
-    // CLI name -> the input's origin key: "ram-mb" -> "ram_mb"
-    return QString::fromLatin1(option).replace(u'-', u'_');
 }
 
 void printRecommendations(std::FILE* out, const SizingResult& r)
@@ -237,8 +183,8 @@ int runSizingCommand(const QStringList& args)
     parser.addHelpOption();
     parser.addOption({ QStringLiteral("server"), QStringLiteral("389ds, openldap, edirectory or ad (required)."),
         QStringLiteral("KIND") });
-    for (const auto& n : kNumbers)
-        parser.addOption({ QLatin1String(n.name), QString::fromUtf8(n.help), QStringLiteral("N") });
+    for (const auto& n : SizingOptions::numbers())
+        parser.addOption({ n.name, n.help, QStringLiteral("N") });
     parser.addOption({ QStringLiteral("backend"),
         QStringLiteral("389: back-end name in the commands (default userRoot)."), QStringLiteral("NAME") });
     parser.addOption({ QStringLiteral("instance"),
@@ -296,68 +242,15 @@ int runSizingCommand(const QStringList& args)
 
     SizingInput in;
     in.server = server.value_or(SizingServer::Ds389);
-    const QString typed = QStringLiteral("typed");
-    for (const auto& n : kNumbers) {
-        const QString name = QLatin1String(n.name);
-        if (!parser.isSet(name))
+    for (const auto& n : SizingOptions::numbers()) {
+        if (!parser.isSet(n.name))
             continue;
         bool ok = false;
-        const double v = parser.value(name).toDouble(&ok);
+        const double v = parser.value(n.name).toDouble(&ok);
         if (!ok || !std::isfinite(v))
-            return badArgument(u"--" + name, QStringLiteral("'%1' is not a number").arg(parser.value(name)));
-        const bool whole = std::floor(v) == v;
-        const QString k = key(n.name);
-        auto needWhole = [&]() { return badArgument(u"--" + name, QStringLiteral("must be a whole number")); };
-        if (k == u"threads" || k == u"cpus" || k == u"backends" || k == u"autosize" || k == u"autosize_split") {
-            if (!whole || v < -1e9 || v > 1e9)
-                return needWhole();
-            if (k == u"threads")
-                in.threads = int(v);
-            else if (k == u"cpus")
-                in.cpus = int(v);
-            else if (k == u"backends")
-                in.backends = int(v);
-            else if (k == u"autosize")
-                in.autosizePercent = int(v);
-            else
-                in.autosizeSplitPercent = int(v);
-        } else if (k == u"entries" || k == u"users") {
-            if (!whole || v > 1e15)
-                return needWhole();
-            if (k == u"entries")
-                in.entries = qint64(v);
-            else
-                in.users = qint64(v);
-        } else if (k == u"ram_mb") {
-            in.ramMb = v;
-        } else if (k == u"ram_available_mb") {
-            in.ramAvailableMb = v;
-        } else if (k == u"dbcache_mb") {
-            in.dbcacheMb = v;
-        } else if (k == u"entry_cache_mb") {
-            in.entryCacheMb = v;
-        } else if (k == u"import_cache_mb") {
-            in.importCacheMb = v;
-        } else if (k == u"entry_cache_bytes_per_entry") {
-            in.entryCacheBytesPerEntry = v;
-        } else if (k == u"db_size_mb") {
-            in.dbSizeMb = v;
-        } else if (k == u"entry_factor") {
-            in.entryFactor = v;
-        } else if (k == u"ldif_cache_factor") {
-            in.ldifCacheFactor = v;
-        } else if (k == u"growth") {
-            in.growth = v;
-        } else if (k == u"safety") {
-            in.safety = v;
-        } else if (k == u"os_reserve_mb") {
-            in.osReserveMb = v;
-        } else if (k == u"os_mb") {
-            in.osMb = v;
-        } else if (k == u"sysvol_mb") {
-            in.sysvolMb = v;
-        }
-        in.origin.insert(k, typed);
+            return badArgument(u"--" + n.name, QStringLiteral("'%1' is not a number").arg(parser.value(n.name)));
+        if (const ProbeError e = SizingOptions::setNumber(&in, n.name, v); e.isError())
+            return badArgument(u"--" + e.field, e.cliDetail());
     }
     if (parser.isSet(QStringLiteral("backend")))
         in.backendName = parser.value(QStringLiteral("backend"));
