@@ -192,7 +192,7 @@ void TestSizingPage::serverKindChangesApplyFormat()
         !page.resultView()->applyText().contains(QStringLiteral("dsconf")), qPrintable(page.resultView()->applyText()));
     QVERIFY(!page.resultView()->recommendationsHtml().contains(QStringLiteral("nsslapd")));
     QVERIFY(page.resultView()->recommendationCount() == 0);
-    QVERIFY2(page.errorText().contains(QStringLiteral("\"DB files (MB)\"")), qPrintable(page.errorText()));
+    QVERIFY2(page.errorText().contains(QStringLiteral("“DB files (MB)”")), qPrintable(page.errorText()));
     QVERIFY2(page.errorText().contains(QStringLiteral("LDIF")), qPrintable(page.errorText()));
     QVERIFY2(!page.errorText().contains(QStringLiteral("--")), qPrintable(page.errorText()));
     typeInto(&page, "db-size-mb", QStringLiteral("1200"));

@@ -18,6 +18,9 @@ ExperimentForm::ExperimentForm(QWidget* parent)
     , m_restart(new QCheckBox(tr("Restart the DirBench 389-ds sandbox for each point"), this))
     , m_seconds(new QDoubleSpinBox(this))
     , m_errorLabel(new QLabel(this))
+    , m_error(
+          m_errorLabel, [this](const QString& field) { return m_labels.value(field, field); },
+          [this](const QString& field) -> QWidget* { return m_edits.value(field); })
 {
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -155,27 +158,17 @@ ProbeError ExperimentForm::readDatabaseSize(DatabaseSizeSpec* spec) const
 
 void ExperimentForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = error.field;
-    if (QLineEdit* e = m_edits.value(error.field))
-        e->setStyleSheet(NoteStyle::errorFieldSheet());
-    m_errorLabel->setText(FormError::text(
-        error, [this](const QString& field) { return m_labels.value(field, field); }, !error.field.isEmpty()));
-    m_errorLabel->show();
+    m_error.show(error);
 }
 
 void ExperimentForm::clearError()
 {
-    m_errorField.clear();
-    for (QLineEdit* e : std::as_const(m_edits))
-        e->setStyleSheet(QString());
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString ExperimentForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }
 
 void ExperimentForm::setInputsEnabled(bool enabled)

@@ -2,6 +2,7 @@
 
 #include "core/common/proberror.h"
 #include "core/experiments/guided.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QWidget>
@@ -33,7 +34,7 @@ public:
     void setSeconds(double seconds);
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
     void setInputsEnabled(bool enabled);
 
@@ -50,5 +51,5 @@ private:
     QCheckBox* m_restart = nullptr;
     QDoubleSpinBox* m_seconds = nullptr;
     QLabel* m_errorLabel = nullptr;
-    QString m_errorField;
+    FormErrorLine m_error; // on m_errorLabel
 };

@@ -60,6 +60,8 @@ SizingForm::SizingForm(QWidget* parent)
     , m_ldifButton(new QPushButton(tr("Measure from an LDIF file…"), this))
     , m_ldifLabel(new QLabel(this))
     , m_errorLabel(new QLabel(this))
+    , m_error(m_errorLabel, &SizingForm::fieldLabel,
+          [this](const QString& field) -> QWidget* { return m_edits.value(field); })
 {
     m_serverCombo->setObjectName(QStringLiteral("serverCombo"));
     m_serverCombo->addItem(tr("389 Directory Server / RHDS"), int(SizingServer::Ds389));
@@ -318,26 +320,12 @@ void SizingForm::setLdifBusy(bool busy, const QString& text)
 
 void SizingForm::showError(const ProbeError& error)
 {
-    clearError();
-    m_errorField = error.kind == ProbeError::Kind::InvalidSpec ? error.field : QString();
-    QString text = windowText(error);
-    m_errorLabel->setText(text);
-    m_errorLabel->show();
-    if (QLineEdit* w = m_edits.value(m_errorField)) {
-        w->setStyleSheet(NoteStyle::errorFieldSheet());
-        w->setToolTip(text);
-    }
+    m_error.show(error);
 }
 
 void SizingForm::clearError()
 {
-    if (QLineEdit* w = m_edits.value(m_errorField)) {
-        w->setStyleSheet(QString());
-        w->setToolTip(tr("--%1; empty: the calculator derives it or uses its default").arg(m_errorField));
-    }
-    m_errorField.clear();
-    m_errorLabel->clear();
-    m_errorLabel->hide();
+    m_error.clear();
 }
 
 QString SizingForm::windowText(const ProbeError& error)
@@ -351,5 +339,5 @@ QString SizingForm::windowText(const ProbeError& error)
 
 QString SizingForm::errorText() const
 {
-    return m_errorLabel->text();
+    return m_error.text();
 }

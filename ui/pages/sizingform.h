@@ -3,6 +3,7 @@
 #include "core/common/proberror.h"
 #include "core/sizing/ldifstats.h"
 #include "core/sizing/sizinginput.h"
+#include "ui/widgets/formerror.h"
 
 #include <QHash>
 #include <QJsonObject>
@@ -35,7 +36,7 @@ public:
 
     void showError(const ProbeError& error);
     void clearError();
-    QString errorField() const { return m_errorField; }
+    QString errorField() const { return m_error.field(); }
     QString errorText() const;
 
     SizingServer server() const;
@@ -76,6 +77,6 @@ private:
     QPushButton* m_ldifButton = nullptr;
     QLabel* m_ldifLabel = nullptr;
     QLabel* m_errorLabel = nullptr;
-    QString m_errorField;
+    FormErrorLine m_error; // on m_errorLabel
     std::optional<LdifStats> m_ldif;
 };
