@@ -2,8 +2,8 @@
 
 #include "core/ldap/okcodes.h"
 #include "core/sandbox/sandboxinfo.h"
+#include "ui/widgets/loadlimitsbox.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -130,11 +130,6 @@ QWidget* ReplicationLoadForm::buildAdvanced()
     form->addRow(tr("Scope"), m_scope);
     form->addRow(tr("Attributes"),
         line(QStringLiteral("attrs"), tr("all"), tr("Attributes a search returns, comma-separated (1.1: none)")));
-    auto* sizeLimit = count(QStringLiteral("size-limit"), 0, tr("A search's size limit (0: none)"));
-    sizeLimit->setRange(0, 1000000000);
-    sizeLimit->setValue(0); // count() made it at least 1
-    sizeLimit->setSpecialValueText(tr("none"));
-    form->addRow(tr("Size limit"), sizeLimit);
     m_mode = new QComboBox(box);
     m_mode->addItem(tr("rebind"), QStringLiteral("rebind"));
     m_mode->addItem(tr("new connection"), QStringLiteral("new-connection"));
@@ -145,18 +140,6 @@ QWidget* ReplicationLoadForm::buildAdvanced()
         line(QStringLiteral("access"), QStringLiteral("uniform"),
             tr("How keys are drawn: uniform, sequential, zipf:S or hot:P/Q")));
     form->addRow(tr("In flight"), count(QStringLiteral("outstanding"), 4, tr("Operations in flight per connection")));
-    form->addRow(tr("Success codes"),
-        line(QStringLiteral("ok-codes"), QStringLiteral("0"), tr("Result codes that count as success, e.g. 0,32")));
-    m_coalesce = new QCheckBox(tr("Coalesce reads"), box);
-    m_coalesce->setToolTip(tr("Hold responses in the socket until about half of a connection's are in, or 2 ms "
-                              "(closed loop only; the wait is in every latency, and the record says so)"));
-    name(m_coalesce, QStringLiteral("coalesce-reads"));
-    form->addRow(m_coalesce);
-    m_serverCounters = new QCheckBox(tr("Read the server's counters (cn=monitor)"), box);
-    m_serverCounters->setChecked(true);
-    m_serverCounters->setToolTip(tr("Unticked: --no-server-counters"));
-    name(m_serverCounters, QStringLiteral("no-server-counters"));
-    form->addRow(m_serverCounters);
     auto* interval = new QDoubleSpinBox(box);
     interval->setRange(0.1, 3600);
     interval->setDecimals(1);
@@ -173,11 +156,12 @@ QWidget* ReplicationLoadForm::buildAdvanced()
     failAfter->setToolTip(tr("Fail when the supplier acknowledged no write for this long"));
     name(failAfter, QStringLiteral("fail-after"));
     form->addRow(tr("Fail after"), failAfter);
-    auto* maxErrors = count(QStringLiteral("max-errors"), 0, tr("Stop (failed) after this many errors (0: never)"));
-    maxErrors->setRange(0, 1000000000);
-    maxErrors->setValue(0);
-    maxErrors->setSpecialValueText(tr("never"));
-    form->addRow(tr("Stop after errors"), maxErrors);
+    // The limits an LDAP load has too (size limit, success codes, error limit, coalesced reads, the server's counters).
+    m_limits = new LoadLimitsBox(LoadLimitsBox::Histograms::NotOffered, box);
+    m_limits->setTitle(QString());
+    m_limits->setFlat(true);
+    connect(m_limits, &LoadLimitsBox::edited, this, &ReplicationLoadForm::edited);
+    form->addRow(m_limits);
     return box;
 }
 
@@ -186,16 +170,20 @@ QString ReplicationLoadForm::fieldLabel(const QString& option)
     static const QHash<QString, QString> labels { { QStringLiteral("mix"), tr("Mix") },
         { QStringLiteral("base"), tr("Search base") }, { QStringLiteral("filter"), tr("Filter") },
         { QStringLiteral("scope"), tr("Scope") }, { QStringLiteral("attrs"), tr("Attributes") },
-        { QStringLiteral("size-limit"), tr("Size limit") }, { QStringLiteral("mode"), tr("Bind mode") },
-        { QStringLiteral("access"), tr("Key access") }, { QStringLiteral("outstanding"), tr("In flight") },
-        { QStringLiteral("ok-codes"), tr("Success codes") }, { QStringLiteral("interval"), tr("Interval") },
-        { QStringLiteral("fail-after"), tr("Fail after") }, { QStringLiteral("max-errors"), tr("Stop after errors") },
-        { QStringLiteral("dn"), tr("Modify DNs") }, { QStringLiteral("attr"), tr("Attribute") },
-        { QStringLiteral("value"), tr("Value") }, { QStringLiteral("parent"), tr("Add under") },
-        { QStringLiteral("threads"), tr("Threads") }, { QStringLiteral("connections"), tr("Connections") },
-        { QStringLiteral("rate"), tr("Rate") }, { QStringLiteral("ramp"), tr("Ramp") },
-        { QStringLiteral("warmup"), tr("Warm-up") } };
-    return labels.value(option);
+        { QStringLiteral("mode"), tr("Bind mode") }, { QStringLiteral("access"), tr("Key access") },
+        { QStringLiteral("outstanding"), tr("In flight") }, { QStringLiteral("interval"), tr("Interval") },
+        { QStringLiteral("fail-after"), tr("Fail after") }, { QStringLiteral("dn"), tr("Modify DNs") },
+        { QStringLiteral("attr"), tr("Attribute") }, { QStringLiteral("value"), tr("Value") },
+        { QStringLiteral("parent"), tr("Add under") }, { QStringLiteral("threads"), tr("Threads") },
+        { QStringLiteral("connections"), tr("Connections") }, { QStringLiteral("rate"), tr("Rate") },
+        { QStringLiteral("ramp"), tr("Ramp") }, { QStringLiteral("warmup"), tr("Warm-up") } };
+    return LoadLimitsBox::ownsField(option) ? LoadLimitsBox::fieldLabel(option) : labels.value(option);
+}
+
+QWidget* ReplicationLoadForm::field(const QString& option) const
+{
+    QWidget* w = m_fields.value(option);
+    return w || !m_limits ? w : m_limits->field(option);
 }
 
 bool ReplicationLoadForm::ownsField(const QString& option)
@@ -236,9 +224,7 @@ void ReplicationLoadForm::updateApplicable()
         { QStringLiteral("filter"), noSearch },
         { QStringLiteral("scope"), noSearch },
         { QStringLiteral("attrs"), noSearch },
-        { QStringLiteral("size-limit"), noSearch },
         { QStringLiteral("mode"), has(LdapOpKind::Bind) ? QString() : tr("Applies to a mix with a bind") },
-        { QStringLiteral("coalesce-reads"), openLoop ? tr("Closed loop only: not with a rate or a ramp") : QString() },
         { QStringLiteral("rate"),
             text(QStringLiteral("ramp")).isEmpty() ? QString() : tr("The ramp sets the rate, step by step") },
         { QStringLiteral("dn"), modify ? QString() : tr("Applies to a mix with a modify") },
@@ -253,6 +239,8 @@ void ReplicationLoadForm::updateApplicable()
         w->setEnabled(m_inputsOn && reason.isEmpty());
         w->setToolTip(reason.isEmpty() ? m_tips.value(option) : reason);
     }
+    if (m_limits)
+        m_limits->setApplicable(has(LdapOpKind::Search), openLoop);
 }
 
 bool ReplicationLoadForm::isOn() const
@@ -284,27 +272,19 @@ std::optional<LdapLoadSpec> ReplicationLoadForm::readLoad(ProbeError* error) con
     if (!isOn())
         return std::nullopt;
     LdapLoadSpec load;
-    if (const QString codes = text(QStringLiteral("ok-codes")); !codes.isEmpty()) {
-        const auto parsed = OkCodes::parse(codes, error);
-        if (!parsed)
-            return std::nullopt;
-        load.okCodes = *parsed;
-    }
+    if (!m_limits->writeTo(&load, error))
+        return std::nullopt;
     load.base = text(QStringLiteral("base"));
     load.filter = text(QStringLiteral("filter"));
     load.scope = LdapSession::Scope(m_scope->currentData().toInt());
     if (const QString attrs = text(QStringLiteral("attrs")); !attrs.isEmpty())
         load.attrs = attrs.split(u',', Qt::SkipEmptyParts);
-    load.sizeLimit = int(numberOf(QStringLiteral("size-limit")));
     load.bindNewConnection = m_mode->currentData().toString() == u"new-connection";
     if (const QString access = text(QStringLiteral("access")); !access.isEmpty())
         load.access = access;
     load.outstanding = int(numberOf(QStringLiteral("outstanding")));
-    load.coalesceReads = m_coalesce->isChecked();
-    load.readServerCounters = m_serverCounters->isChecked();
     load.intervalSec = numberOf(QStringLiteral("interval"));
     load.failAfterSec = numberOf(QStringLiteral("fail-after"));
-    load.maxErrors = int(numberOf(QStringLiteral("max-errors")));
     const QString mix = text(QStringLiteral("mix"));
     if (const auto parsed = LdapLoadSpec::parseMix(mix.isEmpty() ? QStringLiteral("modify=1") : mix, nullptr))
         load.mix = *parsed;
@@ -338,6 +318,7 @@ void ReplicationLoadForm::setInputsEnabled(bool enabled)
     m_box->setEnabled(enabled);
     for (QWidget* w : std::as_const(m_fields))
         w->setEnabled(enabled);
+    m_limits->setInputsEnabled(enabled);
     if (enabled)
         updateApplicable();
 }

@@ -8,11 +8,11 @@
 
 #include <optional>
 
-class QCheckBox;
 class QComboBox;
 class QGroupBox;
 class QLineEdit;
 class QSpinBox;
+class LoadLimitsBox;
 class QDoubleSpinBox;
 struct SandboxInfo;
 
@@ -40,7 +40,7 @@ public:
     void fillFrom(const SandboxInfo& info);
     void setText(const QString& option, const QString& text); // mix, dn, attr, value, parent, ramp
     void setNumber(const QString& option, double value); // threads, connections, rate, warmup
-    QWidget* field(const QString& option) const { return m_fields.value(option); }
+    QWidget* field(const QString& option) const;
     static bool ownsField(const QString& option);
     static QString fieldLabel(const QString& option);
     void setInputsEnabled(bool enabled);
@@ -62,8 +62,7 @@ private:
     QDoubleSpinBox* m_warmup = nullptr;
     QComboBox* m_scope = nullptr;
     QComboBox* m_mode = nullptr;
-    QCheckBox* m_coalesce = nullptr;
-    QCheckBox* m_serverCounters = nullptr;
+    LoadLimitsBox* m_limits = nullptr; // size limit, success codes, error limit, coalesced reads, server counters
     QHash<QString, QWidget*> m_fields;
     QHash<QString, QString> m_tips;
     bool m_inputsOn = true;

@@ -100,9 +100,10 @@ bool LoadLimitsBox::writeTo(LdapLoadSpec* spec, ProbeError* error) const
             return false;
         spec->okCodes = *parsed;
     }
-    spec->sizeLimit = m_sizeLimit->isEnabled() ? m_sizeLimit->value() : 0;
+    const auto applies = [this](const char* option) { return m_reasons.value(QLatin1String(option)).isEmpty(); };
+    spec->sizeLimit = applies("size-limit") ? m_sizeLimit->value() : 0;
     spec->maxErrors = m_maxErrors->value();
-    spec->coalesceReads = m_coalesce->isEnabled() && m_coalesce->isChecked();
+    spec->coalesceReads = applies("coalesce-reads") && m_coalesce->isChecked();
     spec->readServerCounters = m_serverCounters->isChecked();
     spec->intervalHistograms = m_histograms && m_histograms->isChecked();
     return true;
