@@ -36,7 +36,8 @@ AgentFigures AgentFigures::fromJson(const QJsonObject& o)
 AgentsFigures AgentsFigures::of(const RunRecord& r)
 {
     AgentsFigures out;
-    for (const QJsonValue& v : r.extra.value(QLatin1String("agents")).toArray())
+    const QJsonArray agentsArray = r.extra.value(QLatin1String("agents")).toArray();
+    for (const QJsonValue& v : agentsArray)
         out.agents.append(AgentFigures::fromJson(v.toObject()));
     out.startSpreadMs = agentsRecordNumber(r.extra, "start_spread_ms");
     return out;

@@ -50,7 +50,8 @@ Summary Summary::of(const RunRecord& r)
     const QJsonObject& s = r.summary;
     Summary out;
     out.mode = s.value(QLatin1String("mode")).toString();
-    for (const QJsonValue& v : s.value(QLatin1String("points")).toArray())
+    const QJsonArray pointsArray = s.value(QLatin1String("points")).toArray();
+    for (const QJsonValue& v : pointsArray)
         out.points.append(PointFigures::fromJson(v.toObject()));
     out.entries = s.value(QLatin1String("entries")).toDouble();
     out.access = s.value(QLatin1String("access")).toString();
@@ -60,7 +61,8 @@ Summary Summary::of(const RunRecord& r)
     out.hasFit = !fit.isEmpty();
     out.fitMethod = fit.value(QLatin1String("method")).toString();
     out.fitTHitUs = fit.value(QLatin1String("t_hit_us")).toDouble();
-    for (const QJsonValue& v : fit.value(QLatin1String("curve")).toArray()) {
+    const QJsonArray curveArray = fit.value(QLatin1String("curve")).toArray();
+    for (const QJsonValue& v : curveArray) {
         const QJsonObject p = v.toObject();
         out.fitCurve.append(
             { p.value(QLatin1String("coverage")).toDouble(), p.value(QLatin1String("ops")).toDouble() });

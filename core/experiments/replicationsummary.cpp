@@ -56,7 +56,8 @@ void replicationReadLoad(const QJsonObject& s, Summary* out)
         out->load = LoadSummary::fromJson(s.value(QLatin1String("load")).toObject());
     out->loadWriteOkPerS = replicationSummaryNumber(s, "load_write_ok_per_s");
     out->ramped = s.value(QLatin1String("steps")).isArray();
-    for (const QJsonValue& v : s.value(QLatin1String("steps")).toArray())
+    const QJsonArray stepsArray = s.value(QLatin1String("steps")).toArray();
+    for (const QJsonValue& v : stepsArray)
         out->steps.append(replicationRampStep(v.toObject()));
     out->kneeWriteRate = kneeRate(s);
     out->kneeTargetRate = replicationSummaryNumber(s, "knee_target_rate");
@@ -110,7 +111,8 @@ Summary Summary::fromJson(const QJsonObject& s)
     out.markerWriteOkPerS = replicationSummaryNumber(s, "marker_write_ok_per_s");
     out.method = s.value(QLatin1String("method")).toString();
     out.consumers = replicationConsumers(s);
-    for (const QJsonValue& v : s.value(QLatin1String("discovered_consumers")).toArray())
+    const QJsonArray discoveredConsumersArray = s.value(QLatin1String("discovered_consumers")).toArray();
+    for (const QJsonValue& v : discoveredConsumersArray)
         out.discoveredConsumers.append(v.toString());
     replicationReadLoad(s, &out);
     return out;

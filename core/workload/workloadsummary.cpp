@@ -111,13 +111,16 @@ WorkloadSummary WorkloadSummary::fromJson(const QJsonObject& a)
     w.operations = workloadSummaryCounts(workloadSummaryObject(a, "operations"));
     w.operationsTotal = workloadSummaryNumber(a, "operations_total");
     w.connections = workloadSummaryNumber(a, "connections");
-    for (const QJsonValue& t : a.value(QLatin1String("templates")).toArray())
+    const QJsonArray templatesArray = a.value(QLatin1String("templates")).toArray();
+    for (const QJsonValue& t : templatesArray)
         w.templates.append(WorkloadTemplateRow::fromJson(t.toObject()));
-    for (const QJsonValue& g : a.value(QLatin1String("gaps")).toArray())
+    const QJsonArray gapsArray = a.value(QLatin1String("gaps")).toArray();
+    for (const QJsonValue& g : gapsArray)
         w.gaps.append(g.toString());
     w.bucketWidthS = workloadSummaryNumber(a, "per_second_width_s");
     const QStringList kinds = w.operationKinds();
-    for (const QJsonValue& v : a.value(QLatin1String("per_second")).toArray()) {
+    const QJsonArray perSecondArray = a.value(QLatin1String("per_second")).toArray();
+    for (const QJsonValue& v : perSecondArray) {
         const QJsonObject b = v.toObject();
         WorkloadBucket bucket { workloadSummaryNumber(b, "t"), {}, workloadSummaryNumber(b, "in_flight") };
         for (const QString& k : kinds)

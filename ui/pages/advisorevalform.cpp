@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QSignalBlocker>
@@ -77,13 +78,15 @@ AdvisorEvalForm::AdvisorEvalForm(QWidget* parent)
     form->addRow(tr("Provider"), m_provider);
     form->addRow(tr("Disk type"), m_disk);
     form->addRow(tr("Size"), m_size);
-    form->addRow(tr("Provisioned"), m_provisioned);
-    form->addRow(tr("Provisioned MB/s"), m_provisionedMbps);
+    auto* provisionedRow = new QHBoxLayout; // IOPS and MB/s in one row: the labels keep the form narrow
+    provisionedRow->addWidget(m_provisioned, 1);
+    provisionedRow->addWidget(m_provisionedMbps, 1);
+    form->addRow(tr("Provisioned"), provisionedRow);
     form->addRow(tr("VM"), m_vm);
     form->addRow(tr("Queue depth"), m_qd);
     form->addRow(tr("Block size"), m_block);
     form->addRow(tr("Access"), m_access);
-    form->addRow(tr("Latency per I/O"), m_latency);
+    form->addRow(tr("Latency"), m_latency);
     const std::pair<QWidget*, const char*> options[]
         = { { m_provider, "provider" }, { m_disk, "disk" }, { m_size, "size-gb" },
               { m_provisioned, "provisioned-iops" }, { m_provisionedMbps, "provisioned-mbps" }, { m_vm, "vm" },
@@ -123,7 +126,7 @@ void AdvisorEvalForm::buildWorkloadFields()
     m_latency->setObjectName(QStringLiteral("evalLatency"));
     m_latency->setDecimals(3);
     m_latency->setRange(0, 60000);
-    m_latency->setSpecialValueText(tr("the catalog's typical"));
+    m_latency->setSpecialValueText(tr("typical"));
     m_latency->setSuffix(tr(" ms"));
     m_latency->setToolTip(tr("Latency per I/O for the queue-depth ceiling (0 = the catalog's typical latency)"));
 }

@@ -106,7 +106,9 @@ AdvisorPage::AdvisorPage(QWidget* parent)
     m_testCombo->setProperty("cliOption", QStringLiteral("test"));
     m_testCombo->setToolTip(tr("The suite's sub-test a record is compared by (a suite record holds several)"));
     m_testCombo->setPlaceholderText(tr("sub-test"));
-    m_testCombo->setEnabled(false);
+    m_testCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // the page fits a laptop
+    m_testCombo->setMinimumContentsLength(6);
+    m_testCombo->hide();
     connect(m_testCombo, &QComboBox::activated, this, [this](int index) {
         if (!m_savedCases.isEmpty())
             showSavedCase(index);
@@ -131,7 +133,7 @@ AdvisorPage::AdvisorPage(QWidget* parent)
             emit saveRequested(rec);
     });
     bar->addWidget(openButton);
-    bar->addWidget(m_testCombo);
+    bar->addWidget(m_testCombo); // shown only when there is a choice: the box keeps its width
     bar->addWidget(m_seedCombo, 1);
     bar->addWidget(saveButton);
     auto* hint = new QLabel(tr("A record is compared with the disk, size and VM picked on the left."), compareBox);
@@ -273,7 +275,7 @@ bool AdvisorPage::showRecord(const RunRecord& record, QString* error)
         m_testCombo->clear();
         for (const CloudCase& c : std::as_const(m_savedCases))
             m_testCombo->addItem(c.label);
-        m_testCombo->setEnabled(m_savedCases.size() > 1);
+        m_testCombo->setVisible(m_savedCases.size() > 1);
     }
     const auto failed = std::find_if(cases.cbegin(), cases.cend(), [](const CloudCase& c) { return c.failed(); });
     showSavedCase(failed == cases.cend() ? 0 : int(failed - cases.cbegin())); // a failed case first
@@ -339,7 +341,7 @@ void AdvisorPage::fillTests(const RunRecord& record, const QString& current)
     for (const QString& t : testsOf(record))
         m_testCombo->addItem(t, t);
     m_testCombo->setCurrentIndex(std::max(0, m_testCombo->findData(current)));
-    m_testCombo->setEnabled(m_testCombo->count() > 1);
+    m_testCombo->setVisible(m_testCombo->count() > 1);
 }
 
 bool AdvisorPage::loadCatalogFile(const QString& path, QString* error)

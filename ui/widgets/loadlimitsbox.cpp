@@ -57,7 +57,7 @@ LoadLimitsBox::LoadLimitsBox(Histograms histograms, QWidget* parent)
         tr("Unticked: the server's counters (cn=monitor) are not read, and no figure is checked against them"));
     form->addRow(m_serverCounters);
     if (histograms == Histograms::Offered) {
-        m_histograms = new QCheckBox(tr("Keep each interval's latency histogram"), this);
+        m_histograms = new QCheckBox(tr("Interval histograms"), this);
         addField(m_histograms, QStringLiteral("interval-histograms"),
             tr("Each interval's latency histogram in the record, so that records of separate runs merge exactly "
                "(dirbench-cli merge)"));
