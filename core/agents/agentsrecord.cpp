@@ -37,7 +37,7 @@ AgentsFigures AgentsFigures::of(const RunRecord& r)
 {
     AgentsFigures out;
     const QJsonArray agentsArray = r.extra.value(QLatin1String("agents")).toArray();
-    for (const QJsonValue& v : agentsArray)
+    for (const auto& v : agentsArray)
         out.agents.append(AgentFigures::fromJson(v.toObject()));
     out.startSpreadMs = agentsRecordNumber(r.extra, "start_spread_ms");
     return out;

@@ -51,7 +51,7 @@ Summary Summary::of(const RunRecord& r)
     Summary out;
     out.mode = s.value(QLatin1String("mode")).toString();
     const QJsonArray pointsArray = s.value(QLatin1String("points")).toArray();
-    for (const QJsonValue& v : pointsArray)
+    for (const auto& v : pointsArray)
         out.points.append(PointFigures::fromJson(v.toObject()));
     out.entries = s.value(QLatin1String("entries")).toDouble();
     out.access = s.value(QLatin1String("access")).toString();
@@ -62,7 +62,7 @@ Summary Summary::of(const RunRecord& r)
     out.fitMethod = fit.value(QLatin1String("method")).toString();
     out.fitTHitUs = fit.value(QLatin1String("t_hit_us")).toDouble();
     const QJsonArray curveArray = fit.value(QLatin1String("curve")).toArray();
-    for (const QJsonValue& v : curveArray) {
+    for (const auto& v : curveArray) {
         const QJsonObject p = v.toObject();
         out.fitCurve.append(
             { p.value(QLatin1String("coverage")).toDouble(), p.value(QLatin1String("ops")).toDouble() });

@@ -35,7 +35,7 @@ ExperimentSummary ExperimentSummary::of(const RunRecord& r, const QString& axisK
     const QJsonObject& s = r.summary;
     ExperimentSummary out;
     const QJsonArray pointsArray = s.value(QLatin1String("points")).toArray();
-    for (const QJsonValue& v : pointsArray)
+    for (const auto& v : pointsArray)
         out.points.append(experimentPoint(v.toObject(), axisKey));
     const QJsonObject ref = s.value(QLatin1String("reference")).toObject();
     out.hasReference = !ref.isEmpty();

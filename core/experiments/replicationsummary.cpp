@@ -57,7 +57,7 @@ void replicationReadLoad(const QJsonObject& s, Summary* out)
     out->loadWriteOkPerS = replicationSummaryNumber(s, "load_write_ok_per_s");
     out->ramped = s.value(QLatin1String("steps")).isArray();
     const QJsonArray stepsArray = s.value(QLatin1String("steps")).toArray();
-    for (const QJsonValue& v : stepsArray)
+    for (const auto& v : stepsArray)
         out->steps.append(replicationRampStep(v.toObject()));
     out->kneeWriteRate = kneeRate(s);
     out->kneeTargetRate = replicationSummaryNumber(s, "knee_target_rate");
@@ -112,7 +112,7 @@ Summary Summary::fromJson(const QJsonObject& s)
     out.method = s.value(QLatin1String("method")).toString();
     out.consumers = replicationConsumers(s);
     const QJsonArray discoveredConsumersArray = s.value(QLatin1String("discovered_consumers")).toArray();
-    for (const QJsonValue& v : discoveredConsumersArray)
+    for (const auto& v : discoveredConsumersArray)
         out.discoveredConsumers.append(v.toString());
     replicationReadLoad(s, &out);
     return out;

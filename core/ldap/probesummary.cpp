@@ -50,7 +50,7 @@ QString RecordServer::shortName() const
     QString version = id.version;
     if (const qsizetype paren = version.indexOf(u" ("); paren > 0)
         version.truncate(paren);
-    const QString name = id.vendor.isEmpty() ? id.kind : id.vendor;
+    QString name = id.vendor.isEmpty() ? id.kind : id.vendor;
     if (version.isEmpty() || version == name)
         return name;
     return version.startsWith(name) ? version : QString(name + u' ' + version);

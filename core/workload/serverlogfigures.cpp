@@ -13,7 +13,7 @@ ServerLogFigures ServerLogFigures::fromJson(const QJsonObject& serverLog)
     f.etimeP99Ms = etime.value(QLatin1String("p99")).toDouble();
     const QJsonArray intervals = serverLog.value(QLatin1String("intervals")).toArray();
     f.allIntervals = intervals.size();
-    for (const QJsonValue& v : intervals) {
+    for (const auto& v : intervals) {
         const QJsonObject i = v.toObject();
         const QJsonObject e = i.value(QLatin1String("etime_ms")).toObject();
         if (e.isEmpty())

@@ -112,15 +112,15 @@ WorkloadSummary WorkloadSummary::fromJson(const QJsonObject& a)
     w.operationsTotal = workloadSummaryNumber(a, "operations_total");
     w.connections = workloadSummaryNumber(a, "connections");
     const QJsonArray templatesArray = a.value(QLatin1String("templates")).toArray();
-    for (const QJsonValue& t : templatesArray)
+    for (const auto& t : templatesArray)
         w.templates.append(WorkloadTemplateRow::fromJson(t.toObject()));
     const QJsonArray gapsArray = a.value(QLatin1String("gaps")).toArray();
-    for (const QJsonValue& g : gapsArray)
+    for (const auto& g : gapsArray)
         w.gaps.append(g.toString());
     w.bucketWidthS = workloadSummaryNumber(a, "per_second_width_s");
     const QStringList kinds = w.operationKinds();
     const QJsonArray perSecondArray = a.value(QLatin1String("per_second")).toArray();
-    for (const QJsonValue& v : perSecondArray) {
+    for (const auto& v : perSecondArray) {
         const QJsonObject b = v.toObject();
         WorkloadBucket bucket { workloadSummaryNumber(b, "t"), {}, workloadSummaryNumber(b, "in_flight") };
         for (const QString& k : kinds)

@@ -264,7 +264,7 @@ ProbeError SizingForm::readInput(SizingInput* in) const
         const bool fromLdif = name == u"entries" && m_ldif && s.entries == m_ldif->entries;
         s.origin.insert(QString::fromLatin1(f.key), fromLdif ? QStringLiteral("ldif") : QStringLiteral("typed"));
     }
-    if (const ProbeError e = readAdvanced(&s); e.isError())
+    if (ProbeError e = readAdvanced(&s); e.isError())
         return e;
     if (m_ldif)
         s.applyLdif(*m_ldif);
@@ -285,7 +285,7 @@ ProbeError SizingForm::readAdvanced(SizingInput* in) const
             in->instance = text;
         else if (const auto v = readNumber(text); !v)
             return ProbeError::invalid(name, tr("\"%1\" is not a number").arg(text));
-        else if (const ProbeError err = SizingOptions::setNumber(in, name, *v); err.isError())
+        else if (ProbeError err = SizingOptions::setNumber(in, name, *v); err.isError())
             return err;
     }
     return {};
