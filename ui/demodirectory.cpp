@@ -3,7 +3,7 @@
 #include "core/common/runrecord.h"
 #include "core/run/proberunner.h"
 #include "core/run/runcontext.h"
-#include "core/sandbox/slapdsandbox.h"
+#include "core/sandbox/demosandbox.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -59,7 +59,7 @@ void DemoDirectory::setState(State state)
     emit stateChanged(state);
 }
 
-void DemoDirectory::start(SandboxOptions options)
+void DemoDirectory::start(SandboxOptions options, DemoSandbox::Server server)
 {
     if (m_state != State::Stopped)
         return;
@@ -68,13 +68,15 @@ void DemoDirectory::start(SandboxOptions options)
     m_lastError.clear();
     m_stopWhenStarted = false;
     std::shared_ptr<Shared> shared = m_shared;
-    m_startRunId = m_runner->start([shared, options](RunContext& ctx) {
+    m_startRunId = m_runner->start([shared, options, server](RunContext& ctx) {
         RunRecord r = sandboxRecord(QStringLiteral("sandbox"));
         r.spec = { { QStringLiteral("entries"), options.entries }, { QStringLiteral("tls"), options.tls },
-            { QStringLiteral("replicas"), options.topology.replicas } };
-        addOrphansStopped(&r, SlapdSandbox::stopOrphans(options.parentDir)); // theirs first
+            { QStringLiteral("replicas"), options.topology.replicas },
+            { QStringLiteral("server"),
+                server == DemoSandbox::Server::Ds389 ? QStringLiteral("389ds") : QStringLiteral("openldap") } };
+        addOrphansStopped(&r, DemoSandbox::stopOrphans(options.parentDir)); // theirs first
         ProbeError e;
-        const std::optional<SandboxInfo> info = SlapdSandbox::start(options, &e, &ctx);
+        const std::optional<SandboxInfo> info = DemoSandbox::start(options, server, &e, &ctx);
         if (!info) {
             r.status = e.kind == ProbeError::Kind::Cancelled ? QStringLiteral("cancelled") : QStringLiteral("failed");
             r.failure = e.message();
@@ -105,7 +107,7 @@ void DemoDirectory::stop()
         RunRecord r = sandboxRecord(QStringLiteral("sandbox-stop"));
         r.spec = { { QStringLiteral("dir"), info.dir } };
         ProbeError e;
-        if (!SlapdSandbox::stop(info, &e)) {
+        if (!DemoSandbox::stop(info, &e)) {
             r.status = QStringLiteral("failed");
             r.failure = e.message();
         } else {
@@ -124,7 +126,7 @@ void DemoDirectory::stopOrphans(const QString& parentDir)
     std::shared_ptr<Shared> shared = m_shared;
     m_orphansRunId = m_runner->start([shared, parentDir](RunContext&) {
         RunRecord r = sandboxRecord(QStringLiteral("sandbox-orphans"));
-        const QStringList dirs = SlapdSandbox::stopOrphans(parentDir);
+        const QStringList dirs = DemoSandbox::stopOrphans(parentDir);
         addOrphansStopped(&r, dirs);
         const QMutexLocker lock(&shared->mutex);
         shared->orphansStopped = dirs;
@@ -201,7 +203,7 @@ bool DemoDirectory::stopNow(QString* error)
     if (!info)
         return true;
     ProbeError e;
-    const bool ok = SlapdSandbox::stop(*info, &e);
+    const bool ok = DemoSandbox::stop(*info, &e);
     if (ok) {
         const QMutexLocker lock(&m_shared->mutex);
         m_shared->info.reset();

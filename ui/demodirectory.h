@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/sandbox/demosandbox.h"
 #include "core/sandbox/sandboxinfo.h"
 
 #include <QByteArray>
@@ -13,10 +14,10 @@
 class ProbeRunner;
 struct RunRecord;
 
-// The demo directory the GUI starts for the user: a private slapd sandbox (core/sandbox). Starting and stopping
-// block for seconds, so both run as jobs on the ProbeRunner; the UI hears about them through signals. At exit,
-// after the window closed and the runner is idle, stopNow() stops a sandbox this object started, synchronously.
-// The GUI's sandbox is private: it never becomes the "current" sandbox dirbench-cli finds.
+// The demo directory the GUI starts for the user: a private slapd or 389-ds sandbox (core/sandbox, DemoSandbox).
+// Starting and stopping block for seconds, so both run as jobs on the ProbeRunner; the UI hears about them through
+// signals. At exit, after the window closed and the runner is idle, stopNow() stops a sandbox this object started,
+// synchronously. The GUI's sandbox is private: it never becomes the "current" sandbox dirbench-cli finds.
 class DemoDirectory final : public QObject
 {
     Q_OBJECT
@@ -39,8 +40,8 @@ public:
     std::optional<SandboxInfo> info() const { return m_info; }
     QString lastError() const { return m_lastError; }
 
-    // Starts a sandbox (options.makeCurrent is forced off). Ignored unless stopped.
-    void start(SandboxOptions options);
+    // Starts a sandbox of that server (options.makeCurrent is forced off). Ignored unless stopped.
+    void start(SandboxOptions options, DemoSandbox::Server server = DemoSandbox::Server::OpenLdap);
     // Stops the running sandbox as a job; while starting, cancels the start (nothing is left behind).
     void stop();
     // Stops, as a job, the demo directories of GUIs that were killed (nobody else can stop them); start() does this

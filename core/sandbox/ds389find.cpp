@@ -1,6 +1,7 @@
-// Finding 389 sandboxes (by directory, by URI) and Ds389Guard.
+// Finding 389 sandboxes (by directory, by URI, orphans) and Ds389Guard.
 #include "core/sandbox/ds389process.h"
 #include "core/sandbox/ds389sandbox.h"
+#include "core/sandbox/slapdtools.h"
 
 #include <QDir>
 #include <QFile>
@@ -47,6 +48,22 @@ std::optional<SandboxInfo> Ds389Sandbox::findRunning(const QString& dirIn)
             return info; // newest first
     }
     return std::nullopt;
+}
+
+QStringList Ds389Sandbox::stopOrphans(const QString& parentIn)
+{
+    const QString parent = parentIn.isEmpty() ? QDir::tempPath() : parentIn;
+    QStringList stopped;
+    const QStringList dirs = QDir(parent).entryList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& name : dirs) {
+        const auto info = load(parent + u'/' + name);
+        if (!info || info->ownerPid <= 0 || SlapdTools::processAlive(info->ownerPid))
+            continue;
+        ProbeError e;
+        if (stop(*info, &e))
+            stopped << info->dir;
+    }
+    return stopped;
 }
 
 std::optional<SandboxInfo> Ds389Sandbox::findByUri(const QString& uri)

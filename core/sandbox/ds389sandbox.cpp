@@ -40,8 +40,7 @@ bool looksLikeSandbox(const QString& dir)
 
 bool writeInfo(const SandboxInfo& info)
 {
-    QJsonObject o = info.toJson();
-    o.insert(QStringLiteral("server"), QStringLiteral("389ds"));
+    const QJsonObject o = info.toJson(); // with "server": "389ds"
     const QString path = info.dir + QStringLiteral("/sandbox.json");
     QFile f(path + QStringLiteral(".tmp"));
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(QJsonDocument(o).toJson()) < 0 || !f.flush())
@@ -334,6 +333,8 @@ ProbeError configureReplication(Start& s)
 ProbeError finish(Start& s, const QElapsedTimer& total)
 {
     s.info.startSeconds = double(total.nsecsElapsed()) / 1e9;
+    s.info.server = QStringLiteral("389ds");
+    s.info.ownerPid = s.opt.ownerPid;
     if (!writeInfo(s.info))
         return ProbeError::fromErrno(
             errno, QStringLiteral("cannot write ") + s.info.dir + QStringLiteral("/sandbox.json"));

@@ -27,6 +27,7 @@ struct Ds389Options
     bool asConsumer = false;
     // The access log on and unbuffered (accessLogPath): the server's own view of each operation.
     bool accessLog = false;
+    qint64 ownerPid = 0; // > 0: the sandbox belongs to this process (the GUI's demo) and is an orphan once it is gone
 };
 
 // A private 389 Directory Server (the system's ns-slapd from 389-ds-base) in DIR = PARENT/dirbench-389ds-XXXXXX
@@ -54,6 +55,10 @@ public:
     // 30 s, then SIGKILL; removes its /dev/shm semaphore if a killed server left it, then DIR (only if it looks like
     // a 389 sandbox). False with *error if the process would not die or DIR could not be removed.
     static bool stop(const SandboxInfo& info, ProbeError* error);
+
+    // Stops the 389 sandboxes directly under parent (empty: QDir::tempPath()) whose owner process (ownerPid) is
+    // gone: the demo directories of GUIs that were killed. Returns their directories.
+    static QStringList stopOrphans(const QString& parent = {});
 
     // Stops the server and starts it again on the same port (what a cache sweep does between points: settings
     // changed over LDAP are in dse.ldif and apply at startup; the caches start empty). Updates info.pid and

@@ -71,6 +71,8 @@ QJsonObject SandboxInfo::toJson() const
     o.insert(QStringLiteral("pid"), pid);
     if (ownerPid > 0)
         o.insert(QStringLiteral("owner_pid"), ownerPid);
+    if (!server.isEmpty())
+        o.insert(QStringLiteral("server"), server);
     o.insert(QStringLiteral("entries"), entries);
     o.insert(QStringLiteral("load_seconds"), loadSeconds);
     o.insert(QStringLiteral("start_seconds"), startSeconds);
@@ -138,6 +140,7 @@ std::optional<SandboxInfo> SandboxInfo::fromJson(const QJsonObject& o)
     i.dir = str("dir");
     i.pid = qint64(o.value(QStringLiteral("pid")).toDouble());
     i.ownerPid = qint64(o.value(QStringLiteral("owner_pid")).toDouble());
+    i.server = str("server");
     i.entries = o.value(QStringLiteral("entries")).toInt();
     i.loadSeconds = o.value(QStringLiteral("load_seconds")).toDouble();
     i.startSeconds = o.value(QStringLiteral("start_seconds")).toDouble();

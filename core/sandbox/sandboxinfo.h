@@ -77,6 +77,7 @@ struct SandboxInfo
     QString dir; // the sandbox directory; removed by stop()
     qint64 pid = 0; // slapd's process id
     qint64 ownerPid = 0; // the process it belongs to (SandboxOptions::ownerPid), 0 = nobody (dirbench-cli sandbox)
+    QString server; // empty: OpenLDAP's slapd (SlapdSandbox); "389ds": the 389 Directory Server (Ds389Sandbox)
     int entries = 0; // number of uid=userN entries
     double loadSeconds = 0; // LDIF generation + slapadd
     double startSeconds = 0; // the whole start() call until slapd answered
@@ -84,6 +85,7 @@ struct SandboxInfo
     QList<SandboxServer> replicas; // the other servers; the first server is uri/pid
     double initSeconds = 0; // 389-ds: the consumers' total initialisation from the supplier; 0 = none
 
+    bool is389ds() const { return server == u"389ds"; }
     // Every server's ldap:// URI, the first one's first.
     QStringList uris() const;
 

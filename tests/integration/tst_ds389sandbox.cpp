@@ -5,12 +5,14 @@
 #include "core/ldap/monitorreader.h"
 #include "core/ldap/serveridentity.h"
 #include "core/run/runcontext.h"
+#include "core/sandbox/demosandbox.h"
 #include "core/sandbox/ds389sandbox.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -59,6 +61,8 @@ private slots:
     void fixedCacheFromTheStart();
     void stopRemovesEverything();
     void invalidOptions();
+    void orphanOfAGoneOwnerIsStopped();
+    void demoSandboxRefusesWhat389DoesNotOffer();
 
 private:
     QTemporaryDir m_parent;
@@ -247,6 +251,57 @@ void TstDs389Sandbox::invalidOptions()
     QVERIFY(!Ds389Sandbox::start(o, &e, &ctx));
     QCOMPARE(e.kind, ProbeError::Kind::Cancelled);
     QCOMPARE(QDir(m_parent.path()).entryList({ QStringLiteral("dirbench-389ds-*") }, QDir::Dirs).size(), 1);
+}
+
+// The window's 389 demo belongs to the window's process: while that process lives, stopOrphans leaves the sandbox
+// alone; once it is gone, the next window's stopOrphans (DemoSandbox's, both servers) stops it without a trace.
+void TstDs389Sandbox::orphanOfAGoneOwnerIsStopped()
+{
+    QTemporaryDir parent;
+    QVERIFY(parent.isValid());
+    QProcess owner;
+    owner.start(QStringLiteral("sleep"), { QStringLiteral("300") });
+    QVERIFY(owner.waitForStarted());
+    SandboxOptions o;
+    o.entries = 20;
+    o.parentDir = parent.path();
+    o.ownerPid = owner.processId();
+    ProbeError e;
+    Ds389Guard sbx(DemoSandbox::start(o, DemoSandbox::Server::Ds389, &e, nullptr));
+    QVERIFY2(sbx, qPrintable(e.message()));
+    QVERIFY(sbx->is389ds());
+    QCOMPARE(Ds389Sandbox::load(sbx->dir)->ownerPid, owner.processId());
+    QVERIFY(DemoSandbox::stopOrphans(parent.path()).isEmpty());
+    QVERIFY(Ds389Sandbox::isRunning(sbx.info()));
+    owner.kill();
+    QVERIFY(owner.waitForFinished());
+    const SandboxInfo info = sbx.info();
+    QCOMPARE(DemoSandbox::stopOrphans(parent.path()), QStringList { info.dir });
+    QVERIFY(!Ds389Sandbox::isRunning(info));
+    QVERIFY(!QFileInfo::exists(info.dir));
+}
+
+void TstDs389Sandbox::demoSandboxRefusesWhat389DoesNotOffer()
+{
+    const auto refused
+        = [](const SandboxOptions& o) { return DemoSandbox::refusal(o, DemoSandbox::Server::Ds389).field; };
+    SandboxOptions o;
+    QVERIFY(!DemoSandbox::refusal(o, DemoSandbox::Server::Ds389).isError());
+    o.tls = true;
+    QCOMPARE(refused(o), QStringLiteral("tls"));
+    QVERIFY(!DemoSandbox::refusal(o, DemoSandbox::Server::OpenLdap).isError());
+    o.tls = false;
+    o.topology = SandboxTopology::mirror();
+    QCOMPARE(refused(o), QStringLiteral("topology"));
+    o.topology = SandboxTopology::withReplicas(2);
+    QCOMPARE(refused(o), QStringLiteral("topology"));
+    o.topology = SandboxTopology::withReplicas(1);
+    QVERIFY(!DemoSandbox::refusal(o, DemoSandbox::Server::Ds389).isError());
+    o.ppolicyLockout = true;
+    QCOMPARE(refused(o), QStringLiteral("ppolicyLockout"));
+    ProbeError e;
+    QVERIFY(!DemoSandbox::start(o, DemoSandbox::Server::Ds389, &e, nullptr));
+    QCOMPARE(e.field, QStringLiteral("ppolicyLockout"));
 }
 
 QTEST_GUILESS_MAIN(TstDs389Sandbox)

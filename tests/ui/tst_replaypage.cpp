@@ -8,6 +8,7 @@
 #include "core/ldap/ldapsession.h"
 #include "core/replay/replaysummary.h"
 #include "core/run/proberunner.h"
+#include "core/sandbox/demosandbox.h"
 #include "ui/charts/livechartview.h"
 #include "ui/demodirectory.h"
 #include "ui/mainwindow.h"
@@ -15,6 +16,7 @@
 #include "ui/pages/replayform.h"
 #include "ui/pages/replaypage.h"
 #include "ui/report/report.h"
+#include "ui/widgets/demodirectorybox.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/replayresultview.h"
 #include "ui/widgets/savedruninputs.h"
@@ -23,6 +25,7 @@
 #include "workloadlog.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QLocale>
 #include <QProcess>
 #include <QSignalSpy>
@@ -45,6 +48,8 @@ private slots:
     void badInputNamesTheField();
     void opensTheSavedRecord();
     void reportOfTheRecord();
+    void demoAccessLogIsTheLogToReplay_data();
+    void demoAccessLogIsTheLogToReplay();
 
 private:
     void fill(ReplayPage* page) const;
@@ -256,6 +261,60 @@ void TestReplayPage::reportOfTheRecord()
     QVERIFY2(text.contains(s.countsLine()), qPrintable(s.countsLine()));
     QVERIFY2(text.contains(s.writesLine()), qPrintable(s.writesLine()));
     QVERIFY2(text.contains(QStringLiteral("at the log's pace")), qPrintable(text.left(2000)));
+}
+
+void TestReplayPage::demoAccessLogIsTheLogToReplay_data()
+{
+    QTest::addColumn<int>("server");
+    QTest::newRow("openldap") << int(DemoSandbox::Server::OpenLdap);
+    QTest::newRow("389ds") << int(DemoSandbox::Server::Ds389);
+}
+
+// The demo directory started with its access log (either server): the Replay page takes that log, and after a few
+// searches against the demo, Preview reads them from it (the server's own log, in its own format).
+void TestReplayPage::demoAccessLogIsTheLogToReplay()
+{
+    QFETCH(int, server);
+    if (const QString why = DemoSandbox::unavailableReason(DemoSandbox::Server(server)); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    DemoDirectoryBox* box = window.ldapPage()->demoBox();
+    box->setServer(DemoSandbox::Server(server));
+    box->setEntries(50);
+    box->setAccessLog(true);
+    DemoDirectory* demo = window.ldapPage()->demo();
+    QSignalSpy started(demo, &DemoDirectory::started);
+    QSignalSpy failed(demo, &DemoDirectory::failed);
+    box->startDemo();
+    QVERIFY(started.wait(180000) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), qPrintable(demo->lastError()));
+    const SandboxInfo info = *demo->info();
+    QCOMPARE(info.is389ds(), server == int(DemoSandbox::Server::Ds389));
+    ReplayPage* page = window.replayPage();
+    ReplaySpec spec;
+    page->form()->readSpec(&spec);
+    QCOMPARE(spec.logFiles, QStringList { DemoSandbox::accessLogPath(info) });
+    {
+        LdapSession session;
+        QVERIFY(!session.open(UiSandbox::admin(info)).isError());
+        for (int i = 0; i < 5; ++i) {
+            QList<LdapSession::Entry> out;
+            QVERIFY(
+                !session.search(info.peopleBase, LdapSession::Subtree, QStringLiteral("(uid=user%1)").arg(i), {}, &out)
+                     .isError());
+            QCOMPARE(out.size(), 1);
+        }
+    }
+    QSignalSpy shown(page, &ReplayPage::previewShown);
+    page->preview();
+    QVERIFY(shown.wait(60000));
+    QCOMPARE(shown.takeFirst().at(0).toBool(), true);
+    const QString text = page->resultView()->previewText();
+    QVERIFY2(text.contains(QStringLiteral("(uid=?")), qPrintable(text));
+    QString why;
+    QVERIFY2(demo->stopNow(&why), qPrintable(why));
+    QVERIFY(!QFileInfo::exists(info.dir));
 }
 
 QTEST_MAIN(TestReplayPage)

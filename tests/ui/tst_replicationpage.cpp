@@ -7,6 +7,7 @@
 // same record with what other parts add (knee, vendor figures, a per-consumer method) shows them on page and report.
 #include "core/experiments/replicationfigures.h"
 #include "core/run/proberunner.h"
+#include "core/sandbox/demosandbox.h"
 #include "core/sandbox/slapdconfig.h"
 #include "ui/charts/livechartview.h"
 #include "ui/demodirectory.h"
@@ -23,6 +24,7 @@
 
 #include <QCheckBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -47,6 +49,7 @@ private slots:
     void readsTheFieldsOthersAdd();
     void aLowerBoundShowsAsOne();
     void demoWithAReplicaFillsTheForm();
+    void demo389WithAReplicaRunsTheProbe();
     void writeRampFindsTheKnee();
     void optionsThatDoNotApplyAreDisabled();
 
@@ -312,6 +315,47 @@ void TestReplicationPage::demoWithAReplicaFillsTheForm()
     QVERIFY(box->statusText().contains(info.replicas.constFirst().uri));
     QString why;
     QVERIFY2(demo->stopNow(&why), qPrintable(why));
+}
+
+// The demo directory as a 389 Directory Server with a consumer, chosen in the box: the Replication page is filled
+// in with its supplier and consumer and its marker probe runs against them (389's own replication agreement).
+void TestReplicationPage::demo389WithAReplicaRunsTheProbe()
+{
+    if (const QString why = DemoSandbox::unavailableReason(DemoSandbox::Server::Ds389); !why.isEmpty())
+        QSKIP(qPrintable(why));
+    ProbeRunner runner;
+    MainWindow window(&runner);
+    DemoDirectoryBox* box = window.ldapPage()->demoBox();
+    box->setServer(DemoSandbox::Server::Ds389);
+    box->setEntries(100);
+    box->setTopology(SandboxTopology::withReplicas(2)); // not offered by 389-ds: one consumer instead
+    auto* tls = box->findChild<QCheckBox*>(QStringLiteral("demoTlsCheck"));
+    QVERIFY(tls && !tls->isEnabled());
+    DemoDirectory* demo = window.ldapPage()->demo();
+    QSignalSpy started(demo, &DemoDirectory::started);
+    QSignalSpy failed(demo, &DemoDirectory::failed);
+    box->startDemo();
+    QVERIFY(started.wait(180000) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(), qPrintable(demo->lastError()));
+    const SandboxInfo info = *demo->info();
+    QVERIFY(info.is389ds());
+    QCOMPARE(info.replicas.size(), 1);
+    QVERIFY2(box->statusText().contains(QStringLiteral("389-ds running at ")), qPrintable(box->statusText()));
+    ReplicationPage* page = window.replicationPage();
+    QCOMPARE(page->form()->connection()->uri(), info.uri);
+    QCOMPARE(page->form()->consumers(), QStringList { info.replicas.constFirst().uri });
+    page->form()->setRate(10);
+    page->form()->setDuration(3);
+    page->form()->setMaxLagMs(5000);
+    QSignalSpy done(page, &ReplicationPage::runFinished);
+    page->start();
+    QVERIFY(done.wait(90000));
+    const RunRecord record = done.takeFirst().at(0).value<RunRecord>();
+    QVERIFY2(record.status == u"ok", qPrintable(record.status + u' ' + record.failure));
+    QCOMPARE(page->topology()->stateOf(info.replicas.constFirst().uri), QStringLiteral("in step"));
+    QString why;
+    QVERIFY2(demo->stopNow(&why), qPrintable(why));
+    QVERIFY(!QFileInfo::exists(info.dir));
 }
 
 // A write ramp from the page (modify load beside the markers) on the pair, its consumer stopped (SIGSTOP) when the

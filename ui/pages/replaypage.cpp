@@ -3,8 +3,8 @@
 #include "core/ldap/loadresult.h"
 #include "core/replay/replayrun.h"
 #include "core/replay/replaysummary.h"
+#include "core/sandbox/demosandbox.h"
 #include "core/sandbox/sandboxinfo.h"
-#include "core/sandbox/slapdsandbox.h"
 #include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
 #include "ui/formmemory.h"
@@ -309,7 +309,7 @@ void ReplayPage::onDemoStarted(const SandboxInfo& info)
         QStringLiteral("uid=user[0-%1],%2").arg(std::max(0, info.entries - 1)).arg(info.peopleBase));
     m_form->setText(QStringLiteral("shared-password-file"), info.passwordFile);
     // Started with its access log (a local file in the sandbox's own directory): the log to replay.
-    const QString log = SlapdSandbox::accessLogPath(info.dir);
+    const QString log = DemoSandbox::accessLogPath(info);
     const bool hasLog = info.replicas.isEmpty() && QFileInfo::exists(log);
     if (hasLog)
         m_form->setLogs({ log });

@@ -7,13 +7,31 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
+
+namespace {
+
+// An item of a combo the current choice does not offer: greyed out, its tooltip saying why.
+void offerItem(QComboBox* combo, int index, bool offered, const QString& why)
+{
+    auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+    QStandardItem* item = model ? model->item(index) : nullptr;
+    if (!item)
+        return;
+    item->setEnabled(offered);
+    item->setToolTip(offered ? QString() : why);
+}
+
+} // namespace
 
 DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     : QGroupBox(tr("Demo directory"), parent)
     , m_demo(demo)
+    , m_serverCombo(new QComboBox(this))
     , m_entriesSpin(new QSpinBox(this))
     , m_tlsCheck(new QCheckBox(tr("TLS (ldaps://)"), this))
     , m_topologyCombo(new QComboBox(this))
@@ -23,6 +41,16 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     , m_statusLabel(new QLabel(this))
 {
     setObjectName(QStringLiteral("demoBox"));
+    m_serverCombo->setObjectName(QStringLiteral("demoServerCombo"));
+    m_serverCombo->addItem(tr("OpenLDAP (slapd)"), int(DemoSandbox::Server::OpenLdap));
+    m_serverCombo->addItem(tr("389 Directory Server"), int(DemoSandbox::Server::Ds389));
+    m_serverCombo->setToolTip(tr("Which server the demo runs: OpenLDAP's slapd (TLS, up to 3 replicas, a mirror "
+                                 "pair) or the 389 Directory Server (one consumer at most, no TLS; the cache sweep "
+                                 "of the Experiment page restarts it)"));
+    for (int i = 0; i < m_serverCombo->count(); ++i) {
+        const QString why = DemoSandbox::unavailableReason(DemoSandbox::Server(m_serverCombo->itemData(i).toInt()));
+        offerItem(m_serverCombo, i, why.isEmpty(), why);
+    }
     m_entriesSpin->setObjectName(QStringLiteral("demoEntriesSpin"));
     m_entriesSpin->setRange(SandboxOptions::kMinEntries, SandboxOptions::kMaxEntries);
     m_entriesSpin->setSingleStep(1000);
@@ -31,7 +59,6 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     m_entriesSpin->setSuffix(tr(" entries"));
     m_entriesSpin->setToolTip(tr("uid=user0 … ; loading takes about 1 s per 10,000 entries"));
     m_tlsCheck->setObjectName(QStringLiteral("demoTlsCheck"));
-    m_tlsCheck->setToolTip(tr("Also listen on ldaps:// with a self-signed certificate (the form trusts it)"));
     m_topologyCombo->setObjectName(QStringLiteral("demoTopologyCombo"));
     m_topologyCombo->addItem(tr("one server"), 0);
     m_topologyCombo->addItem(tr("with a replica"), 1);
@@ -45,7 +72,6 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     m_accessLogCheck->setToolTip(tr("Keep the server's own log of every operation (slapd's stats log): the Replay and "
                                     "Workload pages offer it; one server only"));
     m_startButton->setObjectName(QStringLiteral("startDemoButton"));
-    m_startButton->setToolTip(tr("Start a private OpenLDAP server (slapd) on this machine and fill in the forms"));
     m_stopButton->setObjectName(QStringLiteral("stopDemoButton"));
     m_statusLabel->setObjectName(QStringLiteral("demoStatusLabel"));
     m_statusLabel->setWordWrap(true);
@@ -53,21 +79,57 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     NoteStyle::apply(m_statusLabel);
 
     auto* grid = new QGridLayout(this);
-    grid->addWidget(m_entriesSpin, 0, 0);
-    grid->addWidget(m_tlsCheck, 0, 1);
+    grid->addWidget(m_serverCombo, 0, 0);
+    grid->addWidget(m_entriesSpin, 0, 1);
     grid->addWidget(m_topologyCombo, 1, 0);
-    grid->addWidget(m_accessLogCheck, 1, 1);
+    auto* checks = new QHBoxLayout;
+    checks->addWidget(m_tlsCheck);
+    checks->addWidget(m_accessLogCheck);
+    grid->addLayout(checks, 1, 1);
     grid->addWidget(m_startButton, 2, 0);
     grid->addWidget(m_stopButton, 2, 1);
     grid->addWidget(m_statusLabel, 3, 0, 1, 2);
 
     connect(m_startButton, &QPushButton::clicked, this, &DemoDirectoryBox::startDemo);
     connect(m_stopButton, &QPushButton::clicked, this, &DemoDirectoryBox::stopDemo);
+    connect(m_serverCombo, &QComboBox::currentIndexChanged, this, &DemoDirectoryBox::updateServerChoices);
     connect(m_tlsCheck, &QCheckBox::toggled, this, &DemoDirectoryBox::updateState);
-    connect(m_topologyCombo, &QComboBox::currentIndexChanged, this, &DemoDirectoryBox::updateState);
+    connect(m_topologyCombo, &QComboBox::currentIndexChanged, this, &DemoDirectoryBox::updateServerChoices);
     connect(m_accessLogCheck, &QCheckBox::toggled, this, &DemoDirectoryBox::updateState);
     connect(m_demo, &DemoDirectory::stateChanged, this, &DemoDirectoryBox::updateState);
     connect(m_demo, &DemoDirectory::failed, this, &DemoDirectoryBox::updateState);
+    updateServerChoices();
+}
+
+DemoSandbox::Server DemoDirectoryBox::server() const
+{
+    return DemoSandbox::Server(m_serverCombo->currentData().toInt());
+}
+
+void DemoDirectoryBox::setServer(DemoSandbox::Server server)
+{
+    m_serverCombo->setCurrentIndex(std::max(0, m_serverCombo->findData(int(server))));
+}
+
+// What the chosen server offers: 389-ds has no TLS, no mirror pair and one consumer at most.
+void DemoDirectoryBox::updateServerChoices()
+{
+    const bool ds389 = server() == DemoSandbox::Server::Ds389;
+    const QString why = tr("the 389-ds demo has one consumer at most");
+    for (int i = 0; i < m_topologyCombo->count(); ++i) {
+        const int servers = m_topologyCombo->itemData(i).toInt();
+        offerItem(m_topologyCombo, i, !ds389 || servers == 0 || servers == 1, why);
+    }
+    const int chosen = m_topologyCombo->currentData().toInt();
+    if (ds389 && chosen != 0 && chosen != 1)
+        m_topologyCombo->setCurrentIndex(m_topologyCombo->findData(1));
+    if (ds389)
+        m_tlsCheck->setChecked(false);
+    m_tlsCheck->setToolTip(ds389 ? tr("TLS is not offered by the 389-ds demo")
+                                 : tr("Also listen on ldaps:// with a self-signed certificate (the form trusts it)"));
+    m_startButton->setToolTip(ds389
+            ? tr("Start a private 389 Directory Server (ns-slapd) on this machine and fill in the forms")
+            : tr("Start a private OpenLDAP server (slapd) on this machine and fill in the forms"));
     updateState();
 }
 
@@ -115,7 +177,7 @@ void DemoDirectoryBox::startDemo()
     else if (servers < 0)
         o.topology = SandboxTopology::mirror();
     o.accessLog = m_accessLogCheck->isChecked() && servers == 0;
-    m_demo->start(o);
+    m_demo->start(o, server());
 }
 
 void DemoDirectoryBox::stopDemo()
@@ -128,8 +190,9 @@ void DemoDirectoryBox::updateState()
     const DemoDirectory::State s = m_demo->state();
     m_startButton->setEnabled(s == DemoDirectory::State::Stopped);
     m_entriesSpin->setEnabled(s == DemoDirectory::State::Stopped);
+    m_serverCombo->setEnabled(s == DemoDirectory::State::Stopped);
     const bool one = m_topologyCombo->currentData().toInt() == 0;
-    m_tlsCheck->setEnabled(s == DemoDirectory::State::Stopped && one);
+    m_tlsCheck->setEnabled(s == DemoDirectory::State::Stopped && one && server() == DemoSandbox::Server::OpenLdap);
     m_topologyCombo->setEnabled(
         s == DemoDirectory::State::Stopped && !m_tlsCheck->isChecked() && !m_accessLogCheck->isChecked());
     m_accessLogCheck->setEnabled(s == DemoDirectory::State::Stopped && one);
@@ -138,7 +201,9 @@ void DemoDirectoryBox::updateState()
     switch (s) {
     case DemoDirectory::State::Stopped:
         m_statusLabel->setText(m_demo->lastError().isEmpty()
-                ? tr("A private OpenLDAP server with generated people, for trying DirBench out.")
+                ? (server() == DemoSandbox::Server::Ds389
+                        ? tr("A private 389 Directory Server with generated people, for trying DirBench out.")
+                        : tr("A private OpenLDAP server with generated people, for trying DirBench out."))
                 : tr("<span style=\"color:%2\">Could not start: %1</span>")
                       .arg(m_demo->lastError().toHtmlEscaped(), NoteStyle::errorColourNow().name()));
         break;
@@ -148,8 +213,9 @@ void DemoDirectoryBox::updateState()
     case DemoDirectory::State::Running: {
         const auto info = m_demo->info();
         QString text = info
-            ? tr("Running at %1 with %2 entries.")
-                  .arg(info->ldapsUri.isEmpty() ? info->uri : info->ldapsUri, Units::formatNumber(info->entries, 0))
+            ? tr("%1 running at %2 with %3 entries.")
+                  .arg(info->is389ds() ? tr("389-ds") : tr("OpenLDAP"),
+                      info->ldapsUri.isEmpty() ? info->uri : info->ldapsUri, Units::formatNumber(info->entries, 0))
             : tr("Running.");
         QStringList others;
         for (const SandboxServer& r : info ? info->replicas : QList<SandboxServer>())
