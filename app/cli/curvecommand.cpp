@@ -118,8 +118,8 @@ void printCurve(std::FILE* out, const RunRecord& rec)
         std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n", qPrintable(p.series), qPrintable(pct(p.coverage)),
             qPrintable(pct(p.hitRatio)), qPrintable(number(p.okPerS, 1)), qPrintable(number(p.opsPerS, 1)),
             qPrintable(number(p.errors, 0)), qPrintable(number(p.cached, 0)));
-    if (s.tHitUs)
-        std::fprintf(out, "fitted to ok/s: t_hit %.2f us, t_miss %.2f us (%s)\n", *s.tHitUs, s.tMissUs.value_or(0),
+    if (const QString fit = s.fitText(); !fit.isEmpty())
+        std::fprintf(out, "fit: %s; fitted to %s (%s)\n", qPrintable(fit), s.completed() ? "completed ops/s" : "ok/s",
             qPrintable(s.fitMethod));
     for (const auto& w : rec.warnings)
         std::fprintf(out, "warning (%s): %s\n", qPrintable(w.code), qPrintable(w.message));

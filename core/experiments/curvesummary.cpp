@@ -85,4 +85,19 @@ QList<CurvePoint> Summary::curvePoints() const
     return out;
 }
 
+QString Summary::fitText() const
+{
+    return fitSentence(
+        tHitUs.value_or(0), tMissUs.value_or(0), completed() ? QStringLiteral("ops/s") : QStringLiteral("ok/s"));
+}
+
+QString fitSentence(double hit, double miss, const QString& unit)
+{
+    if (hit <= 0 || miss <= 0)
+        return {};
+    return QString(ReportFormat::number(1e6 / miss) + u' ' + unit + u" with no entry cached to "
+        + ReportFormat::number(1e6 / hit) + u' ' + unit + u" with every entry cached (the fit's t_miss "
+        + ReportFormat::number(miss) + u" µs, t_hit " + ReportFormat::number(hit) + u" µs)");
+}
+
 } // namespace CurveRecord

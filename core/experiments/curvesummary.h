@@ -47,6 +47,13 @@ struct Summary
     bool completed() const;
     // The points as the fitter takes them (ops/s = the rate drawn).
     QList<CurvePoint> curvePoints() const;
+    // The curve's answer, as the CLI, the Curve page and the report say it: fitSentence of the summary's fit.
+    QString fitText() const;
 };
+
+// A cache curve's answer from its fit: "23,548 ok/s with no entry cached to 24,117 ok/s with every entry cached (the
+// fit's t_miss 42.5 µs, t_hit 41.5 µs)"; "" without a fit (either time not positive). `unit` is "ops/s" for a fit
+// of completed operations (a record older than ok/s).
+QString fitSentence(double tHitUs, double tMissUs, const QString& unit = QStringLiteral("ok/s"));
 
 } // namespace CurveRecord

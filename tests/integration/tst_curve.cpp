@@ -2,6 +2,7 @@
 // 389-ds cache sweep on a 389-ds sandbox with 10,000 entries, restarted per point and online, with its settings
 // put back afterwards, also on cancel. The 389-ds part skips, saying why, where 389-ds-base is not installed.
 #include "core/experiments/curve.h"
+#include "core/experiments/curvesummary.h"
 #include "core/run/runcontext.h"
 #include "core/sandbox/ds389sandbox.h"
 #include "ldapfixture.h"
@@ -268,6 +269,12 @@ void TstCurve::cliWorkingSet()
     QCOMPARE(o.value(QStringLiteral("summary")).toObject().value(QStringLiteral("points")).toArray().size(), 2);
     const QByteArray out = p.readAllStandardOutput();
     QVERIFY2(out.contains("coverage %") && out.contains("ok/s") && out.contains("ops/s"), out.constData());
+    // The fit's sentence is the one the Curve page and the report say (CurveRecord::fitSentence).
+    const auto record = RunRecord::fromJson(o);
+    QVERIFY(record);
+    const QString fit = CurveRecord::Summary::of(*record).fitText();
+    QVERIFY2(!fit.isEmpty(), out.constData());
+    QVERIFY2(QString::fromUtf8(out).contains(QStringLiteral("fit: ") + fit), out.constData());
     for (const auto& v : o.value(QStringLiteral("summary")).toObject().value(QStringLiteral("points")).toArray())
         QVERIFY(v.toObject().value(QStringLiteral("ok_per_s")).toDouble() > 0);
 

@@ -411,16 +411,15 @@ bool CurvePage::showCurve(const RunRecord& record, QString* error)
     m_curveChart->setFit(line, low, high, tr("fit (± %1 σ band)").arg(m_fit->bandSigmas));
     m_curveChart->setReference(reference, tr("guide Fig. 3 shape (normalised)"));
     m_fitLabel->setText(
-        tr("<b>Fit</b>: t_hit = %1 µs (%2 %10 cached), t_miss = %3 µs (%4 %10 uncached); h(c): %5, %6; "
-           "RMS residual %7 %; %8 entries.%11<br><span style='color:%12'>Reference: %9</span>")
-            .arg(Units::formatNumber(m_fit->tHit * 1e6, 1), Units::formatNumber(1.0 / m_fit->tHit, 0),
-                Units::formatNumber(m_fit->tMiss * 1e6, 1), Units::formatNumber(1.0 / m_fit->tMiss, 0),
+        tr("<b>Fit</b>: %1; h(c): %2, %3; RMS residual %4 %; %5 entries.%6<br><span style='color:%8'>Reference: "
+           "%7</span>")
+            .arg(CurveRecord::fitSentence(m_fit->tHit * 1e6, m_fit->tMiss * 1e6, unit).toHtmlEscaped(),
                 m_fit->access.toString(), m_fit->method, Units::formatNumber(m_fit->rmsRelativeResidual() * 100, 1),
-                Units::formatNumber(double(m_fit->entries), 0), ReferenceCurve::source().toHtmlEscaped(), unit,
+                Units::formatNumber(double(m_fit->entries), 0),
                 completed ? tr(" The record's points predate ok/s: fitted to completed ops/s, failed searches "
                                "included.")
                           : QString(),
-                noteColour())
+                ReferenceCurve::source().toHtmlEscaped(), noteColour())
         + (m_movedText.isEmpty() ? QString()
                                  : QStringLiteral("<br><span style='color:%1'>%2</span>")
                                        .arg(NoteStyle::warnColourNow().name(), m_movedText.toHtmlEscaped())));

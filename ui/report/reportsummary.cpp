@@ -38,18 +38,10 @@ QString serverName(const RunRecord& r)
     return RecordServer::of(r).shortName();
 }
 
-// A cache curve's answer: the fit's two ends, "23,548 ok/s with no entry cached to 24,117 ok/s with every entry
-// cached (the fit's t_miss 42.5 µs, t_hit 41.5 µs)"; "" for a record without a fit.
+// A cache curve's answer: the fit's two ends (CurveRecord::fitSentence); "" for a record without a fit.
 QString curveHeadline(const RunRecord& r)
 {
-    const CurveRecord::Summary s = CurveRecord::Summary::of(r);
-    const double hit = s.tHitUs.value_or(0);
-    const double miss = s.tMissUs.value_or(0);
-    if (hit <= 0 || miss <= 0)
-        return {};
-    return QString(ReportFormat::number(1e6 / miss) + u" ok/s with no entry cached to "
-        + ReportFormat::number(1e6 / hit) + u" ok/s with every entry cached (the fit's t_miss "
-        + ReportFormat::number(miss) + u" µs, t_hit " + ReportFormat::number(hit) + u" µs)");
+    return CurveRecord::Summary::of(r).fitText();
 }
 
 QString diskHeadline(const RunRecord& r)
