@@ -70,8 +70,8 @@ void printPoints(std::FILE* out, const RunRecord& rec, const ExperimentSummary& 
             qPrintable(num(p.okPerS)), qPrintable(num(p.opsPerS)), qPrintable(num(p.errors, 0)),
             qPrintable(num(p.latencyMs.p50, 3)), qPrintable(num(p.latencyMs.p99, 3)), qPrintable(num(p.loadCpuUsPerOp)),
             qPrintable(num(p.clientCpuUsPerOp)), qPrintable(p.status));
-    if (const QString best = PointAxis::bestText(rec); !best.isEmpty())
-        std::fprintf(out, "%s\n", qPrintable(best)); // as the report's headline words it
+    if (!s.answer.isEmpty())
+        std::fprintf(out, "%s\n", qPrintable(s.answer)); // as the page and the report's headline word it
     if (s.hasReference)
         std::fprintf(
             out, "reference: %s — %s\n", qPrintable(Sources::readable(s.referenceSource)), qPrintable(s.referenceNote));
@@ -329,11 +329,6 @@ int runExperimentCommand(const QStringList& argsIn)
     });
     const ExperimentSummary summary = ExperimentSummary::of(rec, QLatin1String(x));
     printPoints(out, rec, summary, x);
-    if (kind == u"tls-cost")
-        std::fprintf(out, "connect + bind: plain %s ms, TLS %s ms (+%s ms)\n",
-            qPrintable(Units::formatNumber(summary.plainMsPerBind, 3)),
-            qPrintable(Units::formatNumber(summary.tlsMsPerBind, 3)),
-            qPrintable(Units::formatNumber(summary.tlsExtraMs, 3)));
     RunRecord tail = rec; // warnings and status; the points were printed above
     tail.summary = QJsonObject();
     printLoadSummary(out, tail);

@@ -1,5 +1,8 @@
 #include "core/experiments/experimentsummary.h"
 
+#include "core/common/units.h"
+#include "core/experiments/pointaxis.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -44,6 +47,12 @@ ExperimentSummary ExperimentSummary::of(const RunRecord& r, const QString& axisK
     out.plainMsPerBind = s.value(QLatin1String("plain_ms_per_bind")).toDouble();
     out.tlsMsPerBind = s.value(QLatin1String("tls_ms_per_bind")).toDouble();
     out.tlsExtraMs = s.value(QLatin1String("tls_extra_ms")).toDouble();
+    if (r.kind != u"tls-cost")
+        out.answer = PointAxis::bestText(r);
+    else if (out.plainMsPerBind > 0 && out.tlsMsPerBind > 0)
+        out.answer = QStringLiteral("connect + bind: plain %1 ms, TLS %2 ms (+%3 ms)")
+                         .arg(Units::formatNumber(out.plainMsPerBind, 3), Units::formatNumber(out.tlsMsPerBind, 3),
+                             Units::formatNumber(out.tlsExtraMs, 3));
     return out;
 }
 

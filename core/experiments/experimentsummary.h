@@ -30,6 +30,10 @@ struct ExperimentSummary
     bool hasReference = false;
     QString referenceSource, referenceNote;
     double plainMsPerBind = 0, tlsMsPerBind = 0, tlsExtraMs = 0; // tls-cost
+    // The experiment's answer, as the CLI, the Experiments page and the report say it: "best 29,270.5 ok/s at 4
+    // client threads" (PointAxis::bestText), or for tls-cost "connect + bind: plain 0.412 ms, TLS 1.630 ms
+    // (+1.218 ms)"; "" when the record has none (a failed run).
+    QString answer;
 
     // axisKey: the summary.points[] key of the axis (PointAxis::of(r).key).
     static ExperimentSummary of(const RunRecord& r, const QString& axisKey);

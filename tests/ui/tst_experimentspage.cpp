@@ -3,12 +3,14 @@
 // their points in the table and the chart and the guide's reference; bad points name their field and start nothing;
 // a server-thread sweep on slapd fails saying why (it is 389-ds's setting); "Cache coverage" leads to the Curve page.
 #include "core/common/units.h"
+#include "core/experiments/experimentsummary.h"
 #include "core/run/proberunner.h"
 #include "ui/charts/livechartview.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/curvepage.h"
 #include "ui/pages/experimentform.h"
 #include "ui/pages/experimentspage.h"
+#include "ui/widgets/runstatuslabel.h"
 #include "uisandbox.h"
 
 #include <QJsonArray>
@@ -108,6 +110,11 @@ void TestExperimentsPage::threadSweepOneClick()
     QCOMPARE(page.pointsChart()->pointCount(), 2);
     // Threads are counted: the table names the axis, the chart's ticks fall on whole threads (0, 1, 2; never 0.25).
     QCOMPARE(page.pointsTable()->horizontalHeaderItem(0)->text(), QStringLiteral("Client threads"));
+    // The answer as the CLI and the report's headline say it (ExperimentSummary::answer).
+    const QString answer = ExperimentSummary::of(r, QStringLiteral("threads")).answer;
+    QVERIFY(answer.startsWith(QStringLiteral("best ")));
+    QVERIFY2(page.findChild<RunStatusLabel*>()->text().contains(answer),
+        qPrintable(page.findChild<RunStatusLabel*>()->text()));
     QTRY_COMPARE(page.pointsChart()->xTickInterval(), 1.0);
     QVERIFY(page.liveChart()->seriesNames().contains(QStringLiteral("threads 1")));
     QVERIFY(page.liveChart()->yRange().second > 0); // the intervals' ok/s, live
@@ -128,6 +135,7 @@ void TestExperimentsPage::tlsCost()
     QCOMPARE(page.pointsTable()->rowCount(), 2);
     QCOMPARE(page.pointsTable()->item(1, 0)->text(), QStringLiteral("TLS"));
     QVERIFY(r.summary.value(u"tls_ms_per_bind").toDouble() > r.summary.value(u"plain_ms_per_bind").toDouble());
+    QVERIFY(page.referenceText().startsWith(ExperimentSummary::of(r, QStringLiteral("tls")).answer));
     QVERIFY(page.referenceText().contains(u"connect + bind: plain"));
 }
 

@@ -471,6 +471,11 @@ void TstReportModel::experimentsAndCurvesAnswerTheirQuestion()
     sweep.summary.insert("best_server_threads", 16);
     QCOMPARE(ReportSummary::headline(sweep), QString("best 29,270.5 ok/s at 16 server threads"));
     QVERIFY(ReportSummary::whatWasTested(sweep).contains("server's threads"));
+    RunRecord tls;
+    tls.kind = "tls-cost";
+    tls.summary
+        = QJsonObject { { "plain_ms_per_bind", 0.412 }, { "tls_ms_per_bind", 1.63 }, { "tls_extra_ms", 1.218 } };
+    QCOMPARE(ReportSummary::headline(tls), QString("connect + bind: plain 0.412 ms, TLS 1.630 ms (+1.218 ms)"));
     RunRecord curve;
     curve.kind = "curve";
     curve.summary = QJsonObject { { "t_hit_us", 50.0 }, { "t_miss_us", 500.0 } };

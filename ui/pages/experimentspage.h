@@ -83,6 +83,7 @@ private:
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
     void showPoints(const RunRecord& record);
+    static QString outcomeText(const RunRecord& record, const QString& what);
     void setRunning(bool running);
     std::optional<LdapLoadSpec> ldapSpec();
 

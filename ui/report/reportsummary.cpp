@@ -7,6 +7,7 @@
 #include "core/disk/diskrecordfacts.h"
 #include "core/disk/diskresult.h"
 #include "core/experiments/curvesummary.h"
+#include "core/experiments/experimentsummary.h"
 #include "core/experiments/pointaxis.h"
 #include "core/experiments/replicationfigures.h"
 #include "core/ldap/probesummary.h"
@@ -339,8 +340,9 @@ QString headline(const RunRecord& r)
     if (r.kind == u"replication")
         if (QString h = ReportSections::replicationHeadline(r); !h.isEmpty())
             return h;
-    if (QString best = PointAxis::bestText(r); !best.isEmpty())
-        return best; // "best 29,270.5 ok/s at 4 client threads"
+    if (r.kind == u"thread-sweep" || r.kind == u"tls-cost" || r.kind == u"database-size")
+        if (QString answer = ExperimentSummary::of(r, PointAxis::of(r).key).answer; !answer.isEmpty())
+            return answer; // "best 29,270.5 ok/s at 4 client threads", as the page and the CLI say it
     if (QString curve = curveHeadline(r); !curve.isEmpty())
         return curve;
     QString h = RunStore::headlineOf(r);
