@@ -1,5 +1,7 @@
 #include "core/catalog/cloudverdict.h"
 
+#include "core/common/jsonread.h"
+
 #include <QJsonArray>
 #include <QLocale>
 
@@ -17,19 +19,13 @@ QString num(double v)
     return QLocale(QLocale::English).toString(v, 'f', std::abs(v - std::round(v)) < 1e-9 ? 0 : 1);
 }
 
-std::optional<double> optNumber(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
-
 // The evaluation's facts a reader shows beside the figures (Evaluation::toJson).
 void cloudCaseReadEvaluation(const QJsonObject& e, CloudCase& c)
 {
     c.diskLabel = e.value(QStringLiteral("disk_label")).toString();
     c.tier = e.value(QStringLiteral("tier")).toString();
     c.vm = e.value(QStringLiteral("vm")).toString();
-    c.sizeGib = optNumber(e, QStringLiteral("size_gib"));
+    c.sizeGib = JsonRead::number(e, QStringLiteral("size_gib"));
     const QJsonArray notes = e.value(QStringLiteral("notes")).toArray();
     for (const auto& n : notes)
         c.notes << n.toString();
@@ -47,9 +43,9 @@ CloudCase caseOf(const QJsonObject& o)
     c.label = o.value(QStringLiteral("label")).toString();
     c.measuredMbps = o.value(QStringLiteral("measured_mb_per_s")).toDouble();
     c.upperBound = o.value(QStringLiteral("measured_is_upper_bound")).toBool();
-    c.listedMbps = optNumber(o, QStringLiteral("listed_mb_per_s"));
-    c.vmCapMbps = optNumber(o, QStringLiteral("vm_cap_mb_per_s"));
-    c.ceilingMbps = optNumber(o, QStringLiteral("ceiling_mb_per_s"));
+    c.listedMbps = JsonRead::number(o, QStringLiteral("listed_mb_per_s"));
+    c.vmCapMbps = JsonRead::number(o, QStringLiteral("vm_cap_mb_per_s"));
+    c.ceilingMbps = JsonRead::number(o, QStringLiteral("ceiling_mb_per_s"));
     c.binding = o.value(QStringLiteral("binding")).toString();
     c.bindingText = o.value(QStringLiteral("evaluation")).toObject().value(QStringLiteral("binding_text")).toString();
     const QJsonArray flags = o.value(QStringLiteral("flags")).toArray();

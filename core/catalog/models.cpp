@@ -1,5 +1,7 @@
 #include "core/catalog/models.h"
 
+#include "core/common/jsonread.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -17,12 +19,6 @@ const QString kTiers = QStringLiteral("fixed_tiers_by_size");
 const QString kTiersUpTo = QStringLiteral("fixed_tiers_by_size_up_to");
 const QString kInstanceCaps = QStringLiteral("size_scaled_with_instance_caps");
 const QString kBaselineCaps = QStringLiteral("size_scaled_with_baseline_and_instance_caps");
-
-std::optional<double> num(const QJsonObject& o, const char* key)
-{
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
 
 double req(const QJsonObject& o, const char* key)
 {
@@ -112,13 +108,13 @@ double throughputForIops(const QJsonArray& tiers, double iops)
 
 std::optional<double> maxIopsAt(const QJsonObject& p, double sizeGib)
 {
-    const auto max = num(p, "max_iops");
+    const auto max = JsonRead::number(p, "max_iops");
     if (!max)
         return std::nullopt;
-    const auto perGib = num(p, "max_iops_per_gib");
+    const auto perGib = JsonRead::number(p, "max_iops_per_gib");
     if (!perGib)
         return *max;
-    return std::min(*max, std::max(num(p, "included_iops").value_or(0), *perGib * sizeGib));
+    return std::min(*max, std::max(JsonRead::number(p, "included_iops").value_or(0), *perGib * sizeGib));
 }
 
 bool badProvision(QString* field, QString* error, const QString& f, const QString& why)
@@ -239,13 +235,13 @@ std::optional<DiskLimits> provisionedIndependentOfSize(
     l.ioUnitKib = req(p, "io_unit_kib");
     const double maxIops = *maxIopsAt(p, sizeGib);
     const auto minIops = minProvisionableIops(d, sizeGib);
-    const auto ratio = num(p, "mbps_per_provisioned_iops");
-    const auto includedMbps = num(p, "included_mbps");
+    const auto ratio = JsonRead::number(p, "mbps_per_provisioned_iops");
+    const auto includedMbps = JsonRead::number(p, "included_mbps");
     auto maxMbpsFor = [&](double iops) {
         return ratio ? std::min(req(p, "max_mbps"), std::max(includedMbps.value_or(0), *ratio * iops))
                      : req(p, "max_mbps");
     };
-    const double iops = prov.iops.value_or(num(p, "included_iops").value_or(maxIops));
+    const double iops = prov.iops.value_or(JsonRead::number(p, "included_iops").value_or(maxIops));
     if (iops > maxIops + 1e-9 || (minIops && iops < *minIops - 1e-9)) {
         badProvision(field, error, QStringLiteral("provisioned-iops"),
             QStringLiteral("%1 IOPS is outside %2..%3 for %4 at %5 GiB")
@@ -273,7 +269,7 @@ std::optional<DiskLimits> provisionedIndependentOfSize(
     l.mbps = l.provisionedMbps = std::min(mbps, mbpsCap);
     l.maxProvisionableIops = maxIops;
     l.maxProvisionableMbps = maxMbpsFor(maxIops);
-    if (!num(p, "max_iops_per_gib"))
+    if (!JsonRead::number(p, "max_iops_per_gib"))
         l.notes << QStringLiteral("the size-dependent provisioning range is not in the catalog");
     return l;
 }
@@ -286,7 +282,7 @@ std::optional<DiskLimits> provisionedIops(
     l.sizeGib = sizeGib;
     l.ioUnitKib = req(p, "io_unit_kib");
     const auto maxIops = maxIopsAt(p, sizeGib);
-    const auto instanceCap = num(p, access == Access::Read ? "read_max_mibps" : "write_max_mibps");
+    const auto instanceCap = JsonRead::number(p, access == Access::Read ? "read_max_mibps" : "write_max_mibps");
     if (!maxIops) { // pd-extreme: only the per-instance maxima are in the catalog
         l.iops = prov.iops;
         l.mbps = instanceCap;
@@ -294,7 +290,7 @@ std::optional<DiskLimits> provisionedIops(
         return l;
     }
     const double iops = prov.iops.value_or(*maxIops);
-    const double minIops = num(p, "min_iops").value_or(0);
+    const double minIops = JsonRead::number(p, "min_iops").value_or(0);
     if (iops > *maxIops + 1e-9 || iops < minIops) {
         badProvision(field, error, QStringLiteral("provisioned-iops"),
             QStringLiteral("%1 IOPS is outside %2..%3 for %4 at %5 GiB")
@@ -344,9 +340,9 @@ DiskLimits sizeScaledWithInstanceCaps(const DiskType& d, double sizeGib, Access 
 DiskLimits sizeScaledWithBaselineAndInstanceCaps(const DiskType& d, double sizeGib, Access access)
 {
     DiskLimits l = sizeScaledWithInstanceCaps(d, sizeGib, access);
-    if (const auto b = num(d.parameters, "baseline_iops"))
+    if (const auto b = JsonRead::number(d.parameters, "baseline_iops"))
         l.iops = std::max(*l.iops, *b);
-    if (const auto b = num(d.parameters, "baseline_mbps"))
+    if (const auto b = JsonRead::number(d.parameters, "baseline_mbps"))
         l.mbps = std::max(*l.mbps, *b);
     else
         l.notes << QStringLiteral("the size-independent baseline is not in the catalog: small disks may do better");
@@ -357,12 +353,13 @@ std::optional<double> minProvisionableIops(const DiskType& d, double sizeGib)
 {
     const QJsonObject& p = d.parameters;
     if (d.model == kIndependent) {
-        if (const auto inc = num(p, "included_iops"))
+        if (const auto inc = JsonRead::number(p, "included_iops"))
             return *inc;
-        return std::max(num(p, "min_iops").value_or(0), num(p, "min_iops_per_gib").value_or(0) * sizeGib);
+        return std::max(
+            JsonRead::number(p, "min_iops").value_or(0), JsonRead::number(p, "min_iops_per_gib").value_or(0) * sizeGib);
     }
     if (d.model == kProvisionedIops)
-        return num(p, "min_iops");
+        return JsonRead::number(p, "min_iops");
     return std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "core/common/intervaljson.h"
 
+#include "core/common/jsonread.h"
+
 namespace IntervalJson {
 
 QString seriesOf(const QJsonObject& interval)
@@ -9,8 +11,7 @@ QString seriesOf(const QJsonObject& interval)
 
 std::optional<double> timeOf(const QJsonObject& interval)
 {
-    const QJsonValue t = interval.value(QLatin1String("t"));
-    return t.isDouble() ? std::optional<double>(t.toDouble()) : std::nullopt;
+    return JsonRead::number(interval, "t");
 }
 
 Sample toSample(const QJsonObject& interval)

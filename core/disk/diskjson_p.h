@@ -3,6 +3,8 @@
 // The JSON helpers of core/disk/diskresult.cpp and disksummary.cpp (private to them: the one place disk figures
 // meet JSON).
 
+#include "core/common/jsonread.h"
+
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QSet>
@@ -17,11 +19,7 @@ inline QJsonValue orNull(const std::optional<double>& v)
     return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
 }
 
-inline std::optional<double> number(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
+using JsonRead::number;
 
 inline void putIf(QJsonObject& o, const QString& key, const std::optional<double>& v)
 {

@@ -1,13 +1,6 @@
 #include "core/disk/diskrecordfacts.h"
 
-namespace {
-
-std::optional<double> diskFactsNumber(const QJsonValue& v)
-{
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
-
-} // namespace
+#include "core/common/jsonread.h"
 
 DiskRecordFacts DiskRecordFacts::of(const RunRecord& record)
 {
@@ -15,10 +8,10 @@ DiskRecordFacts DiskRecordFacts::of(const RunRecord& record)
     const QJsonObject spec
         = record.kind == u"disk-under-load" ? record.spec.value(QLatin1String("disk")).toObject() : record.spec;
     f.profile = spec.value(QLatin1String("profile")).toString();
-    f.sizeBytes = diskFactsNumber(record.spec.value(QLatin1String("size_bytes")));
+    f.sizeBytes = JsonRead::number(record.spec.value(QLatin1String("size_bytes")));
     const QJsonObject fs = record.environment.value(QLatin1String("filesystem")).toObject();
     f.fsType = fs.value(QLatin1String("type")).toString();
-    f.fsFreeBytes = diskFactsNumber(fs.value(QLatin1String("free_bytes")));
+    f.fsFreeBytes = JsonRead::number(fs.value(QLatin1String("free_bytes")));
     const QJsonObject engine = record.engine.toObject();
     f.hasEngine = !engine.isEmpty();
     f.engineIo = engine.value(QLatin1String("io")).toString();

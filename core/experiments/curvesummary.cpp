@@ -1,5 +1,6 @@
 #include "core/experiments/curvesummary.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/reportformat.h"
 
 #include <QJsonArray>
@@ -9,12 +10,6 @@
 namespace CurveRecord {
 
 namespace {
-
-std::optional<double> curveSummaryNumber(const QJsonObject& o, const char* key)
-{
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
 
 QList<QStringList> curveModelRows(const QJsonObject& s, const QJsonObject& fit)
 {
@@ -35,13 +30,13 @@ PointFigures PointFigures::fromJson(const QJsonObject& o)
 {
     PointFigures p;
     p.series = o.value(QLatin1String("series")).toString();
-    p.target = curveSummaryNumber(o, "target");
-    p.coverage = curveSummaryNumber(o, "coverage");
-    p.hitRatio = curveSummaryNumber(o, "hit_ratio");
-    p.okPerS = curveSummaryNumber(o, "ok_per_s");
-    p.opsPerS = curveSummaryNumber(o, "ops_per_s");
-    p.errors = curveSummaryNumber(o, "errors");
-    p.cached = curveSummaryNumber(o, o.contains(QLatin1String("cache_entries")) ? "cache_entries" : "working_set");
+    p.target = JsonRead::number(o, "target");
+    p.coverage = JsonRead::number(o, "coverage");
+    p.hitRatio = JsonRead::number(o, "hit_ratio");
+    p.okPerS = JsonRead::number(o, "ok_per_s");
+    p.opsPerS = JsonRead::number(o, "ops_per_s");
+    p.errors = JsonRead::number(o, "errors");
+    p.cached = JsonRead::number(o, o.contains(QLatin1String("cache_entries")) ? "cache_entries" : "working_set");
     return p;
 }
 
@@ -55,8 +50,8 @@ Summary Summary::of(const RunRecord& r)
         out.points.append(PointFigures::fromJson(v.toObject()));
     out.entries = s.value(QLatin1String("entries")).toDouble();
     out.access = s.value(QLatin1String("access")).toString();
-    out.tHitUs = curveSummaryNumber(s, "t_hit_us");
-    out.tMissUs = curveSummaryNumber(s, "t_miss_us");
+    out.tHitUs = JsonRead::number(s, "t_hit_us");
+    out.tMissUs = JsonRead::number(s, "t_miss_us");
     const QJsonObject fit = s.value(QLatin1String("fit")).toObject();
     out.hasFit = !fit.isEmpty();
     out.fitMethod = fit.value(QLatin1String("method")).toString();

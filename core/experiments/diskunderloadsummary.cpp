@@ -1,14 +1,6 @@
 #include "core/experiments/diskunderloadsummary.h"
 
-namespace {
-
-std::optional<double> diskUnderLoadPct(const QJsonObject& change, const char* key)
-{
-    const QJsonValue v = change.value(QLatin1String(key));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
-
-} // namespace
+#include "core/common/jsonread.h"
 
 DiskUnderLoadSummary DiskUnderLoadSummary::of(const RunRecord& record)
 {
@@ -21,9 +13,9 @@ DiskUnderLoadSummary DiskUnderLoadSummary::of(const RunRecord& record)
     d.loaded = DiskSummary::fromJson(loaded.toObject());
     const QJsonObject change = s.value(QLatin1String("change")).toObject();
     d.hasChange = !change.isEmpty();
-    d.mbPerSPct = diskUnderLoadPct(change, "mb_per_s_pct");
-    d.iopsPct = diskUnderLoadPct(change, "iops_pct");
-    d.p99Pct = diskUnderLoadPct(change, "p99_pct");
+    d.mbPerSPct = JsonRead::number(change, "mb_per_s_pct");
+    d.iopsPct = JsonRead::number(change, "iops_pct");
+    d.p99Pct = JsonRead::number(change, "p99_pct");
     d.ldapSummary = s.value(QLatin1String("ldap")).toObject();
     return d;
 }

@@ -1,5 +1,6 @@
 #include "core/experiments/experimentsummary.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/units.h"
 #include "core/experiments/pointaxis.h"
 
@@ -9,22 +10,16 @@
 
 namespace {
 
-std::optional<double> experimentSummaryNumber(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
-
 ExperimentPoint experimentPoint(const QJsonObject& p, const QString& axisKey)
 {
     ExperimentPoint e;
-    e.x = experimentSummaryNumber(p, axisKey);
-    e.okPerS = experimentSummaryNumber(p, QStringLiteral("ok_per_s"));
-    e.opsPerS = experimentSummaryNumber(p, QStringLiteral("ops_per_s"));
-    e.errors = experimentSummaryNumber(p, QStringLiteral("errors"));
+    e.x = JsonRead::number(p, axisKey);
+    e.okPerS = JsonRead::number(p, QStringLiteral("ok_per_s"));
+    e.opsPerS = JsonRead::number(p, QStringLiteral("ops_per_s"));
+    e.errors = JsonRead::number(p, QStringLiteral("errors"));
     e.latencyMs = LatencyFigures::fromJson(p.value(QLatin1String("latency_ms")).toObject());
-    e.loadCpuUsPerOp = experimentSummaryNumber(p, QStringLiteral("load_cpu_us_per_op"));
-    e.clientCpuUsPerOp = experimentSummaryNumber(p, QStringLiteral("client_cpu_us_per_op"));
+    e.loadCpuUsPerOp = JsonRead::number(p, QStringLiteral("load_cpu_us_per_op"));
+    e.clientCpuUsPerOp = JsonRead::number(p, QStringLiteral("client_cpu_us_per_op"));
     if (p.contains(QLatin1String("server_threads_running")))
         e.serverThreadsRunning = p.value(QLatin1String("server_threads_running")).toInt();
     e.status = p.value(QLatin1String("status")).toString();

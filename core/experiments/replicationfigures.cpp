@@ -1,5 +1,6 @@
 #include "core/experiments/replicationfigures.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/reportformat.h"
 
 #include <QJsonArray>
@@ -8,11 +9,7 @@ namespace ReplicationFigures {
 
 namespace {
 
-std::optional<double> number(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
+using JsonRead::number;
 
 QJsonObject consumerOf(const QJsonObject& holder, const QString& uri)
 {

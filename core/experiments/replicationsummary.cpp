@@ -1,5 +1,6 @@
 #include "core/experiments/replicationsummary.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/reportformat.h"
 #include "core/common/units.h"
 
@@ -8,12 +9,6 @@
 namespace ReplicationFigures {
 
 namespace {
-
-std::optional<double> replicationSummaryNumber(const QJsonObject& o, const char* key)
-{
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
 
 // Issue 13: the server's own lag beside the measured one (" vendor 1,000.0 ms", "(disagrees)" when they disagree).
 QString replicationVendorLag(const QJsonObject& o)
@@ -38,13 +33,13 @@ QList<ConsumerFigures> replicationConsumers(const QJsonObject& holder)
 
 RampStep replicationRampStep(const QJsonObject& st)
 {
-    RampStep step { st.value(QLatin1String("step")).toInt(), replicationSummaryNumber(st, "target_rate"),
-        replicationSummaryNumber(st, "write_rate"), {} };
+    RampStep step { st.value(QLatin1String("step")).toInt(), JsonRead::number(st, "target_rate"),
+        JsonRead::number(st, "write_rate"), {} };
     const QJsonObject consumers = st.value(QLatin1String("consumers")).toObject();
     for (auto it = consumers.begin(); it != consumers.end(); ++it) {
         const QJsonObject c = it.value().toObject();
-        step.consumers.append({ it.key(), replicationSummaryNumber(c, "p50_ms"), replicationSummaryNumber(c, "p99_ms"),
-            replicationSummaryNumber(c, "slope_ms_per_s"), c.value(QLatin1String("unseen")).toInt(),
+        step.consumers.append({ it.key(), JsonRead::number(c, "p50_ms"), JsonRead::number(c, "p99_ms"),
+            JsonRead::number(c, "slope_ms_per_s"), c.value(QLatin1String("unseen")).toInt(),
             c.value(QLatin1String("knee")).toBool() });
     }
     return step;
@@ -54,13 +49,13 @@ void replicationReadLoad(const QJsonObject& s, Summary* out)
 {
     if (s.value(QLatin1String("load")).isObject())
         out->load = LoadSummary::fromJson(s.value(QLatin1String("load")).toObject());
-    out->loadWriteOkPerS = replicationSummaryNumber(s, "load_write_ok_per_s");
+    out->loadWriteOkPerS = JsonRead::number(s, "load_write_ok_per_s");
     out->ramped = s.value(QLatin1String("steps")).isArray();
     const QJsonArray stepsArray = s.value(QLatin1String("steps")).toArray();
     for (const auto& v : stepsArray)
         out->steps.append(replicationRampStep(v.toObject()));
     out->kneeWriteRate = kneeRate(s);
-    out->kneeTargetRate = replicationSummaryNumber(s, "knee_target_rate");
+    out->kneeTargetRate = JsonRead::number(s, "knee_target_rate");
     out->kneeStep = s.value(QLatin1String("knee_step")).toInt();
     out->kneeConsumer = s.value(QLatin1String("knee_consumer")).toString();
 }
@@ -75,10 +70,10 @@ ConsumerFigures ConsumerFigures::fromJson(const QString& uri, const QJsonObject&
     f.lagFromSend = lagOf(c.value(QLatin1String("lag_from_send_ms")));
     f.lagFigures = ReplicationLag::Figures::fromJson(c.value(QLatin1String("lag_ms")));
     f.lagFromSendFigures = ReplicationLag::Figures::fromJson(c.value(QLatin1String("lag_from_send_ms")));
-    f.markersSeen = replicationSummaryNumber(c, "markers_seen");
-    f.unseen = replicationSummaryNumber(c, "unseen");
-    f.behindForAtLeastS = replicationSummaryNumber(c, "behind_for_at_least_s");
-    f.seenBeforeAck = replicationSummaryNumber(c, "seen_before_ack");
+    f.markersSeen = JsonRead::number(c, "markers_seen");
+    f.unseen = JsonRead::number(c, "unseen");
+    f.behindForAtLeastS = JsonRead::number(c, "behind_for_at_least_s");
+    f.seenBeforeAck = JsonRead::number(c, "seen_before_ack");
     f.behind = c.value(QLatin1String("behind")).toDouble();
     f.oldestUnseenS = c.value(QLatin1String("oldest_unseen_s")).toDouble();
     f.reachable = c.value(QLatin1String("reachable")).toBool(true);
@@ -104,11 +99,11 @@ QString cell(const std::optional<double>& v)
 Summary Summary::fromJson(const QJsonObject& s)
 {
     Summary out;
-    out.markersWritten = replicationSummaryNumber(s, "markers_written");
-    out.writeErrors = replicationSummaryNumber(s, "write_errors");
-    out.markersMissed = replicationSummaryNumber(s, "markers_missed");
-    out.writeOkPerS = replicationSummaryNumber(s, "write_ok_per_s");
-    out.markerWriteOkPerS = replicationSummaryNumber(s, "marker_write_ok_per_s");
+    out.markersWritten = JsonRead::number(s, "markers_written");
+    out.writeErrors = JsonRead::number(s, "write_errors");
+    out.markersMissed = JsonRead::number(s, "markers_missed");
+    out.writeOkPerS = JsonRead::number(s, "write_ok_per_s");
+    out.markerWriteOkPerS = JsonRead::number(s, "marker_write_ok_per_s");
     out.method = s.value(QLatin1String("method")).toString();
     out.consumers = replicationConsumers(s);
     const QJsonArray discoveredConsumersArray = s.value(QLatin1String("discovered_consumers")).toArray();

@@ -1,5 +1,7 @@
 #include "core/ldap/loadrecordfacts.h"
 
+#include "core/common/jsonread.h"
+
 namespace LoadRecordFacts {
 
 bool openLoop(const QJsonObject& spec)
@@ -24,8 +26,7 @@ QJsonArray pointsOf(const RunRecord& record)
 
 std::optional<double> pointValue(const QJsonObject& point, const QString& key)
 {
-    const QJsonValue v = point.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+    return JsonRead::number(point, key);
 }
 
 bool isLoadInterval(const QJsonObject& interval)

@@ -1,5 +1,6 @@
 #include "core/ldap/loadresult.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/units.h"
 #include "core/ldap/ldapsession.h"
 
@@ -26,11 +27,7 @@ QJsonValue orNull(const std::optional<double>& v)
     return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
 }
 
-std::optional<double> number(const QJsonObject& o, const char* key)
-{
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
+using JsonRead::number;
 
 QJsonObject codesJson(const std::map<int, double>& codes)
 {

@@ -1,15 +1,11 @@
 #include "core/ldap/probesummary.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/runrecord.h"
 
 #include <QJsonArray>
 
 namespace {
-
-std::optional<double> probeSummaryNumber(const QJsonValue& v)
-{
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
 
 QStringList probeSummaryStrings(const QJsonValue& v)
 {
@@ -23,11 +19,11 @@ QStringList probeSummaryStrings(const QJsonValue& v)
 ProbeTimings probeTimingsFromJson(const QJsonObject& t)
 {
     ProbeTimings p;
-    p.tcpConnect = probeSummaryNumber(t.value(QLatin1String("tcp_connect")));
-    p.tlsHandshake = probeSummaryNumber(t.value(QLatin1String("tls_handshake")));
-    p.bind = probeSummaryNumber(t.value(QLatin1String("bind")));
-    p.rootDse = probeSummaryNumber(t.value(QLatin1String("root_dse")));
-    p.search = probeSummaryNumber(t.value(QLatin1String("search")));
+    p.tcpConnect = JsonRead::number(t.value(QLatin1String("tcp_connect")));
+    p.tlsHandshake = JsonRead::number(t.value(QLatin1String("tls_handshake")));
+    p.bind = JsonRead::number(t.value(QLatin1String("bind")));
+    p.rootDse = JsonRead::number(t.value(QLatin1String("root_dse")));
+    p.search = JsonRead::number(t.value(QLatin1String("search")));
     return p;
 }
 
@@ -66,7 +62,7 @@ ProbeTls ProbeTls::fromJson(const QJsonObject& tls)
     t.keyType = tls.value(QLatin1String("key_type")).toString();
     t.notAfter = tls.value(QLatin1String("not_after")).toString();
     t.keyBits = tls.value(QLatin1String("key_bits")).toInt();
-    t.daysLeft = probeSummaryNumber(tls.value(QLatin1String("days_left")));
+    t.daysLeft = JsonRead::number(tls.value(QLatin1String("days_left")));
     t.sans = probeSummaryStrings(tls.value(QLatin1String("sans")));
     t.verified = tls.value(QLatin1String("verified")).toBool();
     return t;

@@ -1,5 +1,7 @@
 #include "core/replay/replayfidelity.h"
 
+#include "core/common/jsonread.h"
+
 #include <QJsonArray>
 
 #include <algorithm>
@@ -223,7 +225,7 @@ QJsonObject RateFidelity::toJson() const
 
 RateFidelity RateFidelity::fromJson(const QJsonObject& o)
 {
-    auto opt = [](const QJsonValue& v) { return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt; };
+    auto opt = [](const QJsonValue& v) { return JsonRead::number(v); };
     RateFidelity r;
     r.loggedOpsPerS = o.value(QStringLiteral("logged_ops_per_s")).toDouble();
     r.achievedOpsPerS = o.value(QStringLiteral("achieved_ops_per_s")).toDouble();

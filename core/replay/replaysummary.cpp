@@ -1,16 +1,12 @@
 #include "core/replay/replaysummary.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/runrecord.h"
 #include "core/common/units.h"
 
 #include <QJsonArray>
 
 namespace {
-
-std::optional<double> replayNumber(const QJsonValue& v)
-{
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
 
 QJsonValue replayOrNull(const std::optional<double>& v)
 {
@@ -47,16 +43,16 @@ ReplayTemplateRow replayRowOf(const QJsonObject& t)
     r.logged = t.value(QStringLiteral("logged")).toDouble();
     r.replayed = t.value(QStringLiteral("replayed")).toDouble();
     r.skippedWrites = t.value(QStringLiteral("skipped_writes")).toDouble();
-    r.loggedShare = replayNumber(t.value(QStringLiteral("logged_share")));
-    r.replayedShare = replayNumber(t.value(QStringLiteral("replayed_share")));
+    r.loggedShare = JsonRead::number(t.value(QStringLiteral("logged_share")));
+    r.replayedShare = JsonRead::number(t.value(QStringLiteral("replayed_share")));
     const QJsonObject codes = t.value(QStringLiteral("result_codes")).toObject();
     r.loggedTopCode = replayTopCode(codes.value(QStringLiteral("logged")).toObject());
     r.replayedTopCode = replayTopCode(codes.value(QStringLiteral("replayed")).toObject());
     const QJsonObject et = t.value(QStringLiteral("etime_ms")).toObject();
-    r.etimeP50Ms = replayNumber(et.value(QStringLiteral("logged_p50")));
-    r.etimeP99Ms = replayNumber(et.value(QStringLiteral("logged_p99")));
-    r.latencyP50Ms = replayNumber(et.value(QStringLiteral("replay_latency_p50")));
-    r.latencyP99Ms = replayNumber(et.value(QStringLiteral("replay_latency_p99")));
+    r.etimeP50Ms = JsonRead::number(et.value(QStringLiteral("logged_p50")));
+    r.etimeP99Ms = JsonRead::number(et.value(QStringLiteral("logged_p99")));
+    r.latencyP50Ms = JsonRead::number(et.value(QStringLiteral("replay_latency_p50")));
+    r.latencyP99Ms = JsonRead::number(et.value(QStringLiteral("replay_latency_p99")));
     return r;
 }
 
@@ -206,8 +202,8 @@ ReplayIntervalExtra ReplayIntervalExtra::fromJson(const QJsonObject& interval)
     e.connects = interval.value(QStringLiteral("connects")).toDouble();
     e.unbinds = interval.value(QStringLiteral("unbinds")).toDouble();
     const QJsonObject lag = interval.value(QStringLiteral("send_lag_ms")).toObject();
-    e.sendLagP50Ms = replayNumber(lag.value(QStringLiteral("p50")));
-    e.sendLagP99Ms = replayNumber(lag.value(QStringLiteral("p99")));
-    e.scheduledOpsPerS = replayNumber(interval.value(QStringLiteral("scheduled_ops_per_s")));
+    e.sendLagP50Ms = JsonRead::number(lag.value(QStringLiteral("p50")));
+    e.sendLagP99Ms = JsonRead::number(lag.value(QStringLiteral("p99")));
+    e.scheduledOpsPerS = JsonRead::number(interval.value(QStringLiteral("scheduled_ops_per_s")));
     return e;
 }

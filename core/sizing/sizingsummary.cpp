@@ -1,5 +1,6 @@
 #include "core/sizing/sizingsummary.h"
 
+#include "core/common/jsonread.h"
 #include "core/sizing/serversizing.h"
 
 namespace {
@@ -65,8 +66,7 @@ QJsonObject SizingSummary::autotuneBlock() const
 
 std::optional<double> SizingSummary::totalRamMb(const SizingResult& result)
 {
-    const QJsonValue total = result.terms.value(QLatin1String("total_ram_mb"));
-    return total.isDouble() ? std::optional<double>(total.toDouble()) : std::nullopt;
+    return JsonRead::number(result.terms, "total_ram_mb");
 }
 
 std::optional<SizingServer> SizingSummary::serverOfSpec(const QJsonObject& spec)

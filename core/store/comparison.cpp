@@ -1,5 +1,6 @@
 #include "core/store/comparison.h"
 
+#include "core/common/jsonread.h"
 #include "core/common/samplestats.h"
 #include "core/common/units.h"
 #include "core/disk/diskresult.h"
@@ -22,11 +23,7 @@ QString s(const char* latin1)
     return QString::fromLatin1(latin1);
 }
 
-std::optional<double> number(const QJsonObject& o, const QString& key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
+using JsonRead::number;
 
 bool isThroughputTest(const QString& test)
 {

@@ -1,5 +1,7 @@
 #include "core/workload/workloadfile.h"
 
+#include "core/common/jsonread.h"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -25,12 +27,6 @@ void putOptional(QJsonObject& o, const char* key, const std::optional<double>& v
 {
     if (v)
         o.insert(QLatin1String(key), *v);
-}
-
-std::optional<double> getOptional(const QJsonObject& o, const char* key)
-{
-    const QJsonValue v = o.value(QLatin1String(key));
-    return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
 }
 
 QJsonObject writeValuesJson(const std::vector<std::pair<QString, QStringList>>& values)
@@ -170,9 +166,9 @@ struct Reader
             op.resultCode = o.value(QStringLiteral("rc")).toInt();
         if (o.value(QStringLiteral("n")).isDouble())
             op.entries = int64_t(o.value(QStringLiteral("n")).toDouble());
-        op.etimeMs = getOptional(o, "etime_ms");
-        op.wtimeMs = getOptional(o, "wtime_ms");
-        op.optimeMs = getOptional(o, "optime_ms");
+        op.etimeMs = JsonRead::number(o, "etime_ms");
+        op.wtimeMs = JsonRead::number(o, "wtime_ms");
+        op.optimeMs = JsonRead::number(o, "optime_ms");
         if (o.value(QStringLiteral("result_t")).isDouble())
             op.resultOffsetNs = uint64_t(o.value(QStringLiteral("result_t")).toDouble());
         op.unindexed = o.value(QStringLiteral("unindexed")).toBool();
