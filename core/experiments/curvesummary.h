@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/runrecord.h"
+#include "core/ldap/loadrecordfacts.h"
 #include "core/sizing/curvefit.h"
 
 #include <QList>
@@ -22,9 +23,10 @@ struct PointFigures
     std::optional<double> cached; // cache_entries (cache sweep), else working_set (working-set sweep)
 
     // The rate a point is drawn at: ok/s, else (a record older than ok/s) its completed ops/s.
-    double ratePerS() const { return okPerS ? *okPerS : opsPerS.value_or(0); }
-    bool rateCompleted() const { return !okPerS; }
-    bool ratePresent() const { return okPerS || opsPerS; }
+    LoadRecordFacts::PointRate rate() const { return LoadRecordFacts::PointRate::of(okPerS, opsPerS); }
+    double ratePerS() const { return rate().perS; }
+    bool rateCompleted() const { return rate().completed; }
+    bool ratePresent() const { return rate().present; }
     static PointFigures fromJson(const QJsonObject& o);
 };
 

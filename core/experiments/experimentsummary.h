@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/common/runrecord.h"
+#include "core/ldap/loadrecordfacts.h"
 #include "core/ldap/loadresult.h"
 
 #include <QList>
@@ -20,8 +21,9 @@ struct ExperimentPoint
     QString status;
 
     // The rate a point is drawn at: ok/s, else (a record older than ok/s) its completed ops/s.
-    double ratePerS() const { return okPerS ? *okPerS : opsPerS.value_or(0); }
-    bool rateCompleted() const { return !okPerS; }
+    LoadRecordFacts::PointRate rate() const { return LoadRecordFacts::PointRate::of(okPerS, opsPerS); }
+    double ratePerS() const { return rate().perS; }
+    bool rateCompleted() const { return rate().completed; }
 };
 
 struct ExperimentSummary

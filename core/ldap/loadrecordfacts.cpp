@@ -12,11 +12,7 @@ bool openLoop(const QJsonObject& spec)
 
 PointRate pointRate(const QJsonObject& point)
 {
-    const QJsonValue ok = point.value(QLatin1String("ok_per_s"));
-    if (ok.isDouble())
-        return { ok.toDouble(), false, true };
-    const QJsonValue ops = point.value(QLatin1String("ops_per_s"));
-    return { ops.toDouble(), true, ops.isDouble() };
+    return PointRate::of(JsonRead::number(point, "ok_per_s"), JsonRead::number(point, "ops_per_s"));
 }
 
 QJsonArray pointsOf(const RunRecord& record)

@@ -21,6 +21,13 @@ struct PointRate
     double perS = 0;
     bool completed = false;
     bool present = false;
+    // The one rule: ok/s when the point has it, else (a point older than ok/s) its completed ops/s.
+    static PointRate of(const std::optional<double>& okPerS, const std::optional<double>& opsPerS)
+    {
+        if (okPerS)
+            return { *okPerS, false, true };
+        return { opsPerS.value_or(0), true, opsPerS.has_value() };
+    }
 };
 PointRate pointRate(const QJsonObject& point);
 

@@ -4,6 +4,7 @@
 #include "core/experiments/curvesummary.h"
 #include "core/experiments/experimentsummary.h"
 #include "core/experiments/replicationsummary.h"
+#include "core/ldap/loadrecordfacts.h"
 #include "core/workload/serverlogfigures.h"
 
 #include <QJsonArray>
@@ -34,6 +35,7 @@ private slots:
     void experimentSummary();
     void agentsFigures();
     void serverLogFigures();
+    void pointRateIsOneRule();
 };
 
 void TstRecordFigures::replicationSummary()
@@ -173,6 +175,33 @@ void TstRecordFigures::serverLogFigures()
     QCOMPARE(f.allIntervals, qsizetype(2));
     QCOMPARE(f.intervals.size(), qsizetype(1)); // the interval without a logged operation is left out
     QCOMPARE(f.intervals[0].t, 2.0);
+}
+
+// ok/s when a point has it, else its completed ops/s (a point older than ok/s), else nothing: the same for a curve's
+// point, an experiment's point and a report's chart of either.
+void TstRecordFigures::pointRateIsOneRule()
+{
+    const QJsonObject both { { "ok_per_s", 90.0 }, { "ops_per_s", 100.0 } };
+    const QJsonObject older { { "ops_per_s", 100.0 } };
+    const QJsonObject none { { "errors", 3.0 } };
+    QCOMPARE(LoadRecordFacts::pointRate(both).perS, 90.0);
+    QVERIFY(!LoadRecordFacts::pointRate(both).completed);
+    QCOMPARE(LoadRecordFacts::pointRate(older).perS, 100.0);
+    QVERIFY(LoadRecordFacts::pointRate(older).completed);
+    QVERIFY(!LoadRecordFacts::pointRate(none).present);
+    for (const QJsonObject& o : { both, older, none }) {
+        const LoadRecordFacts::PointRate r = LoadRecordFacts::pointRate(o);
+        const CurveRecord::PointFigures curve = CurveRecord::PointFigures::fromJson(o);
+        QCOMPARE(curve.ratePerS(), r.perS);
+        QCOMPARE(curve.rateCompleted(), r.completed);
+        QCOMPARE(curve.ratePresent(), r.present);
+        RunRecord sweep;
+        sweep.kind = "thread-sweep";
+        sweep.summary = QJsonObject { { "points", QJsonArray { o } } };
+        const ExperimentPoint p = ExperimentSummary::of(sweep, QStringLiteral("threads")).points.constFirst();
+        QCOMPARE(p.ratePerS(), r.perS);
+        QCOMPARE(p.rateCompleted(), r.completed);
+    }
 }
 
 QTEST_GUILESS_MAIN(TstRecordFigures)

@@ -15,10 +15,4 @@ bool coalescedReads(const QJsonObject& spec)
     return false;
 }
 
-PointRate pointRate(const QJsonObject& point)
-{
-    const LoadRecordFacts::PointRate r = LoadRecordFacts::pointRate(point);
-    return { r.perS, r.completed, r.present };
-}
-
 } // namespace LoadFigures

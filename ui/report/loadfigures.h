@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/ldap/loadrecordfacts.h"
+
 #include <QJsonObject>
 #include <QString>
 
@@ -10,15 +12,9 @@ namespace LoadFigures {
 // spec.coalesce_reads, or that of a load an experiment's spec holds (spec.load, spec.plain and spec.tls, ...).
 bool coalescedReads(const QJsonObject& spec);
 
-// A sweep or curve point's throughput: ok_per_s (successes/s), or for a point made before points had it, its
-// ops_per_s (completed operations/s), with `completed` set. `present` is false when the point has neither.
-struct PointRate
-{
-    double perS = 0;
-    bool completed = false;
-    bool present = false;
-};
-PointRate pointRate(const QJsonObject& point);
+// A sweep or curve point's throughput (core's one rule: ok/s, else a point's completed ops/s).
+using LoadRecordFacts::PointRate;
+using LoadRecordFacts::pointRate;
 
 inline constexpr char16_t kDerived[] = u"derived: ops − errors";
 inline constexpr char16_t kCoalesced[] = u"coalesced reads";
