@@ -1,7 +1,7 @@
 // Finding 389 sandboxes (by directory, by URI, orphans) and Ds389Guard.
 #include "core/sandbox/ds389process.h"
 #include "core/sandbox/ds389sandbox.h"
-#include "core/sandbox/slapdtools.h"
+#include "core/sandbox/sandboxdir.h"
 
 #include <QDir>
 #include <QFile>
@@ -50,20 +50,9 @@ std::optional<SandboxInfo> Ds389Sandbox::findRunning(const QString& dirIn)
     return std::nullopt;
 }
 
-QStringList Ds389Sandbox::stopOrphans(const QString& parentIn)
+QStringList Ds389Sandbox::stopOrphans(const QString& parent)
 {
-    const QString parent = parentIn.isEmpty() ? QDir::tempPath() : parentIn;
-    QStringList stopped;
-    const QStringList dirs = QDir(parent).entryList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& name : dirs) {
-        const auto info = load(parent + u'/' + name);
-        if (!info || info->ownerPid <= 0 || SlapdTools::processAlive(info->ownerPid))
-            continue;
-        ProbeError e;
-        if (stop(*info, &e))
-            stopped << info->dir;
-    }
-    return stopped;
+    return SandboxDir::stopOrphans(parent, kDirPrefix, &Ds389Sandbox::load, &Ds389Sandbox::stop);
 }
 
 std::optional<SandboxInfo> Ds389Sandbox::findByUri(const QString& uri)

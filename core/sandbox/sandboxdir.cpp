@@ -131,3 +131,19 @@ bool SandboxDir::writeReplacing(const QString& path, const QByteArray& data)
     f.close();
     return ::rename(QFile::encodeName(tmp).constData(), QFile::encodeName(path).constData()) == 0;
 }
+
+QStringList SandboxDir::stopOrphans(const QString& parentIn, const QString& prefix, LoadSandbox load, StopSandbox stop)
+{
+    const QString parent = parentIn.isEmpty() ? QDir::tempPath() : parentIn;
+    QStringList stopped;
+    const QStringList dirs = QDir(parent).entryList({ prefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& name : dirs) {
+        const auto info = load(parent + u'/' + name);
+        if (!info || info->ownerPid <= 0 || SlapdTools::processAlive(info->ownerPid))
+            continue;
+        ProbeError e;
+        if (stop(*info, &e))
+            stopped << info->dir;
+    }
+    return stopped;
+}

@@ -5,6 +5,9 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 class RunContext;
 
@@ -36,5 +39,12 @@ ProbeError identity(const QString& dir, int entries, const QString& bindDn, Sand
 
 // Writes to a temporary name, then renames: readers never see half a file. No fsync: the files are throwaway.
 bool writeReplacing(const QString& path, const QByteArray& data);
+
+// The sandboxes directly under parent (empty: QDir::tempPath()) whose directory is named prefix* and whose owner
+// process (SandboxInfo::ownerPid) is gone, stopped with `stop`: the demo directories of GUIs that were killed.
+// Returns their directories.
+using LoadSandbox = std::optional<SandboxInfo> (*)(const QString& dir);
+using StopSandbox = bool (*)(const SandboxInfo& info, ProbeError* error);
+QStringList stopOrphans(const QString& parent, const QString& prefix, LoadSandbox load, StopSandbox stop);
 
 } // namespace SandboxDir

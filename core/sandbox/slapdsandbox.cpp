@@ -367,18 +367,7 @@ std::optional<SandboxInfo> SlapdSandbox::findRunning(const QString& dirOrEmpty)
     return best;
 }
 
-QStringList SlapdSandbox::stopOrphans(const QString& parentIn)
+QStringList SlapdSandbox::stopOrphans(const QString& parent)
 {
-    const QString parent = parentIn.isEmpty() ? QDir::tempPath() : parentIn;
-    QStringList stopped;
-    const QStringList dirs = QDir(parent).entryList({ kDirPrefix + u'*' }, QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& name : dirs) {
-        const auto info = load(parent + u'/' + name);
-        if (!info || info->ownerPid <= 0 || SlapdTools::processAlive(info->ownerPid))
-            continue;
-        ProbeError e;
-        if (stop(*info, &e))
-            stopped << info->dir;
-    }
-    return stopped;
+    return SandboxDir::stopOrphans(parent, kDirPrefix, &SlapdSandbox::load, &SlapdSandbox::stop);
 }

@@ -301,19 +301,15 @@ void TestReplicationPage::demoWithAReplicaFillsTheForm()
     auto* tls = box->findChild<QCheckBox*>(QStringLiteral("demoTlsCheck"));
     QVERIFY(tls && !tls->isEnabled()); // a replicated demo has no TLS
     DemoDirectory* demo = window.ldapPage()->demo();
-    QSignalSpy started(demo, &DemoDirectory::started);
-    QSignalSpy failed(demo, &DemoDirectory::failed);
-    box->startDemo();
-    QVERIFY(started.wait(120000) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), qPrintable(demo->lastError()));
-    QVERIFY(demo->info());
-    const SandboxInfo info = *demo->info();
+    QString why;
+    const std::optional<SandboxInfo> started = UiSandbox::startDemo(box, demo, &why);
+    QVERIFY2(started, qPrintable(why));
+    const SandboxInfo info = *started;
     QCOMPARE(info.replicas.size(), 1);
     ReplicationForm* form = window.replicationPage()->form();
     QCOMPARE(form->connection()->uri(), info.uri);
     QCOMPARE(form->consumers(), QStringList { info.replicas.constFirst().uri });
     QVERIFY(box->statusText().contains(info.replicas.constFirst().uri));
-    QString why;
     QVERIFY2(demo->stopNow(&why), qPrintable(why));
 }
 
@@ -332,12 +328,10 @@ void TestReplicationPage::demo389WithAReplicaRunsTheProbe()
     auto* tls = box->findChild<QCheckBox*>(QStringLiteral("demoTlsCheck"));
     QVERIFY(tls && !tls->isEnabled());
     DemoDirectory* demo = window.ldapPage()->demo();
-    QSignalSpy started(demo, &DemoDirectory::started);
-    QSignalSpy failed(demo, &DemoDirectory::failed);
-    box->startDemo();
-    QVERIFY(started.wait(180000) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), qPrintable(demo->lastError()));
-    const SandboxInfo info = *demo->info();
+    QString why;
+    const std::optional<SandboxInfo> started = UiSandbox::startDemo(box, demo, &why);
+    QVERIFY2(started, qPrintable(why));
+    const SandboxInfo info = *started;
     QVERIFY(info.is389ds());
     QCOMPARE(info.replicas.size(), 1);
     QVERIFY2(box->statusText().contains(QStringLiteral("389-ds running at ")), qPrintable(box->statusText()));
@@ -353,7 +347,6 @@ void TestReplicationPage::demo389WithAReplicaRunsTheProbe()
     const RunRecord record = done.takeFirst().at(0).value<RunRecord>();
     QVERIFY2(record.status == u"ok", qPrintable(record.status + u' ' + record.failure));
     QCOMPARE(page->topology()->stateOf(info.replicas.constFirst().uri), QStringLiteral("in step"));
-    QString why;
     QVERIFY2(demo->stopNow(&why), qPrintable(why));
     QVERIFY(!QFileInfo::exists(info.dir));
 }

@@ -2,9 +2,15 @@
 
 // A sandbox slapd for the UI tests (the pattern of tests/integration/ldapfixture.h): private, never "current".
 #include "tests/integration/ldapfixture.h"
+#include "ui/demodirectory.h"
 #include "ui/pages/ldapconnectionform.h"
 #include "ui/pages/ldaploadform.h"
 #include "ui/pages/ldappage.h"
+#include "ui/widgets/demodirectorybox.h"
+
+#include <QSignalSpy>
+
+#include <optional>
 
 namespace UiSandbox {
 
@@ -27,6 +33,20 @@ inline void fillSearch(LdapPage* page, const SandboxInfo& s, double seconds)
     f->setText(QStringLiteral("attrs"), QStringLiteral("cn,mail"));
     f->setNumber(QStringLiteral("duration"), seconds);
     f->setNumber(QStringLiteral("interval"), 0.5);
+}
+
+// Starts the demo directory the box is set for and waits until it runs (up to 3 minutes: a 389-ds pair is made and
+// initialised): its info, or none with *why (the demo's own error, or the time out).
+inline std::optional<SandboxInfo> startDemo(DemoDirectoryBox* box, DemoDirectory* demo, QString* why)
+{
+    QSignalSpy started(demo, &DemoDirectory::started);
+    QSignalSpy failed(demo, &DemoDirectory::failed);
+    box->startDemo();
+    if (!started.wait(180000) && failed.isEmpty())
+        *why = QStringLiteral("the demo directory did not start within 3 minutes");
+    else if (!failed.isEmpty())
+        *why = demo->lastError();
+    return why->isEmpty() ? demo->info() : std::nullopt;
 }
 
 } // namespace UiSandbox
