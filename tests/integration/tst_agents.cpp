@@ -302,8 +302,10 @@ void TstAgents::warmupZeroAndTheServersIntervals()
         const double client = num(iv, "ok_per_s");
         const double server = num(iv.value(QStringLiteral("server")).toObject(), "search_completed_per_s");
         qInfo("interval at %.1f s: client %.1f ok/s, server %.1f searches/s", num(iv, "t"), client, server);
-        // The same span on both sides: within 5 % (the boundary read is one cn=monitor round trip wide).
-        QVERIFY2(std::abs(server - client) <= client * 0.05 + 50,
+        // The same span on both sides: within 10 % (the boundary read is one cn=monitor round trip wide, and the
+        // agents close their intervals in other processes: on a loaded machine, tens of ms from that read; the
+        // whole run's counts above agree to 1 %).
+        QVERIFY2(std::abs(server - client) <= client * 0.10 + 50,
             qPrintable(QStringLiteral("client %1, server %2").arg(client).arg(server)));
     }
 }

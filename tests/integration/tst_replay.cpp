@@ -704,9 +704,11 @@ void TstReplay::aHeldConnectDelaysNoOtherConnection()
     QCOMPARE(sum.value("ops").toDouble(), 601.0);
     QCOMPARE(sum.value("errors").toDouble(), 0.0);
     QCOMPARE(sum.value("connections").toObject().value("opened").toDouble(), 21.0);
-    // The held connection's one search left about 2 s late; the others' 600 on time (p99 covers them alone).
+    // The held connection's one search left about 2 s late; the others' 600 on time (p99 covers them alone). Had
+    // the held handshake stalled the thread, the 180 searches due while it is held would leave up to 0.9 s late
+    // (p99 near 900 ms); 250 ms leaves room for a loaded machine (ASan, the lint beside) and not for that.
     QVERIFY2(lag.value("max").toDouble() >= 1900, qPrintable(QString::number(lag.value("max").toDouble())));
-    QVERIFY2(lag.value("p99").toDouble() < 50, qPrintable(QString::number(lag.value("p99").toDouble())));
+    QVERIFY2(lag.value("p99").toDouble() < 250, qPrintable(QString::number(lag.value("p99").toDouble())));
 }
 
 void TstReplay::wholeSecondLogsSpreadBySeed()
@@ -732,10 +734,11 @@ void TstReplay::wholeSecondLogsSpreadBySeed()
     const QJsonObject f = seeded.value("summary").toObject().value("fidelity").toObject();
     QVERIFY(f.value("spread_within_second").toBool());
     QCOMPARE(seeded.value("summary").toObject().value("ops").toDouble(), 80.0);
-    // Each search leaves at its spread time (the send lag counts from it).
+    // Each search leaves at its spread time (the send lag counts from it): counted from the whole second instead,
+    // the lag of searches spread over it would reach about 990 ms at p99; 250 ms leaves room for a loaded machine.
     QVERIFY2(out.contains("spread over each second"), out.constData());
     const double p99 = seeded.value("summary").toObject().value("send_lag_ms").toObject().value("p99").toDouble();
-    QVERIFY2(p99 < 50, qPrintable(QString::number(p99)));
+    QVERIFY2(p99 < 250, qPrintable(QString::number(p99)));
 }
 
 void TstReplay::rateFidelityFailsWhenTheServerStops()
