@@ -45,8 +45,8 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
     m_serverCombo->addItem(tr("OpenLDAP (slapd)"), int(DemoSandbox::Server::OpenLdap));
     m_serverCombo->addItem(tr("389 Directory Server"), int(DemoSandbox::Server::Ds389));
     m_serverCombo->setToolTip(tr("Which server the demo runs: OpenLDAP's slapd (TLS, up to 3 replicas, a mirror "
-                                 "pair) or the 389 Directory Server (one consumer at most, no TLS; the cache sweep "
-                                 "of the Experiment page restarts it)"));
+                                 "pair) or the 389 Directory Server (one consumer at most, no TLS; the Curve page's "
+                                 "cache sweep restarts it)"));
     for (int i = 0; i < m_serverCombo->count(); ++i) {
         const QString why = DemoSandbox::unavailableReason(DemoSandbox::Server(m_serverCombo->itemData(i).toInt()));
         offerItem(m_serverCombo, i, why.isEmpty(), why);
