@@ -64,6 +64,7 @@ void DemoDirectory::start(SandboxOptions options, DemoSandbox::Server server)
     if (m_state != State::Stopped)
         return;
     options.makeCurrent = false;
+    m_server = server;
     options.ownerPid = QCoreApplication::applicationPid(); // the next GUI stops it if this one is killed
     m_lastError.clear();
     m_stopWhenStarted = false;

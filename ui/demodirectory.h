@@ -39,6 +39,7 @@ public:
     bool isRunning() const { return m_state == State::Running; }
     std::optional<SandboxInfo> info() const { return m_info; }
     QString lastError() const { return m_lastError; }
+    DemoSandbox::Server server() const { return m_server; } // of the demo running, starting, or last started
 
     // Starts a sandbox of that server (options.makeCurrent is forced off). Ignored unless stopped.
     void start(SandboxOptions options, DemoSandbox::Server server = DemoSandbox::Server::OpenLdap);
@@ -69,6 +70,7 @@ private:
     ProbeRunner* m_runner;
     std::shared_ptr<Shared> m_shared; // what the start job produced, readable without the event loop
     State m_state = State::Stopped;
+    DemoSandbox::Server m_server = DemoSandbox::Server::OpenLdap;
     std::optional<SandboxInfo> m_info;
     QString m_lastError;
     int m_startRunId = 0;

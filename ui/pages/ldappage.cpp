@@ -129,7 +129,9 @@ LdapPage::LdapPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent)
     connect(m_demo, &DemoDirectory::started, this, &LdapPage::onDemoStarted);
     connect(m_demo, &DemoDirectory::stateChanged, this, [this](DemoDirectory::State s) {
         if (s == DemoDirectory::State::Starting)
-            emit statusMessage(tr("Starting the demo directory (a private slapd)…"));
+            emit statusMessage(m_demo->server() == DemoSandbox::Server::Ds389
+                    ? tr("Starting the demo directory (a private 389 Directory Server)…")
+                    : tr("Starting the demo directory (a private slapd)…"));
     });
     connect(m_demo, &DemoDirectory::stopped, this, [this] { emit statusMessage(tr("Demo directory stopped.")); });
     connect(m_demo, &DemoDirectory::failed, this,

@@ -7,7 +7,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -80,15 +79,13 @@ DemoDirectoryBox::DemoDirectoryBox(DemoDirectory* demo, QWidget* parent)
 
     auto* grid = new QGridLayout(this);
     grid->addWidget(m_serverCombo, 0, 0);
-    grid->addWidget(m_entriesSpin, 0, 1);
-    grid->addWidget(m_topologyCombo, 1, 0);
-    auto* checks = new QHBoxLayout;
-    checks->addWidget(m_tlsCheck);
-    checks->addWidget(m_accessLogCheck);
-    grid->addLayout(checks, 1, 1);
-    grid->addWidget(m_startButton, 2, 0);
-    grid->addWidget(m_stopButton, 2, 1);
-    grid->addWidget(m_statusLabel, 3, 0, 1, 2);
+    grid->addWidget(m_tlsCheck, 0, 1);
+    grid->addWidget(m_entriesSpin, 1, 0);
+    grid->addWidget(m_accessLogCheck, 1, 1);
+    grid->addWidget(m_topologyCombo, 2, 0);
+    grid->addWidget(m_startButton, 3, 0);
+    grid->addWidget(m_stopButton, 3, 1);
+    grid->addWidget(m_statusLabel, 4, 0, 1, 2);
 
     connect(m_startButton, &QPushButton::clicked, this, &DemoDirectoryBox::startDemo);
     connect(m_stopButton, &QPushButton::clicked, this, &DemoDirectoryBox::stopDemo);
@@ -222,6 +219,7 @@ void DemoDirectoryBox::updateState()
             others << r.uri;
         if (!others.isEmpty())
             text += info->topology == u"mirror" ? tr(" Its mirror at %1.").arg(others.join(QStringLiteral(", ")))
+                : others.size() == 1            ? tr(" Its replica at %1.").arg(others.constFirst())
                                                 : tr(" Replicas at %1.").arg(others.join(QStringLiteral(", ")));
         m_statusLabel->setText(text);
         break;
