@@ -5,14 +5,11 @@
 #include "core/ldap/accessdistribution.h"
 #include "core/ldap/loadresult.h"
 #include "core/sizing/referencecurve.h"
-#include "core/store/runrecorder.h"
 #include "ui/charts/curvechartview.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/curveform.h"
 #include "ui/widgets/curvepredictor.h"
 #include "ui/widgets/notestyle.h"
-#include "ui/widgets/runprogress.h"
-#include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
@@ -62,6 +59,7 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     , m_liveChart(new LiveChartView(this))
     , m_fitLabel(new QLabel(this))
     , m_trafficLabel(new QLabel(this))
+    , m_run(new PageRun(runner, m_progress, this, [this](const QString& t) { emit statusMessage(t); }))
 {
     setObjectName(QStringLiteral("curvePage"));
     m_form->setObjectName(QStringLiteral("curveForm"));
@@ -131,9 +129,6 @@ CurvePage::CurvePage(ProbeRunner* runner, QWidget* parent)
     connect(m_savedInputs, &SavedRunInputs::closeRequested, this, &CurvePage::closeSaved);
     connect(m_predictor, &CurvePredictor::targetChanged, this,
         [this](double ops) { m_curveChart->setTarget(ops, tr("target %1 ok/s").arg(Units::formatNumber(ops, 0))); });
-    connect(m_runner, &ProbeRunner::progressChanged, this, &CurvePage::onProgress);
-    RunQueue::follow(
-        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &CurvePage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &CurvePage::onFinished);
     showGuideCurve();
@@ -218,11 +213,7 @@ void CurvePage::start()
     m_warnings->setWarnings({});
     m_curveChart->setTarget(m_predictor->target(), tr("target"));
     m_stale->resultMade(); // what follows belongs to the inputs on the form now
-    m_runId = m_runner->start(Experiments::makeCurveJob(spec));
-    RunRecorder::of(m_runner)->track(
-        m_runId, QStringLiteral("curve"), spec.toJson()); // saved in the history as it goes
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("starting…"));
+    m_run->started(m_runner->start(Experiments::makeCurveJob(spec)), QStringLiteral("curve"), spec.toJson());
     setRunning(true);
     emit statusMessage(tr("Running a %1 curve of %n point(s) against %2", nullptr, int(spec.points.size()))
                            .arg(CurveSpec::modeName(spec.mode), spec.load.target.uri));
@@ -230,23 +221,13 @@ void CurvePage::start()
 
 void CurvePage::cancel()
 {
-    if (!isRunning())
-        return;
-    m_runner->cancel(m_runId);
-    cancelRequested();
-    m_progress->setFormat(tr("cancelling… (settings are put back)"));
-}
-
-void CurvePage::onProgress(int runId, double fraction, const QString& phase)
-{
-    if (runId != m_runId || runId == 0)
-        return;
-    showRunProgress(m_progress, fraction, phase);
+    if (m_run->cancel(tr("cancelling… (settings are put back)")) == PageRun::Cancelled::Run)
+        cancelRequested();
 }
 
 void CurvePage::onSamples(int runId, const SampleBatch& samples)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
     QHash<QString, QList<QPointF>> fresh;
     QStringList order;
@@ -282,9 +263,9 @@ void CurvePage::showLivePoints()
 
 void CurvePage::onFinished(int runId, const RunRecord& record)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
-    m_runId = 0;
+    m_run->finished(record);
     m_lastRecord = record;
     QString why;
     const bool shown = showCurve(record, &why);
@@ -293,9 +274,6 @@ void CurvePage::onFinished(int runId, const RunRecord& record)
         showGuideCurve(); // nothing measured: the guide's figure again, not an empty chart
     const QString done = shown ? tr("Done: %n point(s).", nullptr, n) : tr("Done, no curve: %1").arg(why);
     const QString message = m_statusLabel->showOutcome(record, done);
-    if (record.status == u"ok")
-        m_progress->setValue(m_progress->maximum());
-    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
     setRunning(false);
     emit statusMessage(tr("Curve: ") + message);
     emit runFinished(record);

@@ -7,6 +7,7 @@
 #include "core/run/proberunner.h"
 #include "core/sizing/curvefit.h"
 #include "ui/pages/page.h"
+#include "ui/pages/pagerun.h"
 
 #include <QHash>
 #include <QStringList>
@@ -43,7 +44,7 @@ public:
     Q_DISABLE_COPY_MOVE(CurvePage)
 
     QString title() const override { return tr("Curve"); }
-    bool isRunning() const override { return m_runId != 0; }
+    bool isRunning() const override { return m_run->isBusy(); }
 
     using LdapLoadProvider = std::function<std::optional<LdapLoadSpec>(QString* error)>;
     void setLdapLoadProvider(LdapLoadProvider provider) { m_ldapProvider = std::move(provider); }
@@ -88,7 +89,6 @@ signals:
 
 private:
     void chooseRecord();
-    void onProgress(int runId, double fraction, const QString& phase);
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
     void setRunning(bool running);
@@ -117,7 +117,7 @@ private:
     std::optional<AccessDistribution> m_traffic;
 
     LdapLoadProvider m_ldapProvider;
-    int m_runId = 0;
+    PageRun* m_run = nullptr;
     CurveSpec m_spec;
     QStringList m_liveOrder; // point series in the order they arrived
     QHash<QString, QPair<double, int>> m_liveSums; // series -> (Σ ops/s, intervals)

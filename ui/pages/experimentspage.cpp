@@ -5,13 +5,10 @@
 #include "core/experiments/guided.h"
 #include "core/experiments/pointaxis.h"
 #include "core/ldap/loadresult.h"
-#include "core/store/runrecorder.h"
 #include "ui/charts/livechartview.h"
 #include "ui/pages/experimentform.h"
 #include "ui/report/loadfigures.h"
 #include "ui/widgets/notestyle.h"
-#include "ui/widgets/runprogress.h"
-#include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
@@ -44,6 +41,7 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     , m_liveChart(new LiveChartView(this))
     , m_pointsChart(new LiveChartView(this))
     , m_table(new QTableWidget(0, 5, this))
+    , m_run(new PageRun(runner, m_progress, this, [this](const QString& t) { emit statusMessage(t); }))
 {
     setObjectName(QStringLiteral("experimentsPage"));
     m_form->setObjectName(QStringLiteral("experimentForm"));
@@ -124,9 +122,6 @@ ExperimentsPage::ExperimentsPage(ProbeRunner* runner, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
-    connect(m_runner, &ProbeRunner::progressChanged, this, &ExperimentsPage::onProgress);
-    RunQueue::follow(
-        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &ExperimentsPage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &ExperimentsPage::onFinished);
 }
@@ -212,10 +207,7 @@ bool ExperimentsPage::run(Kind kind)
     m_warnings->setWarnings({});
     m_reference->clear();
     m_stale->resultMade(); // what follows belongs to the inputs on the form now
-    m_runId = m_runner->start(job);
-    RunRecorder::of(m_runner)->track(m_runId, kindName, specJson); // saved in the history as it goes
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("starting…"));
+    m_run->started(m_runner->start(job), kindName, specJson);
     setRunning(true);
     emit statusMessage(tr("Running the %1").arg(what));
     return true;
@@ -228,11 +220,8 @@ void ExperimentsPage::start()
 
 void ExperimentsPage::cancel()
 {
-    if (!isRunning())
-        return;
-    m_runner->cancel(m_runId);
-    cancelRequested();
-    m_progress->setFormat(tr("cancelling… (settings are put back)"));
+    if (m_run->cancel(tr("cancelling… (settings are put back)")) == PageRun::Cancelled::Run)
+        cancelRequested();
 }
 
 void ExperimentsPage::setRunning(bool running)
@@ -241,16 +230,9 @@ void ExperimentsPage::setRunning(bool running)
     runStateChanged();
 }
 
-void ExperimentsPage::onProgress(int runId, double fraction, const QString& phase)
-{
-    if (runId != m_runId || runId == 0)
-        return;
-    showRunProgress(m_progress, fraction, phase);
-}
-
 void ExperimentsPage::onSamples(int runId, const SampleBatch& samples)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
     QHash<QString, QList<QPointF>> fresh;
     QStringList order;
@@ -268,13 +250,11 @@ void ExperimentsPage::onSamples(int runId, const SampleBatch& samples)
 
 void ExperimentsPage::onFinished(int runId, const RunRecord& record)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
-    m_runId = 0;
+    m_run->finished(record);
     m_lastRecord = record;
     m_scratch.reset();
-    m_progress->setValue(1000);
-    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
     showPoints(record);
     emit statusMessage(m_statusLabel->showOutcome(record, outcomeText(record, tr("Done"))));
     m_warnings->setWarnings(record.warnings);

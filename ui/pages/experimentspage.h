@@ -5,6 +5,7 @@
 #include "core/ldap/loadspec.h"
 #include "core/run/proberunner.h"
 #include "ui/pages/page.h"
+#include "ui/pages/pagerun.h"
 
 #include <QTemporaryDir>
 
@@ -45,7 +46,7 @@ public:
     Q_DISABLE_COPY_MOVE(ExperimentsPage)
 
     QString title() const override { return tr("Experiments"); }
-    bool isRunning() const override { return m_runId != 0; }
+    bool isRunning() const override { return m_run->isBusy(); }
 
     using LdapLoadProvider = std::function<std::optional<LdapLoadSpec>(QString* error)>;
     void setLdapLoadProvider(LdapLoadProvider provider) { m_ldapProvider = std::move(provider); }
@@ -79,7 +80,6 @@ signals:
     void curveRequested();
 
 private:
-    void onProgress(int runId, double fraction, const QString& phase);
     void onSamples(int runId, const SampleBatch& samples);
     void onFinished(int runId, const RunRecord& record);
     void showPoints(const RunRecord& record);
@@ -102,7 +102,7 @@ private:
     QTableWidget* m_table = nullptr;
     LdapLoadProvider m_ldapProvider;
     Kind m_kind = Kind::Threads;
-    int m_runId = 0;
+    PageRun* m_run = nullptr;
     RunRecord m_lastRecord;
     std::unique_ptr<QTemporaryDir> m_scratch; // the database-size demo directories
 };

@@ -5,17 +5,15 @@
 #include "core/replay/replaysummary.h"
 #include "core/sandbox/demosandbox.h"
 #include "core/sandbox/sandboxinfo.h"
-#include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
 #include "ui/formmemory.h"
 #include "ui/offthread.h"
 #include "ui/pages/ldapconnectionform.h"
+#include "ui/pages/pagerun.h"
 #include "ui/pages/replayform.h"
 #include "ui/widgets/ldaploadview.h"
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/replayresultview.h"
-#include "ui/widgets/runprogress.h"
-#include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
@@ -46,6 +44,7 @@ ReplayPage::ReplayPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent
     , m_tabs(new QTabWidget(this))
     , m_result(new ReplayResultView(this))
     , m_load(new LdapLoadView(this))
+    , m_run(new PageRun(runner, m_progress, this, [this](const QString& t) { emit statusMessage(t); }))
 {
     setObjectName(QStringLiteral("replayPage"));
     m_form->setObjectName(QStringLiteral("replayForm"));
@@ -55,12 +54,6 @@ ReplayPage::ReplayPage(ProbeRunner* runner, DemoDirectory* demo, QWidget* parent
     connect(m_startButton, &QPushButton::clicked, this, &ReplayPage::start);
     connect(m_previewButton, &QPushButton::clicked, this, &ReplayPage::preview);
     addRunButtons({ m_previewButton, m_startButton }, m_stopButton);
-    connect(m_runner, &ProbeRunner::progressChanged, this, [this](int runId, double fraction, const QString& phase) {
-        if (runId == m_runId && runId != 0)
-            showRunProgress(m_progress, fraction, phase);
-    });
-    RunQueue::follow(
-        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &ReplayPage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &ReplayPage::onFinished);
     connect(m_demo, &DemoDirectory::started, this, &ReplayPage::onDemoStarted);
@@ -159,9 +152,8 @@ void ReplayPage::prepareThen(bool run)
     ReplaySpec spec;
     m_form->readSpec(&spec);
     spec.dryRun = !run;
-    const int ticket = m_checkTicket = ++m_lastTicket;
+    const int ticket = m_run->beginCheck(tr("reading the workload…"));
     setRunning(true);
-    m_progress->setFormat(tr("reading the workload…"));
     OffThread::run<ReplayPrepared>(
         this,
         [spec]() -> ReplayPrepared {
@@ -173,18 +165,16 @@ void ReplayPage::prepareThen(bool run)
             return Replay::prepare(spec);
         },
         [this, ticket, spec, run](const ReplayPrepared& p) {
-            if (ticket != m_checkTicket)
-                return; // cancelled meanwhile
-            m_checkTicket = 0;
-            prepared(spec, p, run);
+            if (m_run->endCheck(ticket)) // else cancelled meanwhile
+                prepared(spec, p, run);
         });
 }
 
 void ReplayPage::prepared(const ReplaySpec& spec, const ReplayPrepared& p, bool run)
 {
     if (!p.ok()) {
+        m_run->checkRefused();
         setRunning(false);
-        m_progress->setFormat(tr("idle"));
         m_form->showError(p.error);
         emit statusMessage(m_form->errorText());
         emit previewShown(false);
@@ -194,8 +184,8 @@ void ReplayPage::prepared(const ReplaySpec& spec, const ReplayPrepared& p, bool 
         launch(spec, p);
         return;
     }
+    m_run->checkRefused(); // a preview: nothing runs
     setRunning(false);
-    m_progress->setFormat(tr("idle"));
     m_result->clear();
     m_result->showPreview(p.preview);
     m_tabs->setCurrentWidget(m_result);
@@ -212,32 +202,24 @@ void ReplayPage::launch(const ReplaySpec& spec, const ReplayPrepared& p)
     m_tabs->setCurrentWidget(m_result);
     m_stale->resultMade();
     m_statusLabel->showInfo(tr("Replaying against %1…").arg(spec.target.uri));
-    m_runId = m_runner->start(Replay::makeReplayJob(spec, p.workload, p.passwords));
-    RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("replay"), spec.toJson());
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("starting…"));
+    m_run->started(
+        m_runner->start(Replay::makeReplayJob(spec, p.workload, p.passwords)), QStringLiteral("replay"), spec.toJson());
     setRunning(true);
     emit statusMessage(tr("Replaying the workload against %1").arg(spec.target.uri));
 }
 
 void ReplayPage::cancel()
 {
-    if (m_checkTicket != 0) {
-        m_checkTicket = 0;
-        setRunning(false);
-        m_progress->setFormat(tr("idle"));
-        return;
-    }
-    if (m_runId == 0)
-        return;
-    m_runner->cancel(m_runId);
-    cancelRequested();
-    m_progress->setFormat(tr("stopping… (the writes are undone)"));
+    const PageRun::Cancelled cancelled = m_run->cancel(tr("stopping… (the writes are undone)"));
+    if (cancelled == PageRun::Cancelled::Run)
+        cancelRequested();
+    else if (cancelled == PageRun::Cancelled::Check)
+        setRunning(false); // the check's answer will be dropped
 }
 
 void ReplayPage::onSamples(int runId, const SampleBatch& samples)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
     m_result->addSamples(samples);
     m_load->addSamples(samples);
@@ -245,12 +227,10 @@ void ReplayPage::onSamples(int runId, const SampleBatch& samples)
 
 void ReplayPage::onFinished(int runId, const RunRecord& record)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
-    m_runId = 0;
+    m_run->finished(record);
     m_lastRecord = record;
-    m_progress->setValue(record.status == u"ok" ? 1000 : m_progress->value());
-    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
     showResult(record);
     emit statusMessage(m_statusLabel->showOutcome(record, tr("Done: %1").arg(ReplaySummary::of(record).countsLine())));
     setRunning(false);

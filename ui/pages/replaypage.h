@@ -5,6 +5,7 @@
 #include "core/replay/replayprepare.h"
 #include "core/run/proberunner.h"
 #include "ui/pages/page.h"
+#include "ui/pages/pagerun.h"
 
 class DemoDirectory;
 class LdapLoadView;
@@ -36,7 +37,7 @@ public:
     Q_DISABLE_COPY_MOVE(ReplayPage)
 
     QString title() const override { return tr("Replay"); }
-    bool isRunning() const override { return m_runId != 0 || m_checkTicket != 0; }
+    bool isRunning() const override { return m_run->isBusy(); }
 
     ReplayForm* form() const { return m_form; }
     LdapLoadView* loadView() const { return m_load; }
@@ -86,8 +87,6 @@ private:
     QTabWidget* m_tabs = nullptr;
     ReplayResultView* m_result = nullptr;
     LdapLoadView* m_load = nullptr;
-    int m_runId = 0;
-    int m_checkTicket = 0;
-    int m_lastTicket = 0;
+    PageRun* m_run = nullptr;
     RunRecord m_lastRecord;
 };

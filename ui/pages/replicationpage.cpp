@@ -3,7 +3,6 @@
 #include "core/common/units.h"
 #include "core/experiments/replicationfigures.h"
 #include "core/sandbox/sandboxinfo.h"
-#include "core/store/runrecorder.h"
 #include "ui/demodirectory.h"
 #include "ui/formmemory.h"
 #include "ui/offthread.h"
@@ -11,8 +10,6 @@
 #include "ui/widgets/notestyle.h"
 #include "ui/widgets/replicationlagcharts.h"
 #include "ui/widgets/replicationtopologyview.h"
-#include "ui/widgets/runprogress.h"
-#include "ui/widgets/runqueue.h"
 #include "ui/widgets/runstatuslabel.h"
 #include "ui/widgets/savedruninputs.h"
 #include "ui/widgets/scrolled.h"
@@ -42,6 +39,7 @@ ReplicationPage::ReplicationPage(ProbeRunner* runner, DemoDirectory* demo, QWidg
     , m_charts(new ReplicationLagCharts(this))
     , m_verdicts(new QLabel(this))
     , m_articleNote(new QLabel(this))
+    , m_run(new PageRun(runner, m_progress, this, [this](const QString& t) { emit statusMessage(t); }))
 {
     setObjectName(QStringLiteral("replicationPage"));
     m_form->setObjectName(QStringLiteral("replicationForm"));
@@ -51,12 +49,6 @@ ReplicationPage::ReplicationPage(ProbeRunner* runner, DemoDirectory* demo, QWidg
 
     connect(m_startButton, &QPushButton::clicked, this, &ReplicationPage::start);
     addRunButtons({ m_startButton }, m_stopButton);
-    connect(m_runner, &ProbeRunner::progressChanged, this, [this](int runId, double fraction, const QString& phase) {
-        if (runId == m_runId && runId != 0)
-            showRunProgress(m_progress, fraction, phase);
-    });
-    RunQueue::follow(
-        m_runner, m_progress, this, [this] { return m_runId; }, [this](const QString& t) { emit statusMessage(t); });
     connect(m_runner, &ProbeRunner::samplesArrived, this, &ReplicationPage::onSamples);
     connect(m_runner, &ProbeRunner::finished, this, &ReplicationPage::onFinished);
     connect(m_demo, &DemoDirectory::started, this, &ReplicationPage::onDemoStarted);
@@ -161,21 +153,19 @@ void ReplicationPage::start()
         emit statusMessage(m_form->errorText());
         return;
     }
-    const int ticket = m_checkTicket = ++m_lastTicket;
+    const int ticket = m_run->beginCheck(tr("checking…"));
     setRunning(true);
-    m_progress->setFormat(tr("checking…"));
     OffThread::run<ProbeError>(
         this, [spec] { return ReplicationForm::check(spec); },
         [this, ticket, spec](const ProbeError& e) {
-            if (ticket != m_checkTicket)
+            if (!m_run->endCheck(ticket))
                 return; // cancelled meanwhile
-            m_checkTicket = 0;
             if (!e.isError()) {
                 launch(spec);
                 return;
             }
+            m_run->checkRefused();
             setRunning(false);
-            m_progress->setFormat(tr("idle"));
             m_form->showError(e);
             emit statusMessage(m_form->errorText());
         });
@@ -194,32 +184,24 @@ void ReplicationPage::launch(const ReplicationSpec& spec)
     m_warnings->setWarnings({});
     m_verdicts->clear();
     m_stale->resultMade(); // what follows belongs to the inputs on the form now
-    m_runId = m_runner->start(Experiments::makeReplicationJob(spec));
-    RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("replication"), spec.toJson());
-    m_progress->setValue(0);
-    m_progress->setFormat(tr("starting…"));
+    m_run->started(
+        m_runner->start(Experiments::makeReplicationJob(spec)), QStringLiteral("replication"), spec.toJson());
     setRunning(true);
     emit statusMessage(tr("Measuring replication lag from %1").arg(spec.supplier.uri));
 }
 
 void ReplicationPage::cancel()
 {
-    if (m_checkTicket != 0) {
-        m_checkTicket = 0;
-        setRunning(false);
-        m_progress->setFormat(tr("idle"));
-        return;
-    }
-    if (m_runId == 0)
-        return;
-    m_runner->cancel(m_runId);
-    cancelRequested();
-    m_progress->setFormat(tr("stopping… (the marker entry is cleaned up)"));
+    const PageRun::Cancelled cancelled = m_run->cancel(tr("stopping… (the marker entry is cleaned up)"));
+    if (cancelled == PageRun::Cancelled::Run)
+        cancelRequested();
+    else if (cancelled == PageRun::Cancelled::Check)
+        setRunning(false); // the check's answer will be dropped
 }
 
 void ReplicationPage::onSamples(int runId, const SampleBatch& samples)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
     for (const Sample& s : samples) {
         QJsonObject interval = s.values;
@@ -231,12 +213,10 @@ void ReplicationPage::onSamples(int runId, const SampleBatch& samples)
 
 void ReplicationPage::onFinished(int runId, const RunRecord& record)
 {
-    if (runId != m_runId || runId == 0)
+    if (!m_run->owns(runId))
         return;
-    m_runId = 0;
+    m_run->finished(record);
     m_lastRecord = record;
-    m_progress->setValue(record.status == u"ok" ? 1000 : m_progress->value());
-    m_progress->setFormat(record.status == u"ok" ? tr("done") : record.status);
     showResult(record);
     emit statusMessage(m_statusLabel->showOutcome(record, tr("Done: %1").arg(ReplicationFigures::headline(record))));
     setRunning(false);

@@ -5,6 +5,7 @@
 #include "core/experiments/replication.h"
 #include "core/run/proberunner.h"
 #include "ui/pages/page.h"
+#include "ui/pages/pagerun.h"
 
 class DemoDirectory;
 class QLabel;
@@ -32,7 +33,7 @@ public:
     Q_DISABLE_COPY_MOVE(ReplicationPage)
 
     QString title() const override { return tr("Replication"); }
-    bool isRunning() const override { return m_runId != 0 || m_checkTicket != 0; }
+    bool isRunning() const override { return m_run->isBusy(); }
 
     ReplicationForm* form() const { return m_form; }
     ReplicationTopologyView* topology() const { return m_topology; }
@@ -83,8 +84,6 @@ private:
     ReplicationLagCharts* m_charts = nullptr;
     QLabel* m_verdicts = nullptr;
     QLabel* m_articleNote = nullptr;
-    int m_runId = 0;
-    int m_checkTicket = 0;
-    int m_lastTicket = 0;
+    PageRun* m_run = nullptr;
     RunRecord m_lastRecord;
 };
