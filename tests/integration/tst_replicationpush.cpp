@@ -164,9 +164,9 @@ void TstReplicationPush::replicationChoosesPsearch()
     const QJsonObject lag = c.value("lag_ms").toObject();
     qInfo("389-ds pair, persistent search: lag p50 %.2f ms, p99 %.2f ms", lag.value("p50").toDouble(),
         lag.value("p99").toDouble());
-    // 389-ds sends changes to a consumer in batches (about a second apart when idle): below its 1 s CSN resolution
-    // plus a margin for a loaded 2-core machine.
-    QVERIFY2(lag.value("p99").toDouble(-1) >= 0 && lag.value("p99").toDouble() < 3000,
+    // 389-ds sends changes to a consumer in batches (about a second apart when idle; p99 0.2 s on an idle machine,
+    // 3.5 s seen with nine processes runnable on the two cores): seconds, not the run's length or a clock error.
+    QVERIFY2(lag.value("p99").toDouble(-1) >= 0 && lag.value("p99").toDouble() < 6000,
         qPrintable(QString::number(lag.value("p99").toDouble())));
     // The marker entry is gone from the supplier.
     LdapSession check;
