@@ -259,7 +259,13 @@ void TstLdapLoad::rateAndRampHitTheirTargets()
     const double s0 = perStep[0].first / perStep[0].second, s1 = perStep[1].first / perStep[1].second;
     qInfo("ramp steps: %.1f and %.1f ops/s (targets 1000 and 3000)", s0, s1);
     QVERIFY2(rateHolds(s0, 1000), qPrintable(QString::number(s0)));
-    QVERIFY2(rateHolds(s1, 3000), qPrintable(QString::number(s1)));
+    // An open loop that fell behind in the first step (a loaded machine: 905 ops/s of 1,000 seen) sends those late
+    // operations at the start of the second, which then counts them: up to 10 % over its own target there, while
+    // the whole ramp never sends more than it scheduled (5 %).
+    QVERIFY2(s1 >= 0.7 * 3000 && s1 <= 1.10 * 3000, qPrintable(QString::number(s1)));
+    const double scheduled = 1000 * perStep[0].second + 3000 * perStep[1].second;
+    const double sent = perStep[0].first + perStep[1].first;
+    QVERIFY2(sent <= 1.05 * scheduled, qPrintable(QStringLiteral("%1 of %2").arg(sent).arg(scheduled)));
 }
 
 void TstLdapLoad::writeLoadsCleanUp()
