@@ -102,7 +102,7 @@ QString number(const std::optional<double>& v, int decimals)
     return v ? Units::formatNumber(*v, decimals) : QStringLiteral("-");
 }
 
-QString pct(const std::optional<double>& v)
+QString percentOf(const std::optional<double>& v)
 {
     return v ? Units::formatNumber(*v * 100.0, 1) : QStringLiteral("-");
 }
@@ -115,9 +115,9 @@ void printCurve(std::FILE* out, const RunRecord& rec)
         std::fprintf(out, "\n%-22s %10s %10s %12s %12s %8s %13s\n", "point", "coverage %", "hit %", "ok/s", "ops/s",
             "errors", workingSet ? "working set" : "cache entries");
     for (const CurveRecord::PointFigures& p : s.points)
-        std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n", qPrintable(p.series), qPrintable(pct(p.coverage)),
-            qPrintable(pct(p.hitRatio)), qPrintable(number(p.okPerS, 1)), qPrintable(number(p.opsPerS, 1)),
-            qPrintable(number(p.errors, 0)), qPrintable(number(p.cached, 0)));
+        std::fprintf(out, "%-22s %10s %10s %12s %12s %8s %13s\n", qPrintable(p.series),
+            qPrintable(percentOf(p.coverage)), qPrintable(percentOf(p.hitRatio)), qPrintable(number(p.okPerS, 1)),
+            qPrintable(number(p.opsPerS, 1)), qPrintable(number(p.errors, 0)), qPrintable(number(p.cached, 0)));
     if (const QString fit = s.fitText(); !fit.isEmpty())
         std::fprintf(out, "fit: %s; fitted to %s (%s)\n", qPrintable(fit), s.completed() ? "completed ops/s" : "ok/s",
             qPrintable(s.fitMethod));
