@@ -3,6 +3,7 @@
 #include "app/cli/clicommon.h"
 #include "app/cli/ldapcommand.h"
 #include "core/agents/agentprotocol.h"
+#include "core/agents/remoterun.h"
 #include "core/ldap/ldapsession.h"
 #include "core/ldap/loadgenerator.h"
 #include "core/run/runcontext.h"
@@ -10,6 +11,7 @@
 #include <QJsonArray>
 
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
@@ -30,7 +32,8 @@ One agent of a load from many hosts. It is started by a coordinator ('dirbench-c
 over ssh or as a local process) and speaks newline-delimited JSON on stdin and stdout: it reads its share of
 the load and the password from stdin (never from the command line), connects, binds and warms up, reports
 ready, answers clock probes, starts at the absolute instant it is given, and streams each interval (counters
-and latency histograms) and a final message. Human text goes to stderr. When its stdin closes (the coordinator
+and latency histograms) and a final message. Started by 'dirbench-cli disk --host HOST', it runs the disk test
+on its own machine, streams its intervals and sends back the whole record made there. Human text goes to stderr. When its stdin closes (the coordinator
 or its ssh session is gone) it stops within a second, and it has a hard deadline besides. It saves no history.
 )";
 
@@ -71,6 +74,8 @@ private:
     void watchdog();
     std::optional<uint64_t> waitForStart();
     void sendIntervals();
+    void sendProgress();
+    int runEngine(const Agents::AgentSpec& spec);
     int fail(const QString& message, int code);
     int reach(const QString& uri);
 
@@ -84,6 +89,9 @@ private:
     RunContext m_ctx;
     int64_t m_interval = 0;
     uint64_t m_deadlineNs = 0;
+    bool m_engine = false; // an engine run on this host (progress messages too), not a share of a load
+    QString m_sentPhase;
+    double m_sentProgress = -1;
 };
 
 void Agent::send(const QJsonObject& m)
@@ -176,10 +184,24 @@ void Agent::sendIntervals()
     }
 }
 
+void Agent::sendProgress()
+{
+    const double fraction = m_ctx.progress();
+    const QString phase = m_ctx.phase();
+    if (phase == m_sentPhase && std::abs(fraction - m_sentProgress) < 0.005)
+        return;
+    m_sentPhase = phase;
+    m_sentProgress = fraction;
+    send(QJsonObject { { QStringLiteral("type"), QStringLiteral("progress") }, { QStringLiteral("fraction"), fraction },
+        { QStringLiteral("phase"), phase } });
+}
+
 void Agent::pumpLoop()
 {
     while (!m_quit.load()) {
         sendIntervals();
+        if (m_engine)
+            sendProgress();
         if (m_deadlineNs && Agents::monotonicNs() > m_deadlineNs) {
             if (!m_ctx.stopRequested())
                 std::fprintf(stderr, "dirbench-cli agent: hard deadline passed: stopping\n");
@@ -230,6 +252,32 @@ int Agent::reach(const QString& uri)
     return reached ? ExitOk : ExitFailed;
 }
 
+// One engine's whole run on this host (a disk test): checked here, run at once, its record sent back whole.
+int Agent::runEngine(const Agents::AgentSpec& spec)
+{
+    QString why;
+    const auto job = Agents::engineJob(spec, &why);
+    if (!job)
+        return fail(why, ExitBadArgs);
+    m_engine = true;
+    if (spec.deadlineS > 0)
+        m_deadlineNs = Agents::monotonicNs() + uint64_t(spec.deadlineS * 1e9);
+    std::thread reader([this] { readLoop(); });
+    std::thread pump([this] { pumpLoop(); });
+    send(QJsonObject { { QStringLiteral("type"), QStringLiteral("started") },
+        { QStringLiteral("realtime_ns"), qint64(agentRealtime()) },
+        { QStringLiteral("monotonic_ns"), qint64(Agents::monotonicNs()) } });
+    RunRecord rec = (*job)(m_ctx);
+    m_quit.store(true);
+    pump.join();
+    sendIntervals();
+    Agents::addReachedOver(&rec.environment);
+    send(QJsonObject { { QStringLiteral("type"), QStringLiteral("final") }, { QStringLiteral("status"), rec.status },
+        { QStringLiteral("record"), rec.toJson() }, { QStringLiteral("cpu_s"), cpuSeconds() } });
+    reader.join();
+    return rec.status == u"ok" ? ExitOk : ExitFailed;
+}
+
 int Agent::run()
 {
     send(Agents::hello(QStringLiteral(DIRBENCH_VERSION), agentRealtime()));
@@ -241,6 +289,8 @@ int Agent::run()
     if (!spec)
         return fail(why, ExitBadArgs);
     setClockShift(spec->index);
+    if (!spec->engine.isEmpty())
+        return runEngine(*spec);
     if (spec->args.first() == u"reach")
         return reach(spec->args.value(1));
     LdapLoadSpec load;

@@ -1,6 +1,7 @@
 #include "app/cli/diskcommand.h"
 
 #include "app/cli/clicommon.h"
+#include "app/cli/diskhost.h"
 #include "app/cli/diskprinter.h"
 #include "app/cli/historysink.h"
 #include "app/cli/ldapoptions.h"
@@ -171,6 +172,7 @@ int runDiskCommand(const QStringList& args)
         QStringLiteral("With --under-load: seconds of LDAP load before the loaded disk test starts (default 2)."),
         QStringLiteral("S") };
     parser.addOption(underLoad);
+    parser.addOptions(diskHostOptions());
     parser.addOptions(historyOptions());
     parser.addOption(lead);
     const QList<QCommandLineOption> ldapOptions = ldapConnectionOptions() + ldapWorkloadOptions();
@@ -271,10 +273,18 @@ int runDiskCommand(const QStringList& args)
     spec.forceBuffered = parser.isSet(o.buffered);
     spec.commitAppend = parser.isSet(o.commitAppend);
     spec.requirementProfile = parser.value(o.requirements);
-    if (const ProbeError e = spec.validate(); e.isError())
+    std::optional<Agents::RemoteRunSpec> remote;
+    if (int rc = remoteDiskFromParser(parser, spec, &remote))
+        return rc;
+    // On a host, the directory and its free space are checked there, before any I/O.
+    if (const ProbeError e = remote ? spec.validateValues() : spec.validate(); e.isError())
         return badArgument(QStringLiteral("--") + e.field, e.cliDetail());
     if (int rc = checkVerdictOptions(parser, spec))
         return rc;
+    if (remote && parser.isSet(underLoad))
+        return badArgument(QStringLiteral("--host"),
+            QStringLiteral("not with --under-load (yet): run the disk test "
+                           "on the host alone, and the load separately"));
     std::optional<DiskUnderLoadSpec> loaded;
     if (parser.isSet(underLoad)) {
         DiskUnderLoadSpec u;
@@ -304,16 +314,21 @@ int runDiskCommand(const QStringList& args)
     std::FILE* out = humanStream(jsonStdout);
     const bool quiet = parser.isSet(o.quiet);
     const DiskSpec resolved = spec.resolved();
-    if (int rc = history.begin(loaded ? QStringLiteral("disk-under-load") : QStringLiteral("disk"),
-            loaded ? loaded->toJson() : spec.toJson()))
+    QJsonObject begun = loaded ? loaded->toJson() : spec.toJson();
+    if (remote)
+        begun.insert(QStringLiteral("host"), remote->host.name);
+    if (int rc = history.begin(loaded ? QStringLiteral("disk-under-load") : QStringLiteral("disk"), begun))
         return rc;
-    std::fprintf(out, "dirbench disk: %s in %s, file %s%s\n", qPrintable(DiskSpec::profileName(spec.profile)),
-        qPrintable(spec.dir), qPrintable(Units::formatBytes(resolved.sizeBytes)),
+    std::fprintf(out, "dirbench disk: %s in %s%s, file %s%s\n", qPrintable(DiskSpec::profileName(spec.profile)),
+        qPrintable(spec.dir), remote ? qPrintable(QStringLiteral(" on ") + remote->host.name) : "",
+        qPrintable(Units::formatBytes(resolved.sizeBytes)),
         spec.repeat > 1 ? qPrintable(QStringLiteral(", %1 repeats").arg(spec.repeat)) : "");
     std::fflush(out);
 
     ProbeRunner runner;
-    const auto job = loaded ? Experiments::makeDiskUnderLoadJob(*loaded) : Disk::makeJob(spec);
+    const auto job = loaded ? Experiments::makeDiskUnderLoadJob(*loaded)
+        : remote            ? Agents::makeRemoteJob(*remote)
+                            : Disk::makeJob(spec);
     const RunRecord rec = runWithSignals(runner, job, [&](const SampleBatch& batch) {
         history.add(batch);
         if (!quiet)

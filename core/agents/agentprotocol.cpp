@@ -139,6 +139,10 @@ QJsonObject AgentSpec::toJson() const
     o.insert(QStringLiteral("index"), index);
     o.insert(QStringLiteral("agents"), agents);
     o.insert(QStringLiteral("deadline_s"), deadlineS);
+    if (!engine.isEmpty()) {
+        o.insert(QStringLiteral("engine"), engine);
+        o.insert(QStringLiteral("engine_spec"), engineSpec);
+    }
     return o;
 }
 
@@ -158,7 +162,9 @@ std::optional<AgentSpec> AgentSpec::fromJson(const QJsonObject& o, QString* erro
     const QJsonArray args = o.value(QStringLiteral("args")).toArray();
     for (const auto& a : args)
         s.args << a.toString();
-    if (s.args.isEmpty()) {
+    s.engine = o.value(QStringLiteral("engine")).toString();
+    s.engineSpec = o.value(QStringLiteral("engine_spec")).toObject();
+    if (s.args.isEmpty() && s.engine.isEmpty()) {
         *error = QStringLiteral("spec.args: empty (the ldap operation and its options)");
         return std::nullopt;
     }

@@ -15,7 +15,11 @@
 // "type"; the coordinator (C) and the agent (A) exchange, in this order:
 //   A→C hello    {proto, version, host, pid, cpus, realtime_ns, monotonic_ns}
 //   C→A spec     {proto, args: [the `ldap` command line of this agent's share], password, run_tag, index,
-//                 agents, deadline_s} — the password travels here, never on a command line (ps shows those)
+//                 agents, deadline_s} — the password travels here, never on a command line (ps shows those);
+//                 or {proto, engine: "disk", engine_spec: DiskSpec::toWire(), deadline_s}: one engine run on
+//                 the agent's own host (core/agents/remoterun.h), which then sends
+//   A→C started  {realtime_ns, monotonic_ns}, progress {fraction, phase}, interval {index, interval}, and
+//   A→C final    {status, record: the whole record the engine made there} — then the agent exits
 //   A→C ready    {connections} — connected, bound; the workers warm the server up from here on
 //   C→A ping     {t1}                      A→C pong {t1, realtime_ns, monotonic_ns} (the agent's clocks)
 //   C→A start    {at_epoch_ns} — in the agent's own CLOCK_REALTIME (the coordinator corrected it by the offset)
@@ -59,6 +63,8 @@ QJsonObject error(const QString& message, int exitCode);
 
 struct AgentSpec
 {
+    QString engine; // "" (a share of an LDAP load: args) or an engine run on the agent's host ("disk")
+    QJsonObject engineSpec; // that engine's typed spec, in its wire form
     QStringList args; // "search" "--uri" ... (the `ldap` command line without dirbench-cli ldap)
     QByteArray password;
     QByteArray runTag;

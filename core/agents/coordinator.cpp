@@ -62,15 +62,20 @@ QString podAttachScript(const AgentHost& host)
 
 QStringList agentCommandLine(const CoordinatorSpec& spec, const AgentHost& host)
 {
+    return agentCommandLine(spec.sshOptions, spec.agentCommand, host);
+}
+
+QStringList agentCommandLine(const QStringList& sshOptions, const QString& agentCommand, const AgentHost& host)
+{
     if (host.local)
-        return { spec.agentCommand, QStringLiteral("agent") };
+        return { agentCommand, QStringLiteral("agent") };
     if (host.isPod()) // the pod of this index, then attached to: the same stream, and a closed stdin stops it
         return { QStringLiteral("sh"), QStringLiteral("-c"), podAttachScript(host) };
     QStringList cmd { QStringLiteral("ssh") };
-    cmd << spec.sshOptions;
+    cmd << sshOptions;
     cmd << QStringLiteral("-T") << QStringLiteral("-o") << QStringLiteral("BatchMode=yes") << QStringLiteral("-o")
         << QStringLiteral("ServerAliveInterval=2") << QStringLiteral("-o") << QStringLiteral("ServerAliveCountMax=3");
-    cmd << host.name << shellQuote(spec.agentCommand) + QStringLiteral(" agent");
+    cmd << host.name << shellQuote(agentCommand) + QStringLiteral(" agent");
     return cmd;
 }
 

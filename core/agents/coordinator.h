@@ -34,5 +34,6 @@ RunRecord runAgents(const CoordinatorSpec& spec, RunContext& ctx);
 
 // The ssh (or local) command line of one agent: program and arguments.
 QStringList agentCommandLine(const CoordinatorSpec& spec, const AgentHost& host);
+QStringList agentCommandLine(const QStringList& sshOptions, const QString& agentCommand, const AgentHost& host);
 
 } // namespace Agents

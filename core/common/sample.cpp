@@ -8,3 +8,12 @@ QJsonObject Sample::toJson() const
         o.insert(QStringLiteral("series"), series);
     return o;
 }
+
+Sample Sample::fromJson(QJsonObject o)
+{
+    Sample s;
+    s.t = o.take(QStringLiteral("t")).toDouble();
+    s.series = o.take(QStringLiteral("series")).toString();
+    s.values = std::move(o);
+    return s;
+}

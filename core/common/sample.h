@@ -15,6 +15,7 @@ struct Sample
     QJsonObject values;
 
     QJsonObject toJson() const;
+    static Sample fromJson(QJsonObject o); // toJson's inverse (an interval that came over an agent's stream)
     // A status sample (series "status: ..."): what a run is doing (core/agents/agentlive.h), not an interval of
     // it; the history never stores one.
     bool isStatus() const { return series.startsWith(QLatin1String("status: ")); }

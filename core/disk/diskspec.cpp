@@ -255,7 +255,7 @@ DiskSpec DiskSpec::resolved() const
     return s;
 }
 
-ProbeError DiskSpec::validate() const
+ProbeError DiskSpec::validateValues() const
 {
     const DiskSpec r = resolved();
     if (profile == DiskProfile::Dd) {
@@ -281,25 +281,6 @@ ProbeError DiskSpec::validate() const
             QStringLiteral("commit-append"), QStringLiteral("only for the commit profile and the directory suite"));
     if (dir.isEmpty())
         return ProbeError::invalid(QStringLiteral("dir"), QStringLiteral("no directory given"));
-    const QByteArray path = dir.toLocal8Bit();
-    struct stat st
-    {
-    };
-    if (::stat(path.constData(), &st) != 0)
-        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" does not exist"));
-    if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))
-        return ProbeError::invalid(QStringLiteral("dir"),
-            dir + QStringLiteral(" is a device; DirBench tests a file system through a directory, never a raw device"));
-    if (!S_ISDIR(st.st_mode))
-        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is not a directory"));
-    struct statvfs vfs
-    {
-    };
-    if (::statvfs(path.constData(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
-        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is on a read-only file system"));
-    if (::access(path.constData(), W_OK | X_OK) != 0)
-        return ProbeError::invalid(QStringLiteral("dir"), QStringLiteral("no permission to create files in ") + dir);
-
     if (r.blockBytes < 512 || r.blockBytes > 64 * MiB)
         return ProbeError::invalid(QStringLiteral("block"), QStringLiteral("must be between 512 bytes and 64 MiB"));
     if (!r.forceBuffered && r.blockBytes % 4096 != 0)
@@ -327,7 +308,33 @@ ProbeError DiskSpec::validate() const
         return ProbeError::invalid(QStringLiteral("interval"), QStringLiteral("must be between 0.05 and 60 seconds"));
     if (ProbeError e = Steady::validate(*this); e.isError())
         return e;
+    return {};
+}
 
+ProbeError DiskSpec::validate() const
+{
+    if (ProbeError e = validateValues(); e.isError())
+        return e;
+    const QByteArray path = dir.toLocal8Bit();
+    struct stat st
+    {
+    };
+    if (::stat(path.constData(), &st) != 0)
+        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" does not exist"));
+    if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode))
+        return ProbeError::invalid(QStringLiteral("dir"),
+            dir + QStringLiteral(" is a device; DirBench tests a file system through a directory, never a raw device"));
+    if (!S_ISDIR(st.st_mode))
+        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is not a directory"));
+    struct statvfs vfs
+    {
+    };
+    if (::statvfs(path.constData(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+        return ProbeError::invalid(QStringLiteral("dir"), dir + QStringLiteral(" is on a read-only file system"));
+    if (::access(path.constData(), W_OK | X_OK) != 0)
+        return ProbeError::invalid(QStringLiteral("dir"), QStringLiteral("no permission to create files in ") + dir);
+
+    const DiskSpec r = resolved();
     const auto fs = Environment::fileSystemOf(dir);
     const qint64 need = r.sizeBytes + r.sizeBytes / 10;
     if (fs.ok && fs.freeBytes < need)

@@ -87,7 +87,14 @@ struct DiskSpec
     DiskSpec resolved() const;
     // Checks everything that can be checked before any I/O: values, the directory, its free space.
     ProbeError validate() const;
+    // The values alone (a test on another host: its directory is checked there).
+    ProbeError validateValues() const;
     QJsonObject toJson() const;
+    // The spec as asked (unresolved: defaults stay defaults), for an agent on another host to run
+    // (core/agents/remoterun.h): fromWire(toWire()) == *this. fromWire names the bad field in *error.
+    QJsonObject toWire() const;
+    static std::optional<DiskSpec> fromWire(const QJsonObject& o, QString* error);
+    bool operator==(const DiskSpec&) const = default;
 
     static QString profileName(DiskProfile p);
     static std::optional<DiskProfile> profileFromName(const QString& name);

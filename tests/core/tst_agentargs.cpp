@@ -3,6 +3,9 @@
 // That every operation's line is taken by a real agent: tst_agents (CLI) and tst_ldapagents (the page).
 #include "core/agents/agentargs.h"
 #include "core/agents/agentlive.h"
+#include "core/agents/remoterun.h"
+#include "core/common/sample.h"
+#include "core/disk/diskspec.h"
 
 #include <QTest>
 
@@ -17,6 +20,10 @@ private slots:
     void splitRulesNameTheirField();
     void rateRampIsSplitStepByStep();
     void statusSamplesRoundTrip();
+    void diskSpecCrossesAsAsked();
+    void engineSpecIsChecked();
+    void launchFailuresSayWhich();
+    void intervalsRoundTrip();
 };
 
 namespace {
@@ -140,4 +147,86 @@ void TestAgentArgs::statusSamplesRoundTrip()
 }
 
 QTEST_MAIN(TestAgentArgs)
+// A disk test on a host gets the spec as asked: defaults stay defaults (the dd profile refuses a size), every
+// field set survives, and a field the agent does not know is named.
+void TestAgentArgs::diskSpecCrossesAsAsked()
+{
+    DiskSpec dd;
+    dd.profile = DiskProfile::Dd;
+    dd.dir = QStringLiteral("/srv/data");
+    QString why;
+    const auto back = DiskSpec::fromWire(dd.toWire(), &why);
+    QVERIFY2(back, qPrintable(why));
+    QVERIFY(*back == dd);
+    QVERIFY(!back->validateValues().isError());
+
+    DiskSpec s;
+    s.profile = DiskProfile::RandRead;
+    s.dir = QStringLiteral("/var/lib/dirsrv");
+    s.sizeBytes = 64 << 20;
+    s.blockBytes = 8192;
+    s.queueDepth = 8;
+    s.durationSec = 12.5;
+    s.repeat = 3;
+    s.data = DiskData::Zeros;
+    s.engine = IoEngineChoice::Threads;
+    s.forceBuffered = true;
+    s.intervalMs = 500;
+    s.requirementProfile = QStringLiteral("seed");
+    s.untilSteadySec = 90;
+    const auto back2 = DiskSpec::fromWire(s.toWire(), &why);
+    QVERIFY2(back2, qPrintable(why));
+    QVERIFY(*back2 == s);
+
+    QJsonObject wrong = s.toWire();
+    wrong.insert(QStringLiteral("engine"), QStringLiteral("libaio"));
+    QVERIFY(!DiskSpec::fromWire(wrong, &why));
+    QVERIFY2(why.contains(QLatin1String("engine 'libaio'")), qPrintable(why));
+}
+
+// The agent checks its engine and the spec's values before it runs anything.
+void TestAgentArgs::engineSpecIsChecked()
+{
+    Agents::AgentSpec spec;
+    spec.engine = QStringLiteral("fio");
+    QString why;
+    QVERIFY(!Agents::engineJob(spec, &why));
+    QVERIFY2(why.contains(QLatin1String("engine 'fio'")), qPrintable(why));
+    DiskSpec d;
+    d.dir = QStringLiteral("/nonexistent-dir");
+    spec.engine = QStringLiteral("disk");
+    spec.engineSpec = d.toWire();
+    QVERIFY(!Agents::engineJob(spec, &why));
+    QCOMPARE(why, QStringLiteral("--dir: /nonexistent-dir does not exist"));
+    const auto parsed = Agents::AgentSpec::fromJson(spec.toJson(), &why);
+    QVERIFY2(parsed, qPrintable(why));
+    QCOMPARE(parsed->engine, QStringLiteral("disk"));
+    QCOMPARE(parsed->engineSpec, d.toWire());
+}
+
+void TestAgentArgs::launchFailuresSayWhich()
+{
+    Agents::RemoteRunSpec r;
+    r.host = Agents::AgentHost::named(QStringLiteral("ldap1"));
+    QCOMPARE(Agents::launchFailureText(r, 255, QStringLiteral("ssh: Could not resolve hostname ldap1\n")),
+        QStringLiteral("cannot reach ldap1 over ssh: ssh: Could not resolve hostname ldap1"));
+    QVERIFY(Agents::launchFailureText(r, 127, QStringLiteral("sh: 1: dirbench-cli: not found"))
+                .startsWith(QLatin1String("dirbench-cli is not installed on ldap1 (not found on its PATH): install the "
+                                          "dirbench-cli package there")));
+    QCOMPARE(Agents::launchFailureText(r, 3, QStringLiteral("boom\n")),
+        QStringLiteral("the agent on ldap1 ended before it answered (exit status 3): boom"));
+}
+
+void TestAgentArgs::intervalsRoundTrip()
+{
+    Sample s;
+    s.series = QStringLiteral("rand-read qd8");
+    s.t = 1.25;
+    s.values = QJsonObject { { QStringLiteral("mb_per_s"), 12.5 } };
+    const Sample back = Sample::fromJson(s.toJson());
+    QCOMPARE(back.series, s.series);
+    QCOMPARE(back.t, s.t);
+    QCOMPARE(back.values, s.values);
+}
+
 #include "tst_agentargs.moc"

@@ -10,6 +10,7 @@
 #include "core/ldap/ldaptarget.h"
 #include "core/ldap/loadresult.h"
 #include "ldapfixture.h"
+#include "netnstopology.h"
 #include "tests/common/clirun.h"
 
 #include <QDir>
@@ -84,32 +85,6 @@ bool waitForIntervals(QProcess& cli, int lines, QByteArray* out)
     }
     return out->count("t=") >= lines;
 }
-
-// The network-namespace topology of tests/integration/netns/topology.sh, removed when this goes out of scope
-// (also when an assertion returns early).
-class Topology
-{
-public:
-    explicit Topology(QString dir)
-        : m_dir(std::move(dir))
-    { }
-    ~Topology() { script(QStringLiteral("down")); }
-    Topology(const Topology&) = delete;
-    Topology& operator=(const Topology&) = delete;
-    QString up() { return script(QStringLiteral("up")); }
-
-private:
-    QString script(const QString& what)
-    {
-        QProcess p;
-        p.start(QStringLiteral("/bin/sh"),
-            { QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/integration/netns/topology.sh"), what, m_dir });
-        if (!p.waitForFinished(60000) || p.exitCode() != 0)
-            return QStringLiteral("topology.sh %1 failed: %2").arg(what, QString::fromUtf8(p.readAllStandardError()));
-        return {};
-    }
-    QString m_dir;
-};
 
 // Starts the sandbox's slapd inside network namespace `ns` (it inherits this thread's namespace), listening also
 // on `uri`; this thread is back in its own namespace afterwards.
@@ -672,13 +647,8 @@ void TstAgents::sourceAddressesShowAtServer()
 // addresses; the merge is exact; an agent's ssh killed fails the run naming it, and its agent goes away.
 void TstAgents::multiHostOverSsh()
 {
-    if (::geteuid() != 0)
-        QSKIP("not root: the multi-host test makes network namespaces and a bridge (run it as root, as CI does)");
-    if (!QFile::exists(QStringLiteral("/usr/sbin/sshd")) || !QFile::exists(QStringLiteral("/usr/bin/ssh")))
-        QSKIP("openssh-server or openssh-client is not installed (apt-get install openssh-server): no sshd to "
-              "reach the agent namespaces");
-    if (QProcess::execute(QStringLiteral("ip"), { QStringLiteral("netns"), QStringLiteral("list") }) != 0)
-        QSKIP("'ip netns' does not work here (iproute2 missing, or no permission for network namespaces)");
+    if (const QString why = Topology::cannotBuild(); !why.isEmpty())
+        QSKIP(qPrintable(why));
     const QString dir = m_tmp.filePath(QStringLiteral("netns"));
     Topology topo(dir);
     const QString up = topo.up();
