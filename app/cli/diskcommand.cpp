@@ -314,9 +314,7 @@ int runDiskCommand(const QStringList& args)
     std::FILE* out = humanStream(jsonStdout);
     const bool quiet = parser.isSet(o.quiet);
     const DiskSpec resolved = spec.resolved();
-    QJsonObject begun = loaded ? loaded->toJson() : spec.toJson();
-    if (remote)
-        begun.insert(QStringLiteral("host"), remote->host.name);
+    const QJsonObject begun = loaded ? loaded->toJson() : remote ? remote->recordSpec : spec.toJson();
     if (int rc = history.begin(loaded ? QStringLiteral("disk-under-load") : QStringLiteral("disk"), begun))
         return rc;
     std::fprintf(out, "dirbench disk: %s in %s%s, file %s%s\n", qPrintable(DiskSpec::profileName(spec.profile)),

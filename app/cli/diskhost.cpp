@@ -2,8 +2,6 @@
 
 #include "app/cli/clicommon.h"
 
-#include <algorithm>
-
 namespace Cli {
 
 QList<QCommandLineOption> diskHostOptions()
@@ -30,21 +28,12 @@ int remoteDiskFromParser(
         return ExitOk;
     }
     const QString host = p.value(QStringLiteral("host")).trimmed();
-    if (host.isEmpty() || host.startsWith(u'-') || host.contains(u' '))
-        return badArgument(QStringLiteral("--host"), QStringLiteral("'%1' is not an ssh destination").arg(host));
-    Agents::RemoteRunSpec r;
-    r.host = Agents::AgentHost::named(host);
-    r.sshOptions = p.values(QStringLiteral("ssh-option"));
+    if (const QString problem = Agents::sshDestinationProblem(host); !problem.isEmpty())
+        return badArgument(QStringLiteral("--host"), problem);
+    QString command = Agents::RemoteRunSpec().agentCommand;
     if (p.isSet(QStringLiteral("agent-command")))
-        r.agentCommand = p.value(QStringLiteral("agent-command"));
-    r.engine = QStringLiteral("disk");
-    r.engineSpec = spec.toWire();
-    r.kind = QStringLiteral("disk");
-    r.recordSpec = spec.toJson();
-    // Its own hard stop: the longest the test may take, and time to prepare and clean up.
-    const DiskSpec resolved = spec.resolved();
-    r.deadlineS = std::max(spec.untilSteadySec, resolved.durationSec) * std::max(1, spec.repeat) * 6 + 600;
-    *remote = r;
+        command = p.value(QStringLiteral("agent-command"));
+    *remote = Agents::remoteDisk(Agents::AgentHost::named(host), p.values(QStringLiteral("ssh-option")), command, spec);
     return ExitOk;
 }
 

@@ -2,11 +2,14 @@
 #include "core/agents/remoterun.h"
 
 #include "core/agents/coordinator.h"
+#include "core/common/environment.h"
 #include "core/disk/diskengine.h"
 #include "core/run/runcontext.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
+
+#include <algorithm>
 
 namespace Agents {
 
@@ -190,8 +193,68 @@ QString launchFailureText(const RemoteRunSpec& spec, int exitCode, const QString
             said.isEmpty() ? QString() : QStringLiteral(": ") + said);
 }
 
+QString sshDestinationProblem(const QString& destination)
+{
+    if (destination.isEmpty())
+        return QStringLiteral("required: an ssh destination (a ~/.ssh/config name, user@host)");
+    if (destination.startsWith(u'-')
+        || std::any_of(destination.begin(), destination.end(), [](QChar c) { return c.isSpace(); }))
+        return QStringLiteral("'%1' is not an ssh destination (a ~/.ssh/config name, user@host)").arg(destination);
+    return {};
+}
+
+RemoteRunSpec remoteDisk(
+    const AgentHost& host, const QStringList& sshOptions, const QString& agentCommand, const DiskSpec& spec)
+{
+    RemoteRunSpec r;
+    r.host = host;
+    r.sshOptions = sshOptions;
+    r.agentCommand = agentCommand;
+    r.engine = QStringLiteral("disk");
+    r.engineSpec = spec.toWire();
+    r.kind = QStringLiteral("disk");
+    r.recordSpec = spec.toJson();
+    r.recordSpec.insert(QStringLiteral("host"), host.name);
+    const DiskSpec resolved = spec.resolved();
+    const double longest = std::max({ spec.untilSteadySec, resolved.durationSec, resolved.suiteSustainedSeconds });
+    r.deadlineS = longest * std::max(1, spec.repeat) * 6 + 600; // the suite's parts, preparing, cleaning up
+    return r;
+}
+
+HostCheck checkHost(const AgentHost& host, const QStringList& sshOptions, const QString& agentCommand)
+{
+    RemoteRunSpec r;
+    r.host = host;
+    r.sshOptions = sshOptions;
+    r.agentCommand = agentCommand;
+    r.engine = QStringLiteral("filesystems");
+    r.kind = QStringLiteral("host-filesystems");
+    r.deadlineS = 60;
+    RunContext ctx;
+    const RunRecord rec = runRemote(r, ctx);
+    HostCheck c;
+    if (rec.status != u"ok") {
+        c.error = rec.failure;
+        return c;
+    }
+    c.host = rec.environment.value(QStringLiteral("host")).toString();
+    c.version = rec.environment.value(QStringLiteral("dirbench_version")).toString();
+    c.cpus = rec.environment.value(QStringLiteral("cpus")).toInt();
+    c.fileSystems = Mounts::fromJson(rec.extra.value(QStringLiteral("filesystems")).toArray());
+    return c;
+}
+
 std::optional<std::function<RunRecord(RunContext&)>> engineJob(const AgentSpec& spec, QString* error)
 {
+    if (spec.engine == u"filesystems")
+        return [](RunContext&) {
+            RunRecord r;
+            r.kind = QStringLiteral("host-filesystems");
+            r.started = QDateTime::currentDateTimeUtc();
+            r.environment = Environment::collect();
+            r.extra.insert(QStringLiteral("filesystems"), Mounts::toJson(Mounts::writable()));
+            return r;
+        };
     if (spec.engine != u"disk") {
         *error = QStringLiteral("engine '%1' is not one this agent runs (install the same DirBench version)")
                      .arg(spec.engine);

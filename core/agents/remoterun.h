@@ -2,7 +2,9 @@
 
 #include "core/agents/agenthosts.h"
 #include "core/agents/agentprotocol.h"
+#include "core/common/mounts.h"
 #include "core/common/runrecord.h"
+#include "core/disk/diskspec.h"
 
 #include <QJsonObject>
 #include <QStringList>
@@ -41,6 +43,26 @@ inline std::function<RunRecord(RunContext&)> makeRemoteJob(RemoteRunSpec spec)
 {
     return [spec = std::move(spec)](RunContext& ctx) { return runRemote(spec, ctx); };
 }
+
+// Why `destination` is not an ssh destination ("" when it may be one): empty, an option, or with white space.
+QString sshDestinationProblem(const QString& destination);
+
+// A disk test on `host`: the engine, its spec as asked, the record's kind and spec, and a hard deadline that leaves
+// the longest such test its time (the CLI's `disk --host` and the Disk page's "Run on" alike).
+RemoteRunSpec remoteDisk(
+    const AgentHost& host, const QStringList& sshOptions, const QString& agentCommand, const DiskSpec& spec);
+
+// The Disk page's Check: the agent on `host` started as a test would start it, and the file systems it can test
+// there (mount point, device, free space). Blocking: off the GUI thread.
+struct HostCheck
+{
+    QString error; // the sentence (runRemote's) when the host could not be asked
+    QString host; // as the host names itself
+    QString version; // of the dirbench-cli there
+    int cpus = 0;
+    QList<Mounts::FileSystem> fileSystems;
+};
+HostCheck checkHost(const AgentHost& host, const QStringList& sshOptions, const QString& agentCommand);
 
 // The sentence for an agent that ended before its hello: ssh's exit status 255 (not reached), the remote shell's
 // 127 (program not found) and 126 (not executable), anything else with the last line it wrote on stderr.

@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -50,7 +51,8 @@ DiskForm::DiskForm(QWidget* parent)
     , m_requirementsCombo(new QComboBox(this))
     , m_errorLabel(new QLabel(this))
     , m_error(
-          m_errorLabel, &DiskForm::fieldLabel, [this](const QString& field) -> QWidget* { return fieldWidget(field); })
+          m_errorLabel, [this](const QString& field) { return labelOf(field); },
+          [this](const QString& field) -> QWidget* { return fieldWidget(field); })
 {
     m_dirEdit->setObjectName(QStringLiteral("dirEdit"));
     m_dirEdit->setPlaceholderText(tr("a directory on the disk to test"));
@@ -217,10 +219,42 @@ void DiskForm::updateForProfile()
                                       : tr("Seconds to measure (30, 2.5, 500ms, 2m); 0 = one pass over the file"));
 }
 
+void DiskForm::setOnHost(bool onHost)
+{
+    m_onHost = onHost;
+    m_browseButton->setEnabled(m_inputsEnabled && !onHost);
+    m_browseButton->setToolTip(onHost ? tr("Browse shows this machine's folders: type a directory on the host (its "
+                                           "Check lists the file systems there)")
+                                      : QString());
+    m_dirEdit->setPlaceholderText(
+        onHost ? tr("a directory on the host's disk to test") : tr("a directory on the disk to test"));
+    if (!onHost)
+        setDirectoryChoices({});
+}
+
+void DiskForm::setDirectoryChoices(const QStringList& dirs)
+{
+    if (dirs.isEmpty()) {
+        m_dirEdit->setCompleter(nullptr);
+        return;
+    }
+    auto* completer = new QCompleter(dirs, m_dirEdit);
+    completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+    m_dirEdit->setCompleter(completer);
+    if (m_dirEdit->text().isEmpty() || !dirs.contains(m_dirEdit->text()))
+        completer->complete(); // offer them at once
+}
+
+void DiskForm::setOuterFields(OuterFields fields, FormError::Labeller labels)
+{
+    m_outerFields = std::move(fields);
+    m_outerLabels = std::move(labels);
+}
+
 void DiskForm::setInputsEnabled(bool enabled)
 {
     m_inputsEnabled = enabled;
-    m_browseButton->setEnabled(enabled);
+    m_browseButton->setEnabled(enabled && !m_onHost);
     m_profileCombo->setEnabled(enabled);
     updateForProfile();
 }

@@ -5,7 +5,10 @@
 #include "ui/widgets/formerror.h"
 
 #include <QHash>
+#include <QStringList>
 #include <QWidget>
+
+#include <functional>
 
 class QCheckBox;
 class QComboBox;
@@ -50,6 +53,15 @@ public:
     void setEngine(IoEngineChoice engine);
     void setBuffered(bool buffered);
 
+    // A test on a host: the directory is one there (Browse shows this machine's, so it is off, with the reason).
+    void setOnHost(bool onHost);
+    // The directories offered as the test's (a host's file systems, once it answered its Check).
+    void setDirectoryChoices(const QStringList& dirs);
+    // Inputs outside the form whose errors its error line shows and marks (the page's Run on row); the labeller
+    // gives "" for a field it does not own.
+    using OuterFields = std::function<QWidget*(const QString& field)>;
+    void setOuterFields(OuterFields fields, FormError::Labeller labels);
+
     // Does the profile take this field? (dd takes only dir, repeat and data.)
     static bool profileUses(DiskProfile profile, const QString& field);
     // The form's label of a field: "dir" -> "Directory".
@@ -62,7 +74,15 @@ private:
     void browse();
     void buildMoreFields();
     void updateForProfile();
-    QWidget* fieldWidget(const QString& field) const { return m_fields.value(field); }
+    QWidget* fieldWidget(const QString& field) const
+    {
+        return m_fields.contains(field) || !m_outerFields ? m_fields.value(field) : m_outerFields(field);
+    }
+    QString labelOf(const QString& field) const
+    {
+        const QString outer = m_fields.contains(field) || !m_outerLabels ? QString() : m_outerLabels(field);
+        return outer.isEmpty() ? fieldLabel(field) : outer;
+    }
 
     QLineEdit* m_dirEdit = nullptr;
     QPushButton* m_browseButton = nullptr;
@@ -83,5 +103,8 @@ private:
     QLabel* m_errorLabel = nullptr;
     FormErrorLine m_error; // on m_errorLabel
     QHash<QString, QWidget*> m_fields;
+    OuterFields m_outerFields;
+    FormError::Labeller m_outerLabels;
     bool m_inputsEnabled = true;
+    bool m_onHost = false;
 };

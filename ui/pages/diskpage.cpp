@@ -10,6 +10,7 @@
 #include "ui/models/intervalsamples.h"
 #include "ui/offthread.h"
 #include "ui/pages/diskform.h"
+#include "ui/pages/diskhostrow.h"
 #include "ui/widgets/diskdeviceview.h"
 #include "ui/widgets/diskldapview.h"
 #include "ui/widgets/disksteadylabel.h"
@@ -45,6 +46,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     : Page(parent)
     , m_runner(runner)
     , m_form(new DiskForm(this))
+    , m_hostRow(new DiskHostRow(this))
     , m_startButton(new QPushButton(tr("Start"), this))
     , m_cancelButton(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
@@ -112,6 +114,7 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     // Left: the form, the run controls, the verdicts.
     auto* formBox = new QGroupBox(tr("Test"), this);
     auto* formLayout = new QVBoxLayout(formBox);
+    formLayout->addWidget(m_hostRow);
     formLayout->addWidget(m_form);
     auto* underLoadLayout = new QHBoxLayout(m_underLoadRow);
     underLoadLayout->setContentsMargins(0, 0, 0, 0);
@@ -182,6 +185,14 @@ DiskPage::DiskPage(ProbeRunner* runner, QWidget* parent)
     connect(m_startButton, &QPushButton::clicked, this, &DiskPage::start);
     addRunButtons({ m_startButton }, m_cancelButton);
     connect(m_underLoadCheck, &QCheckBox::toggled, m_form, &DiskForm::clearError);
+    m_form->setOuterFields([this](const QString& field) { return m_hostRow->field(field); },
+        [](const QString& field) { return DiskHostRow::fieldLabel(field); });
+    connect(m_hostRow, &DiskHostRow::edited, m_form, &DiskForm::clearError);
+    connect(m_hostRow, &DiskHostRow::placeChanged, this, [this](bool onHost) {
+        m_form->setOnHost(onHost);
+        updateUnderLoadEnabled();
+    });
+    connect(m_hostRow, &DiskHostRow::checkFinished, m_form, &DiskForm::setDirectoryChoices);
     connect(m_underLoadCheck, &QCheckBox::toggled, this,
         [this] { m_leadSpin->setEnabled(underLdapLoad() && !isRunning()); });
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this,
@@ -214,7 +225,21 @@ int DiskPage::ldapChartPointCount() const
 void DiskPage::setLdapLoadProvider(LdapLoadProvider provider)
 {
     m_ldapProvider = std::move(provider);
-    m_underLoadCheck->setEnabled(bool(m_ldapProvider) && !isRunning());
+    updateUnderLoadEnabled();
+}
+
+// A test on a host runs alone: the disk there under a load from here is not offered (yet), and says so.
+void DiskPage::updateUnderLoadEnabled()
+{
+    const bool onHost = m_hostRow->onHost();
+    if (onHost)
+        m_underLoadCheck->setChecked(false);
+    m_underLoadCheck->setEnabled(bool(m_ldapProvider) && !isRunning() && !onHost);
+    m_underLoadCheck->setToolTip(onHost
+            ? tr("Not for a test on a host: run the disk test there alone, and the LDAP load from the LDAP page")
+            : tr("Run the test alone, then again while the LDAP page's load runs against its server; both are "
+                 "reported, and the change"));
+    m_leadSpin->setEnabled(underLdapLoad() && !isRunning());
 }
 
 bool DiskPage::underLdapLoad() const
@@ -232,7 +257,7 @@ void DiskPage::start()
     }
     m_form->clearError();
     DiskSpec spec;
-    if (refuse(m_form->readSpec(&spec)))
+    if (refuse(m_form->readSpec(&spec)) || refuse(m_hostRow->read(spec, &m_remote)))
         return;
     std::optional<DiskUnderLoadSpec> underLoad;
     if (underLdapLoad()) {
@@ -275,7 +300,10 @@ void DiskPage::checkThenStart(const DiskSpec& spec, const std::optional<DiskUnde
     setRunning(true);
     m_progress->setFormat(tr("checking %1…").arg(spec.dir));
     emit statusMessage(tr("Checking %1…").arg(spec.dir));
-    const SpecCheck check = m_specCheck ? m_specCheck : [](const DiskSpec& s) { return s.validate(); };
+    // On a host, its directory is checked there (the agent refuses it before any I/O, naming the field).
+    const SpecCheck check = m_remote ? [](const DiskSpec& s) { return s.validateValues(); }
+        : m_specCheck                ? m_specCheck
+                                     : [](const DiskSpec& s) { return s.validate(); };
     OffThread::run<ProbeError>(
         this,
         [check, spec, underLoad] {
@@ -307,6 +335,11 @@ void DiskPage::onSpecChecked(
     }
     m_ldapView->hide();
     m_profileName = DiskSpec::profileName(spec.profile);
+    if (m_remote) {
+        launch(Agents::makeRemoteJob(*m_remote), m_remote->host.name + u':' + spec.dir);
+        RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("disk"), m_remote->recordSpec);
+        return;
+    }
     launch(m_jobFactory(spec), spec.dir);
     RunRecorder::of(m_runner)->track(m_runId, QStringLiteral("disk"), spec.toJson()); // saved in the history as it goes
 }
@@ -549,7 +582,8 @@ void DiskPage::resetResults()
 void DiskPage::setRunning(bool running)
 {
     m_form->setInputsEnabled(!running);
-    m_underLoadCheck->setEnabled(!running && bool(m_ldapProvider));
+    m_hostRow->setInputsEnabled(!running);
+    m_underLoadCheck->setEnabled(!running && bool(m_ldapProvider) && !m_hostRow->onHost());
     m_leadSpin->setEnabled(!running && underLdapLoad());
     runStateChanged();
 }

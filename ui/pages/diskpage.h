@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/agents/remoterun.h"
 #include "core/common/runrecord.h"
 #include "core/common/sample.h"
 #include "core/disk/diskspec.h"
@@ -17,6 +18,7 @@
 #include <optional>
 
 class DiskDeviceView;
+class DiskHostRow;
 class DiskLdapView;
 class DiskResultModel;
 class DiskSteadyLabel;
@@ -62,6 +64,7 @@ public:
     void closeSaved();
 
     DiskForm* form() const { return m_form; }
+    DiskHostRow* hostRow() const { return m_hostRow; }
     void setDirectory(const QString& dir) { m_form->setDirectory(dir); }
     void setProfile(DiskProfile profile) { m_form->setProfile(profile); }
     void setSizeText(const QString& text) { m_form->setSizeText(text); }
@@ -124,6 +127,7 @@ private:
     void onFinished(int runId, const RunRecord& record);
     void launch(ProbeRunner::Job job, const QString& where);
     void checkThenStart(const DiskSpec& spec, const std::optional<DiskUnderLoadSpec>& underLoad);
+    void updateUnderLoadEnabled();
     void onSpecChecked(
         const DiskSpec& spec, const std::optional<DiskUnderLoadSpec>& underLoad, const ProbeError& error);
     bool refuse(const ProbeError& error);
@@ -140,6 +144,8 @@ private:
 
     ProbeRunner* m_runner;
     DiskForm* m_form = nullptr;
+    DiskHostRow* m_hostRow = nullptr;
+    std::optional<Agents::RemoteRunSpec> m_remote; // the test being checked or run is on this host
     QPushButton* m_startButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progress = nullptr;
