@@ -34,8 +34,9 @@ bool testable(const QString& type, const QString& source)
     static const QSet<QString> kDiskTypes { QStringLiteral("ext2"), QStringLiteral("ext3"), QStringLiteral("ext4"),
         QStringLiteral("xfs"), QStringLiteral("btrfs"), QStringLiteral("zfs"), QStringLiteral("f2fs"),
         QStringLiteral("jfs"), QStringLiteral("reiserfs"), QStringLiteral("nfs"), QStringLiteral("nfs4"),
-        QStringLiteral("cifs"), QStringLiteral("tmpfs") };
-    return kDiskTypes.contains(type) && (type == u"tmpfs" || type == u"zfs" || source.contains(u'/'));
+        QStringLiteral("cifs"), QStringLiteral("tmpfs"), QStringLiteral("overlay") };
+    const bool noDevice = type == u"tmpfs" || type == u"zfs" || type == u"overlay"; // their source is a name
+    return kDiskTypes.contains(type) && (noDevice || source.contains(u'/'));
 }
 
 } // namespace
