@@ -15,9 +15,10 @@ namespace Agents {
 
 namespace {
 
-constexpr uint64_t kStopGraceNs = 15000000000ULL; // an agent asked to stop is killed after this (cleanup included)
+constexpr uint64_t kRemoteStopGraceNs
+    = 15000000000ULL; // an agent asked to stop is killed after this (cleanup included)
 
-QString lastLine(const QString& text)
+QString lastStderrLine(const QString& text)
 {
     const QStringList lines = text.trimmed().split(u'\n', Qt::SkipEmptyParts);
     return lines.isEmpty() ? QString() : lines.constLast().trimmed();
@@ -113,7 +114,7 @@ void RemoteRun::pump()
     }
     if (m_ctx.stopRequested())
         askStop();
-    if (m_stopSentNs && monotonicNs() > m_stopSentNs + kStopGraceNs)
+    if (m_stopSentNs && monotonicNs() > m_stopSentNs + kRemoteStopGraceNs)
         m_proc.kill();
 }
 
@@ -123,7 +124,7 @@ QString RemoteRun::endText() const
         return QStringLiteral("could not start '%1': %2").arg(m_proc.program(), m_proc.errorString());
     if (m_hello.isEmpty())
         return launchFailureText(m_spec, m_proc.exitStatus() == QProcess::CrashExit ? -1 : m_proc.exitCode(), m_stderr);
-    const QString said = lastLine(m_stderr);
+    const QString said = lastStderrLine(m_stderr);
     return QStringLiteral("lost the agent on %1 mid-run (%2)%3")
         .arg(m_spec.host.name,
             m_proc.exitStatus() == QProcess::CrashExit ? QStringLiteral("killed by a signal")
@@ -147,7 +148,7 @@ RunRecord RemoteRun::run()
             return failed(QStringLiteral("no answer from %1 within %2 s: %3")
                               .arg(m_spec.host.name)
                               .arg(m_spec.helloTimeoutMs / 1000)
-                              .arg(lastLine(m_stderr)));
+                              .arg(lastStderrLine(m_stderr)));
         }
     }
     m_proc.waitForFinished(5000);
@@ -176,7 +177,7 @@ RunRecord runRemote(const RemoteRunSpec& spec, RunContext& ctx)
 
 QString launchFailureText(const RemoteRunSpec& spec, int exitCode, const QString& stderrText)
 {
-    const QString said = lastLine(stderrText);
+    const QString said = lastStderrLine(stderrText);
     const QString& host = spec.host.name;
     if (exitCode == 255 && !spec.host.local)
         return QStringLiteral("cannot reach %1 over ssh: %2")

@@ -11,7 +11,7 @@ namespace Mounts {
 namespace {
 
 // mountinfo escapes space, tab, newline and backslash as \ooo.
-QString unescaped(const QByteArray& field)
+QString mountinfoUnescaped(const QByteArray& field)
 {
     QByteArray out;
     for (qsizetype i = 0; i < field.size(); ++i) {
@@ -29,7 +29,7 @@ QString unescaped(const QByteArray& field)
     return QString::fromLocal8Bit(out);
 }
 
-bool testable(const QString& type, const QString& source)
+bool testableFileSystem(const QString& type, const QString& source)
 {
     static const QSet<QString> kDiskTypes { QStringLiteral("ext2"), QStringLiteral("ext3"), QStringLiteral("ext4"),
         QStringLiteral("xfs"), QStringLiteral("btrfs"), QStringLiteral("zfs"), QStringLiteral("f2fs"),
@@ -51,11 +51,11 @@ QList<FileSystem> writable(const QByteArray& mountinfo)
         if (parts.size() < 10 || dash < 6 || dash + 3 >= parts.size())
             continue;
         FileSystem fs;
-        fs.mountPoint = unescaped(parts.at(4));
+        fs.mountPoint = mountinfoUnescaped(parts.at(4));
         fs.type = QString::fromLocal8Bit(parts.at(dash + 1));
-        fs.device = unescaped(parts.at(dash + 2));
+        fs.device = mountinfoUnescaped(parts.at(dash + 2));
         const bool readOnly = parts.at(5).split(',').contains("ro");
-        if (readOnly || !testable(fs.type, fs.device) || seen.contains(fs.mountPoint))
+        if (readOnly || !testableFileSystem(fs.type, fs.device) || seen.contains(fs.mountPoint))
             continue;
         if (fs.type == u"tmpfs" && !fs.mountPoint.startsWith(QLatin1String("/tmp")) && fs.mountPoint != u"/dev/shm")
             continue; // /run, /sys/fs/...: not where anyone keeps a database

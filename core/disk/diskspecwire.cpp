@@ -3,14 +3,14 @@
 
 namespace {
 
-namespace Key {
+namespace WireKey {
 constexpr auto profile = "profile", dir = "dir", size = "size_bytes", block = "block_bytes", qd = "queue_depth",
                duration = "duration_s", repeat = "repeat", data = "data", commitAppend = "commit_append",
                engine = "engine", buffered = "buffered", interval = "interval_ms", requirements = "requirements",
                untilSteady = "until_steady_s", suitePart = "suite_part_s", suiteSustained = "suite_sustained_s";
 }
 
-QString key(const char* k)
+QString wireKey(const char* k)
 {
     return QString::fromLatin1(k);
 }
@@ -27,50 +27,52 @@ std::optional<IoEngineChoice> engineFromName(const QString& name)
 
 QJsonObject DiskSpec::toWire() const
 {
-    return QJsonObject { { key(Key::profile), profileName(profile) }, { key(Key::dir), dir },
-        { key(Key::size), double(sizeBytes) }, { key(Key::block), double(blockBytes) }, { key(Key::qd), queueDepth },
-        { key(Key::duration), durationSec }, { key(Key::repeat), repeat }, { key(Key::data), dataName(data) },
-        { key(Key::commitAppend), commitAppend }, { key(Key::engine), engineName(engine) },
-        { key(Key::buffered), forceBuffered }, { key(Key::interval), intervalMs },
-        { key(Key::requirements), requirementProfile }, { key(Key::untilSteady), untilSteadySec },
-        { key(Key::suitePart), suitePartSeconds }, { key(Key::suiteSustained), suiteSustainedSeconds } };
+    return QJsonObject { { wireKey(WireKey::profile), profileName(profile) }, { wireKey(WireKey::dir), dir },
+        { wireKey(WireKey::size), double(sizeBytes) }, { wireKey(WireKey::block), double(blockBytes) },
+        { wireKey(WireKey::qd), queueDepth }, { wireKey(WireKey::duration), durationSec },
+        { wireKey(WireKey::repeat), repeat }, { wireKey(WireKey::data), dataName(data) },
+        { wireKey(WireKey::commitAppend), commitAppend }, { wireKey(WireKey::engine), engineName(engine) },
+        { wireKey(WireKey::buffered), forceBuffered }, { wireKey(WireKey::interval), intervalMs },
+        { wireKey(WireKey::requirements), requirementProfile }, { wireKey(WireKey::untilSteady), untilSteadySec },
+        { wireKey(WireKey::suitePart), suitePartSeconds },
+        { wireKey(WireKey::suiteSustained), suiteSustainedSeconds } };
 }
 
 std::optional<DiskSpec> DiskSpec::fromWire(const QJsonObject& o, QString* error)
 {
     auto bad = [&](const char* field, const QString& value) {
         *error = QStringLiteral("disk spec: %1 '%2' is not one this agent knows (install the same DirBench version)")
-                     .arg(key(field), value);
+                     .arg(wireKey(field), value);
         return std::nullopt;
     };
     DiskSpec s;
-    const QString profile = o.value(key(Key::profile)).toString();
+    const QString profile = o.value(wireKey(WireKey::profile)).toString();
     const auto p = profileFromName(profile);
     if (!p)
-        return bad(Key::profile, profile);
+        return bad(WireKey::profile, profile);
     s.profile = *p;
-    const QString data = o.value(key(Key::data)).toString();
+    const QString data = o.value(wireKey(WireKey::data)).toString();
     const auto d = data == u"default" ? std::optional<DiskData>(DiskData::Default) : dataFromName(data);
     if (!d)
-        return bad(Key::data, data);
+        return bad(WireKey::data, data);
     s.data = *d;
-    const QString engine = o.value(key(Key::engine)).toString();
+    const QString engine = o.value(wireKey(WireKey::engine)).toString();
     const auto e = engineFromName(engine);
     if (!e)
-        return bad(Key::engine, engine);
+        return bad(WireKey::engine, engine);
     s.engine = *e;
-    s.dir = o.value(key(Key::dir)).toString();
-    s.sizeBytes = qint64(o.value(key(Key::size)).toDouble());
-    s.blockBytes = qint64(o.value(key(Key::block)).toDouble());
-    s.queueDepth = o.value(key(Key::qd)).toInt();
-    s.durationSec = o.value(key(Key::duration)).toDouble(-1);
-    s.repeat = o.value(key(Key::repeat)).toInt(1);
-    s.commitAppend = o.value(key(Key::commitAppend)).toBool();
-    s.forceBuffered = o.value(key(Key::buffered)).toBool();
-    s.intervalMs = o.value(key(Key::interval)).toInt(250);
-    s.requirementProfile = o.value(key(Key::requirements)).toString();
-    s.untilSteadySec = o.value(key(Key::untilSteady)).toDouble();
-    s.suitePartSeconds = o.value(key(Key::suitePart)).toDouble(10);
-    s.suiteSustainedSeconds = o.value(key(Key::suiteSustained)).toDouble(30);
+    s.dir = o.value(wireKey(WireKey::dir)).toString();
+    s.sizeBytes = qint64(o.value(wireKey(WireKey::size)).toDouble());
+    s.blockBytes = qint64(o.value(wireKey(WireKey::block)).toDouble());
+    s.queueDepth = o.value(wireKey(WireKey::qd)).toInt();
+    s.durationSec = o.value(wireKey(WireKey::duration)).toDouble(-1);
+    s.repeat = o.value(wireKey(WireKey::repeat)).toInt(1);
+    s.commitAppend = o.value(wireKey(WireKey::commitAppend)).toBool();
+    s.forceBuffered = o.value(wireKey(WireKey::buffered)).toBool();
+    s.intervalMs = o.value(wireKey(WireKey::interval)).toInt(250);
+    s.requirementProfile = o.value(wireKey(WireKey::requirements)).toString();
+    s.untilSteadySec = o.value(wireKey(WireKey::untilSteady)).toDouble();
+    s.suitePartSeconds = o.value(wireKey(WireKey::suitePart)).toDouble(10);
+    s.suiteSustainedSeconds = o.value(wireKey(WireKey::suiteSustained)).toDouble(30);
     return s;
 }

@@ -5,7 +5,8 @@
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
-#include <QGridLayout>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -25,6 +26,7 @@ DiskHostRow::DiskHostRow(QWidget* parent)
     , m_sshEdit(new QLineEdit(this))
     , m_commandEdit(new QLineEdit(this))
     , m_checkLabel(new QLabel(this))
+    , m_checkErrorLabel(new QLabel(this))
 {
     m_placeCombo->setObjectName(QStringLiteral("diskRunOnCombo"));
     m_placeCombo->addItems({ tr("this machine"), tr("a host") });
@@ -40,22 +42,31 @@ DiskHostRow::DiskHostRow(QWidget* parent)
     m_checkLabel->setWordWrap(true);
     m_checkLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_checkLabel->hide();
+    NoteStyle::apply(m_checkLabel);
+    m_checkErrorLabel->setObjectName(QStringLiteral("diskHostErrorLabel"));
+    m_checkErrorLabel->setWordWrap(true);
+    m_checkErrorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_checkErrorLabel->hide();
+    NoteStyle::applyError(m_checkErrorLabel, false);
     m_fields = { { QStringLiteral("host"), m_hostEdit }, { QStringLiteral("ssh-option"), m_sshEdit },
         { QStringLiteral("agent-command"), m_commandEdit } };
     for (auto it = m_fields.cbegin(); it != m_fields.cend(); ++it)
         it.value()->setProperty("cliOption", it.key()); // each input names the option of `disk` it sets
 
-    auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(new QLabel(tr("Run on"), this), 0, 0);
-    grid->addWidget(m_placeCombo, 0, 1);
-    grid->addWidget(m_hostEdit, 0, 2);
-    grid->addWidget(m_checkButton, 0, 3);
-    grid->addWidget(new QLabel(fieldLabel(QStringLiteral("ssh-option")), this), 1, 0);
-    grid->addWidget(m_sshEdit, 1, 1, 1, 2);
-    grid->addWidget(m_commandEdit, 1, 3);
-    grid->addWidget(m_checkLabel, 2, 0, 1, 4);
-    grid->setColumnStretch(2, 1);
+    auto* place = new QHBoxLayout;
+    place->addWidget(m_placeCombo);
+    place->addWidget(m_hostEdit, 1);
+    auto* ssh = new QHBoxLayout;
+    ssh->addWidget(m_sshEdit, 3);
+    ssh->addWidget(m_commandEdit, 2);
+    ssh->addWidget(m_checkButton);
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form->addRow(tr("Run on"), place);
+    form->addRow(fieldLabel(QStringLiteral("ssh-option")), ssh);
+    form->addRow(m_checkLabel);
+    form->addRow(m_checkErrorLabel);
 
     connect(m_placeCombo, &QComboBox::currentIndexChanged, this, [this] {
         updateEnabled();
@@ -139,6 +150,7 @@ void DiskHostRow::runCheck()
     }
     m_checking = true;
     updateEnabled();
+    m_checkErrorLabel->hide();
     m_checkLabel->show();
     m_checkLabel->setText(tr("Asking %1…").arg(remote->host.name));
     OffThread::run<Agents::HostCheck>(
@@ -152,11 +164,11 @@ void DiskHostRow::runCheck()
 
 void DiskHostRow::showCheck(const Agents::HostCheck& check)
 {
-    m_checkLabel->show();
-    NoteStyle::applyError(m_checkLabel, !check.error.isEmpty());
     QStringList mounts;
+    m_checkLabel->setVisible(check.error.isEmpty());
+    m_checkErrorLabel->setVisible(!check.error.isEmpty());
     if (!check.error.isEmpty()) {
-        m_checkLabel->setText(check.error);
+        m_checkErrorLabel->setText(check.error);
         emit checkFinished(mounts);
         return;
     }
@@ -174,6 +186,8 @@ void DiskHostRow::showCheck(const Agents::HostCheck& check)
 
 QString DiskHostRow::checkText() const
 {
+    if (!m_checkErrorLabel->isHidden())
+        return m_checkErrorLabel->text();
     return m_checkLabel->isHidden() ? QString() : m_checkLabel->text();
 }
 

@@ -58,6 +58,7 @@ private:
     QLineEdit* m_sshEdit;
     QLineEdit* m_commandEdit;
     QLabel* m_checkLabel;
+    QLabel* m_checkErrorLabel;
     QHash<QString, QWidget*> m_fields;
     bool m_inputsEnabled = true;
     bool m_checking = false;
