@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QString>
 
+#include <memory>
 #include <unistd.h>
 
 class Topology
@@ -20,6 +21,17 @@ public:
     Topology(const Topology&) = delete;
     Topology& operator=(const Topology&) = delete;
     QString up() { return script(QStringLiteral("up")); }
+    // A topology made in `dir`, or null and *why (cannot build here: *skip set too; or `up` failed).
+    static std::unique_ptr<Topology> upIn(const QString& dir, QString* why, bool* skip)
+    {
+        *why = cannotBuild();
+        *skip = !why->isEmpty();
+        if (*skip)
+            return nullptr;
+        auto t = std::make_unique<Topology>(dir);
+        *why = t->up();
+        return why->isEmpty() ? std::move(t) : nullptr;
+    }
     QString sshConfig() const { return m_dir + QStringLiteral("/ssh_config"); }
 
     // Why this machine cannot build it ("" when it can): not root, no sshd or ssh, no `ip netns`.

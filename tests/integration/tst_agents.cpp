@@ -12,6 +12,7 @@
 #include "ldapfixture.h"
 #include "netnstopology.h"
 #include "tests/common/clirun.h"
+#include "tests/common/processalive.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -59,17 +60,6 @@ QList<qint64> childrenOf(qint64 pid)
                     out << c.trimmed().toLongLong();
     }
     return out;
-}
-
-bool alive(qint64 pid)
-{
-    // A zombie is gone for our purpose (it holds no connection and runs nothing).
-    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray stat = f.readAll();
-    const qsizetype close = stat.lastIndexOf(')');
-    return close > 0 && stat.mid(close + 2, 1) != "Z";
 }
 
 // Reads the CLI's stdout until it printed `lines` interval lines ("t=  2.00 s ...").
@@ -429,7 +419,7 @@ void TstAgents::agentKilled()
     QVERIFY2(sinceKill.elapsed() < 5 * kBoundMs, qPrintable(QString::number(sinceKill.elapsed())));
     QCOMPARE(cli.exitCode(), 1);
     for (qint64 pid : agents)
-        QVERIFY2(!alive(pid), qPrintable(QStringLiteral("agent %1 is still running").arg(pid)));
+        QVERIFY2(!processAlive(pid), qPrintable(QStringLiteral("agent %1 is still running").arg(pid)));
     const QJsonObject rec = readJson(json);
     QCOMPARE(rec.value(QStringLiteral("status")).toString(), QStringLiteral("failed"));
     const QString failure = rec.value(QStringLiteral("failure")).toString();
@@ -499,7 +489,7 @@ void TstAgents::coordinatorKilled()
     QVERIFY(cli.waitForFinished(5000));
     QElapsedTimer t;
     t.start();
-    auto anyAlive = [&] { return std::any_of(agents.begin(), agents.end(), [](qint64 p) { return alive(p); }); };
+    auto anyAlive = [&] { return std::any_of(agents.begin(), agents.end(), [](qint64 p) { return processAlive(p); }); };
     while (anyAlive() && t.elapsed() < 15000) // not our children: /proc is all there is to watch
         QTest::qWait(20);
     QVERIFY2(t.elapsed() < 3000, qPrintable(QStringLiteral("agents gone after %1 ms").arg(t.elapsed())));
@@ -724,8 +714,9 @@ void TstAgents::multiHostOverSsh()
     QList<qint64> agentPids;
     for (const auto& v : lost.value(QStringLiteral("agents")).toArray())
         agentPids << qint64(num(v.toObject(), "pid"));
-    auto anyAlive
-        = [&] { return std::any_of(agentPids.begin(), agentPids.end(), [](qint64 p) { return p > 0 && alive(p); }); };
+    auto anyAlive = [&] {
+        return std::any_of(agentPids.begin(), agentPids.end(), [](qint64 p) { return p > 0 && processAlive(p); });
+    };
     while (anyAlive() && t.elapsed() < 15000)
         QTest::qWait(20);
     QVERIFY2(!anyAlive(), "an agent outlived its ssh session");

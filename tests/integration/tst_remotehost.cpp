@@ -4,6 +4,7 @@
 // ssh reached it on); a cancelled test leaves no agent and no file on the host; ssh that cannot reach the host, a
 // program missing there and a directory the host refuses each give their own sentence.
 #include "netnstopology.h"
+#include "tests/common/processalive.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -22,16 +23,6 @@ QJsonObject readJson(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
-}
-
-bool alive(qint64 pid)
-{
-    QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray stat = f.readAll();
-    const qsizetype close = stat.lastIndexOf(')');
-    return close > 0 && stat.mid(close + 2, 1) != "Z";
 }
 
 // Reads the CLI's stdout until an interval line ("... MB/s") arrived while it still runs.
@@ -73,12 +64,13 @@ private:
 
 void TstRemoteHost::initTestCase()
 {
-    if (const QString why = Topology::cannotBuild(); !why.isEmpty())
-        QSKIP(qPrintable(why));
     QVERIFY(m_tmp.isValid());
-    m_topo = std::make_unique<Topology>(m_tmp.filePath(QStringLiteral("netns")));
-    const QString up = m_topo->up();
-    QVERIFY2(up.isEmpty(), qPrintable(up));
+    QString why;
+    bool skip = false;
+    m_topo = Topology::upIn(m_tmp.filePath(QStringLiteral("netns")), &why, &skip);
+    if (skip)
+        QSKIP(qPrintable(why));
+    QVERIFY2(m_topo, qPrintable(why));
     m_dir = m_tmp.filePath(QStringLiteral("disk"));
     QVERIFY(QDir().mkpath(m_dir));
 }
@@ -151,7 +143,7 @@ void TstRemoteHost::cancelledOnHostLeavesNothing()
     const qint64 agent
         = qint64(rec.value(QStringLiteral("remote")).toObject().value(QStringLiteral("agent_pid")).toDouble());
     QVERIFY(agent > 0);
-    QVERIFY(!alive(agent)); // it sent its record, then ended
+    QVERIFY(!processAlive(agent)); // it sent its record, then ended
     QVERIFY(QDir(m_dir).isEmpty());
 }
 
