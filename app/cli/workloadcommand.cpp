@@ -1,6 +1,8 @@
 #include "app/cli/workloadcommand.h"
 
 #include "app/cli/clicommon.h"
+#include "core/agents/remoteanalyze.h"
+#include "core/run/runcontext.h"
 #include "core/workload/keysummary.h"
 #include "core/workload/logreader.h"
 #include "core/workload/workloadanalyze.h"
@@ -36,6 +38,9 @@ Logs: 389-ds access logs (1.3 to 3.x), OpenLDAP 2.4 to 2.6 `stats` lines (logfil
 seconds, syslog RFC 3164 or RFC 5424, or bare from journalctl -o cat), slapo-accesslog entries as LDIF. A log in
 which no operation is recognised fails (exit 1); more than 10 % of operation lines not understood is a warning. Gzip'd files are read as they are; rotated files of one log are read in the order
 of their first line's time; '-' reads standard input. Several files: --log A --log B, or --log A B C.
+A log on the server's machine: HOST:/path (an ssh destination, as for `disk --host`; a wildcard such as
+HOST:/var/log/dirsrv/slapd-x/access* is matched there). It is read and parsed on that host by its
+dirbench-cli; only the analysis (and the workload --save asks for, pseudonymised unless --keep-values) comes back.
 Memory is bounded whatever the log's size (--save excepted: it holds the workload it writes). Key statistics:
 %1; the first 200 templates have them, later ones are summed.
 --save writes the workload for `replay`: anonymised (consistent pseudonyms from a keyed hash with a fresh key,
@@ -93,6 +98,15 @@ int parseOptions(const QCommandLineParser& parser, AnalyzeOptions* o)
     if (o->logs.isEmpty())
         return badArgument(
             QStringLiteral("--log"), QStringLiteral("required: the access log(s) to read ('-' = stdin)"));
+    QString mixed;
+    const bool onHost = !Agents::logsHost(o->logs, &mixed).isEmpty();
+    if (!mixed.isEmpty())
+        return badArgument(QStringLiteral("--log"), mixed);
+    if (!onHost)
+        for (const char* only : { "ssh-option", "agent-command" })
+            if (parser.isSet(QLatin1String(only)))
+                return badArgument(
+                    QStringLiteral("--") + QLatin1String(only), QStringLiteral("only with HOST:/path logs"));
     QStringList seen;
     for (const QString& log : std::as_const(o->logs)) {
         const QString canonical = log == u"-" ? log : QFileInfo(log).absoluteFilePath();
@@ -100,7 +114,7 @@ int parseOptions(const QCommandLineParser& parser, AnalyzeOptions* o)
             return badArgument(QStringLiteral("--log"), QStringLiteral("'%1' given more than once").arg(log));
         seen << canonical;
     }
-    const QString unreadable = LogReader::checkReadable(o->logs);
+    const QString unreadable = onHost ? QString() : LogReader::checkReadable(o->logs); // a host's: checked there
     if (!unreadable.isEmpty())
         return badArgument(QStringLiteral("--log"), unreadable);
     const auto format = logFormatFromOption(parser.value(QStringLiteral("format")));
@@ -225,8 +239,21 @@ int analyze(const QCommandLineParser& parser)
     AnalyzeOptions o;
     if (int rc = parseOptions(parser, &o); rc >= 0)
         return rc;
-    const bool progress = parser.isSet(QStringLiteral("progress")) || ::isatty(STDERR_FILENO);
-    AnalyzeResult r = WorkloadAnalyze::run(o, progressPrinter(progress));
+    QString mixed;
+    const QString host = Agents::logsHost(o.logs, &mixed);
+    const bool progress = host.isEmpty() && (parser.isSet(QStringLiteral("progress")) || ::isatty(STDERR_FILENO));
+    AnalyzeResult r;
+    if (host.isEmpty()) {
+        r = WorkloadAnalyze::run(o, progressPrinter(progress));
+    } else {
+        Agents::RemoteRunSpec target;
+        target.host = Agents::AgentHost::named(host);
+        target.sshOptions = parser.values(QStringLiteral("ssh-option"));
+        if (parser.isSet(QStringLiteral("agent-command")))
+            target.agentCommand = parser.value(QStringLiteral("agent-command"));
+        RunContext ctx;
+        r = Agents::analyzeOnHost(target, o, ctx);
+    }
     if (progress)
         std::fputs("\n", stderr);
     if (!r.error.isEmpty()) {
@@ -287,6 +314,12 @@ int runWorkloadCommand(const QStringList& args)
         { QStringLiteral("operations"), QStringLiteral("Only these kinds: search,bind,modify,..."),
             QStringLiteral("LIST") },
         { QStringLiteral("progress"), QStringLiteral("Progress on stderr even when it is not a terminal.") },
+        { QStringLiteral("ssh-option"),
+            QStringLiteral("With HOST:/path logs: one ssh argument (repeatable), e.g. -Jbastion."),
+            QStringLiteral("OPT") },
+        { QStringLiteral("agent-command"),
+            QStringLiteral("With HOST:/path logs: the program to run there (default dirbench-cli)."),
+            QStringLiteral("CMD") },
     });
     if (!parser.parse(args)) {
         std::fprintf(stderr, "dirbench-cli workload: %s\n", qPrintable(parser.errorText()));

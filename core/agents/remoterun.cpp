@@ -2,9 +2,11 @@
 #include "core/agents/remoterun.h"
 
 #include "core/agents/coordinator.h"
+#include "core/agents/remoteanalyze.h"
 #include "core/common/environment.h"
 #include "core/disk/diskengine.h"
 #include "core/run/runcontext.h"
+#include "core/workload/logreader.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -256,6 +258,16 @@ std::optional<std::function<RunRecord(RunContext&)>> engineJob(const AgentSpec& 
             r.extra.insert(QStringLiteral("filesystems"), Mounts::toJson(Mounts::writable()));
             return r;
         };
+    if (spec.engine == u"workload-analyze") {
+        auto options = analyzeOptionsFromWire(spec.engineSpec, error);
+        if (!options)
+            return std::nullopt;
+        if (const QString unreadable = LogReader::checkReadable(options->logs); !unreadable.isEmpty()) {
+            *error = QStringLiteral("--log: ") + unreadable;
+            return std::nullopt;
+        }
+        return [o = *options](RunContext& ctx) { return analyzeHere(o, ctx); };
+    }
     if (spec.engine != u"disk") {
         *error = QStringLiteral("engine '%1' is not one this agent runs (install the same DirBench version)")
                      .arg(spec.engine);

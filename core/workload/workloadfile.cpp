@@ -2,6 +2,7 @@
 
 #include "core/common/jsonread.h"
 
+#include <QBuffer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -202,11 +203,12 @@ struct Reader
 
 namespace WorkloadFile {
 
-std::optional<Workload> read(const QString& path, QString* error)
+namespace {
+
+std::optional<Workload> readFrom(QIODevice& f, const QString& path, QString* error)
 {
-    QFile f(path);
     Reader r { path, 0, error };
-    if (!f.open(QIODevice::ReadOnly)) {
+    if (!f.isOpen() && !f.open(QIODevice::ReadOnly)) {
         r.fail(QStringLiteral("file"), f.errorString());
         return std::nullopt;
     }
@@ -233,6 +235,29 @@ std::optional<Workload> read(const QString& path, QString* error)
     return w;
 }
 
+} // namespace
+
+std::optional<Workload> read(const QString& path, QString* error)
+{
+    QFile f(path);
+    return readFrom(f, path, error);
+}
+
+std::optional<Workload> decode(const QByteArray& bytes, const QString& name, QString* error)
+{
+    QBuffer b;
+    b.setData(bytes);
+    return readFrom(b, name, error);
+}
+
+QByteArray encode(const Workload& workload)
+{
+    QByteArray out = QJsonDocument(headerJson(workload)).toJson(QJsonDocument::Compact) + '\n';
+    for (const auto& c : workload.connections)
+        out += QJsonDocument(connectionJson(c)).toJson(QJsonDocument::Compact) + '\n';
+    return out;
+}
+
 bool write(const Workload& workload, const QString& path, QString* error)
 {
     QSaveFile f(path);
@@ -244,12 +269,7 @@ bool write(const Workload& workload, const QString& path, QString* error)
     if (!f.open(QIODevice::WriteOnly))
         return fail(f.errorString());
     f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    f.write(QJsonDocument(headerJson(workload)).toJson(QJsonDocument::Compact));
-    f.write("\n");
-    for (const auto& c : workload.connections) {
-        f.write(QJsonDocument(connectionJson(c)).toJson(QJsonDocument::Compact));
-        f.write("\n");
-    }
+    f.write(encode(workload));
     if (!f.commit())
         return fail(f.errorString());
     return true;

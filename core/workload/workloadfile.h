@@ -19,5 +19,8 @@ inline constexpr auto Schema = "dirbench.workload-file/1";
 // `error`: "FILE: line N: field: what is wrong".
 std::optional<Workload> read(const QString& path, QString* error);
 bool write(const Workload& workload, const QString& path, QString* error);
+// The file's bytes, and back (a workload made on a host comes over its agent's stream so); `name` in errors.
+QByteArray encode(const Workload& workload);
+std::optional<Workload> decode(const QByteArray& bytes, const QString& name, QString* error);
 
 } // namespace WorkloadFile

@@ -3,6 +3,7 @@
 // That every operation's line is taken by a real agent: tst_agents (CLI) and tst_ldapagents (the page).
 #include "core/agents/agentargs.h"
 #include "core/agents/agentlive.h"
+#include "core/agents/remoteanalyze.h"
 #include "core/agents/remoterun.h"
 #include "core/common/sample.h"
 #include "core/disk/diskspec.h"
@@ -24,6 +25,7 @@ private slots:
     void engineSpecIsChecked();
     void launchFailuresSayWhich();
     void intervalsRoundTrip();
+    void hostPathsAreNamed();
 };
 
 namespace {
@@ -227,6 +229,30 @@ void TestAgentArgs::intervalsRoundTrip()
     QCOMPARE(back.series, s.series);
     QCOMPARE(back.t, s.t);
     QCOMPARE(back.values, s.values);
+}
+
+// HOST:/path names a file on a host; a local path (also one with a colon in a name) does not; logs on two machines
+// are refused, naming both.
+void TestAgentArgs::hostPathsAreNamed()
+{
+    const auto hp = Agents::hostPath(QStringLiteral("admin@ldap1:/var/log/dirsrv/slapd-x/access*"));
+    QVERIFY(hp);
+    QCOMPARE(hp->host, QStringLiteral("admin@ldap1"));
+    QCOMPARE(hp->path, QStringLiteral("/var/log/dirsrv/slapd-x/access*"));
+    QVERIFY(!Agents::hostPath(QStringLiteral("/var/log/a:b")));
+    QVERIFY(!Agents::hostPath(QStringLiteral("ldap1:relative")));
+    QVERIFY(!Agents::hostPath(QStringLiteral("-")));
+    QString why;
+    QCOMPARE(
+        Agents::logsHost({ QStringLiteral("ldap1:/a"), QStringLiteral("ldap1:/b") }, &why), QStringLiteral("ldap1"));
+    QVERIFY(why.isEmpty());
+    QCOMPARE(Agents::logsHost({ QStringLiteral("/a"), QStringLiteral("-") }, &why), QString());
+    QVERIFY(why.isEmpty());
+    QVERIFY(Agents::logsHost({ QStringLiteral("ldap1:/a"), QStringLiteral("ldap2:/a") }, &why).isEmpty());
+    QVERIFY2(why.contains(QLatin1String("ldap1 and ldap2")), qPrintable(why));
+    why.clear();
+    QVERIFY(Agents::logsHost({ QStringLiteral("ldap1:/a"), QStringLiteral("/b") }, &why).isEmpty());
+    QVERIFY2(why.contains(QLatin1String("here and on ldap1")), qPrintable(why));
 }
 
 #include "tst_agentargs.moc"

@@ -4,10 +4,12 @@
 // ssh reached it on); a cancelled test leaves no agent and no file on the host; ssh that cannot reach the host, a
 // program missing there and a directory the host refuses each give their own sentence.
 #include "netnstopology.h"
+#include "tests/common/clirun.h"
 #include "tests/common/processalive.h"
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -54,6 +56,7 @@ private slots:
     void cancelledOnHostLeavesNothing();
     void failuresSayWhich_data();
     void failuresSayWhich();
+    void logAnalysedOnHostEqualsLocal();
 
 private:
     QStringList hostArgs(const QString& host, const QString& dir) const;
@@ -188,6 +191,44 @@ void TstRemoteHost::failuresSayWhich()
     QVERIFY2(rec.value(QStringLiteral("failure")).toString().contains(sentence),
         qPrintable(rec.value(QStringLiteral("failure")).toString()));
     QVERIFY2(all.contains(sentence), qPrintable(all));
+}
+
+// `workload analyze HOST:/path`: the log is read and parsed on a1 (a wildcard matched there: the log and its
+// rotation); the analysis equals the local one of the same files, and the saved workload came over whole.
+void TstRemoteHost::logAnalysedOnHostEqualsLocal()
+{
+    const QString logDir = m_tmp.filePath(QStringLiteral("logs"));
+    QVERIFY(QDir().mkpath(logDir));
+    const QString source = QStringLiteral(DIRBENCH_SOURCE_DIR "/tests/data/logs/389-ds-1.4.4-access.log");
+    QVERIFY(QFile::copy(source, logDir + QStringLiteral("/access")));
+    QVERIFY(QFile::copy(source, logDir + QStringLiteral("/access.20261201-000000")));
+    const QStringList ssh { QStringLiteral("--ssh-option"), QStringLiteral("-F") + m_topo->sshConfig(),
+        QStringLiteral("--agent-command"), QStringLiteral(DIRBENCH_CLI_PATH) };
+    const QString local = m_tmp.filePath(QStringLiteral("local-analysis.json"));
+    const QString remote = m_tmp.filePath(QStringLiteral("host-analysis.json"));
+    const QString saved = m_tmp.filePath(QStringLiteral("host.dbwl"));
+    const CliRun::Result here = CliRun::run({ QStringLiteral("workload"), QStringLiteral("analyze"),
+        QStringLiteral("--log"), logDir + QStringLiteral("/access"), logDir + QStringLiteral("/access.20261201-000000"),
+        QStringLiteral("--json"), local });
+    QVERIFY2(here.code == 0, here.err.constData());
+    const CliRun::Result there
+        = CliRun::run(QStringList { QStringLiteral("workload"), QStringLiteral("analyze"), QStringLiteral("--log"),
+                          QStringLiteral("a1:") + logDir + QStringLiteral("/access*"), QStringLiteral("--json"), remote,
+                          QStringLiteral("--save"), saved }
+            + ssh);
+    QVERIFY2(there.code == 0, there.err.constData());
+    const QJsonObject a = readJson(local), b = readJson(remote);
+    QVERIFY(a.value(QStringLiteral("operations_total")).toDouble() > 0);
+    QCOMPARE(b, a);
+    QVERIFY2(there.out.contains("saved 12 operations"), there.out.constData());
+    QVERIFY(QFileInfo(saved).size() > 0);
+
+    // A log the host does not have: named, from there.
+    const CliRun::Result missing = CliRun::run(QStringList { QStringLiteral("workload"), QStringLiteral("analyze"),
+                                                   QStringLiteral("--log"), QStringLiteral("a1:/nonexistent/access") }
+        + ssh);
+    QCOMPARE(missing.code, 1);
+    QVERIFY2(missing.err.contains("on a1: --log: /nonexistent/access"), missing.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstRemoteHost)
