@@ -103,7 +103,8 @@ QString logsHost(const QStringList& logs, QString* error)
 std::optional<AnalyzeOptions> analyzeOptionsFromWire(const QJsonObject& o, QString* error)
 {
     AnalyzeOptions a;
-    for (const auto& v : o.value(QStringLiteral("logs")).toArray())
+    const QJsonArray logs = o.value(QStringLiteral("logs")).toArray();
+    for (const auto& v : logs)
         a.logs << expandedOnHost(v.toString());
     const auto format = logFormatFromOption(o.value(QStringLiteral("format")).toString());
     if (a.logs.isEmpty() || !format) {
@@ -168,7 +169,8 @@ AnalyzeResult analyzeOnHost(RemoteRunSpec target, const AnalyzeOptions& options,
     if (!r.error.isEmpty())
         r.error = QStringLiteral("on %1: %2").arg(target.host.name, r.error);
     r.unrecognised = x.value(QStringLiteral("unrecognised")).toBool();
-    for (const auto& w : x.value(QStringLiteral("warnings")).toArray())
+    const QJsonArray warnings = x.value(QStringLiteral("warnings")).toArray();
+    for (const auto& w : warnings)
         r.warnings << w.toString();
     r.seconds = x.value(QStringLiteral("seconds")).toDouble();
     r.bytes = uint64_t(x.value(QStringLiteral("bytes")).toDouble());
