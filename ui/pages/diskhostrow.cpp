@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "ui/offthread.h"
+#include "ui/pages/sshfields.h"
 #include "ui/widgets/notestyle.h"
 
 #include <QComboBox>
@@ -9,7 +10,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QPushButton>
 
 namespace {
@@ -128,13 +128,11 @@ ProbeError DiskHostRow::read(const DiskSpec& spec, std::optional<Agents::RemoteR
     const QString host = m_hostEdit->text().trimmed();
     if (const QString problem = Agents::sshDestinationProblem(host); !problem.isEmpty())
         return ProbeError::invalid(QStringLiteral("host"), problem);
-    const QString ssh = m_sshEdit->text().trimmed();
-    const QStringList sshOptions = QProcess::splitCommand(ssh);
-    if (!ssh.isEmpty() && sshOptions.isEmpty())
-        return ProbeError::invalid(QStringLiteral("ssh-option"), tr("cannot be split into arguments (a quote open?)"));
-    const QString command = m_commandEdit->text().trimmed();
-    if (command.isEmpty())
-        return ProbeError::invalid(QStringLiteral("agent-command"), tr("required, e.g. dirbench-cli"));
+    QStringList sshOptions;
+    QString command;
+    if (const ProbeError e = SshFields::read(m_sshEdit->text(), m_commandEdit->text(), &sshOptions, &command);
+        e.isError())
+        return e;
     *remote = Agents::remoteDisk(Agents::AgentHost::named(host), sshOptions, command, spec);
     return {};
 }

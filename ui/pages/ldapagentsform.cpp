@@ -2,6 +2,7 @@
 
 #include "core/common/units.h"
 #include "ui/offthread.h"
+#include "ui/pages/sshfields.h"
 #include "ui/widgets/formerror.h"
 #include "ui/widgets/notestyle.h"
 
@@ -12,7 +13,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -154,13 +154,10 @@ void LdapAgentsForm::setAgentCommand(const QString& command)
 
 ProbeError LdapAgentsForm::readSettings(Agents::CoordinatorSpec* spec) const
 {
-    const QString ssh = m_sshEdit->text().trimmed();
-    spec->sshOptions = QProcess::splitCommand(ssh);
-    if (!ssh.isEmpty() && spec->sshOptions.isEmpty())
-        return ProbeError::invalid(QStringLiteral("ssh-option"), tr("cannot be split into arguments (a quote open?)"));
-    spec->agentCommand = m_commandEdit->text().trimmed();
-    if (spec->agentCommand.isEmpty())
-        return ProbeError::invalid(QStringLiteral("agent-command"), tr("required, e.g. dirbench-cli"));
+    if (const ProbeError e
+        = SshFields::read(m_sshEdit->text(), m_commandEdit->text(), &spec->sshOptions, &spec->agentCommand);
+        e.isError())
+        return e;
     spec->continueOnLoss = m_lossCombo->currentData().toString() == u"continue";
     spec->allowClockSkew = m_clockSkewCheck->isChecked();
     spec->printAgentStderr = false; // no terminal behind a window: an agent's failure is in the record
