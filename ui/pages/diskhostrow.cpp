@@ -130,8 +130,7 @@ ProbeError DiskHostRow::read(const DiskSpec& spec, std::optional<Agents::RemoteR
         return ProbeError::invalid(QStringLiteral("host"), problem);
     QStringList sshOptions;
     QString command;
-    if (const ProbeError e = SshFields::read(m_sshEdit->text(), m_commandEdit->text(), &sshOptions, &command);
-        e.isError())
+    if (ProbeError e = SshFields::read(m_sshEdit->text(), m_commandEdit->text(), &sshOptions, &command); e.isError())
         return e;
     *remote = Agents::remoteDisk(Agents::AgentHost::named(host), sshOptions, command, spec);
     return {};

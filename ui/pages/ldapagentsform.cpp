@@ -154,7 +154,7 @@ void LdapAgentsForm::setAgentCommand(const QString& command)
 
 ProbeError LdapAgentsForm::readSettings(Agents::CoordinatorSpec* spec) const
 {
-    if (const ProbeError e
+    if (ProbeError e
         = SshFields::read(m_sshEdit->text(), m_commandEdit->text(), &spec->sshOptions, &spec->agentCommand);
         e.isError())
         return e;
