@@ -215,7 +215,7 @@ void checkServerView(const QJsonObject& r, const QString& format)
     qInfo("%s: server answered %.0f in the window, the client counted %.0f (the run's own cn=monitor reads, %.0f, "
           "apart)",
         qPrintable(format), sum, client, monitor);
-    QVERIFY(monitor >= 0);
+    QVERIFY(summary.value("monitor_reads_excluded").isDouble()); // the count of those reads is in the view
     // The edges: operations in flight when the window opens and closes, and the server's stamp (taken as it logs
     // the result, before the client reads it) against the window's wall clock: 2 % of the count. (A loaded
     // machine's 389-ds sandbox answered 376 in one CI-like run, well below the rate asked: still enough to compare.)
